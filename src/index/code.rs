@@ -1,0 +1,253 @@
+//! Ternary position codes and the canonical form of a state.
+//!
+//! A position's code is `sum(digit(p) * 3^p)` with digit 0 for empty, 1 for
+//! the mover's stone and 2 for the opponent's. Codes order the positions, and
+//! the canonical representative of a class of symmetric positions is the one
+//! with the smallest code; among symmetries that give that code, the ko point
+//! is mapped to its smallest image. Both directions are table-driven (a byte of
+//! points at a time, a base-3^8 digit group at a time) because the solver
+//! canonicalizes every predecessor it visits.
+
+use crate::board::{Board, Point, PointSet};
+use crate::position::Position;
+use crate::symmetry::{symmetries, Symmetry};
+
+/// The largest board the codes serve: `3^40` still fits in a `u64`.
+pub const MAX_CODE_POINTS: usize = 40;
+
+const DIGITS_PER_GROUP: usize = 8;
+const GROUP_SIZE: usize = 6561; // 3^8
+
+/// A position code: `sum(digit(p) * 3^p)`.
+pub type PositionCode = u64;
+
+/// The canonical form of a position: its smallest code over the board's
+/// symmetries, and which symmetries reach it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Canonical {
+    pub code: PositionCode,
+    /// Bit `i` set when symmetry `i` maps the position to `code`.
+    pub reaching: u8,
+}
+
+/// Codes for one board.
+pub struct Codec {
+    board: Board,
+    symmetries: Vec<Symmetry>,
+    byte_groups: usize,
+    /// `weights[(g * byte_groups + chunk) * 256 + byte]`: the code of the
+    /// "mover" stones `byte` of chunk `chunk` after symmetry `g`.
+    weights: Vec<u64>,
+    /// Base-3^8 digit group to (mover bits, opponent bits).
+    digits: Vec<(u8, u8)>,
+    code_count: u64,
+}
+
+impl Codec {
+    pub fn new(board: Board) -> Codec {
+        assert!(
+            board.points() <= MAX_CODE_POINTS,
+            "position codes serve boards of at most {MAX_CODE_POINTS} points"
+        );
+        let symmetries = symmetries(&board);
+        let points = board.points();
+        let byte_groups = points.div_ceil(8);
+        let power = |p: usize| 3u64.pow(p as u32);
+        let mut weights = vec![0u64; symmetries.len() * byte_groups * 256];
+        for (g, symmetry) in symmetries.iter().enumerate() {
+            for chunk in 0..byte_groups {
+                for byte in 0..256usize {
+                    let mut sum = 0u64;
+                    for bit in 0..8 {
+                        let p = chunk * 8 + bit;
+                        if byte >> bit & 1 == 1 && p < points {
+                            sum += power(symmetry.apply(Point::new(p)).index());
+                        }
+                    }
+                    weights[(g * byte_groups + chunk) * 256 + byte] = sum;
+                }
+            }
+        }
+        let mut digits = vec![(0u8, 0u8); GROUP_SIZE];
+        for (group, entry) in digits.iter_mut().enumerate() {
+            let mut rest = group;
+            for bit in 0..DIGITS_PER_GROUP {
+                match rest % 3 {
+                    1 => entry.0 |= 1 << bit,
+                    2 => entry.1 |= 1 << bit,
+                    _ => {}
+                }
+                rest /= 3;
+            }
+        }
+        Codec {
+            board,
+            symmetries,
+            byte_groups,
+            weights,
+            digits,
+            code_count: power(points),
+        }
+    }
+
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    pub fn symmetries(&self) -> &[Symmetry] {
+        &self.symmetries
+    }
+
+    /// `3^N`: every code is below it.
+    pub fn code_count(&self) -> u64 {
+        self.code_count
+    }
+
+    #[inline]
+    fn weigh(&self, g: usize, set: u64) -> u64 {
+        let table = &self.weights[g * self.byte_groups * 256..];
+        let mut sum = 0;
+        for chunk in 0..self.byte_groups {
+            sum += table[chunk * 256 + (set >> (8 * chunk) & 0xff) as usize];
+        }
+        sum
+    }
+
+    /// The code of the position after symmetry `g`.
+    #[inline]
+    pub fn code_under(&self, g: usize, position: &Position) -> PositionCode {
+        self.weigh(g, position.us().bits()) + 2 * self.weigh(g, position.them().bits())
+    }
+
+    /// The position's own code.
+    #[inline]
+    pub fn code(&self, position: &Position) -> PositionCode {
+        self.code_under(0, position)
+    }
+
+    /// The position of a code; the code must be below `3^N`.
+    #[inline]
+    pub fn decode(&self, mut code: PositionCode) -> Position {
+        let mut us = 0u64;
+        let mut them = 0u64;
+        let mut shift = 0;
+        while code != 0 {
+            let (u, t) = self.digits[(code % GROUP_SIZE as u64) as usize];
+            us |= (u as u64) << shift;
+            them |= (t as u64) << shift;
+            code /= GROUP_SIZE as u64;
+            shift += DIGITS_PER_GROUP;
+        }
+        Position::new(PointSet(us), PointSet(them))
+    }
+
+    /// The canonical code of a position and the symmetries that reach it.
+    #[inline]
+    pub fn canonical(&self, position: &Position) -> Canonical {
+        let mut best = self.code_under(0, position);
+        let mut reaching = 1u8;
+        for g in 1..self.symmetries.len() {
+            let code = self.code_under(g, position);
+            if code < best {
+                best = code;
+                reaching = 1 << g;
+            } else if code == best {
+                reaching |= 1 << g;
+            }
+        }
+        Canonical {
+            code: best,
+            reaching,
+        }
+    }
+
+    /// Whether the position is its own canonical representative. Stops at the
+    /// first symmetry that gives a smaller code.
+    #[inline]
+    pub fn is_canonical(&self, position: &Position) -> bool {
+        let own = self.code_under(0, position);
+        (1..self.symmetries.len()).all(|g| self.code_under(g, position) >= own)
+    }
+
+    /// The image of a ko point in the canonical form: the smallest image over
+    /// the symmetries that reach the canonical code.
+    #[inline]
+    pub fn canonical_point(&self, canonical: &Canonical, point: Point) -> Point {
+        let mut best = u8::MAX as usize;
+        let mut reaching = canonical.reaching;
+        while reaching != 0 {
+            let g = reaching.trailing_zeros() as usize;
+            reaching &= reaching - 1;
+            best = best.min(self.symmetries[g].apply(point).index());
+        }
+        Point::new(best)
+    }
+
+    /// The ko points of a canonical position that are their own canonical
+    /// images: one per class of ko points the position's own symmetries
+    /// relate.
+    pub fn canonical_ko_points(&self, canonical: &Canonical, ko_points: PointSet) -> PointSet {
+        if canonical.reaching == 1 {
+            return ko_points;
+        }
+        let mut result = PointSet::EMPTY;
+        for point in ko_points.iter() {
+            if self.canonical_point(canonical, point) == point {
+                result.insert(point);
+            }
+        }
+        result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_round_trip_and_follow_the_definition() {
+        let board: Board = "3x3".parse().unwrap();
+        let codec = Codec::new(board);
+        for code in 0..codec.code_count() {
+            let position = codec.decode(code);
+            assert_eq!(codec.code(&position), code);
+            let mut expected = 0;
+            for p in board.all().iter() {
+                let digit = if position.us().contains(p) {
+                    1
+                } else if position.them().contains(p) {
+                    2
+                } else {
+                    0
+                };
+                expected += digit * 3u64.pow(p.index() as u32);
+            }
+            assert_eq!(expected, code);
+        }
+    }
+
+    #[test]
+    fn canonical_form_is_the_smallest_symmetric_code() {
+        let board: Board = "3x3".parse().unwrap();
+        let codec = Codec::new(board);
+        for code in (0..codec.code_count()).step_by(7) {
+            let position = codec.decode(code);
+            let canonical = codec.canonical(&position);
+            let images: Vec<u64> = codec
+                .symmetries()
+                .iter()
+                .map(|g| {
+                    codec.code(&Position::new(
+                        g.apply_set(position.us()),
+                        g.apply_set(position.them()),
+                    ))
+                })
+                .collect();
+            assert_eq!(canonical.code, *images.iter().min().unwrap());
+            for (g, image) in images.iter().enumerate() {
+                assert_eq!(canonical.reaching >> g & 1 == 1, *image == canonical.code);
+            }
+            assert_eq!(codec.is_canonical(&position), canonical.code == code);
+        }
+    }
+}

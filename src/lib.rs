@@ -1,0 +1,27 @@
+//! smallgo: perfect play for Go on small boards.
+//!
+//! The crate is layered so that dependencies flow one way:
+//!
+//! - rules: `board` (shape, points), `position` (stones, capture, suicide,
+//!   ko, score), `moves`, `state` (a validated state and its children),
+//!   `unmove` (predecessors);
+//! - `symmetry`: the board's own symmetries;
+//! - `index`: canonical form and a dense numbering of states;
+//! - `solver`: the retrograde solve of every state;
+//! - `table`: the file format, the prober and the verifier;
+//! - `cli`: the command line.
+//!
+//! `reference` is a deliberately plain solver used only to check the real one.
+
+pub mod board;
+pub mod index;
+pub mod moves;
+pub mod position;
+pub mod reference;
+pub mod solver;
+pub mod state;
+pub mod symmetry;
+#[doc(hidden)]
+pub mod testing;
+pub mod unmove;
+pub mod value;

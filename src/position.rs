@@ -1,0 +1,369 @@
+//! The stones on a board and the rules that act on them: placement, capture,
+//! suicide, the basic-ko point a capture leaves, legality, and area score.
+//!
+//! A `Position` is seen from the side to move: `us` are the mover's stones,
+//! `them` the opponent's (SPEC section 2). Colours appear only at the edges of
+//! the program (GTP, tests); the tables never need them. Everything here works
+//! on whole strings and regions as bit sets, so the solver's inner loops stay
+//! free of per-point searches.
+
+use crate::board::{Board, Point, PointSet};
+
+/// The stones of a position, from the view of the side to move.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Position {
+    us: PointSet,
+    them: PointSet,
+}
+
+/// What a placement did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Placement {
+    /// The stones after the move, still from the view of the player who
+    /// moved (`us` holds the new stone).
+    pub position: Position,
+    /// The opponent's stones removed.
+    pub captured: PointSet,
+    /// The basic-ko point the move leaves for the opponent: set when the move
+    /// captured exactly one stone and the new stone is now a one-stone string
+    /// whose only liberty is that point.
+    pub ko: Option<Point>,
+}
+
+impl Position {
+    /// Stones for each side; the caller keeps them disjoint and on the board.
+    pub const fn new(us: PointSet, them: PointSet) -> Position {
+        Position { us, them }
+    }
+
+    pub const fn us(&self) -> PointSet {
+        self.us
+    }
+
+    pub const fn them(&self) -> PointSet {
+        self.them
+    }
+
+    pub fn empty_points(&self, board: &Board) -> PointSet {
+        board.all() - self.us - self.them
+    }
+
+    /// The same stones seen from the other side.
+    pub const fn swapped(&self) -> Position {
+        Position {
+            us: self.them,
+            them: self.us,
+        }
+    }
+
+    /// Every string of both colours has a liberty, and the sides do not
+    /// overlap.
+    pub fn is_legal(&self, board: &Board) -> bool {
+        if !(self.us & self.them).is_empty() || !(self.us | self.them).is_subset_of(board.all()) {
+            return false;
+        }
+        let empty = self.empty_points(board);
+        let breathing = board.adjacent(empty);
+        board.flood(self.us & breathing, self.us) == self.us
+            && board.flood(self.them & breathing, self.them) == self.them
+    }
+
+    /// The liberties of a string (or of any set of stones).
+    pub fn liberties(&self, board: &Board, string: PointSet) -> PointSet {
+        board.adjacent(string) & self.empty_points(board)
+    }
+
+    /// The mover places a stone at `point`. `None` if the point is occupied or
+    /// the move is suicide. Ko is not checked here: that is the state's rule.
+    #[inline]
+    pub fn place(&self, board: &Board, point: Point) -> Option<Placement> {
+        let stone = PointSet::single(point);
+        if !((self.us | self.them) & stone).is_empty() {
+            return None;
+        }
+        let us = self.us | stone;
+        let mut them = self.them;
+        let mut captured = PointSet::EMPTY;
+        let empty_after = board.all() - us - them;
+        let mut touched = board.adjacent(stone) & them;
+        while let Some(neighbour) = touched.first() {
+            let string = board.flood(PointSet::single(neighbour), them);
+            touched = touched - string;
+            if (board.adjacent(string) & empty_after).is_empty() {
+                captured |= string;
+            }
+        }
+        them = them - captured;
+        let own = board.flood(stone, us);
+        let own_liberties = board.adjacent(own) - us - them;
+        if own_liberties.is_empty() {
+            return None;
+        }
+        let ko = if own == stone && captured.len() == 1 && own_liberties == captured {
+            captured.single_point()
+        } else {
+            None
+        };
+        Some(Placement {
+            position: Position { us, them },
+            captured,
+            ko,
+        })
+    }
+
+    /// Area score from the mover's view: stones plus empty regions that touch
+    /// only one colour, ours minus theirs (Tromp-Taylor).
+    pub fn area_score(&self, board: &Board) -> i32 {
+        let empty = self.empty_points(board);
+        let reach_us = board.flood(board.adjacent(self.us) & empty, empty);
+        let reach_them = board.flood(board.adjacent(self.them) & empty, empty);
+        let ours = self.us.len() + (reach_us - reach_them).len();
+        let theirs = self.them.len() + (reach_them - reach_us).len();
+        ours as i32 - theirs as i32
+    }
+
+    /// The one-stone string of `them` at `stone` whose only liberty is
+    /// `point`: the stone that could just have captured at `point`.
+    fn is_lone_capturer(&self, board: &Board, stone: Point, point: Point) -> bool {
+        let around = board.neighbours(stone);
+        (around & self.them).is_empty()
+            && (around & self.empty_points(board)) == PointSet::single(point)
+    }
+
+    /// The points that can be this position's basic-ko point: the opponent's
+    /// last move could have captured exactly one of our stones there, from a
+    /// legal position, with a stone that is now a one-stone string whose only
+    /// liberty is that point (SPEC section 2).
+    pub fn ko_points(&self, board: &Board) -> PointSet {
+        let empty = self.empty_points(board);
+        // Cheap filter: an empty point with only the opponent's stones around.
+        let mut candidates = PointSet::EMPTY;
+        for point in empty.iter() {
+            if board.neighbours(point).is_subset_of(self.them) {
+                candidates.insert(point);
+            }
+        }
+        let mut result = PointSet::EMPTY;
+        for point in candidates.iter() {
+            if self.is_ko_point(board, point) {
+                result.insert(point);
+            }
+        }
+        result
+    }
+
+    /// Whether `point` can be this position's basic-ko point (see
+    /// `ko_points`).
+    pub fn is_ko_point(&self, board: &Board, point: Point) -> bool {
+        let empty = self.empty_points(board);
+        if !empty.contains(point) {
+            return false;
+        }
+        let around = board.neighbours(point);
+        if !around.is_subset_of(self.them) {
+            return false;
+        }
+        let mut capturer = None;
+        for stone in around.iter() {
+            if self.is_lone_capturer(board, stone, point) {
+                if capturer.is_some() {
+                    // Two such stones: whichever came last, the other had no
+                    // liberty before it, so the earlier position was illegal.
+                    return false;
+                }
+                capturer = Some(stone);
+            }
+        }
+        let Some(capturer) = capturer else {
+            return false;
+        };
+        // Before the capture our stone stood on `point`: every other string
+        // of theirs next to it needed a liberty elsewhere.
+        let others = around - PointSet::single(capturer);
+        let mut pending = others;
+        while let Some(stone) = pending.first() {
+            let string = board.flood(PointSet::single(stone), self.them);
+            pending = pending - string;
+            if (board.adjacent(string) & empty) == PointSet::single(point) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The stone that captured at ko point `point` (see `ko_points`).
+    pub fn ko_capturer(&self, board: &Board, point: Point) -> Option<Point> {
+        board
+            .neighbours(point)
+            .iter()
+            .find(|&stone| self.them.contains(stone) && self.is_lone_capturer(board, stone, point))
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// Reads a diagram, top row first: `X` the mover's stones, `O` the
+    /// opponent's, `.` empty.
+    pub(crate) fn diagram(board: &Board, rows: &[&str]) -> Position {
+        assert_eq!(rows.len(), board.rows());
+        let mut us = PointSet::EMPTY;
+        let mut them = PointSet::EMPTY;
+        for (i, line) in rows.iter().enumerate() {
+            let row = board.rows() - 1 - i;
+            let cells: Vec<char> = line.chars().filter(|c| !c.is_whitespace()).collect();
+            assert_eq!(cells.len(), board.columns(), "{line}");
+            for (column, cell) in cells.into_iter().enumerate() {
+                match cell {
+                    'X' => us.insert(board.point(row, column)),
+                    'O' => them.insert(board.point(row, column)),
+                    '.' => {}
+                    other => panic!("bad cell {other}"),
+                }
+            }
+        }
+        Position::new(us, them)
+    }
+
+    pub(crate) fn points(board: &Board, names: &[&str]) -> PointSet {
+        names.iter().fold(PointSet::EMPTY, |set, name| {
+            set | PointSet::single(board.parse_point(name).unwrap())
+        })
+    }
+
+    fn at(board: &Board, name: &str) -> Point {
+        board.parse_point(name).unwrap()
+    }
+
+    #[test]
+    fn captures_several_strings_at_once() {
+        let board = Board::new(3, 3).unwrap();
+        // Three separate O strings, each with A2 as its last liberty.
+        let position = diagram(&board, &["OX.", ".OX", "OX."]);
+        assert!(position.is_legal(&board));
+        let placed = position.place(&board, at(&board, "A2")).unwrap();
+        assert_eq!(placed.captured, points(&board, &["A3", "B2", "A1"]));
+        assert_eq!(placed.ko, None);
+        assert_eq!(placed.position.them(), PointSet::EMPTY);
+        assert!(placed.position.is_legal(&board));
+    }
+
+    #[test]
+    fn single_and_multi_stone_suicide_are_illegal() {
+        let board = Board::new(3, 3).unwrap();
+        let position = diagram(&board, &[".O.", "O..", "..."]);
+        assert_eq!(position.place(&board, at(&board, "A3")), None);
+        // X at B3 would leave {A3, B3, A2} without a liberty.
+        let position = diagram(&board, &["X.O", "XO.", "O.."]);
+        assert!(position.is_legal(&board));
+        assert_eq!(position.place(&board, at(&board, "B3")), None);
+        // The same point is legal once it captures.
+        let position = diagram(&board, &["X.O", "XOX", ".X."]);
+        assert!(position.is_legal(&board));
+        let placed = position.place(&board, at(&board, "B3")).unwrap();
+        assert_eq!(placed.captured, points(&board, &["B2", "C3"]));
+        // Occupied points are refused.
+        assert_eq!(position.place(&board, at(&board, "A3")), None);
+        assert_eq!(position.place(&board, at(&board, "C3")), None);
+    }
+
+    #[test]
+    fn snapback_captures_the_capturer() {
+        let board = Board::new(3, 4).unwrap();
+        let start = diagram(&board, &["OOO.", "XXO.", "..O."]);
+        assert!(start.is_legal(&board));
+        // O (now the mover) throws in at A1: nothing is captured.
+        let throw_in = start.swapped().place(&board, at(&board, "A1")).unwrap();
+        assert_eq!(throw_in.captured, PointSet::EMPTY);
+        // X takes the stone at B1: one stone, but no ko, since B1 joins a
+        // bigger string.
+        let take = throw_in
+            .position
+            .swapped()
+            .place(&board, at(&board, "B1"))
+            .unwrap();
+        assert_eq!(take.captured, points(&board, &["A1"]));
+        assert_eq!(take.ko, None);
+        // O plays A1 again and takes back three stones.
+        let snap = take
+            .position
+            .swapped()
+            .place(&board, at(&board, "A1"))
+            .unwrap();
+        assert_eq!(snap.captured, points(&board, &["A2", "B2", "B1"]));
+        assert_eq!(snap.ko, None);
+    }
+
+    #[test]
+    fn ko_is_set_and_is_a_legal_ko_point() {
+        let board = Board::new(3, 4).unwrap();
+        let position = diagram(&board, &[".XO.", "XO.O", ".XO."]);
+        assert!(position.is_legal(&board));
+        let placed = position.place(&board, at(&board, "C2")).unwrap();
+        assert_eq!(placed.captured, points(&board, &["B2"]));
+        assert_eq!(placed.ko, Some(at(&board, "B2")));
+        let next = placed.position.swapped();
+        assert_eq!(next.ko_points(&board), points(&board, &["B2"]));
+        assert_eq!(
+            next.ko_capturer(&board, at(&board, "B2")),
+            Some(at(&board, "C2"))
+        );
+        // Retaking at once would recreate the position before the capture.
+        let retake = next.place(&board, at(&board, "B2")).unwrap();
+        assert_eq!(retake.position.swapped(), position);
+        assert_eq!(retake.captured, points(&board, &["C2"]));
+    }
+
+    #[test]
+    fn ko_points_need_a_legal_earlier_position() {
+        let board = Board::new(2, 3).unwrap();
+        // A1 empty, surrounded by O at A2 and B1. Both are lone stones whose
+        // only liberty is A1: whichever was played last, the other had no
+        // liberty before, so A1 cannot be a ko point.
+        let position = diagram(&board, &["OX.", ".OX"]);
+        assert!(position.is_legal(&board));
+        assert_eq!(position.ko_points(&board), PointSet::EMPTY);
+        // No lone stone next to A1: nothing there could have just captured.
+        let position = diagram(&board, &["OO.", ".OX"]);
+        assert!(position.is_legal(&board));
+        assert!(!position.is_ko_point(&board, at(&board, "A1")));
+        let board = Board::new(3, 3).unwrap();
+        let position = diagram(&board, &["...", "OX.", ".OX"]);
+        assert!(position.is_legal(&board));
+        // O at A2 keeps A3 besides A1; O at B1 is a lone stone whose only
+        // liberty is A1: B1 is the capturer and A1 the ko point.
+        assert_eq!(position.ko_points(&board), points(&board, &["A1"]));
+        assert_eq!(
+            position.ko_capturer(&board, at(&board, "A1")),
+            Some(at(&board, "B1"))
+        );
+    }
+
+    #[test]
+    fn area_score_counts_stones_and_single_colour_regions() {
+        let board = Board::new(3, 3).unwrap();
+        let position = diagram(&board, &[".X.", "XXO", "XO."]);
+        assert!(position.is_legal(&board));
+        // Ours: 4 stones and A3. C3 touches both colours. Theirs: 2 stones
+        // and C1.
+        assert_eq!(position.area_score(&board), 5 - 3);
+        assert_eq!(position.swapped().area_score(&board), 3 - 5);
+        assert_eq!(Position::default().area_score(&board), 0);
+        // Seki: both strings live; the shared liberties count for no one.
+        let board = Board::new(2, 4).unwrap();
+        let seki = diagram(&board, &["X.OO", "X.OO"]);
+        assert!(seki.is_legal(&board));
+        assert_eq!(seki.area_score(&board), 2 - 4);
+    }
+
+    #[test]
+    fn legality_needs_a_liberty_for_every_string() {
+        let board = Board::new(2, 2).unwrap();
+        assert!(diagram(&board, &["X.", ".O"]).is_legal(&board));
+        assert!(diagram(&board, &["XX", "X."]).is_legal(&board));
+        assert!(!diagram(&board, &["XO", "OX"]).is_legal(&board));
+        assert!(!diagram(&board, &["X.", "OX"]).is_legal(&board));
+        assert!(!diagram(&board, &["XO", "O."]).is_legal(&board));
+    }
+}

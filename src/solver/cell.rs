@@ -1,0 +1,181 @@
+//! The solver's working record of one state, packed in 32 bits.
+//!
+//! ```text
+//!  bits  0..6   A code: 0 while unknown, else A + N + 1
+//!  bits  6..12  B code: 0 while unknown, else B + N + 1
+//!  bits 12..21  A payload: dA once A is known; before that, for a state
+//!               after a pass, the code of the margin a second pass ends with
+//!  bits 21..32  B payload: dB once B is known; before that, the count of
+//!               children not yet won (bits 21..26) and, for a state after a
+//!               pass, the same margin code (bits 26..32)
+//! ```
+//!
+//! Each field is written by whichever thread decides it, with compare-and-swap
+//! on the whole word, so two threads may work on one state at once.
+
+use std::sync::atomic::{AtomicU32, Ordering};
+
+const A_SHIFT: u32 = 0;
+const B_SHIFT: u32 = 6;
+const A_PAYLOAD_SHIFT: u32 = 12;
+const B_PAYLOAD_SHIFT: u32 = 21;
+const COUNT_SHIFT: u32 = 21;
+const B_SCORE_SHIFT: u32 = 26;
+
+const CODE_MASK: u32 = 0x3f;
+const A_MASK: u32 = CODE_MASK << A_SHIFT;
+const B_MASK: u32 = CODE_MASK << B_SHIFT;
+const A_PAYLOAD_MASK: u32 = 0x1ff << A_PAYLOAD_SHIFT;
+const B_PAYLOAD_MASK: u32 = 0x7ff << B_PAYLOAD_SHIFT;
+const COUNT_MASK: u32 = 0x1f;
+
+/// The largest dA a cell holds.
+pub const MAX_MOVER_DEPTH: u32 = 0x1ff;
+/// The largest dB a cell holds.
+pub const MAX_OPPONENT_DEPTH: u32 = 0x7ff;
+/// The most children a cell counts.
+pub const MAX_CHILDREN: u32 = COUNT_MASK;
+
+/// A margin `m` in `-N..=N` as a code in `1..=2N+1`.
+#[inline]
+pub fn margin_code(margin: i32, points: i32) -> u32 {
+    (margin + points + 1) as u32
+}
+
+#[inline]
+fn code_margin(code: u32, points: i32) -> i32 {
+    code as i32 - points - 1
+}
+
+/// A fresh cell: nothing known, `children` children to win, and for a state
+/// after a pass the margin a second pass ends the game with.
+pub fn fresh(children: u32, pass_margin: Option<i32>, points: i32) -> u32 {
+    debug_assert!((1..=MAX_CHILDREN).contains(&children));
+    let mut cell = children << COUNT_SHIFT;
+    if let Some(margin) = pass_margin {
+        let code = margin_code(margin, points);
+        cell |= code << A_PAYLOAD_SHIFT | code << B_SCORE_SHIFT;
+    }
+    cell
+}
+
+/// A, if known.
+#[inline]
+pub fn mover_margin(cell: u32, points: i32) -> Option<i32> {
+    let code = (cell & A_MASK) >> A_SHIFT;
+    (code != 0).then(|| code_margin(code, points))
+}
+
+/// B, if known.
+#[inline]
+pub fn opponent_margin(cell: u32, points: i32) -> Option<i32> {
+    let code = (cell & B_MASK) >> B_SHIFT;
+    (code != 0).then(|| code_margin(code, points))
+}
+
+/// dA (meaningful once A is known).
+#[inline]
+pub fn mover_depth(cell: u32) -> u32 {
+    (cell & A_PAYLOAD_MASK) >> A_PAYLOAD_SHIFT
+}
+
+/// dB (meaningful once B is known).
+#[inline]
+pub fn opponent_depth(cell: u32) -> u32 {
+    (cell & B_PAYLOAD_MASK) >> B_PAYLOAD_SHIFT
+}
+
+/// The margin a second pass ends the game with, while A is unknown.
+#[inline]
+pub fn pass_margin_before_a(cell: u32, points: i32) -> Option<i32> {
+    let code = (cell & A_PAYLOAD_MASK) >> A_PAYLOAD_SHIFT;
+    (cell & A_MASK == 0 && code != 0).then(|| code_margin(code, points))
+}
+
+/// The margin a second pass ends the game with, while B is unknown.
+#[inline]
+pub fn pass_margin_before_b(cell: u32, points: i32) -> Option<i32> {
+    let code = cell >> B_SCORE_SHIFT;
+    (cell & B_MASK == 0 && code != 0).then(|| code_margin(code, points))
+}
+
+/// The count of children not yet won, while B is unknown.
+#[inline]
+pub fn children_left(cell: u32) -> u32 {
+    (cell >> COUNT_SHIFT) & COUNT_MASK
+}
+
+/// Sets A and dA if A is still unknown; true if this call set it.
+#[inline]
+pub fn set_mover(cell: &AtomicU32, code: u32, depth: u32) -> bool {
+    let mut old = cell.load(Ordering::Relaxed);
+    loop {
+        if old & A_MASK != 0 {
+            return false;
+        }
+        let new = (old & !(A_MASK | A_PAYLOAD_MASK)) | code << A_SHIFT | depth << A_PAYLOAD_SHIFT;
+        match cell.compare_exchange_weak(old, new, Ordering::Relaxed, Ordering::Relaxed) {
+            Ok(_) => return true,
+            Err(current) => old = current,
+        }
+    }
+}
+
+/// One more child is won; true if it was the last, in which case the caller
+/// must set B.
+#[inline]
+pub fn child_won(cell: &AtomicU32) -> bool {
+    let old = cell.fetch_sub(1 << COUNT_SHIFT, Ordering::Relaxed);
+    debug_assert!(old & B_MASK == 0 && children_left(old) > 0);
+    children_left(old) == 1
+}
+
+/// Sets B and dB (the caller saw the last child won).
+#[inline]
+pub fn set_opponent(cell: &AtomicU32, code: u32, depth: u32) {
+    let mut old = cell.load(Ordering::Relaxed);
+    loop {
+        let new = (old & !(B_MASK | B_PAYLOAD_MASK)) | code << B_SHIFT | depth << B_PAYLOAD_SHIFT;
+        match cell.compare_exchange_weak(old, new, Ordering::Relaxed, Ordering::Relaxed) {
+            Ok(_) => return,
+            Err(current) => old = current,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fields_do_not_disturb_each_other() {
+        let n = 21;
+        let cell = AtomicU32::new(fresh(7, Some(-5), n));
+        let c = cell.load(Ordering::Relaxed);
+        assert_eq!(children_left(c), 7);
+        assert_eq!(pass_margin_before_a(c, n), Some(-5));
+        assert_eq!(pass_margin_before_b(c, n), Some(-5));
+        assert_eq!(mover_margin(c, n), None);
+        assert!(set_mover(&cell, margin_code(3, n), 17));
+        assert!(!set_mover(&cell, margin_code(2, n), 19));
+        let c = cell.load(Ordering::Relaxed);
+        assert_eq!((mover_margin(c, n), mover_depth(c)), (Some(3), 17));
+        assert_eq!(pass_margin_before_a(c, n), None);
+        assert_eq!(pass_margin_before_b(c, n), Some(-5));
+        for left in (1..7).rev() {
+            assert!(!child_won(&cell));
+            assert_eq!(children_left(cell.load(Ordering::Relaxed)), left);
+        }
+        assert!(child_won(&cell));
+        set_opponent(&cell, margin_code(-n, n), MAX_OPPONENT_DEPTH);
+        let c = cell.load(Ordering::Relaxed);
+        assert_eq!(
+            (opponent_margin(c, n), opponent_depth(c)),
+            (Some(-n), MAX_OPPONENT_DEPTH)
+        );
+        assert_eq!((mover_margin(c, n), mover_depth(c)), (Some(3), 17));
+        let fresh_cell = fresh(MAX_CHILDREN, None, 30);
+        assert_eq!(pass_margin_before_a(fresh_cell, 30), None);
+        assert_eq!(children_left(fresh_cell), MAX_CHILDREN);
+    }
+}

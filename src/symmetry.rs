@@ -1,0 +1,143 @@
+//! The board's own symmetries: 8 on a square board, 4 on a rectangle, 2 on a
+//! line, 1 on a single point.
+//!
+//! A `Symmetry` is a permutation of the points that maps the board onto
+//! itself. The tables store one representative per class of states that
+//! symmetries relate (SPEC section 2); which representative is chosen is the
+//! index's business (`index::code`), which uses these permutations.
+
+use crate::board::{Board, Point, PointSet, MAX_POINTS};
+
+/// A permutation of a board's points that maps the board onto itself.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Symmetry {
+    image: [u8; MAX_POINTS],
+    points: u8,
+}
+
+impl std::fmt::Debug for Symmetry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list()
+            .entries(&self.image[..self.points as usize])
+            .finish()
+    }
+}
+
+impl Symmetry {
+    /// The image of a point.
+    #[inline]
+    pub fn apply(&self, point: Point) -> Point {
+        Point::new(self.image[point.index()] as usize)
+    }
+
+    /// The image of a set of points.
+    pub fn apply_set(&self, set: PointSet) -> PointSet {
+        set.iter().fold(PointSet::EMPTY, |acc, p| {
+            acc | PointSet::single(self.apply(p))
+        })
+    }
+
+    pub fn is_identity(&self) -> bool {
+        (0..self.points as usize).all(|p| self.image[p] as usize == p)
+    }
+
+    pub fn inverse(&self) -> Symmetry {
+        let mut image = [0u8; MAX_POINTS];
+        for p in 0..self.points as usize {
+            image[self.image[p] as usize] = p as u8;
+        }
+        Symmetry {
+            image,
+            points: self.points,
+        }
+    }
+}
+
+/// The symmetries of a board, identity first, without repeats.
+pub fn symmetries(board: &Board) -> Vec<Symmetry> {
+    let rows = board.rows();
+    let columns = board.columns();
+    type Map = fn(usize, usize, usize, usize) -> (usize, usize);
+    // Each map takes (row, column, rows, columns) to the image (row, column).
+    let mut maps: Vec<Map> = vec![
+        |r, c, _, _| (r, c),
+        |r, c, rs, cs| (rs - 1 - r, cs - 1 - c),
+        |r, c, _, cs| (r, cs - 1 - c),
+        |r, c, rs, _| (rs - 1 - r, c),
+    ];
+    if rows == columns {
+        maps.extend_from_slice(&[
+            (|r, c, _, _| (c, r)) as Map,
+            |r, c, rs, _| (rs - 1 - c, rs - 1 - r),
+            |r, c, rs, _| (c, rs - 1 - r),
+            |r, c, rs, _| (rs - 1 - c, r),
+        ]);
+    }
+    let mut group: Vec<Symmetry> = Vec::new();
+    for map in maps {
+        let mut image = [0u8; MAX_POINTS];
+        for row in 0..rows {
+            for column in 0..columns {
+                let (r, c) = map(row, column, rows, columns);
+                image[board.point(row, column).index()] = board.point(r, c).index() as u8;
+            }
+        }
+        let symmetry = Symmetry {
+            image,
+            points: board.points() as u8,
+        };
+        if !group.contains(&symmetry) {
+            group.push(symmetry);
+        }
+    }
+    group
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn group_sizes() {
+        for (name, size) in [
+            ("1x1", 1),
+            ("1x5", 2),
+            ("5x1", 2),
+            ("2x2", 8),
+            ("3x3", 8),
+            ("2x3", 4),
+            ("3x5", 4),
+            ("4x4", 8),
+        ] {
+            let board: Board = name.parse().unwrap();
+            assert_eq!(symmetries(&board).len(), size, "{name}");
+        }
+    }
+
+    #[test]
+    fn symmetries_preserve_adjacency_and_form_a_group() {
+        for name in ["3x3", "2x4", "1x6", "4x4"] {
+            let board: Board = name.parse().unwrap();
+            let group = symmetries(&board);
+            assert!(group[0].is_identity());
+            for g in &group {
+                for p in board.all().iter() {
+                    let image = g.apply_set(board.neighbours(p));
+                    assert_eq!(image, board.neighbours(g.apply(p)), "{name}");
+                }
+                assert!(group.contains(&g.inverse()));
+                for h in &group {
+                    let mut image = [0u8; MAX_POINTS];
+                    for p in board.all().iter() {
+                        image[p.index()] = g.apply(h.apply(p)).index() as u8;
+                    }
+                    let composed = Symmetry {
+                        image,
+                        points: board.points() as u8,
+                    };
+                    assert!(group.contains(&composed), "{name} is closed");
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,225 @@
+//! Un-moves: the states a move could have come from (SPEC section 3).
+//!
+//! A state's last move was made by the opponent (`them`). Un-placing removes
+//! one of their stones, at `p`, and restores any set of the strings that move
+//! may have captured: each must be a whole empty region next to `p` whose
+//! border is all their colour. The earlier position must be legal, and the
+//! move must have left exactly this state's ko point (a ko state has exactly
+//! one un-move; a state without ko excludes the un-moves that would have made
+//! one). The earlier state may have had any ko point other than `p` and, for a
+//! placement, a pending pass. Un-passing swaps the colours back and allows any
+//! ko point.
+//!
+//! `origins` yields the earlier positions; `predecessors` expands them into
+//! states. Tests check both ways against `State::place` and `State::pass`.
+
+use crate::board::{Board, Point, PointSet};
+use crate::position::Position;
+use crate::state::{Child, State};
+
+/// The move that led to a state, as seen from the earlier position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LastMove {
+    Place(Point),
+    Pass,
+}
+
+/// Calls `visit(earlier, last_move)` for each earlier position (seen from its
+/// own mover) from which `last_move` leads to `state`.
+#[inline]
+pub fn origins(board: &Board, state: &State, mut visit: impl FnMut(Position, LastMove)) {
+    let position = state.position();
+    if state.passed() {
+        visit(position.swapped(), LastMove::Pass);
+        return;
+    }
+    let us = position.us();
+    let them = position.them();
+    if let Some(ko) = state.ko() {
+        if let Some(capturer) = position.ko_capturer(board, ko) {
+            let earlier =
+                Position::new(them - PointSet::single(capturer), us | PointSet::single(ko));
+            if earlier.is_legal(board) {
+                visit(earlier, LastMove::Place(capturer));
+            }
+        }
+        return;
+    }
+    let empty = position.empty_points(board);
+    for stone in them.iter() {
+        let around = board.neighbours(stone);
+        // The empty regions next to the stone that only their stones border.
+        let mut regions = [PointSet::EMPTY; 4];
+        let mut count = 0;
+        let mut pending = around & empty;
+        while let Some(point) = pending.first() {
+            let region = board.flood(PointSet::single(point), empty);
+            pending = pending - region;
+            if (board.adjacent(region) & us).is_empty() {
+                regions[count] = region;
+                count += 1;
+            }
+        }
+        // A lone stone with one liberty that took exactly that one point
+        // would have left a ko: not an origin of a state without one.
+        let liberties = around & empty;
+        let ko_shape = (around & them).is_empty() && liberties.len() == 1;
+        let remaining = them - PointSet::single(stone);
+        for subset in 0u32..(1 << count) {
+            let mut restored = PointSet::EMPTY;
+            for (i, region) in regions.iter().enumerate().take(count) {
+                if subset >> i & 1 == 1 {
+                    restored |= *region;
+                }
+            }
+            if ko_shape && restored == liberties {
+                continue;
+            }
+            let earlier = Position::new(remaining, us | restored);
+            if earlier.is_legal(board) {
+                visit(earlier, LastMove::Place(stone));
+            }
+        }
+    }
+}
+
+/// Calls `visit` for every state that has a move leading to `state` (in the
+/// orientation the un-move gives; several may be symmetric images of one
+/// another).
+pub fn for_each_predecessor(board: &Board, state: &State, mut visit: impl FnMut(State)) {
+    origins(board, state, |earlier, last_move| {
+        let ko_points = earlier.ko_points(board);
+        visit(State::from_parts(earlier, None, false));
+        let forbidden = match last_move {
+            LastMove::Place(point) => {
+                visit(State::from_parts(earlier, None, true));
+                PointSet::single(point)
+            }
+            LastMove::Pass => PointSet::EMPTY,
+        };
+        for ko in (ko_points - forbidden).iter() {
+            visit(State::from_parts(earlier, Some(ko), false));
+        }
+    });
+}
+
+/// Every state with a move leading to `state`.
+pub fn predecessors(board: &Board, state: &State) -> Vec<State> {
+    let mut result = Vec::new();
+    for_each_predecessor(board, state, |s| result.push(s));
+    result
+}
+
+/// Whether `parent` has a move leading exactly to `child` (no symmetry).
+pub fn leads_to(board: &Board, parent: &State, child: &State) -> bool {
+    let via_pass = matches!(parent.pass(board), Child::State(s) if s == *child);
+    via_pass
+        || parent
+            .position()
+            .empty_points(board)
+            .iter()
+            .any(|point| parent.place(board, point) == Some(*child))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::index::code::Codec;
+    use crate::moves::Move;
+
+    /// Every legal state of a board with no symmetry reduction.
+    fn all_states(board: &Board) -> Vec<State> {
+        let codec = Codec::new(*board);
+        let mut states = Vec::new();
+        for code in 0..codec.code_count() {
+            let position = codec.decode(code);
+            if !position.is_legal(board) {
+                continue;
+            }
+            states.push(State::from_parts(position, None, false));
+            states.push(State::from_parts(position, None, true));
+            for ko in position.ko_points(board).iter() {
+                states.push(State::from_parts(position, Some(ko), false));
+            }
+        }
+        states
+    }
+
+    fn check_both_ways(board: &Board, state: &State) {
+        // Each predecessor has a move to the state.
+        let preds = predecessors(board, state);
+        for pred in &preds {
+            assert!(
+                State::new(board, pred.position(), pred.ko(), pred.passed()).is_ok(),
+                "{board}: predecessor {pred:?} of {state:?} is not legal"
+            );
+            assert!(
+                leads_to(board, pred, state),
+                "{board}: {pred:?} does not lead to {state:?}"
+            );
+        }
+        let mut sorted = preds.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(
+            sorted.len(),
+            preds.len(),
+            "{board}: repeated predecessor of {state:?}"
+        );
+        // Each child lists the state among its predecessors.
+        for mv in state.legal_moves(board) {
+            if let Some(Child::State(child)) = state.play(board, mv) {
+                assert!(
+                    predecessors(board, &child).contains(state),
+                    "{board}: {state:?} --{mv:?}--> {child:?} is not undone"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn unmoves_invert_moves_on_every_state_up_to_3x3() {
+        for name in [
+            "1x1", "1x2", "1x3", "1x4", "1x5", "1x6", "1x7", "2x2", "2x3", "2x4", "3x3",
+        ] {
+            let board: Board = name.parse().unwrap();
+            for state in all_states(&board) {
+                check_both_ways(&board, &state);
+            }
+        }
+    }
+
+    #[test]
+    fn unmoves_invert_moves_on_random_4x4_states() {
+        let board: Board = "4x4".parse().unwrap();
+        let codec = Codec::new(board);
+        let mut rng = crate::testing::Rng::new(0x5eed_4444);
+        let mut checked = 0;
+        while checked < 100_000 {
+            let position = codec.decode(rng.below(codec.code_count()));
+            if !position.is_legal(&board) {
+                continue;
+            }
+            let ko_points: Vec<Point> = position.ko_points(&board).iter().collect();
+            let state = match rng.below(3 + ko_points.len() as u64) {
+                0 | 1 => State::from_parts(position, None, false),
+                2 => State::from_parts(position, None, true),
+                k => State::from_parts(position, Some(ko_points[k as usize - 3]), false),
+            };
+            check_both_ways(&board, &state);
+            checked += 1;
+        }
+    }
+
+    #[test]
+    fn a_pass_is_undone_to_every_ko_variant() {
+        let board: Board = "3x3".parse().unwrap();
+        let state = State::start();
+        let Child::State(after_pass) = state.pass(&board) else {
+            panic!()
+        };
+        assert_eq!(predecessors(&board, &after_pass), vec![state]);
+        assert!(leads_to(&board, &state, &after_pass));
+        assert!(state.play(&board, Move::Pass).is_some());
+    }
+}

@@ -1,0 +1,171 @@
+//! What a solved state is worth, for every komi at once (SPEC section 3).
+//!
+//! A `Value` holds A(s), B(s), dA(s) and dB(s): the largest margin each side
+//! can force the game to end with, and how many plies that takes with the
+//! forcing side hurrying and the other side resisting. `Value::outcome` reads
+//! it for one komi.
+
+use std::fmt;
+
+/// A(s), B(s), dA(s), dB(s) of one state, from the mover's view.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Value {
+    /// A(s): the largest `m` such that the mover can force the game to end
+    /// with own area margin at least `m`; `None` if the mover cannot force
+    /// the game to end at all.
+    pub mover_margin: Option<i8>,
+    /// B(s): the same for the opponent.
+    pub opponent_margin: Option<i8>,
+    /// dA(s): plies to the end when A(s) is forced (0 when A(s) is `None`).
+    pub mover_depth: u16,
+    /// dB(s): plies to the end when B(s) is forced (0 when B(s) is `None`).
+    pub opponent_depth: u16,
+}
+
+/// The result of perfect play for one komi, from the mover's view.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Outcome {
+    /// The mover wins by `margin` (komi included) in `plies`.
+    MoverWins { margin: f64, plies: u16 },
+    /// The opponent wins by `margin` (komi included) in `plies`.
+    OpponentWins { margin: f64, plies: u16 },
+    /// Neither side can force a win: the game is drawn (a jigo, or play that
+    /// never ends).
+    Draw,
+}
+
+impl Value {
+    /// The result for komi `komi` (White receives it), the mover being Black
+    /// when `mover_is_black`.
+    pub fn outcome(&self, komi: f64, mover_is_black: bool) -> Outcome {
+        let mover_komi = if mover_is_black { komi } else { -komi };
+        if let Some(a) = self.mover_margin {
+            if a as f64 > mover_komi {
+                return Outcome::MoverWins {
+                    margin: a as f64 - mover_komi,
+                    plies: self.mover_depth,
+                };
+            }
+        }
+        if let Some(b) = self.opponent_margin {
+            if b as f64 > -mover_komi {
+                return Outcome::OpponentWins {
+                    margin: b as f64 + mover_komi,
+                    plies: self.opponent_depth,
+                };
+            }
+        }
+        Outcome::Draw
+    }
+}
+
+impl Outcome {
+    /// The result as Black sees it: positive for a Black win, negative for a
+    /// White win, zero for a draw.
+    pub fn black_margin(&self, mover_is_black: bool) -> f64 {
+        let mover = match *self {
+            Outcome::MoverWins { margin, .. } => margin,
+            Outcome::OpponentWins { margin, .. } => -margin,
+            Outcome::Draw => 0.0,
+        };
+        if mover_is_black {
+            mover
+        } else {
+            -mover
+        }
+    }
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let side = |margin: Option<i8>, depth: u16| match margin {
+            Some(m) => format!("{m:+} in {depth}"),
+            None => "none".to_string(),
+        };
+        write!(
+            f,
+            "A {} / B {}",
+            side(self.mover_margin, self.mover_depth),
+            side(self.opponent_margin, self.opponent_depth)
+        )
+    }
+}
+
+/// Formats a Black-positive margin as GTP `final_score` does: `B+9`, `W+5.5`,
+/// or `0`.
+pub fn score_text(black_margin: f64) -> String {
+    let magnitude = black_margin.abs();
+    let number = if magnitude.fract() == 0.0 {
+        format!("{magnitude:.0}")
+    } else {
+        let text = format!("{magnitude:.6}");
+        text.trim_end_matches('0').to_string()
+    };
+    if black_margin > 0.0 {
+        format!("B+{number}")
+    } else if black_margin < 0.0 {
+        format!("W+{number}")
+    } else {
+        "0".to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reading_for_a_komi() {
+        let value = Value {
+            mover_margin: Some(9),
+            opponent_margin: Some(-9),
+            mover_depth: 5,
+            opponent_depth: 7,
+        };
+        assert_eq!(
+            value.outcome(0.0, true),
+            Outcome::MoverWins {
+                margin: 9.0,
+                plies: 5
+            }
+        );
+        assert_eq!(value.outcome(9.0, true), Outcome::Draw);
+        assert_eq!(
+            value.outcome(9.5, true),
+            Outcome::OpponentWins {
+                margin: 0.5,
+                plies: 7
+            }
+        );
+        // The mover is White: komi is White's, so it adds to the mover.
+        assert_eq!(
+            value.outcome(6.5, false),
+            Outcome::MoverWins {
+                margin: 15.5,
+                plies: 5
+            }
+        );
+        // A draw by endless play whatever the komi in between.
+        let cycle = Value {
+            mover_margin: Some(-2),
+            opponent_margin: None,
+            ..Value::default()
+        };
+        assert_eq!(cycle.outcome(0.0, true), Outcome::Draw);
+        assert_eq!(
+            cycle.outcome(-2.5, true),
+            Outcome::MoverWins {
+                margin: 0.5,
+                plies: 0
+            }
+        );
+    }
+
+    #[test]
+    fn score_texts() {
+        assert_eq!(score_text(9.0), "B+9");
+        assert_eq!(score_text(-5.5), "W+5.5");
+        assert_eq!(score_text(0.0), "0");
+        assert_eq!(score_text(-0.25), "W+0.25");
+    }
+}

@@ -11,16 +11,21 @@
 //! - `table`: the file format, the prober and the verifier;
 //! - `cli`: the command line.
 //!
-//! `reference` is a deliberately plain solver used only to check the real one.
+//! `reference` is a deliberately plain solver used only to check the real
+//! one; `plan` estimates sizes and reads memory figures.
 
+pub mod analysis;
 pub mod board;
+pub mod cli;
 pub mod index;
 pub mod moves;
+pub mod plan;
 pub mod position;
 pub mod reference;
 pub mod solver;
 pub mod state;
 pub mod symmetry;
+pub mod table;
 #[doc(hidden)]
 pub mod testing;
 pub mod unmove;

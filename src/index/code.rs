@@ -169,6 +169,14 @@ impl Codec {
         (1..self.symmetries.len()).all(|g| self.code_under(g, position) >= own)
     }
 
+    /// Whether a code marks a canonical legal position: the positions the
+    /// index numbers.
+    #[inline]
+    pub fn is_canonical_legal(&self, code: PositionCode) -> bool {
+        let position = self.decode(code);
+        self.is_canonical(&position) && position.is_legal(&self.board)
+    }
+
     /// The image of a ko point in the canonical form: the smallest image over
     /// the symmetries that reach the canonical code.
     #[inline]
@@ -181,6 +189,25 @@ impl Codec {
             best = best.min(self.symmetries[g].apply(point).index());
         }
         Point::new(best)
+    }
+
+    /// How many canonical ko points come before the image of `ko`: `ko_points`
+    /// are the position's legal ko points in the orientation `canonical` was
+    /// computed from. This orders the ko states of a position.
+    #[inline]
+    pub fn ko_rank(&self, canonical: &Canonical, ko_points: PointSet, ko: Point) -> u32 {
+        if canonical.reaching == 1 {
+            return (ko_points.bits() & ((1u64 << ko.index()) - 1)).count_ones();
+        }
+        let target = self.canonical_point(canonical, ko);
+        let mut images = PointSet::EMPTY;
+        for point in ko_points.iter() {
+            let image = self.canonical_point(canonical, point);
+            if image < target {
+                images.insert(image);
+            }
+        }
+        images.len() as u32
     }
 
     /// The ko points of a canonical position that are their own canonical

@@ -47,6 +47,9 @@ pub struct PositionEntry {
 /// Counts that describe a board's state space.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct StateCounts {
+    /// Legal positions with no symmetry applied (no side to move, no ko):
+    /// the canonical positions weighted by the size of their class.
+    pub legal_positions: u64,
     /// Canonical legal positions.
     pub positions: u64,
     /// Canonical states with a ko point.
@@ -68,12 +71,6 @@ pub struct StateIndex {
     counts: StateCounts,
 }
 
-/// Whether `code` marks a canonical legal position.
-fn is_canonical_legal(codec: &Codec, code: PositionCode) -> bool {
-    let position = codec.decode(code);
-    codec.is_canonical(&position) && position.is_legal(codec.board())
-}
-
 impl StateIndex {
     /// Enumerates every code of the board (in parallel) and numbers the
     /// canonical legal states.
@@ -92,7 +89,7 @@ impl StateIndex {
                     let last = (first + 64).min(code_count);
                     let mut bits = 0u64;
                     for code in first..last {
-                        if is_canonical_legal(&codec, code) {
+                        if codec.is_canonical_legal(code) {
                             bits |= 1 << (code - first);
                         }
                     }
@@ -114,26 +111,29 @@ impl StateIndex {
         // Count the ko states of each position, then turn counts into bases.
         let mut base = vec![0 as StateNumber; positions as usize + 1];
         let chunk_positions = 1 << 14;
-        let ko_total: u64 = base[..positions as usize]
+        let group = codec.symmetries().len() as u64;
+        let (ko_total, legal_positions): (u64, u64) = base[..positions as usize]
             .par_chunks_mut(chunk_positions)
             .enumerate()
             .map(|(chunk, slice)| {
                 let mut total = 0u64;
+                let mut legal = 0u64;
                 let first = (chunk * chunk_positions) as u64;
                 let mut walker = PositionWalker::starting_at(&present, &word_rank, first);
                 for slot in slice.iter_mut() {
                     let code = walker.next_code().expect("walker covers every position");
                     let position = codec.decode(code);
                     let canonical = codec.canonical(&position);
+                    legal += group / canonical.reaching.count_ones() as u64;
                     let ko = codec
                         .canonical_ko_points(&canonical, position.ko_points(&board))
                         .len() as u32;
                     *slot = ko;
                     total += ko as u64;
                 }
-                total
+                (total, legal)
             })
-            .sum();
+            .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
         let states = 2 * positions + ko_total;
         assert!(
             states < u32::MAX as u64,
@@ -145,14 +145,14 @@ impl StateIndex {
             *entry = running;
             running += SLOT_FIRST_KO + ko;
         }
-        // The last entry got the total plus two; set it to the total.
-        base[positions as usize] = states as StateNumber;
+        debug_assert_eq!(base[positions as usize] as u64, states);
         StateIndex {
             codec,
             present,
             word_rank,
             base,
             counts: StateCounts {
+                legal_positions,
                 positions,
                 ko_states: ko_total,
                 states,
@@ -217,21 +217,7 @@ impl StateIndex {
     /// position in the orientation `entry` was located from, `ko` one of them.
     #[inline]
     pub fn ko_number(&self, entry: &PositionEntry, ko_points: PointSet, ko: Point) -> StateNumber {
-        let target = self.codec.canonical_point(&entry.canonical, ko);
-        let mut below = 0;
-        if entry.canonical.reaching == 1 {
-            below = (ko_points.bits() & ((1u64 << target.index()) - 1)).count_ones();
-        } else {
-            let mut seen = PointSet::EMPTY;
-            for point in ko_points.iter() {
-                let image = self.codec.canonical_point(&entry.canonical, point);
-                if image < target && !seen.contains(image) {
-                    seen.insert(image);
-                    below += 1;
-                }
-            }
-        }
-        entry.base + SLOT_FIRST_KO + below
+        entry.base + SLOT_FIRST_KO + self.codec.ko_rank(&entry.canonical, ko_points, ko)
     }
 
     /// The number of any legal state (in any orientation).
@@ -252,6 +238,12 @@ impl StateIndex {
         }
     }
 
+    /// The number of the position a state belongs to.
+    #[inline]
+    pub fn position_of_state(&self, number: StateNumber) -> u32 {
+        (self.base.partition_point(|&b| b <= number) - 1) as u32
+    }
+
     /// The code of the position with the given number.
     pub fn position_code(&self, number: u32) -> PositionCode {
         // The last word whose rank is at most `number`.
@@ -265,9 +257,9 @@ impl StateIndex {
 
     /// The canonical state with the given number.
     pub fn unrank(&self, number: StateNumber) -> State {
-        let position_number = self.base.partition_point(|&b| b <= number) - 1;
-        let code = self.position_code(position_number as u32);
-        self.state_at(code, number - self.base[position_number])
+        let position_number = self.position_of_state(number);
+        let code = self.position_code(position_number);
+        self.state_at(code, number - self.base[position_number as usize])
     }
 
     /// The canonical state in slot `slot` of the canonical position `code`.
@@ -408,6 +400,30 @@ mod tests {
                 reached.insert(number);
             }
             assert_eq!(reached.len() as u64, states, "{name}");
+        }
+    }
+
+    #[test]
+    fn legal_position_counts_match_a_plain_count_and_the_spec() {
+        // SPEC section 2; 4x5 and 5x5 take too long for a test.
+        for (name, known) in [
+            ("1x3", 15),
+            ("2x2", 57),
+            ("2x3", 489),
+            ("2x4", 4125),
+            ("3x3", 12675),
+            ("4x4", 24318165),
+        ] {
+            let board: Board = name.parse().unwrap();
+            let index = StateIndex::build(board);
+            assert_eq!(index.counts().legal_positions, known, "{name}");
+            if board.points() <= 9 {
+                let codec = Codec::new(board);
+                let plain = (0..codec.code_count())
+                    .filter(|&code| codec.decode(code).is_legal(&board))
+                    .count() as u64;
+                assert_eq!(plain, known, "{name}: plain count");
+            }
         }
     }
 

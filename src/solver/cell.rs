@@ -105,6 +105,20 @@ pub fn children_left(cell: u32) -> u32 {
     (cell >> COUNT_SHIFT) & COUNT_MASK
 }
 
+/// Whether the cell became Win at the threshold with code `code`, at depth
+/// `depth`.
+#[inline]
+pub fn decided_won(cell: u32, code: u32, depth: u32) -> bool {
+    cell & (A_MASK | A_PAYLOAD_MASK) == code << A_SHIFT | depth << A_PAYLOAD_SHIFT
+}
+
+/// Whether the cell became Lose at the threshold with code `code`, at depth
+/// `depth`.
+#[inline]
+pub fn decided_lost(cell: u32, code: u32, depth: u32) -> bool {
+    cell & (B_MASK | B_PAYLOAD_MASK) == code << B_SHIFT | depth << B_PAYLOAD_SHIFT
+}
+
 /// Sets A and dA if A is still unknown; true if this call set it.
 #[inline]
 pub fn set_mover(cell: &AtomicU32, code: u32, depth: u32) -> bool {

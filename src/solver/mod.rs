@@ -26,9 +26,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use crate::board::{Board, Point};
-use crate::index::code::PositionCode;
 use crate::index::{StateIndex, StateNumber, SLOT_FIRST_KO, SLOT_PASSED, SLOT_PLAIN};
-use crate::position::Position;
 use crate::state::State;
 use crate::unmove::{origins, LastMove};
 use crate::value::Value;
@@ -117,6 +115,8 @@ pub struct SolveStats {
     pub largest_depth: u32,
     /// States that became Win or Lose at some threshold.
     pub flips: u64,
+    /// The most states in one layer.
+    pub largest_layer: u64,
     /// Seconds spent in each phase.
     pub enumerate_seconds: f64,
     pub count_seconds: f64,
@@ -175,77 +175,69 @@ impl Solution {
     }
 }
 
-/// A state in a layer, with how it just changed: its canonical code, ko
-/// point, pass flag, and whether it became won (else lost).
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-struct Entry(u64);
-
-const ENTRY_CODE_BITS: u32 = 48;
-const ENTRY_KO_SHIFT: u32 = 48;
-const ENTRY_PASSED: u64 = 1 << 54;
-const ENTRY_WON: u64 = 1 << 55;
-
-impl Entry {
-    #[inline]
-    fn new(code: PositionCode, ko: Option<Point>, passed: bool) -> Entry {
-        debug_assert!(code < 1 << ENTRY_CODE_BITS);
-        let ko = ko.map_or(0, |k| k.index() as u64 + 1);
-        Entry(code | ko << ENTRY_KO_SHIFT | if passed { ENTRY_PASSED } else { 0 })
-    }
-
-    #[inline]
-    fn marked(self, won: bool) -> Entry {
-        Entry(if won { self.0 | ENTRY_WON } else { self.0 })
-    }
-
-    #[inline]
-    fn won(self) -> bool {
-        self.0 & ENTRY_WON != 0
-    }
-
-    #[inline]
-    fn state(self, index: &StateIndex) -> State {
-        let code = self.0 & ((1 << ENTRY_CODE_BITS) - 1);
-        let ko = (self.0 >> ENTRY_KO_SHIFT) & 0x3f;
-        let position: Position = index.codec().decode(code);
-        let ko = (ko != 0).then(|| Point::new(ko as usize - 1));
-        State::from_parts(position, ko, self.0 & ENTRY_PASSED != 0)
-    }
-}
-
-/// Calls `visit(number, entry)` for every canonical predecessor of `state`,
+/// Calls `visit(number)` for every canonical predecessor of `state`,
 /// possibly more than once for one predecessor.
 #[inline]
-fn for_each_predecessor(
-    index: &StateIndex,
-    state: &State,
-    mut visit: impl FnMut(StateNumber, Entry),
-) {
+fn for_each_predecessor(index: &StateIndex, state: &State, mut visit: impl FnMut(StateNumber)) {
     let board = index.board();
-    let codec = index.codec();
     origins(board, state, |earlier, last_move| {
         let entry = index
             .locate(&earlier)
             .expect("un-moves yield legal positions, and the index holds them all");
-        let code = entry.canonical.code;
-        visit(entry.base + SLOT_PLAIN, Entry::new(code, None, false));
+        visit(entry.base + SLOT_PLAIN);
         let forbidden = match last_move {
             LastMove::Place(point) => {
-                visit(entry.base + SLOT_PASSED, Entry::new(code, None, true));
+                visit(entry.base + SLOT_PASSED);
                 Some(point)
             }
             LastMove::Pass => None,
         };
         let ko_points = earlier.ko_points(board);
         for ko in ko_points.iter() {
-            if Some(ko) == forbidden {
-                continue;
+            if Some(ko) != forbidden {
+                visit(index.ko_number(&entry, ko_points, ko));
             }
-            let number = index.ko_number(&entry, ko_points, ko);
-            let image = codec.canonical_point(&entry.canonical, ko);
-            visit(number, Entry::new(code, Some(image), false));
         }
     });
+}
+
+/// Where the states of a layer are: one bit per 64 consecutive states, one
+/// word per 4096. A state of the layer at threshold `m` and depth `d` is
+/// recognised by its cell (A = m and dA = d, or B = m and dB = d), so the
+/// layers cost no memory beyond these bits.
+struct LayerFlags {
+    current: Vec<AtomicU64>,
+    next: Vec<AtomicU64>,
+}
+
+const STATES_PER_FLAG: u32 = 64;
+const STATES_PER_FLAG_WORD: u32 = 64 * STATES_PER_FLAG;
+
+impl LayerFlags {
+    fn new(states: u64) -> LayerFlags {
+        let words = states.div_ceil(STATES_PER_FLAG_WORD as u64) as usize;
+        let zeros = || (0..words).map(|_| AtomicU64::new(0)).collect();
+        LayerFlags {
+            current: zeros(),
+            next: zeros(),
+        }
+    }
+
+    /// Marks a state of the next layer.
+    #[inline]
+    fn mark_next(&self, number: StateNumber) {
+        let word = (number / STATES_PER_FLAG_WORD) as usize;
+        let bit = (number / STATES_PER_FLAG) % 64;
+        self.next[word].fetch_or(1 << bit, Ordering::Relaxed);
+    }
+
+    /// The next layer becomes the current one.
+    fn advance(&mut self) {
+        std::mem::swap(&mut self.current, &mut self.next);
+        self.next
+            .par_iter()
+            .for_each(|w| w.store(0, Ordering::Relaxed));
+    }
 }
 
 /// Views a cell array as atomics for the parallel phases.
@@ -328,91 +320,120 @@ fn count_children(index: &StateIndex, cells: &mut [u32], observer: &dyn Observer
 
 /// Phase 3, first step of a level: the states whose second pass ends the game
 /// with margin `level` are won at depth 1; those whose second pass gives the
-/// opponent `level` have one more child won for the opponent.
-fn seed_level(index: &StateIndex, cells: &[AtomicU32], level: i32) -> Vec<Entry> {
+/// opponent `level` have one more child won for the opponent. Marks the
+/// states decided in the next layer of `flags`; returns how many.
+fn seed_level(index: &StateIndex, cells: &[AtomicU32], flags: &LayerFlags, level: i32) -> u64 {
     let points = index.board().points() as i32;
     let positions = index.counts().positions;
     let code = cell::margin_code(level, points);
     let chunk = 1u64 << 16;
-    let chunks = positions.div_ceil(chunk);
-    let parts: Vec<Vec<Entry>> = (0..chunks)
+    (0..positions.div_ceil(chunk))
         .into_par_iter()
         .map(|c| {
-            let first = c * chunk;
-            let last = (first + chunk).min(positions);
-            let mut walker = index.positions_from(first);
-            let mut seeds = Vec::new();
-            for number in first..last {
-                let position_code = walker.next_code().expect("walker covers every position");
+            let mut decided = 0;
+            for number in c * chunk..((c + 1) * chunk).min(positions) {
                 let (base, _) = index.state_range(number as u32);
-                let passed = &cells[(base + SLOT_PASSED) as usize];
+                let passed_number = base + SLOT_PASSED;
+                let passed = &cells[passed_number as usize];
                 let current = passed.load(Ordering::Relaxed);
-                let entry = Entry::new(position_code, None, true);
+                let mut marked = false;
                 if cell::pass_margin_before_a(current, points) == Some(level)
                     && cell::set_mover(passed, code, 1)
                 {
-                    seeds.push(entry.marked(true));
+                    marked = true;
                 }
                 if cell::pass_margin_before_b(current, points) == Some(-level)
                     && cell::child_won(passed)
                 {
                     cell::set_opponent(passed, code, 1);
-                    seeds.push(entry.marked(false));
+                    marked = true;
+                }
+                if marked {
+                    flags.mark_next(passed_number);
+                    decided += 1;
                 }
             }
-            seeds
+            decided
         })
-        .collect();
-    parts.concat()
+        .sum()
 }
 
-/// Phase 3, one layer: the states of `layer` changed at depth `depth`; returns
-/// the states that change at depth `depth + 1`.
+/// Phase 3, one layer: every state decided at threshold `level` and depth
+/// `depth` updates its predecessors, marking those decided at `depth + 1` in
+/// the next layer. Returns (states of this layer, states of the next).
 fn propagate_layer(
     index: &StateIndex,
     cells: &[AtomicU32],
-    layer: &[Entry],
+    flags: &LayerFlags,
     level: i32,
     depth: u32,
-) -> Vec<Entry> {
+) -> (u64, u64) {
     let points = index.board().points() as i32;
     let code = cell::margin_code(level, points);
     let next_depth = depth + 1;
-    let parts: Vec<Vec<Entry>> = layer
-        .par_chunks(512)
+    let states = index.counts().states as StateNumber;
+    (0..flags.current.len())
+        .into_par_iter()
+        .filter(|&w| flags.current[w].load(Ordering::Relaxed) != 0)
         .map_init(
-            || Vec::<(StateNumber, Entry)>::with_capacity(256),
-            |predecessors, chunk| {
-                let mut next = Vec::new();
-                for entry in chunk {
-                    let state = entry.state(index);
-                    predecessors.clear();
-                    for_each_predecessor(index, &state, |number, key| {
-                        predecessors.push((number, key))
-                    });
-                    predecessors.sort_unstable_by_key(|&(number, _)| number);
-                    predecessors.dedup_by_key(|&mut (number, _)| number);
-                    if entry.won() {
-                        for &(number, key) in predecessors.iter() {
-                            let target = &cells[number as usize];
-                            if cell::child_won(target) {
-                                cell::set_opponent(target, code, next_depth);
-                                next.push(key.marked(false));
+            || Vec::<StateNumber>::with_capacity(256),
+            |predecessors, w| {
+                let mut bits = flags.current[w].load(Ordering::Relaxed);
+                let first = w as StateNumber * STATES_PER_FLAG_WORD
+                    + bits.trailing_zeros() * STATES_PER_FLAG;
+                let mut position = index.position_of_state(first);
+                let mut walker = index.positions_from(position as u64);
+                let mut position_code = walker.next_code().expect("the state's position exists");
+                let (mut start, mut end) = index.state_range(position);
+                let (mut here, mut decided) = (0u64, 0u64);
+                while bits != 0 {
+                    let block = w as StateNumber * STATES_PER_FLAG_WORD
+                        + bits.trailing_zeros() * STATES_PER_FLAG;
+                    bits &= bits - 1;
+                    for number in block..(block + STATES_PER_FLAG).min(states) {
+                        let current = cells[number as usize].load(Ordering::Relaxed);
+                        let won = cell::decided_won(current, code, depth);
+                        let lost = cell::decided_lost(current, code, depth);
+                        if !won && !lost {
+                            continue;
+                        }
+                        while number >= end {
+                            position += 1;
+                            position_code =
+                                walker.next_code().expect("positions cover every state");
+                            (start, end) = index.state_range(position);
+                        }
+                        let state = index.state_at(position_code, number - start);
+                        predecessors.clear();
+                        for_each_predecessor(index, &state, |p| predecessors.push(p));
+                        predecessors.sort_unstable();
+                        predecessors.dedup();
+                        if won {
+                            here += 1;
+                            for &p in predecessors.iter() {
+                                let target = &cells[p as usize];
+                                if cell::child_won(target) {
+                                    cell::set_opponent(target, code, next_depth);
+                                    flags.mark_next(p);
+                                    decided += 1;
+                                }
                             }
                         }
-                    } else {
-                        for &(number, key) in predecessors.iter() {
-                            if cell::set_mover(&cells[number as usize], code, next_depth) {
-                                next.push(key.marked(true));
+                        if lost {
+                            here += 1;
+                            for &p in predecessors.iter() {
+                                if cell::set_mover(&cells[p as usize], code, next_depth) {
+                                    flags.mark_next(p);
+                                    decided += 1;
+                                }
                             }
                         }
                     }
                 }
-                next
+                (here, decided)
             },
         )
-        .collect();
-    parts.concat()
+        .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
 }
 
 /// Solves every state of `board`.
@@ -446,15 +467,16 @@ pub fn solve(board: Board, observer: &dyn Observer) -> Result<Solution, SolveErr
     let points = board.points() as i32;
     // Each state flips at most twice: a bound for progress.
     observer.phase_started(Phase::Retrograde, 2 * counts.states);
-    let flips = AtomicU64::new(0);
+    let mut flags = LayerFlags::new(counts.states);
     {
         let atomic = atomic_cells(&mut cells);
         for level in (-points..=points).rev() {
             observer.level_started(level);
-            let mut layer = seed_level(&index, atomic, level);
+            let mut waiting = seed_level(&index, atomic, &flags, level);
+            flags.advance();
             let mut depth = 1;
             let mut level_flips = 0u64;
-            while !layer.is_empty() {
+            while waiting > 0 {
                 if observer.cancelled() {
                     return Err(SolveError::Cancelled);
                 }
@@ -464,17 +486,21 @@ pub fn solve(board: Board, observer: &dyn Observer) -> Result<Solution, SolveErr
                         depth: depth + 1,
                     });
                 }
-                level_flips += layer.len() as u64;
-                observer.advanced(layer.len() as u64);
+                let (here, next) = propagate_layer(&index, atomic, &flags, level, depth);
+                debug_assert_eq!(here, waiting);
+                flags.advance();
+                level_flips += here;
+                observer.advanced(here);
+                stats.largest_layer = stats.largest_layer.max(here);
                 stats.largest_depth = stats.largest_depth.max(depth);
-                layer = propagate_layer(&index, atomic, &layer, level, depth);
+                waiting = next;
                 depth += 1;
             }
-            flips.fetch_add(level_flips, Ordering::Relaxed);
+            stats.flips += level_flips;
             observer.level_finished(level, depth - 1, level_flips);
         }
     }
-    stats.flips = flips.load(Ordering::Relaxed);
+
     stats.retrograde_seconds = started.elapsed().as_secs_f64();
     Ok(Solution {
         index,

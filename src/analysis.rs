@@ -1,0 +1,160 @@
+//! Rating moves from solved values: what each legal move leads to for a
+//! given komi, and which moves keep the best result.
+//!
+//! Values come from any `Values` source (a solution in memory, a table on
+//! disk), so the build can list best first moves and the engine can choose
+//! moves with the same code.
+
+use std::cmp::Ordering;
+
+use crate::board::Board;
+use crate::moves::Move;
+use crate::solver::Solution;
+use crate::state::{Child, State};
+use crate::table::{TableError, Tablebase};
+use crate::value::{Outcome, Value};
+
+/// Something that knows the value of every legal state of one board.
+pub trait Values {
+    fn board(&self) -> Board;
+    fn value_of(&self, state: &State) -> Result<Value, TableError>;
+}
+
+impl Values for Solution {
+    fn board(&self) -> Board {
+        *Solution::board(self)
+    }
+
+    fn value_of(&self, state: &State) -> Result<Value, TableError> {
+        self.probe(state).ok_or_else(|| TableError::NoSuchState {
+            origin: crate::table::Origin::BuiltIn(format!("solution {}", Solution::board(self))),
+            state: format!("{state:?}"),
+        })
+    }
+}
+
+impl Values for Tablebase {
+    fn board(&self) -> Board {
+        Tablebase::board(self)
+    }
+
+    fn value_of(&self, state: &State) -> Result<Value, TableError> {
+        self.probe(state)
+    }
+}
+
+/// What a move leads to, from the view of the player making it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rating {
+    pub mv: Move,
+    pub outcome: Outcome,
+}
+
+/// Orders outcomes for the player they belong to: bigger wins first, then
+/// draws, then smaller losses; ties by fewer plies to a win and more plies
+/// to a loss.
+pub fn compare_outcomes(a: &Outcome, b: &Outcome) -> Ordering {
+    fn key(outcome: &Outcome) -> (i32, f64, i32) {
+        match *outcome {
+            Outcome::MoverWins { margin, plies } => (2, margin, -(plies as i32)),
+            Outcome::Draw => (1, 0.0, 0),
+            Outcome::OpponentWins { margin, plies } => (0, -margin, plies as i32),
+        }
+    }
+    let (ka, kb) = (key(a), key(b));
+    ka.0.cmp(&kb.0)
+        .then(ka.1.partial_cmp(&kb.1).unwrap_or(Ordering::Equal))
+        .then(ka.2.cmp(&kb.2))
+}
+
+/// The outcome of `state` for its mover.
+pub fn outcome(
+    values: &dyn Values,
+    state: &State,
+    komi: f64,
+    mover_is_black: bool,
+) -> Result<Outcome, TableError> {
+    Ok(values.value_of(state)?.outcome(komi, mover_is_black))
+}
+
+/// Every legal move of `state` (points in order, then pass) with what it leads
+/// to for the mover.
+pub fn rate_moves(
+    values: &dyn Values,
+    state: &State,
+    komi: f64,
+    mover_is_black: bool,
+) -> Result<Vec<Rating>, TableError> {
+    let board = values.board();
+    let mover_komi = if mover_is_black { komi } else { -komi };
+    let mut ratings = Vec::new();
+    for mv in state.legal_moves(&board) {
+        let outcome = match state.play(&board, mv).expect("legal moves are legal") {
+            Child::End { margin } => {
+                let net = margin as f64 - mover_komi;
+                if net > 0.0 {
+                    Outcome::MoverWins {
+                        margin: net,
+                        plies: 1,
+                    }
+                } else if net < 0.0 {
+                    Outcome::OpponentWins {
+                        margin: -net,
+                        plies: 1,
+                    }
+                } else {
+                    Outcome::Draw
+                }
+            }
+            Child::State(child) => match values.value_of(&child)?.outcome(komi, !mover_is_black) {
+                Outcome::MoverWins { margin, plies } => Outcome::OpponentWins {
+                    margin,
+                    plies: plies + 1,
+                },
+                Outcome::OpponentWins { margin, plies } => Outcome::MoverWins {
+                    margin,
+                    plies: plies + 1,
+                },
+                Outcome::Draw => Outcome::Draw,
+            },
+        };
+        ratings.push(Rating { mv, outcome });
+    }
+    Ok(ratings)
+}
+
+/// The moves that keep the best result and margin (plies aside), in point
+/// order then pass.
+pub fn best_moves(
+    values: &dyn Values,
+    state: &State,
+    komi: f64,
+    mover_is_black: bool,
+) -> Result<Vec<Move>, TableError> {
+    let ratings = rate_moves(values, state, komi, mover_is_black)?;
+    let same_result = |a: &Outcome, b: &Outcome| match (a, b) {
+        (Outcome::MoverWins { margin: x, .. }, Outcome::MoverWins { margin: y, .. }) => x == y,
+        (Outcome::OpponentWins { margin: x, .. }, Outcome::OpponentWins { margin: y, .. }) => {
+            x == y
+        }
+        (Outcome::Draw, Outcome::Draw) => true,
+        _ => false,
+    };
+    let Some(best) = ratings.iter().map(|r| r.outcome).max_by(compare_outcomes) else {
+        return Ok(Vec::new());
+    };
+    Ok(ratings
+        .iter()
+        .filter(|r| same_result(&r.outcome, &best))
+        .map(|r| r.mv)
+        .collect())
+}
+
+/// The result of the start position at komi 0, as `B+9`, `W+2` or `draw`.
+pub fn root_result(values: &dyn Values) -> Result<String, TableError> {
+    let outcome = outcome(values, &State::start(), 0.0, true)?;
+    Ok(match outcome {
+        Outcome::Draw => "draw".to_string(),
+        other => crate::value::score_text(other.black_margin(true)),
+    })
+}

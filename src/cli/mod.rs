@@ -1,0 +1,117 @@
+//! The command line: `smallgo` (GTP engine), `smallgo --build RxC`,
+//! `smallgo verify FILE...`.
+//!
+//! Parsing, dispatch and exit codes live here; each command is its own
+//! module. Errors are printed once, as `smallgo: ...` naming the file or
+//! argument at fault, and give a non-zero exit code.
+
+mod build;
+mod manifest;
+mod progress;
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use crate::board::Board;
+use crate::table::verify;
+
+/// Exit code for bad input (files, arguments).
+const EXIT_FAILURE: u8 = 1;
+/// Exit code after Ctrl-C, as shells report it.
+const EXIT_INTERRUPTED: u8 = 130;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "smallgo",
+    version,
+    about = "Perfect play for Go on small boards.",
+    long_about = "Perfect play for Go on small boards.\n\n\
+        With no arguments smallgo speaks GTP on standard input and output, playing \
+        from the tables built into it. --build solves one board and writes its table; \
+        verify checks table files independently of the builder."
+)]
+struct Arguments {
+    /// Solve board RxC (rows x columns, for example 3x4) and write its table.
+    #[arg(long, value_name = "RxC", value_parser = parse_board)]
+    build: Option<Board>,
+
+    /// Folder of tables: --build writes there (default: the current folder);
+    /// the engine adds the tables it finds there to its built-in ones.
+    #[arg(long, value_name = "DIR")]
+    tables: Option<PathBuf>,
+
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Check table files: header, checksum, and that every stored value
+    /// follows from its children's.
+    Verify {
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
+    },
+}
+
+fn parse_board(text: &str) -> Result<Board, String> {
+    text.parse::<Board>().map_err(|e| e.to_string())
+}
+
+/// Runs smallgo with these arguments (the first is the program name).
+pub fn run(arguments: impl IntoIterator<Item = OsString>) -> ExitCode {
+    let arguments = match Arguments::try_parse_from(arguments) {
+        Ok(arguments) => arguments,
+        Err(error) => {
+            let _ = error.print();
+            return ExitCode::from(error.exit_code() as u8);
+        }
+    };
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info"))
+        .format_timestamp(None)
+        .init();
+    match (arguments.build, arguments.command) {
+        (Some(_), Some(_)) => {
+            eprintln!("smallgo: --build and verify cannot be used together");
+            ExitCode::from(2)
+        }
+        (Some(board), None) => build::run(
+            board,
+            arguments.tables.unwrap_or_else(|| PathBuf::from(".")),
+        ),
+        (None, Some(Command::Verify { files })) => verify_files(&files),
+        (None, None) => {
+            eprintln!(
+                "smallgo: the GTP engine is not part of this build yet; use --build or verify"
+            );
+            ExitCode::from(EXIT_FAILURE)
+        }
+    }
+}
+
+fn verify_files(files: &[PathBuf]) -> ExitCode {
+    let mut failed = false;
+    for file in files {
+        match verify::verify_file(file) {
+            Ok(report) => println!(
+                "{}: ok ({} states, {} edges, {:.2} s)",
+                file.display(),
+                report.states,
+                report.edges,
+                report.seconds
+            ),
+            Err(error) => {
+                eprintln!("smallgo: verify: {error}");
+                failed = true;
+            }
+        }
+    }
+    if failed {
+        ExitCode::from(EXIT_FAILURE)
+    } else {
+        ExitCode::SUCCESS
+    }
+}

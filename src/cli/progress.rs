@@ -1,0 +1,129 @@
+//! What a build shows while it runs: on a terminal a progress bar (phase,
+//! margin level, states done, rate, ETA); otherwise plain log lines. Also the
+//! Ctrl-C flag the solve polls.
+
+use std::io::IsTerminal;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use crate::solver::{Observer, Phase};
+
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Installs the Ctrl-C handler: the first Ctrl-C asks the build to stop
+/// cleanly (no table is written), a second one exits at once.
+pub fn catch_interrupts() {
+    let _ = ctrlc::set_handler(|| {
+        if INTERRUPTED.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+    });
+}
+
+/// Whether Ctrl-C was pressed.
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::SeqCst)
+}
+
+/// Shows a build's progress.
+pub struct BuildProgress {
+    board: String,
+    bar: Option<ProgressBar>,
+    started: Instant,
+    phase_started: Mutex<Instant>,
+    done: AtomicU64,
+    total: AtomicU64,
+}
+
+impl BuildProgress {
+    pub fn new(board: String) -> BuildProgress {
+        let bar = std::io::stderr().is_terminal().then(|| {
+            let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
+            bar.enable_steady_tick(Duration::from_millis(200));
+            bar
+        });
+        BuildProgress {
+            board,
+            bar,
+            started: Instant::now(),
+            phase_started: Mutex::new(Instant::now()),
+            done: AtomicU64::new(0),
+            total: AtomicU64::new(0),
+        }
+    }
+
+    /// Removes the bar before the summary is printed.
+    pub fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+impl Observer for BuildProgress {
+    fn phase_started(&self, phase: Phase, total: u64) {
+        *self.phase_started.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
+        self.done.store(0, Ordering::Relaxed);
+        self.total.store(total, Ordering::Relaxed);
+        match &self.bar {
+            Some(bar) => {
+                let template = if total == 0 {
+                    "{prefix:>14} {spinner} {elapsed_precise} {msg}"
+                } else {
+                    "{prefix:>14} [{elapsed_precise}] [{wide_bar}] {human_pos}/{human_len} states {per_sec} ETA {eta} {msg}"
+                };
+                bar.set_style(ProgressStyle::with_template(template).expect("a valid template"));
+                bar.set_prefix(format!("{} {}", self.board, phase.name()));
+                bar.set_length(total);
+                bar.set_position(0);
+                bar.reset_eta();
+                bar.set_message("");
+            }
+            None => log::info!(
+                "{}: {} ({:.1} s in)",
+                self.board,
+                phase.name(),
+                self.started.elapsed().as_secs_f64()
+            ),
+        }
+    }
+
+    fn advanced(&self, work: u64) {
+        self.done.fetch_add(work, Ordering::Relaxed);
+        if let Some(bar) = &self.bar {
+            bar.inc(work);
+        }
+    }
+
+    fn level_started(&self, level: i32) {
+        if let Some(bar) = &self.bar {
+            bar.set_message(format!("margin {level:+}"));
+        }
+    }
+
+    fn level_finished(&self, level: i32, layers: u32, flips: u64) {
+        if self.bar.is_none() {
+            let done = self.done.load(Ordering::Relaxed);
+            let total = self.total.load(Ordering::Relaxed).max(1);
+            let seconds = self
+                .phase_started
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .elapsed()
+                .as_secs_f64();
+            log::info!(
+                "{}: margin {level:+}: {flips} states decided in {layers} layers; {:.1}% done, {:.0} states/s",
+                self.board,
+                100.0 * done as f64 / total as f64,
+                done as f64 / seconds.max(1e-9)
+            );
+        }
+    }
+
+    fn cancelled(&self) -> bool {
+        interrupted()
+    }
+}

@@ -1,0 +1,136 @@
+//! How big a solve will be, before it starts: states and memory, so that a
+//! board too large for the machine is refused with figures instead of
+//! running out of memory hours later.
+//!
+//! Legal positions come from Tromp's asymptotic formula
+//! `L(m, n) ~ A * B^(m+n) * L^(m*n)` (exact enough above 3x3; it
+//! overestimates thin boards), divided by the symmetry group; states are
+//! about 2.1 per canonical position (with and without a pending pass, plus
+//! ko states), as measured on the boards solved so far.
+
+use crate::board::Board;
+use crate::index::MAX_INDEX_POINTS;
+use crate::symmetry::symmetries;
+
+/// Bytes of working memory per state: the packed cell.
+pub const CELL_BYTES: f64 = 4.0;
+/// Bytes per state for the layer lists at their largest, as measured.
+pub const LAYER_BYTES: f64 = 1.0;
+
+/// The expected size of a solve.
+#[derive(Clone, Copy, Debug)]
+pub struct Estimate {
+    pub legal_positions: f64,
+    pub canonical_positions: f64,
+    pub states: f64,
+    /// Bytes for the index, the cells and the layers.
+    pub memory_bytes: f64,
+}
+
+/// Estimates the size of solving `board`.
+pub fn estimate(board: &Board) -> Estimate {
+    let (m, n) = (board.rows() as f64, board.columns() as f64);
+    let legal = 0.850_639_925_845_7
+        * 0.965_535_059_338_37_f64.powf(m + n)
+        * 2.975_734_192_043_357_f64.powf(m * n);
+    let canonical = legal / symmetries(board).len() as f64;
+    let states = canonical * 2.1;
+    let codes = 3f64.powi(board.points() as i32);
+    // Presence bits, a 32-bit rank per 64 codes, a 32-bit base per position.
+    let index_bytes = codes / 8.0 + codes / 16.0 + 4.0 * canonical;
+    Estimate {
+        legal_positions: legal,
+        canonical_positions: canonical,
+        states,
+        memory_bytes: index_bytes + states * (CELL_BYTES + LAYER_BYTES),
+    }
+}
+
+/// Refuses a board the solver cannot number or this machine cannot hold,
+/// with the figures.
+pub fn check_fits(board: &Board) -> Result<(), String> {
+    let estimate = estimate(board);
+    let figures = format!(
+        "about {} legal positions, {} states after symmetry, needing about {} of memory",
+        human(estimate.legal_positions),
+        human(estimate.states),
+        human_bytes(estimate.memory_bytes)
+    );
+    if !within_index_limit(board) {
+        return Err(format!(
+            "board {board} is too large: {figures}; smallgo numbers boards of at most {MAX_INDEX_POINTS} points"
+        ));
+    }
+    if let Some(available) = available_memory() {
+        if estimate.memory_bytes > available as f64 {
+            return Err(format!(
+                "board {board} is too large for this machine: {figures}, and {} is available",
+                human_bytes(available as f64)
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Whether the solver can number this board at all.
+pub fn within_index_limit(board: &Board) -> bool {
+    board.points() <= MAX_INDEX_POINTS
+}
+
+/// Bytes of memory this machine has available now (Linux), if known.
+pub fn available_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// The peak resident memory of this process so far (Linux), in bytes.
+pub fn peak_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = text.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// `1234567` as `1.2 M`, for messages.
+pub fn human(count: f64) -> String {
+    let units = [(1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")];
+    for (scale, unit) in units {
+        if count >= scale {
+            return format!("{:.1} {unit}", count / scale);
+        }
+    }
+    format!("{count:.0}")
+}
+
+/// Bytes as `1.5 GiB`.
+pub fn human_bytes(bytes: f64) -> String {
+    let units = [
+        (1u64 << 40, "TiB"),
+        (1 << 30, "GiB"),
+        (1 << 20, "MiB"),
+        (1 << 10, "KiB"),
+    ];
+    for (scale, unit) in units {
+        if bytes >= scale as f64 {
+            return format!("{:.1} {unit}", bytes / scale as f64);
+        }
+    }
+    format!("{bytes:.0} B")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn estimates_are_close_on_square_boards() {
+        let board: Board = "4x4".parse().unwrap();
+        let e = estimate(&board);
+        // 24,318,165 legal positions (SPEC section 2).
+        assert!((e.legal_positions / 24_318_165.0 - 1.0).abs() < 0.01);
+        let board: Board = "5x5".parse().unwrap();
+        assert!((estimate(&board).legal_positions / 414_295_148_741.0 - 1.0).abs() < 0.01);
+    }
+}

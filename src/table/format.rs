@@ -1,0 +1,605 @@
+//! The bytes of a table file (SPEC section 5), and nothing else: how they are
+//! laid out, written and checked. The probe API (`probe`) and the verifier
+//! (`verify`) read files through this module only.
+//!
+//! ```text
+//! header (128 bytes, little-endian)
+//!     0  magic "SMALLGO\0"            8  format version (u32)
+//!    12  header size (u32)            16  rows, columns (u8 each), 2 zero
+//!    20  value encoding (u32)         24  rules name (32 bytes ASCII, zero padded)
+//!    56  positions (u64)              64  ko states (u64)
+//!    72  states (u64)                 80  edges (u64)
+//!    88  positions per block (u32)    92  block count (u32)
+//!    96  directory offset (u64)      104  directory length (u64)
+//!   112  block table offset (u64)    120  CRC-32 of the file, these 4 bytes as zero
+//!   124  4 zero bytes
+//! directory   deflate of one byte per 64 codes: how many canonical legal
+//!             positions have a code in those 64 (the prober ranks positions
+//!             with it)
+//! block table block count + 1 absolute offsets (u64); the last is the file size
+//! blocks      deflate of the records of `positions per block` consecutive
+//!             positions: a ko-state count byte, then 2 + that many states
+//!             (slot order), each `A code, B code[, dA][, dB]`; a code is 0
+//!             for "none" or margin + N + 1, a depth follows only a known
+//!             margin and is one byte below 255, else 255 and a u16
+//! ```
+//!
+//! Every check on file data returns `Fault`, never panics: lengths, offsets,
+//! codes and sizes are all bounded before use.
+
+use std::fmt;
+use std::io::{Read, Seek, SeekFrom, Write};
+
+use flate2::read::DeflateDecoder;
+use flate2::write::DeflateEncoder;
+use flate2::{Compression, Crc};
+
+use crate::board::Board;
+use crate::value::Value;
+
+pub const MAGIC: [u8; 8] = *b"SMALLGO\0";
+pub const FORMAT_VERSION: u32 = 1;
+pub const HEADER_SIZE: usize = 128;
+/// The rules every table solves (SPEC section 1).
+pub const RULES: &str = "area/basic-ko/no-suicide";
+const _: () = assert!(RULES.len() < 32, "the rules name must fit its header field");
+/// Blocks of position records, values as described above.
+pub const VALUE_ENCODING: u32 = 1;
+/// The file name extension of tables.
+pub const EXTENSION: &str = "sgtb";
+
+/// Where the checksum sits in the header.
+pub const CHECKSUM_OFFSET: usize = 120;
+const DEPTH_ESCAPE: u8 = 255;
+/// A bound on block size, so a damaged header cannot ask for huge buffers.
+const MAX_POSITIONS_PER_BLOCK: u32 = 1 << 20;
+
+/// What is wrong with table bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Fault {
+    BadMagic,
+    UnsupportedVersion(u32),
+    UnsupportedEncoding(u32),
+    UnknownRules(String),
+    Truncated {
+        length: u64,
+        needed: u64,
+    },
+    ChecksumMismatch {
+        stored: u32,
+        computed: u32,
+    },
+    WrongBoard {
+        expected: Board,
+        found: String,
+    },
+    /// The data contradicts itself: a bad offset, count, code or block.
+    Inconsistent(String),
+}
+
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Fault::BadMagic => write!(f, "not a smallgo table (wrong magic bytes)"),
+            Fault::UnsupportedVersion(v) => write!(
+                f,
+                "format version {v} is not supported (this smallgo reads version {FORMAT_VERSION})"
+            ),
+            Fault::UnsupportedEncoding(e) => write!(f, "value encoding {e} is not supported"),
+            Fault::UnknownRules(r) => {
+                write!(f, "rules '{r}' are not the rules smallgo solves ({RULES})")
+            }
+            Fault::Truncated { length, needed } => {
+                write!(
+                    f,
+                    "truncated: {length} bytes where at least {needed} are needed"
+                )
+            }
+            Fault::ChecksumMismatch { stored, computed } => write!(
+                f,
+                "checksum mismatch: the header says {stored:08x}, the data gives {computed:08x}"
+            ),
+            Fault::WrongBoard { expected, found } => {
+                write!(f, "holds board {found}, not {expected}")
+            }
+            Fault::Inconsistent(what) => write!(f, "corrupted table: {what}"),
+        }
+    }
+}
+
+fn inconsistent(what: impl Into<String>) -> Fault {
+    Fault::Inconsistent(what.into())
+}
+
+/// The header's fields.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Header {
+    pub board: Board,
+    pub positions: u64,
+    pub ko_states: u64,
+    pub states: u64,
+    pub edges: u64,
+    pub positions_per_block: u32,
+    pub blocks: u32,
+    pub directory_offset: u64,
+    pub directory_length: u64,
+    pub block_table_offset: u64,
+    pub checksum: u32,
+}
+
+fn u32_at(bytes: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"))
+}
+
+fn u64_at(bytes: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"))
+}
+
+/// CRC-32 of the file with the checksum field read as zero.
+pub fn file_checksum(bytes: &[u8]) -> u32 {
+    let mut crc = Crc::new();
+    let split = CHECKSUM_OFFSET.min(bytes.len());
+    crc.update(&bytes[..split]);
+    if bytes.len() >= CHECKSUM_OFFSET + 4 {
+        crc.update(&[0; 4]);
+        crc.update(&bytes[CHECKSUM_OFFSET + 4..]);
+    }
+    crc.sum()
+}
+
+impl Header {
+    fn encode(&self) -> [u8; HEADER_SIZE] {
+        let mut out = [0u8; HEADER_SIZE];
+        out[0..8].copy_from_slice(&MAGIC);
+        out[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+        out[12..16].copy_from_slice(&(HEADER_SIZE as u32).to_le_bytes());
+        out[16] = self.board.rows() as u8;
+        out[17] = self.board.columns() as u8;
+        out[20..24].copy_from_slice(&VALUE_ENCODING.to_le_bytes());
+        out[24..24 + RULES.len()].copy_from_slice(RULES.as_bytes());
+        out[56..64].copy_from_slice(&self.positions.to_le_bytes());
+        out[64..72].copy_from_slice(&self.ko_states.to_le_bytes());
+        out[72..80].copy_from_slice(&self.states.to_le_bytes());
+        out[80..88].copy_from_slice(&self.edges.to_le_bytes());
+        out[88..92].copy_from_slice(&self.positions_per_block.to_le_bytes());
+        out[92..96].copy_from_slice(&self.blocks.to_le_bytes());
+        out[96..104].copy_from_slice(&self.directory_offset.to_le_bytes());
+        out[104..112].copy_from_slice(&self.directory_length.to_le_bytes());
+        out[112..120].copy_from_slice(&self.block_table_offset.to_le_bytes());
+        out[120..124].copy_from_slice(&self.checksum.to_le_bytes());
+        out
+    }
+
+    /// Reads and checks the header and checksum of a whole file.
+    pub fn read(bytes: &[u8]) -> Result<Header, Fault> {
+        if bytes.len() < 8 || bytes[0..8] != MAGIC {
+            return Err(Fault::BadMagic);
+        }
+        if bytes.len() < HEADER_SIZE {
+            return Err(Fault::Truncated {
+                length: bytes.len() as u64,
+                needed: HEADER_SIZE as u64,
+            });
+        }
+        let version = u32_at(bytes, 8);
+        if version != FORMAT_VERSION {
+            return Err(Fault::UnsupportedVersion(version));
+        }
+        if u32_at(bytes, 12) as usize != HEADER_SIZE {
+            return Err(inconsistent("header size"));
+        }
+        let encoding = u32_at(bytes, 20);
+        if encoding != VALUE_ENCODING {
+            return Err(Fault::UnsupportedEncoding(encoding));
+        }
+        let rules_field = &bytes[24..56];
+        let rules_end = rules_field.iter().position(|&b| b == 0).unwrap_or(32);
+        let rules = String::from_utf8_lossy(&rules_field[..rules_end]).into_owned();
+        if rules != RULES {
+            return Err(Fault::UnknownRules(rules));
+        }
+        let (rows, columns) = (bytes[16] as usize, bytes[17] as usize);
+        let board = Board::new(rows, columns)
+            .map_err(|_| inconsistent(format!("board {rows}x{columns}")))?;
+        if board.points() > crate::index::MAX_INDEX_POINTS {
+            return Err(inconsistent(format!(
+                "board {board} is larger than any table"
+            )));
+        }
+        let header = Header {
+            board,
+            positions: u64_at(bytes, 56),
+            ko_states: u64_at(bytes, 64),
+            states: u64_at(bytes, 72),
+            edges: u64_at(bytes, 80),
+            positions_per_block: u32_at(bytes, 88),
+            blocks: u32_at(bytes, 92),
+            directory_offset: u64_at(bytes, 96),
+            directory_length: u64_at(bytes, 104),
+            block_table_offset: u64_at(bytes, 112),
+            checksum: u32_at(bytes, 120),
+        };
+        let table_end = header
+            .block_table_offset
+            .checked_add((header.blocks as u64 + 1) * 8)
+            .ok_or_else(|| inconsistent("block table offset"))?;
+        if table_end > bytes.len() as u64 {
+            return Err(Fault::Truncated {
+                length: bytes.len() as u64,
+                needed: table_end,
+            });
+        }
+        let last_offset = u64_at(
+            bytes,
+            header.block_table_offset as usize + header.blocks as usize * 8,
+        );
+        if last_offset != bytes.len() as u64 {
+            return Err(Fault::Truncated {
+                length: bytes.len() as u64,
+                needed: last_offset.max(bytes.len() as u64 + 1),
+            });
+        }
+        let computed = file_checksum(bytes);
+        if computed != header.checksum {
+            return Err(Fault::ChecksumMismatch {
+                stored: header.checksum,
+                computed,
+            });
+        }
+        header.check_counts()?;
+        Ok(header)
+    }
+
+    fn check_counts(&self) -> Result<(), Fault> {
+        if self.positions == 0 || self.positions_per_block == 0 {
+            return Err(inconsistent("no positions"));
+        }
+        if self.positions_per_block > MAX_POSITIONS_PER_BLOCK {
+            return Err(inconsistent("blocks too large"));
+        }
+        if self.states != 2 * self.positions + self.ko_states {
+            return Err(inconsistent("state counts do not add up"));
+        }
+        if self.blocks as u64 != self.positions.div_ceil(self.positions_per_block as u64) {
+            return Err(inconsistent("block count does not match the positions"));
+        }
+        if self.ko_states > self.positions * self.board.points() as u64 {
+            return Err(inconsistent("too many ko states"));
+        }
+        let directory_end = self.directory_offset.checked_add(self.directory_length);
+        if self.directory_offset < HEADER_SIZE as u64
+            || directory_end.is_none_or(|end| end > self.block_table_offset)
+        {
+            return Err(inconsistent("directory offsets"));
+        }
+        Ok(())
+    }
+
+    /// The number of 64-code words the directory covers.
+    pub fn directory_words(&self) -> u64 {
+        3u64.pow(self.board.points() as u32).div_ceil(64)
+    }
+}
+
+fn deflate(bytes: &[u8]) -> Vec<u8> {
+    let mut encoder = DeflateEncoder::new(Vec::new(), Compression::best());
+    encoder.write_all(bytes).expect("writing to memory");
+    encoder.finish().expect("writing to memory")
+}
+
+/// Inflates at most `limit` bytes; more is a fault.
+fn inflate(bytes: &[u8], limit: usize, what: &str) -> Result<Vec<u8>, Fault> {
+    let mut out = Vec::new();
+    let mut decoder = DeflateDecoder::new(bytes).take(limit as u64 + 1);
+    decoder
+        .read_to_end(&mut out)
+        .map_err(|e| inconsistent(format!("{what} does not inflate: {e}")))?;
+    if out.len() > limit {
+        return Err(inconsistent(format!("{what} inflates beyond its size")));
+    }
+    Ok(out)
+}
+
+/// What the writer needs to know about the states of one position.
+pub trait RecordSource: Sync {
+    /// The number of ko states of position `number`.
+    fn ko_states(&self, number: u64) -> u32;
+    /// The value of slot `slot` of position `number`.
+    fn value(&self, number: u64, slot: u32) -> Value;
+}
+
+fn push_depth(out: &mut Vec<u8>, depth: u16) {
+    if depth < DEPTH_ESCAPE as u16 {
+        out.push(depth as u8);
+    } else {
+        out.push(DEPTH_ESCAPE);
+        out.extend_from_slice(&depth.to_le_bytes());
+    }
+}
+
+/// The raw (uncompressed) records of positions `first..last`.
+pub fn block_records(source: &dyn RecordSource, board: &Board, first: u64, last: u64) -> Vec<u8> {
+    let points = board.points() as i32;
+    let mut out = Vec::new();
+    for number in first..last {
+        let ko = source.ko_states(number);
+        out.push(ko as u8);
+        for slot in 0..2 + ko {
+            let value = source.value(number, slot);
+            let code = |margin: Option<i8>| margin.map_or(0, |m| (m as i32 + points + 1) as u8);
+            out.push(code(value.mover_margin));
+            out.push(code(value.opponent_margin));
+            if value.mover_margin.is_some() {
+                push_depth(&mut out, value.mover_depth);
+            }
+            if value.opponent_margin.is_some() {
+                push_depth(&mut out, value.opponent_depth);
+            }
+        }
+    }
+    out
+}
+
+/// The directory's raw bytes: canonical legal positions per 64-code word.
+pub fn directory_bytes(present_words: &[u64]) -> Vec<u8> {
+    present_words.iter().map(|w| w.count_ones() as u8).collect()
+}
+
+/// What the header says about a table, apart from offsets and checksum.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Description {
+    pub board: Board,
+    pub positions: u64,
+    pub ko_states: u64,
+    pub edges: u64,
+    pub positions_per_block: u32,
+}
+
+/// Compresses one block's records.
+pub fn compress_block(records: &[u8]) -> Vec<u8> {
+    deflate(records)
+}
+
+/// Writes a table file front to back: the blocks stream out as they are
+/// compressed, then the block table and header (with the checksum) are
+/// filled in at the front.
+pub struct TableWriter<W: Write + Seek> {
+    out: W,
+    header: Header,
+    directory: Vec<u8>,
+    offsets: Vec<u64>,
+    blocks_crc: Crc,
+    at: u64,
+}
+
+impl<W: Write + Seek> TableWriter<W> {
+    /// Starts a table; `directory` is the raw directory (`directory_bytes`).
+    pub fn new(
+        mut out: W,
+        description: Description,
+        directory: &[u8],
+    ) -> std::io::Result<TableWriter<W>> {
+        let directory = deflate(directory);
+        let blocks = description
+            .positions
+            .div_ceil(description.positions_per_block as u64) as u32;
+        let directory_offset = HEADER_SIZE as u64;
+        let block_table_offset = directory_offset + directory.len() as u64;
+        let first_block = block_table_offset + (blocks as u64 + 1) * 8;
+        let header = Header {
+            board: description.board,
+            positions: description.positions,
+            ko_states: description.ko_states,
+            states: 2 * description.positions + description.ko_states,
+            edges: description.edges,
+            positions_per_block: description.positions_per_block,
+            blocks,
+            directory_offset,
+            directory_length: directory.len() as u64,
+            block_table_offset,
+            checksum: 0,
+        };
+        out.seek(SeekFrom::Start(first_block))?;
+        Ok(TableWriter {
+            out,
+            header,
+            directory,
+            offsets: Vec::with_capacity(blocks as usize + 1),
+            blocks_crc: Crc::new(),
+            at: first_block,
+        })
+    }
+
+    /// The number of blocks the table needs.
+    pub fn blocks(&self) -> u32 {
+        self.header.blocks
+    }
+
+    /// Appends the next compressed block.
+    pub fn add_block(&mut self, compressed: &[u8]) -> std::io::Result<()> {
+        assert!(
+            self.offsets.len() < self.header.blocks as usize,
+            "more blocks than positions"
+        );
+        self.out.write_all(compressed)?;
+        self.blocks_crc.update(compressed);
+        self.offsets.push(self.at);
+        self.at += compressed.len() as u64;
+        Ok(())
+    }
+
+    /// Writes the front of the file; returns the output and the checksum.
+    pub fn finish(mut self) -> std::io::Result<(W, u32)> {
+        assert_eq!(
+            self.offsets.len(),
+            self.header.blocks as usize,
+            "every block written"
+        );
+        self.offsets.push(self.at);
+        let mut front =
+            Vec::with_capacity(self.header.block_table_offset as usize + self.offsets.len() * 8);
+        front.extend_from_slice(&self.header.encode());
+        front.extend_from_slice(&self.directory);
+        for offset in &self.offsets {
+            front.extend_from_slice(&offset.to_le_bytes());
+        }
+        let mut crc = Crc::new();
+        crc.update(&front);
+        crc.combine(&self.blocks_crc);
+        let checksum = crc.sum();
+        front[CHECKSUM_OFFSET..CHECKSUM_OFFSET + 4].copy_from_slice(&checksum.to_le_bytes());
+        self.out.seek(SeekFrom::Start(0))?;
+        self.out.write_all(&front)?;
+        self.out.flush()?;
+        Ok((self.out, checksum))
+    }
+}
+
+/// A table's bytes with a checked header.
+pub struct TableBytes<'a> {
+    bytes: &'a [u8],
+    header: Header,
+}
+
+/// The decoded records of one block.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Block {
+    /// Index into `values` of each position's slot 0, and the end.
+    pub starts: Vec<u32>,
+    pub values: Vec<Value>,
+}
+
+impl Block {
+    /// The value in slot `slot` of the block's position `position`.
+    pub fn value(&self, position: usize, slot: u32) -> Option<Value> {
+        let start = *self.starts.get(position)?;
+        let end = *self.starts.get(position + 1)?;
+        let at = start.checked_add(slot)?;
+        (at < end).then(|| self.values[at as usize])
+    }
+}
+
+impl<'a> TableBytes<'a> {
+    /// Checks the header and checksum.
+    pub fn new(bytes: &'a [u8]) -> Result<TableBytes<'a>, Fault> {
+        let header = Header::read(bytes)?;
+        Ok(TableBytes { bytes, header })
+    }
+
+    /// Bytes whose header was already read and checked by `Header::read`.
+    pub fn with_header(bytes: &'a [u8], header: Header) -> TableBytes<'a> {
+        TableBytes { bytes, header }
+    }
+
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// The directory: canonical legal positions per 64-code word.
+    pub fn directory(&self) -> Result<Vec<u8>, Fault> {
+        let header = &self.header;
+        let words = header.directory_words();
+        let start = header.directory_offset as usize;
+        let end = start.saturating_add(header.directory_length as usize);
+        let Some(compressed) = self.bytes.get(start..end) else {
+            return Err(inconsistent("directory offsets"));
+        };
+        let raw = inflate(compressed, words as usize, "the directory")?;
+        if raw.len() as u64 != words {
+            return Err(inconsistent("the directory has the wrong length"));
+        }
+        if raw.iter().any(|&count| count > 64) {
+            return Err(inconsistent("a directory count above 64"));
+        }
+        let total: u64 = raw.iter().map(|&c| c as u64).sum();
+        if total != header.positions {
+            return Err(inconsistent("the directory does not count the positions"));
+        }
+        Ok(raw)
+    }
+
+    /// The positions `first..last` that block `block` covers.
+    pub fn block_positions(&self, block: u32) -> (u64, u64) {
+        let per = self.header.positions_per_block as u64;
+        let first = block as u64 * per;
+        (first, (first + per).min(self.header.positions))
+    }
+
+    /// Decodes block `block`.
+    pub fn block(&self, block: u32) -> Result<Block, Fault> {
+        let header = &self.header;
+        if block >= header.blocks {
+            return Err(inconsistent(format!("block {block} of {}", header.blocks)));
+        }
+        let entry = header.block_table_offset as usize + block as usize * 8;
+        let start = u64_at(self.bytes, entry);
+        let end = u64_at(self.bytes, entry + 8);
+        if start < header.block_table_offset || end < start || end > self.bytes.len() as u64 {
+            return Err(inconsistent(format!("block {block} offsets")));
+        }
+        let (first, last) = self.block_positions(block);
+        let count = (last - first) as usize;
+        let points = header.board.points();
+        // Per position: a count byte, then at most 2 + N states of at most
+        // 2 codes and 2 escaped depths.
+        let limit = count * (1 + (2 + points) * 8);
+        let raw = inflate(&self.bytes[start as usize..end as usize], limit, "a block")?;
+        decode_records(&raw, count, points as i32)
+            .map_err(|what| inconsistent(format!("block {block}: {what}")))
+    }
+}
+
+/// Parses the records of `count` positions.
+fn decode_records(raw: &[u8], count: usize, points: i32) -> Result<Block, String> {
+    let mut at = 0usize;
+    let mut next = || -> Result<u8, String> {
+        let byte = *raw.get(at).ok_or("records end early")?;
+        at += 1;
+        Ok(byte)
+    };
+    let mut starts = Vec::with_capacity(count + 1);
+    let mut values = Vec::with_capacity(count * 2);
+    let margin = |code: u8| -> Result<Option<i8>, String> {
+        match code {
+            0 => Ok(None),
+            c if (c as i32) <= 2 * points + 1 => Ok(Some((c as i32 - points - 1) as i8)),
+            c => Err(format!("margin code {c} out of range")),
+        }
+    };
+    for _ in 0..count {
+        starts.push(values.len() as u32);
+        let ko = next()? as i32;
+        if ko > points {
+            return Err(format!("{ko} ko states for one position"));
+        }
+        for _ in 0..2 + ko {
+            let mover_margin = margin(next()?)?;
+            let opponent_margin = margin(next()?)?;
+            let mut depth = |known: bool| -> Result<u16, String> {
+                if !known {
+                    return Ok(0);
+                }
+                let first = next()?;
+                if first != DEPTH_ESCAPE {
+                    return Ok(first as u16);
+                }
+                let low = next()?;
+                let high = next()?;
+                Ok(u16::from_le_bytes([low, high]))
+            };
+            let mover_depth = depth(mover_margin.is_some())?;
+            let opponent_depth = depth(opponent_margin.is_some())?;
+            values.push(Value {
+                mover_margin,
+                opponent_margin,
+                mover_depth,
+                opponent_depth,
+            });
+        }
+    }
+    starts.push(values.len() as u32);
+    if at != raw.len() {
+        return Err("bytes left after the last record".to_string());
+    }
+    Ok(Block { starts, values })
+}

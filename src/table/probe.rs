@@ -1,0 +1,238 @@
+//! Probing a table: the value of any legal state of its board.
+//!
+//! A `Tablebase` holds a file mapped into memory (or a table built into the
+//! binary), checks its header and checksum when opened, and decodes lazily:
+//! the position directory on the first probe, then one block per probe, with
+//! a few recent blocks kept. Ranking a position uses the directory's count
+//! per 64 codes and checks the codes before it within those 64, so no
+//! per-position index is held in memory.
+
+use std::fs::File;
+use std::path::Path;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use memmap2::Mmap;
+
+use super::format::{Block, Fault, Header, TableBytes};
+use super::{Origin, TableError};
+use crate::board::Board;
+use crate::index::code::{Codec, PositionCode};
+use crate::index::{SLOT_FIRST_KO, SLOT_PASSED, SLOT_PLAIN};
+use crate::state::State;
+use crate::value::Value;
+
+/// Decoded blocks kept per table.
+const CACHED_BLOCKS: usize = 64;
+
+enum Bytes {
+    Mapped(Mmap),
+    Static(&'static [u8]),
+}
+
+impl Bytes {
+    fn as_slice(&self) -> &[u8] {
+        match self {
+            Bytes::Mapped(map) => map,
+            Bytes::Static(bytes) => bytes,
+        }
+    }
+}
+
+/// One board's table, open for probing.
+pub struct Tablebase {
+    origin: Origin,
+    bytes: Bytes,
+    header: Header,
+    codec: Codec,
+    /// Canonical legal positions before each 64-code word.
+    directory: OnceLock<Result<Vec<u32>, Fault>>,
+    /// Recently decoded blocks, most recent last.
+    cache: Mutex<Vec<(u32, Arc<Block>)>>,
+}
+
+impl std::fmt::Debug for Tablebase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Tablebase({}, {})", self.header.board, self.origin)
+    }
+}
+
+impl Tablebase {
+    /// Opens a table file and checks its header and checksum.
+    pub fn open(path: &Path) -> Result<Tablebase, TableError> {
+        let file = File::open(path).map_err(|e| TableError::io(path, e))?;
+        // SAFETY: the map is read-only and every byte read from it is checked
+        // before use (bounds, codes, checksum), so unexpected contents give a
+        // `Fault`, not undefined behaviour in our code. smallgo itself never
+        // changes a table in place: new tables are renamed over old ones, so a
+        // rebuild leaves a mapped file untouched. Another program truncating
+        // the file while it is mapped could still fault the process; that is
+        // the accepted cost of mapping.
+        let map = unsafe { Mmap::map(&file) }.map_err(|e| TableError::io(path, e))?;
+        Tablebase::from_bytes(Origin::File(path.to_path_buf()), Bytes::Mapped(map))
+    }
+
+    /// Opens a table built into the binary.
+    pub fn from_static(name: &str, bytes: &'static [u8]) -> Result<Tablebase, TableError> {
+        Tablebase::from_bytes(Origin::BuiltIn(name.to_string()), Bytes::Static(bytes))
+    }
+
+    fn from_bytes(origin: Origin, bytes: Bytes) -> Result<Tablebase, TableError> {
+        let header = match Header::read(bytes.as_slice()) {
+            Ok(header) => header,
+            Err(fault) => return Err(TableError::Corrupt { origin, fault }),
+        };
+        let codec = Codec::new(header.board);
+        Ok(Tablebase {
+            origin,
+            bytes,
+            header,
+            codec,
+            directory: OnceLock::new(),
+            cache: Mutex::new(Vec::new()),
+        })
+    }
+
+    /// Opens a table file and checks that it holds `board`.
+    pub fn open_for(path: &Path, board: Board) -> Result<Tablebase, TableError> {
+        let table = Tablebase::open(path)?;
+        if table.board() != board {
+            return Err(TableError::Corrupt {
+                origin: table.origin,
+                fault: Fault::WrongBoard {
+                    expected: board,
+                    found: table.header.board.name(),
+                },
+            });
+        }
+        Ok(table)
+    }
+
+    pub fn board(&self) -> Board {
+        self.header.board
+    }
+
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    pub fn origin(&self) -> &Origin {
+        &self.origin
+    }
+
+    /// The size of the table's bytes.
+    pub fn byte_len(&self) -> usize {
+        self.bytes.as_slice().len()
+    }
+
+    fn view(&self) -> TableBytes<'_> {
+        TableBytes::with_header(self.bytes.as_slice(), self.header.clone())
+    }
+
+    fn corrupt(&self, fault: Fault) -> TableError {
+        TableError::Corrupt {
+            origin: self.origin.clone(),
+            fault,
+        }
+    }
+
+    fn directory(&self) -> Result<&[u32], TableError> {
+        let directory = self.directory.get_or_init(|| {
+            let counts = self.view().directory()?;
+            let mut running = 0u32;
+            Ok(counts
+                .iter()
+                .map(|&count| {
+                    let before = running;
+                    running += count as u32;
+                    before
+                })
+                .collect())
+        });
+        match directory {
+            Ok(prefix) => Ok(prefix),
+            Err(fault) => Err(self.corrupt(fault.clone())),
+        }
+    }
+
+    /// The number of a canonical legal position code.
+    fn position_number(&self, code: PositionCode) -> Result<u64, TableError> {
+        let directory = self.directory()?;
+        let word = (code / 64) as usize;
+        let Some(&before) = directory.get(word) else {
+            return Err(self.corrupt(Fault::Inconsistent(
+                "position code beyond the directory".into(),
+            )));
+        };
+        let first = word as u64 * 64;
+        let within = (first..code)
+            .filter(|&c| self.codec.is_canonical_legal(c))
+            .count() as u64;
+        let number = before as u64 + within;
+        let next = directory
+            .get(word + 1)
+            .map_or(self.header.positions, |&n| n as u64);
+        if number >= next {
+            return Err(self.corrupt(Fault::Inconsistent(
+                "the directory undercounts a word".into(),
+            )));
+        }
+        Ok(number)
+    }
+
+    fn block(&self, block: u32) -> Result<Arc<Block>, TableError> {
+        {
+            let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(at) = cache.iter().position(|(b, _)| *b == block) {
+                let entry = cache.remove(at);
+                let decoded = entry.1.clone();
+                cache.push(entry);
+                return Ok(decoded);
+            }
+        }
+        let decoded = Arc::new(
+            self.view()
+                .block(block)
+                .map_err(|fault| self.corrupt(fault))?,
+        );
+        let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+        if cache.len() >= CACHED_BLOCKS {
+            cache.remove(0);
+        }
+        cache.push((block, decoded.clone()));
+        Ok(decoded)
+    }
+
+    /// The value of a legal state of this board, in any orientation.
+    pub fn probe(&self, state: &State) -> Result<Value, TableError> {
+        let board = self.header.board;
+        let no_such_state = || TableError::NoSuchState {
+            origin: self.origin.clone(),
+            state: format!("{state:?}"),
+        };
+        let position = state.position();
+        if !position.is_legal(&board) {
+            return Err(no_such_state());
+        }
+        let canonical = self.codec.canonical(&position);
+        let number = self.position_number(canonical.code)?;
+        let slot = match (state.ko(), state.passed()) {
+            (None, false) => SLOT_PLAIN,
+            (None, true) => SLOT_PASSED,
+            (Some(ko), false) => {
+                let ko_points = position.ko_points(&board);
+                if !ko_points.contains(ko) {
+                    return Err(no_such_state());
+                }
+                SLOT_FIRST_KO + self.codec.ko_rank(&canonical, ko_points, ko)
+            }
+            (Some(_), true) => return Err(no_such_state()),
+        };
+        let per = self.header.positions_per_block as u64;
+        let block = self.block((number / per) as u32)?;
+        block.value((number % per) as usize, slot).ok_or_else(|| {
+            self.corrupt(Fault::Inconsistent(format!(
+                "position {number} lacks slot {slot}"
+            )))
+        })
+    }
+}

@@ -1,0 +1,257 @@
+//! `smallgo verify`: checks a table without the builder.
+//!
+//! It shares the decoder (`format`) with the prober and the rules and state
+//! numbering (`position`, `state`, `index`) with everything else, but nothing
+//! of the solver: no un-moves, no counting, no levels. It checks the header
+//! and checksum, that the file numbers exactly the canonical legal states a
+//! plain enumeration finds, and then that every state's stored (A, B, dA, dB)
+//! follows from its children's stored values by one step of minimax:
+//!
+//! - A(s) = the best of: B(c) over children c, and the margin of a second
+//!   pass; dA(s) = 1 + the fewest plies among the choices that reach A(s).
+//! - B(s) = the least of: A(c) over children c (none if any child has none),
+//!   and minus the margin of a second pass; dB(s) = 1 + the most plies among
+//!   the choices that reach B(s).
+//!
+//! Depths strictly fall along the choices that justify a value, so a table
+//! that passes cannot hold a value supported only by a cycle.
+
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use super::format::{Fault, TableBytes};
+use super::{Origin, TableError};
+use crate::index::{StateIndex, StateNumber, SLOT_FIRST_KO};
+use crate::state::{Child, State};
+use crate::value::Value;
+
+/// What a successful verification checked.
+#[derive(Clone, Copy, Debug)]
+pub struct VerifyReport {
+    pub states: u64,
+    pub edges: u64,
+    pub seconds: f64,
+}
+
+/// A state whose stored value does not follow from its children.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mismatch {
+    pub number: StateNumber,
+    pub state: State,
+    pub stored: Value,
+    pub expected: Value,
+}
+
+impl std::fmt::Display for Mismatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "state {} ({:?}) stores {} but its children give {}",
+            self.number, self.state, self.stored, self.expected
+        )
+    }
+}
+
+/// The value a state must have, given its children's values: one step of
+/// minimax with depths.
+pub fn expected_value(
+    index: &StateIndex,
+    state: &State,
+    values: &(dyn Fn(StateNumber) -> Value + Sync),
+) -> (Value, u64) {
+    let board = index.board();
+    // (margin, plies) choices for the mover and the opponent.
+    let mut mover: Option<(i8, u16)> = None;
+    let mut opponent: Option<(i8, u16)> = None;
+    let mut opponent_blocked = false;
+    let mut edges = 0u64;
+    let mut consider = |mover_choice: Option<(i8, u16)>, opponent_choice: Option<(i8, u16)>| {
+        edges += 1;
+        if let Some((margin, plies)) = mover_choice {
+            mover = Some(match mover {
+                Some((best, fewest)) if best > margin || (best == margin && fewest <= plies) => {
+                    (best, fewest)
+                }
+                _ => (margin, plies),
+            });
+        }
+        match opponent_choice {
+            None => opponent_blocked = true,
+            Some((margin, plies)) => {
+                opponent = Some(match opponent {
+                    Some((least, most)) if least < margin || (least == margin && most >= plies) => {
+                        (least, most)
+                    }
+                    _ => (margin, plies),
+                });
+            }
+        }
+    };
+    // Symmetric moves may reach one canonical child: count it once.
+    let mut children: Vec<StateNumber> = Vec::new();
+    for mv in state.legal_moves(board) {
+        match state.play(board, mv).expect("legal moves are legal") {
+            Child::End { margin } => consider(Some((margin as i8, 1)), Some((-margin as i8, 1))),
+            Child::State(child) => {
+                children.push(
+                    index
+                        .rank(&child)
+                        .expect("children of legal states are legal"),
+                );
+            }
+        }
+    }
+    children.sort_unstable();
+    children.dedup();
+    for number in children {
+        let value = values(number);
+        consider(
+            value
+                .opponent_margin
+                .map(|b| (b, value.opponent_depth.saturating_add(1))),
+            value
+                .mover_margin
+                .map(|a| (a, value.mover_depth.saturating_add(1))),
+        );
+    }
+    if opponent_blocked {
+        opponent = None;
+    }
+    let value = Value {
+        mover_margin: mover.map(|(m, _)| m),
+        opponent_margin: opponent.map(|(m, _)| m),
+        mover_depth: mover.map_or(0, |(_, d)| d),
+        opponent_depth: opponent.map_or(0, |(_, d)| d),
+    };
+    (value, edges)
+}
+
+/// Checks every state's value against its children's. Returns the number of
+/// edges checked, or the first mismatch in state order.
+pub fn check_values(
+    index: &StateIndex,
+    values: &(dyn Fn(StateNumber) -> Value + Sync),
+) -> Result<u64, Mismatch> {
+    let positions = index.counts().positions;
+    let chunk = 4096u64;
+    let results: Vec<Result<u64, Mismatch>> = (0..positions.div_ceil(chunk))
+        .into_par_iter()
+        .map(|c| {
+            let first = c * chunk;
+            let last = (first + chunk).min(positions);
+            let mut walker = index.positions_from(first);
+            let mut edges = 0;
+            for number in first..last {
+                let code = walker.next_code().expect("walker covers every position");
+                let (start, end) = index.state_range(number as u32);
+                for slot in 0..end - start {
+                    let state = index.state_at(code, slot);
+                    let (expected, checked) = expected_value(index, &state, values);
+                    edges += checked;
+                    let stored = values(start + slot);
+                    if stored != expected {
+                        return Err(Mismatch {
+                            number: start + slot,
+                            state,
+                            stored,
+                            expected,
+                        });
+                    }
+                }
+            }
+            Ok(edges)
+        })
+        .collect();
+    let mut edges = 0;
+    for result in results {
+        edges += result?;
+    }
+    Ok(edges)
+}
+
+/// Decodes every value of a table, in state order, checking that the file
+/// numbers the same states as `index`.
+pub fn decode_all(table: &TableBytes<'_>, index: &StateIndex) -> Result<Vec<Value>, Fault> {
+    let header = table.header();
+    let counts = index.counts();
+    if (header.positions, header.ko_states, header.states)
+        != (counts.positions, counts.ko_states, counts.states)
+    {
+        return Err(Fault::Inconsistent(format!(
+            "the header counts {} positions, {} ko states, {} states; the board has {}, {}, {}",
+            header.positions,
+            header.ko_states,
+            header.states,
+            counts.positions,
+            counts.ko_states,
+            counts.states
+        )));
+    }
+    if table.directory()? != super::format::directory_bytes(index.present_words()) {
+        return Err(Fault::Inconsistent(
+            "the directory does not match the board's positions".into(),
+        ));
+    }
+    let blocks: Vec<Result<Vec<Value>, Fault>> = (0..header.blocks)
+        .into_par_iter()
+        .map(|b| {
+            let block = table.block(b)?;
+            let (first, last) = table.block_positions(b);
+            for (i, number) in (first..last).enumerate() {
+                let (start, end) = index.state_range(number as u32);
+                let stored = block.starts[i + 1] - block.starts[i];
+                if stored != end - start {
+                    return Err(Fault::Inconsistent(format!(
+                        "position {number} has {} ko states in the file, {} on the board",
+                        stored as i64 - SLOT_FIRST_KO as i64,
+                        end - start - SLOT_FIRST_KO
+                    )));
+                }
+            }
+            Ok(block.values)
+        })
+        .collect();
+    let mut values = Vec::with_capacity(counts.states as usize);
+    for block in blocks {
+        values.extend(block?);
+    }
+    Ok(values)
+}
+
+/// Verifies table bytes completely.
+pub fn verify_bytes(origin: &Origin, bytes: &[u8]) -> Result<VerifyReport, TableError> {
+    let started = Instant::now();
+    let corrupt = |fault: Fault| TableError::Corrupt {
+        origin: origin.clone(),
+        fault,
+    };
+    let table = TableBytes::new(bytes).map_err(corrupt)?;
+    let board = table.header().board;
+    if let Err(message) = crate::plan::check_fits(&board) {
+        return Err(corrupt(Fault::Inconsistent(format!(
+            "cannot verify here: {message}"
+        ))));
+    }
+    let index = StateIndex::build(board);
+    let values = decode_all(&table, &index).map_err(corrupt)?;
+    let edges = check_values(&index, &|number| values[number as usize])
+        .map_err(|mismatch| corrupt(Fault::Inconsistent(mismatch.to_string())))?;
+    if edges != table.header().edges {
+        return Err(corrupt(Fault::Inconsistent(format!(
+            "the header counts {} edges, the board has {edges}",
+            table.header().edges
+        ))));
+    }
+    Ok(VerifyReport {
+        states: index.counts().states,
+        edges,
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// Verifies a table file.
+pub fn verify_file(path: &std::path::Path) -> Result<VerifyReport, TableError> {
+    let bytes = std::fs::read(path).map_err(|e| TableError::io(path, e))?;
+    verify_bytes(&Origin::File(path.to_path_buf()), &bytes)
+}

@@ -1,0 +1,212 @@
+//! Turning a solved board into table bytes, and writing them so that a crash
+//! or Ctrl-C never leaves a half-written file under the table's name: the
+//! bytes go to a temporary file in the same folder, are flushed to disk, and
+//! only then renamed.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{BufWriter, Cursor, Seek, Write};
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+use super::format::{self, Description, RecordSource, TableWriter};
+use super::{file_name, TableError};
+use crate::index::{StateIndex, StateNumber};
+use crate::solver::Solution;
+use crate::value::Value;
+
+/// Positions per block: about 8,000 states, a few tens of kilobytes to
+/// inflate per probe.
+pub const POSITIONS_PER_BLOCK: u32 = 4096;
+
+/// A table written to disk.
+#[derive(Clone, Debug)]
+pub struct Written {
+    pub path: PathBuf,
+    pub bytes: u64,
+    pub checksum: u32,
+}
+
+/// A board's states and a value for each, as the writer sees them.
+struct IndexRecords<'a> {
+    index: &'a StateIndex,
+    value: &'a (dyn Fn(StateNumber) -> Value + Sync),
+}
+
+impl RecordSource for IndexRecords<'_> {
+    fn ko_states(&self, number: u64) -> u32 {
+        let (start, end) = self.index.state_range(number as u32);
+        end - start - crate::index::SLOT_FIRST_KO
+    }
+
+    fn value(&self, number: u64, slot: u32) -> Value {
+        let (start, _) = self.index.state_range(number as u32);
+        (self.value)(start + slot)
+    }
+}
+
+/// Blocks compressed at once before they are written.
+const BLOCKS_PER_BATCH: u64 = 64;
+
+/// Writes the table of `index`'s states with values `value` to `out`;
+/// returns the checksum. The same values always give the same bytes. Blocks
+/// are compressed in parallel, a batch at a time, so memory stays small.
+/// `cancelled` is asked between batches.
+pub fn encode_values<W: Write + Seek>(
+    index: &StateIndex,
+    edges: u64,
+    value: &(dyn Fn(StateNumber) -> Value + Sync),
+    out: W,
+    cancelled: &dyn Fn() -> bool,
+) -> std::io::Result<Option<(W, u32)>> {
+    let counts = index.counts();
+    let board = *index.board();
+    let records = IndexRecords { index, value };
+    let description = Description {
+        board,
+        positions: counts.positions,
+        ko_states: counts.ko_states,
+        edges,
+        positions_per_block: POSITIONS_PER_BLOCK,
+    };
+    let mut writer = TableWriter::new(
+        out,
+        description,
+        &format::directory_bytes(index.present_words()),
+    )?;
+    let per = POSITIONS_PER_BLOCK as u64;
+    let blocks = writer.blocks() as u64;
+    for batch in (0..blocks).step_by(BLOCKS_PER_BATCH as usize) {
+        if cancelled() {
+            return Ok(None);
+        }
+        let compressed: Vec<Vec<u8>> = (batch..(batch + BLOCKS_PER_BATCH).min(blocks))
+            .into_par_iter()
+            .map(|block| {
+                let first = block * per;
+                let last = (first + per).min(counts.positions);
+                format::compress_block(&format::block_records(&records, &board, first, last))
+            })
+            .collect();
+        for block in &compressed {
+            writer.add_block(block)?;
+        }
+    }
+    writer.finish().map(Some)
+}
+
+/// Writes a solved board's table to `out`; returns the checksum.
+pub fn encode_into<W: Write + Seek>(
+    solution: &Solution,
+    out: W,
+    cancelled: &dyn Fn() -> bool,
+) -> std::io::Result<Option<(W, u32)>> {
+    let value = |number| solution.value(number);
+    encode_values(
+        solution.index(),
+        solution.stats().edges,
+        &value,
+        out,
+        cancelled,
+    )
+}
+
+/// The whole table file of a solved board, in memory, and its checksum.
+pub fn encode(solution: &Solution) -> (Vec<u8>, u32) {
+    let (cursor, checksum) = encode_into(solution, Cursor::new(Vec::new()), &|| false)
+        .expect("writing to memory")
+        .expect("not cancelled");
+    (cursor.into_inner(), checksum)
+}
+
+/// The temporary name a file is written under before it is renamed: hidden,
+/// in the same folder, unique to this process.
+fn temporary_path(path: &Path) -> PathBuf {
+    let folder = path.parent().unwrap_or(Path::new(""));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    folder.join(format!(".{name}.tmp.{}", std::process::id()))
+}
+
+/// Makes a rename durable.
+fn sync_folder(path: &Path) {
+    let folder = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    if let Ok(dir) = File::open(folder) {
+        let _ = dir.sync_all();
+    }
+}
+
+/// Writes `bytes` to `path` atomically: a temporary file in the same folder,
+/// flushed, then renamed over `path`.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), TableError> {
+    let temporary = temporary_path(path);
+    let result = (|| -> std::io::Result<()> {
+        let mut file = OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(&temporary)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        drop(file);
+        fs::rename(&temporary, path)?;
+        sync_folder(path);
+        Ok(())
+    })();
+    result.map_err(|error| {
+        let _ = fs::remove_file(&temporary);
+        TableError::io(path, error)
+    })
+}
+
+/// Writes a solved board's table into `folder` under its standard name,
+/// through a temporary file that is flushed and then renamed. `Ok(None)` if
+/// `cancelled` said stop before the file was in place.
+pub fn write(
+    solution: &Solution,
+    folder: &Path,
+    cancelled: &dyn Fn() -> bool,
+) -> Result<Option<Written>, TableError> {
+    let path = folder.join(file_name(solution.board()));
+    let temporary = temporary_path(&path);
+    let result = (|| -> std::io::Result<Option<(u64, u32)>> {
+        let file = OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(&temporary)?;
+        let Some((file, checksum)) = encode_into(solution, BufWriter::new(file), cancelled)? else {
+            return Ok(None);
+        };
+        let file = file.into_inner().map_err(|e| e.into_error())?;
+        file.sync_all()?;
+        let bytes = file.metadata()?.len();
+        drop(file);
+        if cancelled() {
+            return Ok(None);
+        }
+        fs::rename(&temporary, &path)?;
+        sync_folder(&path);
+        Ok(Some((bytes, checksum)))
+    })();
+    match result {
+        Ok(Some((bytes, checksum))) => Ok(Some(Written {
+            path,
+            bytes,
+            checksum,
+        })),
+        Ok(None) => {
+            let _ = fs::remove_file(&temporary);
+            Ok(None)
+        }
+        Err(error) => {
+            let _ = fs::remove_file(&temporary);
+            Err(TableError::io(&path, error))
+        }
+    }
+}

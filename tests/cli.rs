@@ -1,0 +1,196 @@
+//! The `smallgo` binary as a user meets it: `--build` and `verify`, good and
+//! bad input. Every failure must exit non-zero with a message naming the
+//! argument or file, and leave no table file behind.
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn smallgo(arguments: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_smallgo"))
+        .args(arguments)
+        .env("RUST_LOG", "warn")
+        .output()
+        .expect("the binary runs")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+fn files_in(folder: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(folder)
+        .map(|entries| {
+            entries
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
+#[test]
+fn bad_board_names_are_refused() {
+    for (argument, expected) in [
+        ("0x3", "board 0x3 is not allowed"),
+        ("3", "'3' is not a board"),
+        ("foo", "'foo' is not a board"),
+        ("9x9", "board 9x9 is not allowed"),
+    ] {
+        let output = smallgo(&["--build", argument]);
+        assert_eq!(output.status.code(), Some(2), "{argument}");
+        let message = stderr(&output);
+        assert!(message.contains("--build"), "{argument}: {message}");
+        assert!(message.contains(expected), "{argument}: {message}");
+        assert!(!message.contains("panicked"), "{message}");
+    }
+}
+
+#[test]
+fn boards_over_the_limit_give_their_size() {
+    let folder = tempfile::tempdir().unwrap();
+    for board in ["5x5", "6x6"] {
+        let output = smallgo(&[
+            "--build",
+            board,
+            "--tables",
+            folder.path().to_str().unwrap(),
+        ]);
+        assert_eq!(output.status.code(), Some(1), "{board}");
+        let message = stderr(&output);
+        assert!(
+            message.contains(&format!("board {board} is too large")),
+            "{message}"
+        );
+        assert!(message.contains("states after symmetry"), "{message}");
+        assert!(message.contains("of memory"), "{message}");
+    }
+    assert!(files_in(folder.path()).is_empty());
+}
+
+#[test]
+fn an_unwritable_folder_is_named() {
+    let folder = tempfile::tempdir().unwrap();
+    let blocker = folder.path().join("not-a-folder");
+    std::fs::write(&blocker, b"a file").unwrap();
+    let inside = blocker.join("tables");
+    let output = smallgo(&["--build", "2x2", "--tables", inside.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+    let message = stderr(&output);
+    assert!(message.contains(&inside.display().to_string()), "{message}");
+}
+
+#[test]
+fn build_then_verify() {
+    let folder = tempfile::tempdir().unwrap();
+    let dir = folder.path().to_str().unwrap();
+    let output = smallgo(&["--build", "2x3", "--tables", dir]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let summary = String::from_utf8_lossy(&output.stdout);
+    for line in [
+        "board               2x3",
+        "legal positions     489",
+        "result at komi 0    draw",
+        "best first moves    B1 B2 pass",
+        "peak memory",
+        "states/s",
+    ] {
+        assert!(summary.contains(line), "missing '{line}' in:\n{summary}");
+    }
+    assert_eq!(files_in(folder.path()), ["2x3.sgtb", "manifest.tsv"]);
+    let manifest = std::fs::read_to_string(folder.path().join("manifest.tsv")).unwrap();
+    assert!(
+        manifest.contains("2x3\t293\tdraw\tB1 B2 pass\t"),
+        "{manifest}"
+    );
+    let table = folder.path().join("2x3.sgtb");
+    let output = smallgo(&["verify", table.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(String::from_utf8_lossy(&output.stdout).contains("ok (293 states"));
+
+    // A second build of the same board gives the same file.
+    let first = std::fs::read(&table).unwrap();
+    assert!(smallgo(&["--build", "2x3", "--tables", dir])
+        .status
+        .success());
+    assert_eq!(std::fs::read(&table).unwrap(), first);
+}
+
+#[test]
+fn damaged_tables_are_refused_by_name() {
+    let folder = tempfile::tempdir().unwrap();
+    let dir = folder.path().to_str().unwrap();
+    assert!(smallgo(&["--build", "2x4", "--tables", dir])
+        .status
+        .success());
+    let table = folder.path().join("2x4.sgtb");
+    let bytes = std::fs::read(&table).unwrap();
+
+    let truncated = folder.path().join("truncated.sgtb");
+    std::fs::write(&truncated, &bytes[..bytes.len() / 2]).unwrap();
+    let output = smallgo(&["verify", truncated.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+    let message = stderr(&output);
+    assert!(
+        message.contains("truncated.sgtb") && message.contains("truncated"),
+        "{message}"
+    );
+
+    let mut altered = bytes.clone();
+    let middle = altered.len() / 2;
+    altered[middle] ^= 1;
+    let changed = folder.path().join("altered.sgtb");
+    std::fs::write(&changed, &altered).unwrap();
+    let output = smallgo(&["verify", changed.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+    let message = stderr(&output);
+    assert!(
+        message.contains("altered.sgtb") && message.contains("checksum mismatch"),
+        "{message}"
+    );
+
+    let missing = folder.path().join("missing.sgtb");
+    let output = smallgo(&["verify", missing.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stderr(&output).contains("missing.sgtb"));
+
+    let not_a_table = folder.path().join("manifest.tsv");
+    let output = smallgo(&["verify", not_a_table.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stderr(&output).contains("not a smallgo table"));
+}
+
+#[test]
+fn ctrl_c_leaves_no_partial_file() {
+    let folder = tempfile::tempdir().unwrap();
+    let child = Command::new(env!("CARGO_BIN_EXE_smallgo"))
+        .args([
+            "--build",
+            "4x4",
+            "--tables",
+            folder.path().to_str().unwrap(),
+        ])
+        .env("RUST_LOG", "info")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait until the retrograde phase has started, then interrupt.
+    std::thread::sleep(Duration::from_millis(1500));
+    let started = Instant::now();
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let output = child.wait_with_output().unwrap();
+    assert!(started.elapsed() < Duration::from_secs(20));
+    assert_eq!(output.status.code(), Some(130), "{}", stderr(&output));
+    assert!(stderr(&output).contains("interrupted; no table written"));
+    assert!(
+        files_in(folder.path()).is_empty(),
+        "{:?}",
+        files_in(folder.path())
+    );
+}

@@ -1,0 +1,280 @@
+//! Table files: identical bytes from every build, values read back equal to
+//! the solver's, the verifier rejecting any altered value, and damaged files
+//! refused with a fault, never a panic.
+
+use std::collections::HashSet;
+use std::io::Cursor;
+
+use smallgo::board::Board;
+use smallgo::index::StateNumber;
+use smallgo::solver::{solve, Silent, Solution};
+use smallgo::table::format::{file_checksum, Fault, TableBytes, CHECKSUM_OFFSET};
+use smallgo::table::verify::{check_values, verify_bytes, verify_file};
+use smallgo::table::writer::{encode, encode_values, write};
+use smallgo::table::{Origin, TableError, Tablebase};
+use smallgo::value::Value;
+
+fn solved(name: &str) -> Solution {
+    solve(name.parse::<Board>().unwrap(), &Silent).unwrap()
+}
+
+fn solved_with_threads(name: &str, threads: usize) -> Solution {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+        .install(|| solved(name))
+}
+
+/// Rewrites the checksum so that a deliberate change is not caught by it.
+fn reseal(bytes: &mut [u8]) {
+    let checksum = file_checksum(bytes);
+    bytes[CHECKSUM_OFFSET..CHECKSUM_OFFSET + 4].copy_from_slice(&checksum.to_le_bytes());
+}
+
+fn origin() -> Origin {
+    Origin::BuiltIn("test".into())
+}
+
+#[test]
+fn builds_give_identical_bytes_whatever_the_thread_count() {
+    for name in ["2x4", "3x4"] {
+        let (one, _) = encode(&solved_with_threads(name, 1));
+        let (two, _) = encode(&solved_with_threads(name, 2));
+        let (again, _) = encode(&solved_with_threads(name, 2));
+        assert!(one == two && two == again, "{name}: builds differ");
+    }
+}
+
+#[test]
+fn written_tables_verify_and_probe_back_every_state() {
+    let folder = tempfile::tempdir().unwrap();
+    for name in ["1x5", "2x3", "3x3", "2x5", "3x4"] {
+        let solution = solved(name);
+        let written = write(&solution, folder.path(), &|| false).unwrap().unwrap();
+        assert_eq!(
+            written.path.file_name().unwrap().to_string_lossy(),
+            format!("{name}.sgtb")
+        );
+        let report = verify_file(&written.path).unwrap();
+        assert_eq!(report.states, solution.index().counts().states);
+        let table = Tablebase::open(&written.path).unwrap();
+        let index = solution.index();
+        for number in 0..index.counts().states as StateNumber {
+            let state = index.unrank(number);
+            assert_eq!(
+                table.probe(&state).unwrap(),
+                solution.value(number),
+                "{name}: state {number}"
+            );
+        }
+        // Symmetric images of a state read the same value.
+        let codec = index.codec();
+        for number in (0..index.counts().states as StateNumber).step_by(7) {
+            let state = index.unrank(number);
+            for g in codec.symmetries() {
+                let position = state.position();
+                let image = smallgo::state::State::from_parts(
+                    smallgo::position::Position::new(
+                        g.apply_set(position.us()),
+                        g.apply_set(position.them()),
+                    ),
+                    state.ko().map(|k| g.apply(k)),
+                    state.passed(),
+                );
+                assert_eq!(table.probe(&image).unwrap(), solution.value(number));
+            }
+        }
+    }
+    // No temporary files are left behind.
+    let names: HashSet<String> = std::fs::read_dir(folder.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(names.iter().all(|n| !n.starts_with('.')), "{names:?}");
+}
+
+/// Small changes to one value.
+fn alterations(value: Value, points: i8) -> Vec<Value> {
+    let mut out = Vec::new();
+    let shift = |m: Option<i8>, d: i8| m.map(|m| m + d).filter(|m| (-points..=points).contains(m));
+    for d in [-1, 1] {
+        if let Some(a) = shift(value.mover_margin, d) {
+            out.push(Value {
+                mover_margin: Some(a),
+                ..value
+            });
+        }
+        if let Some(b) = shift(value.opponent_margin, d) {
+            out.push(Value {
+                opponent_margin: Some(b),
+                ..value
+            });
+        }
+    }
+    if value.mover_margin.is_some() {
+        out.push(Value {
+            mover_depth: value.mover_depth + 1,
+            ..value
+        });
+        out.push(Value {
+            mover_depth: value.mover_depth - 1,
+            ..value
+        });
+        out.push(Value {
+            mover_margin: None,
+            mover_depth: 0,
+            ..value
+        });
+    }
+    if value.opponent_margin.is_some() {
+        out.push(Value {
+            opponent_depth: value.opponent_depth + 1,
+            ..value
+        });
+        out.push(Value {
+            opponent_depth: value.opponent_depth - 1,
+            ..value
+        });
+    }
+    out
+}
+
+#[test]
+fn the_verifier_rejects_every_single_altered_value() {
+    for name in ["1x4", "2x3", "2x2"] {
+        let solution = solved(name);
+        let index = solution.index();
+        let points = index.board().points() as i8;
+        let states = index.counts().states as StateNumber;
+        let honest = |n: StateNumber| solution.value(n);
+        assert!(
+            check_values(index, &honest).is_ok(),
+            "{name}: the true values pass"
+        );
+        let mut altered_count = 0;
+        for target in 0..states {
+            for altered in alterations(solution.value(target), points) {
+                let values = |n: StateNumber| {
+                    if n == target {
+                        altered
+                    } else {
+                        solution.value(n)
+                    }
+                };
+                assert!(
+                    check_values(index, &values).is_err(),
+                    "{name}: state {target} altered to {altered} passed"
+                );
+                altered_count += 1;
+            }
+        }
+        assert!(
+            altered_count > states as usize,
+            "{name}: alterations were tried"
+        );
+    }
+}
+
+#[test]
+fn the_verifier_rejects_altered_values_in_files() {
+    let solution = solved("3x3");
+    let index = solution.index();
+    let (honest, _) = encode(&solution);
+    assert!(verify_bytes(&origin(), &honest).is_ok());
+    let states = index.counts().states as StateNumber;
+    let points = index.board().points() as i8;
+    for target in (0..states).step_by(97) {
+        for altered in alterations(solution.value(target), points)
+            .into_iter()
+            .take(3)
+        {
+            let values = |n: StateNumber| {
+                if n == target {
+                    altered
+                } else {
+                    solution.value(n)
+                }
+            };
+            let (cursor, _) = encode_values(
+                index,
+                solution.stats().edges,
+                &values,
+                Cursor::new(Vec::new()),
+                &|| false,
+            )
+            .unwrap()
+            .unwrap();
+            let bytes = cursor.into_inner();
+            match verify_bytes(&origin(), &bytes) {
+                Err(TableError::Corrupt {
+                    fault: Fault::Inconsistent(_),
+                    ..
+                }) => {}
+                other => panic!("state {target} altered to {altered}: {other:?}"),
+            }
+        }
+    }
+}
+
+#[test]
+fn damaged_files_are_refused_without_panic() {
+    let (bytes, _) = encode(&solved("2x4"));
+    let folder = tempfile::tempdir().unwrap();
+    let check = |damaged: &[u8]| -> Result<(), String> {
+        let path = folder.path().join("2x4.sgtb");
+        std::fs::write(&path, damaged).unwrap();
+        let opened = Tablebase::open(&path).map_err(|e| e.to_string())?;
+        verify_bytes(&origin(), damaged).map_err(|e| e.to_string())?;
+        let _ = opened;
+        Ok(())
+    };
+    assert!(check(&bytes).is_ok());
+    // Truncations at every length are refused, naming the file.
+    for length in (0..bytes.len()).step_by(13).chain([bytes.len() - 1]) {
+        let message = check(&bytes[..length]).expect_err("a truncated table was accepted");
+        assert!(message.contains("2x4.sgtb"), "{message}");
+    }
+    // Any changed byte is caught by the checksum.
+    for at in (0..bytes.len()).step_by(7) {
+        let mut damaged = bytes.clone();
+        damaged[at] ^= 0x20;
+        let message = check(&damaged).expect_err("a changed byte was accepted");
+        assert!(message.contains("2x4.sgtb"), "{message}");
+    }
+    // Wrong magic, version and board.
+    let mut damaged = bytes.clone();
+    damaged[0] = b'X';
+    assert!(check(&damaged).unwrap_err().contains("magic"));
+    let mut damaged = bytes.clone();
+    damaged[8] = 9;
+    reseal(&mut damaged);
+    assert!(check(&damaged).unwrap_err().contains("version 9"));
+    let path = folder.path().join("2x4.sgtb");
+    std::fs::write(&path, &bytes).unwrap();
+    let wrong = Tablebase::open_for(&path, "4x2".parse().unwrap())
+        .unwrap_err()
+        .to_string();
+    assert!(wrong.contains("holds board 2x4, not 4x2"), "{wrong}");
+}
+
+#[test]
+fn resealed_garbage_never_panics_the_decoder() {
+    let (bytes, _) = encode(&solved("2x3"));
+    let mut rng = smallgo::testing::Rng::new(7);
+    for round in 0..3000 {
+        let mut damaged = bytes.clone();
+        for _ in 0..1 + round % 4 {
+            let at = rng.below(damaged.len() as u64) as usize;
+            damaged[at] = rng.next_u64() as u8;
+        }
+        reseal(&mut damaged);
+        if let Ok(table) = TableBytes::new(&damaged) {
+            let _ = table.directory();
+            for block in 0..table.header().blocks {
+                let _ = table.block(block);
+            }
+            let _ = verify_bytes(&origin(), &damaged);
+        }
+    }
+}

@@ -136,13 +136,9 @@ impl Position {
     /// liberty is that point (SPEC section 2).
     pub fn ko_points(&self, board: &Board) -> PointSet {
         let empty = self.empty_points(board);
-        // Cheap filter: an empty point with only the opponent's stones around.
-        let mut candidates = PointSet::EMPTY;
-        for point in empty.iter() {
-            if board.neighbours(point).is_subset_of(self.them) {
-                candidates.insert(point);
-            }
-        }
+        // Cheap filter: empty points with only the opponent's stones around,
+        // that is, next to no empty point and none of ours.
+        let candidates = empty - board.adjacent(empty | self.us);
         let mut result = PointSet::EMPTY;
         for point in candidates.iter() {
             if self.is_ko_point(board, point) {

@@ -37,6 +37,7 @@ pub fn run(board: Board, folder: PathBuf) -> ExitCode {
         return ExitCode::from(EXIT_FAILURE);
     }
     catch_interrupts();
+    let start_up = peak_memory();
     let started = Instant::now();
     let progress = BuildProgress::new(board.name());
     let solution = match solve(board, &progress) {
@@ -112,15 +113,18 @@ pub fn run(board: Board, folder: PathBuf) -> ExitCode {
         states / solved_seconds / 1e6,
         2.0 * stats.edges as f64 / stats.retrograde_seconds.max(1e-9) / 1e6
     );
-    match peak {
-        Some(peak) => println!(
-            "peak memory         {} ({:.2} bytes/state; index {}, cells {:.1} bytes/state)",
-            human_bytes(peak as f64),
-            peak as f64 / states,
-            human_bytes(solution.index().memory_bytes() as f64),
-            4.0
-        ),
-        None => println!("peak memory         unknown"),
+    match (peak, start_up) {
+        (Some(peak), Some(start_up)) => {
+            let index = solution.index().memory_bytes() as f64;
+            println!(
+                "peak memory         {} (start-up {}, index {}, the rest {:.2} bytes/state)",
+                human_bytes(peak as f64),
+                human_bytes(start_up as f64),
+                human_bytes(index),
+                (peak as f64 - start_up as f64 - index) / states
+            )
+        }
+        _ => println!("peak memory         unknown"),
     }
     println!(
         "table               {} ({}, {:.3} bytes/state, crc32 {:08x})",

@@ -2,14 +2,16 @@
 //!
 //! Positions first: a bit per ternary code marks the canonical legal
 //! positions, and a count per 64-bit word ranks them, so a position's number
-//! is one table read and one popcount. Each position then owns a run of
-//! consecutive state numbers ("slots"): slot 0 is the state with no pass and
-//! no ko, slot 1 the state after a pass, and slots 2.. the states with a ko
-//! point, one per canonical ko point in point order. A per-position base gives
-//! the first number of each run.
+//! is one table read and one popcount. States then: position `p`'s state with
+//! no pass and no ko is number `2p`, its state after a pass `2p + 1` (one cache
+//! line for both, and no table to read), and the states with a ko point, rare
+//! by comparison, come after all of those, grouped by position, one per
+//! canonical ko point in point order. A short sorted list of the positions
+//! that have ko states, with their first numbers, finds those.
 //!
-//! States of one position sit next to each other, so the solver's updates to a
-//! predecessor position and its ko and pass variants touch one cache line.
+//! Each state has a slot within its position: `SLOT_PLAIN`, `SLOT_PASSED`,
+//! then `SLOT_FIRST_KO + j` for the `j`-th ko state. Table files store states
+//! by (position, slot), so this numbering is internal to a solve.
 
 pub mod code;
 
@@ -40,8 +42,20 @@ pub struct PositionEntry {
     pub canonical: Canonical,
     /// The position's number among canonical legal positions.
     pub number: u32,
-    /// The number of its first state (slot 0).
-    pub base: StateNumber,
+}
+
+impl PositionEntry {
+    /// The number of the position's state with no pass and no ko.
+    #[inline]
+    pub fn plain(&self) -> StateNumber {
+        2 * self.number
+    }
+
+    /// The number of the position's state after a pass.
+    #[inline]
+    pub fn passed(&self) -> StateNumber {
+        2 * self.number + 1
+    }
 }
 
 /// Counts that describe a board's state space.
@@ -66,8 +80,10 @@ pub struct StateIndex {
     present: Vec<u64>,
     /// Canonical legal positions before each word of `present`.
     word_rank: Vec<u32>,
-    /// First state number of each position, and the total at the end.
-    base: Vec<StateNumber>,
+    /// The positions that have ko states, ascending.
+    ko_positions: Vec<u32>,
+    /// Ko states before each entry of `ko_positions`, and the total.
+    ko_before: Vec<u32>,
     counts: StateCounts,
 }
 
@@ -103,24 +119,20 @@ impl StateIndex {
             running += word.count_ones() as u64;
         }
         let positions = running;
-        assert!(
-            positions < u32::MAX as u64,
-            "too many positions for 32-bit numbers"
-        );
 
-        // Count the ko states of each position, then turn counts into bases.
-        let mut base = vec![0 as StateNumber; positions as usize + 1];
-        let chunk_positions = 1 << 14;
+        // The ko states of each position, and the legal positions each
+        // canonical one stands for.
         let group = codec.symmetries().len() as u64;
-        let (ko_total, legal_positions): (u64, u64) = base[..positions as usize]
-            .par_chunks_mut(chunk_positions)
-            .enumerate()
-            .map(|(chunk, slice)| {
-                let mut total = 0u64;
-                let mut legal = 0u64;
-                let first = (chunk * chunk_positions) as u64;
+        let chunk = 1u64 << 14;
+        let parts: Vec<(Vec<(u32, u32)>, u64)> = (0..positions.div_ceil(chunk))
+            .into_par_iter()
+            .map(|c| {
+                let first = c * chunk;
+                let last = (first + chunk).min(positions);
                 let mut walker = PositionWalker::starting_at(&present, &word_rank, first);
-                for slot in slice.iter_mut() {
+                let mut with_ko = Vec::new();
+                let mut legal = 0u64;
+                for number in first..last {
                     let code = walker.next_code().expect("walker covers every position");
                     let position = codec.decode(code);
                     let canonical = codec.canonical(&position);
@@ -128,33 +140,41 @@ impl StateIndex {
                     let ko = codec
                         .canonical_ko_points(&canonical, position.ko_points(&board))
                         .len() as u32;
-                    *slot = ko;
-                    total += ko as u64;
+                    if ko > 0 {
+                        with_ko.push((number as u32, ko));
+                    }
                 }
-                (total, legal)
+                (with_ko, legal)
             })
-            .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
-        let states = 2 * positions + ko_total;
+            .collect();
+        let mut ko_positions = Vec::new();
+        let mut ko_before = Vec::new();
+        let mut ko_states = 0u64;
+        let mut legal_positions = 0u64;
+        for (with_ko, legal) in parts {
+            legal_positions += legal;
+            for (number, ko) in with_ko {
+                ko_positions.push(number);
+                ko_before.push(ko_states as u32);
+                ko_states += ko as u64;
+            }
+        }
+        ko_before.push(ko_states as u32);
+        let states = 2 * positions + ko_states;
         assert!(
             states < u32::MAX as u64,
             "too many states for 32-bit numbers"
         );
-        let mut running: StateNumber = 0;
-        for entry in base.iter_mut() {
-            let ko = *entry;
-            *entry = running;
-            running += SLOT_FIRST_KO + ko;
-        }
-        debug_assert_eq!(base[positions as usize] as u64, states);
         StateIndex {
             codec,
             present,
             word_rank,
-            base,
+            ko_positions,
+            ko_before,
             counts: StateCounts {
                 legal_positions,
                 positions,
-                ko_states: ko_total,
+                ko_states,
                 states,
             },
         }
@@ -174,7 +194,9 @@ impl StateIndex {
 
     /// Bytes held by the index's tables.
     pub fn memory_bytes(&self) -> usize {
-        self.present.len() * 8 + self.word_rank.len() * 4 + self.base.len() * 4
+        self.present.len() * 8
+            + self.word_rank.len() * 4
+            + (self.ko_positions.len() + self.ko_before.len()) * 4
     }
 
     /// The canonical positions bit set, one word per 64 codes.
@@ -199,25 +221,45 @@ impl StateIndex {
     pub fn locate(&self, position: &Position) -> Option<PositionEntry> {
         let canonical = self.codec.canonical(position);
         let number = self.position_number(canonical.code)?;
-        Some(PositionEntry {
-            canonical,
-            number,
-            base: self.base[number as usize],
-        })
+        Some(PositionEntry { canonical, number })
     }
 
-    /// The first state number of a position, and one past its last.
+    /// The first number after the plain and passed states: ko states start
+    /// here.
     #[inline]
-    pub fn state_range(&self, position_number: u32) -> (StateNumber, StateNumber) {
-        let i = position_number as usize;
-        (self.base[i], self.base[i + 1])
+    fn ko_start(&self) -> StateNumber {
+        2 * self.counts.positions as StateNumber
+    }
+
+    /// Where position `number` is in `ko_positions`, if it has ko states.
+    #[inline]
+    fn ko_entry(&self, position: u32) -> Option<usize> {
+        self.ko_positions.binary_search(&position).ok()
+    }
+
+    /// How many ko states position `number` has.
+    pub fn ko_state_count(&self, position: u32) -> u32 {
+        self.ko_entry(position)
+            .map_or(0, |i| self.ko_before[i + 1] - self.ko_before[i])
+    }
+
+    /// The number of the state in slot `slot` of position `position`.
+    pub fn number(&self, position: u32, slot: u32) -> StateNumber {
+        match slot {
+            SLOT_PLAIN | SLOT_PASSED => 2 * position + slot,
+            _ => {
+                let i = self.ko_entry(position).expect("the position has ko states");
+                self.ko_start() + self.ko_before[i] + slot - SLOT_FIRST_KO
+            }
+        }
     }
 
     /// The number of a ko state: `ko_points` are the legal ko points of the
     /// position in the orientation `entry` was located from, `ko` one of them.
     #[inline]
     pub fn ko_number(&self, entry: &PositionEntry, ko_points: PointSet, ko: Point) -> StateNumber {
-        entry.base + SLOT_FIRST_KO + self.codec.ko_rank(&entry.canonical, ko_points, ko)
+        let rank = self.codec.ko_rank(&entry.canonical, ko_points, ko);
+        self.number(entry.number, SLOT_FIRST_KO + rank)
     }
 
     /// The number of any legal state (in any orientation).
@@ -225,8 +267,8 @@ impl StateIndex {
         let board = self.board();
         let entry = self.locate(&state.position())?;
         match (state.ko(), state.passed()) {
-            (None, false) => Some(entry.base + SLOT_PLAIN),
-            (None, true) => Some(entry.base + SLOT_PASSED),
+            (None, false) => Some(entry.plain()),
+            (None, true) => Some(entry.passed()),
             (Some(ko), false) => {
                 let ko_points = state.position().ko_points(board);
                 if !ko_points.contains(ko) {
@@ -238,10 +280,14 @@ impl StateIndex {
         }
     }
 
-    /// The number of the position a state belongs to.
-    #[inline]
-    pub fn position_of_state(&self, number: StateNumber) -> u32 {
-        (self.base.partition_point(|&b| b <= number) - 1) as u32
+    /// The position and slot of a state number.
+    pub fn slot_of(&self, number: StateNumber) -> (u32, u32) {
+        if number < self.ko_start() {
+            return (number / 2, number % 2);
+        }
+        let k = number - self.ko_start();
+        let i = self.ko_before.partition_point(|&b| b <= k) - 1;
+        (self.ko_positions[i], SLOT_FIRST_KO + k - self.ko_before[i])
     }
 
     /// The code of the position with the given number.
@@ -257,9 +303,8 @@ impl StateIndex {
 
     /// The canonical state with the given number.
     pub fn unrank(&self, number: StateNumber) -> State {
-        let position_number = self.position_of_state(number);
-        let code = self.position_code(position_number);
-        self.state_at(code, number - self.base[position_number as usize])
+        let (position, slot) = self.slot_of(number);
+        self.state_at(self.position_code(position), slot)
     }
 
     /// The canonical state in slot `slot` of the canonical position `code`.
@@ -289,9 +334,163 @@ impl StateIndex {
             .canonical_ko_points(&canonical, position.ko_points(self.board()))
     }
 
-    /// Walks the canonical positions from number `first` on.
+    /// Walks the canonical position codes from number `first` on.
     pub fn positions_from(&self, first: u64) -> PositionWalker<'_> {
         PositionWalker::starting_at(&self.present, &self.word_rank, first)
+    }
+
+    /// Walks the positions from number `first` on, with their states.
+    pub fn positions(&self, first: u32) -> PositionCursor<'_> {
+        PositionCursor {
+            index: self,
+            walker: self.positions_from(first as u64),
+            next: first,
+            ko_entry: self.ko_positions.partition_point(|&p| p < first),
+        }
+    }
+
+    /// Reads states in ascending number order; see `StateCursor`.
+    pub fn state_cursor(&self) -> StateCursor<'_> {
+        StateCursor {
+            index: self,
+            walker: None,
+            walker_position: 0,
+            code: 0,
+            ko_entry: 0,
+        }
+    }
+}
+
+/// A position and the numbers of its states.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PositionStates {
+    pub number: u32,
+    pub code: PositionCode,
+    /// The number of its first ko state (meaningless without ko states).
+    pub first_ko: StateNumber,
+    pub ko_states: u32,
+}
+
+impl PositionStates {
+    /// The number of the state in `slot`.
+    #[inline]
+    pub fn state(&self, slot: u32) -> StateNumber {
+        match slot {
+            SLOT_PLAIN | SLOT_PASSED => 2 * self.number + slot,
+            _ => self.first_ko + slot - SLOT_FIRST_KO,
+        }
+    }
+
+    /// The number of slots: two plus the ko states.
+    #[inline]
+    pub fn slots(&self) -> u32 {
+        SLOT_FIRST_KO + self.ko_states
+    }
+}
+
+/// Visits positions in order with the numbers of their states.
+pub struct PositionCursor<'a> {
+    index: &'a StateIndex,
+    walker: PositionWalker<'a>,
+    next: u32,
+    ko_entry: usize,
+}
+
+impl Iterator for PositionCursor<'_> {
+    type Item = PositionStates;
+
+    fn next(&mut self) -> Option<PositionStates> {
+        let code = self.walker.next_code()?;
+        let number = self.next;
+        self.next += 1;
+        let index = self.index;
+        let (first_ko, ko_states) = if index.ko_positions.get(self.ko_entry) == Some(&number) {
+            let i = self.ko_entry;
+            self.ko_entry += 1;
+            (
+                index.ko_start() + index.ko_before[i],
+                index.ko_before[i + 1] - index.ko_before[i],
+            )
+        } else {
+            (0, 0)
+        };
+        Some(PositionStates {
+            number,
+            code,
+            first_ko,
+            ko_states,
+        })
+    }
+}
+
+/// Turns state numbers, given in ascending order, into states, walking the
+/// positions instead of searching for each.
+pub struct StateCursor<'a> {
+    index: &'a StateIndex,
+    walker: Option<PositionWalker<'a>>,
+    /// The position whose code is `code`.
+    walker_position: u32,
+    code: PositionCode,
+    ko_entry: usize,
+}
+
+/// Beyond this many positions ahead, the cursor searches instead of walking.
+const WALK_LIMIT: u32 = 256;
+
+impl StateCursor<'_> {
+    fn move_to(&mut self, position: u32) {
+        match &mut self.walker {
+            Some(walker)
+                if position >= self.walker_position
+                    && position - self.walker_position <= WALK_LIMIT =>
+            {
+                while self.walker_position < position {
+                    self.code = walker.next_code().expect("positions are in range");
+                    self.walker_position += 1;
+                }
+            }
+            _ => {
+                let mut walker = self.index.positions_from(position as u64);
+                self.code = walker.next_code().expect("positions are in range");
+                self.walker_position = position;
+                self.walker = Some(walker);
+            }
+        }
+    }
+
+    /// The state with number `number`. Numbers given in ascending order are
+    /// found by walking; any other order still works, by searching.
+    pub fn state(&mut self, number: StateNumber) -> State {
+        let index = self.index;
+        let (position, slot) = if number < index.ko_start() {
+            (number / 2, number % 2)
+        } else {
+            let k = number - index.ko_start();
+            let before = &index.ko_before;
+            let holds = |e: usize| e + 1 < before.len() && before[e] <= k && k < before[e + 1];
+            if !holds(self.ko_entry) {
+                // Step forward a little; search if that does not find it.
+                let mut steps = 0;
+                while self.ko_entry + 2 < before.len()
+                    && before[self.ko_entry + 1] <= k
+                    && steps < 64
+                {
+                    self.ko_entry += 1;
+                    steps += 1;
+                }
+                if !holds(self.ko_entry) {
+                    self.ko_entry = before.partition_point(|&b| b <= k) - 1;
+                }
+            }
+            (
+                index.ko_positions[self.ko_entry],
+                SLOT_FIRST_KO + k - before[self.ko_entry],
+            )
+        };
+        if self.walker.is_none() || position != self.walker_position {
+            self.move_to(position);
+        }
+        index.state_at(self.code, slot)
     }
 }
 
@@ -423,6 +622,49 @@ mod tests {
                     .filter(|&code| codec.decode(code).is_legal(&board))
                     .count() as u64;
                 assert_eq!(plain, known, "{name}: plain count");
+            }
+        }
+    }
+
+    #[test]
+    fn cursors_agree_with_unrank() {
+        for name in ["1x9", "3x3", "2x5"] {
+            let board: Board = name.parse().unwrap();
+            let index = StateIndex::build(board);
+            let states = index.counts().states as StateNumber;
+            // Every position in order, with every slot's number.
+            let mut seen = 0;
+            for entry in index.positions(0) {
+                assert_eq!(entry.code, index.position_code(entry.number));
+                assert_eq!(entry.ko_states, index.ko_state_count(entry.number));
+                for slot in 0..entry.slots() {
+                    let number = entry.state(slot);
+                    assert_eq!(index.slot_of(number), (entry.number, slot), "{name}");
+                    assert_eq!(index.number(entry.number, slot), number);
+                    seen += 1;
+                }
+            }
+            assert_eq!(seen, states);
+            // Ascending numbers with gaps, then any order.
+            let mut rng = crate::testing::Rng::new(3);
+            let mut cursor = index.state_cursor();
+            let mut number = 0;
+            while number < states {
+                assert_eq!(
+                    cursor.state(number),
+                    index.unrank(number),
+                    "{name} {number}"
+                );
+                let gap = if rng.below(4) == 0 { 2000 } else { 5 };
+                number += 1 + rng.below(gap) as StateNumber;
+            }
+            for _ in 0..500 {
+                let number = rng.below(states as u64) as StateNumber;
+                assert_eq!(
+                    cursor.state(number),
+                    index.unrank(number),
+                    "{name} {number}"
+                );
             }
         }
     }

@@ -184,10 +184,10 @@ fn for_each_predecessor(index: &StateIndex, state: &State, mut visit: impl FnMut
         let entry = index
             .locate(&earlier)
             .expect("un-moves yield legal positions, and the index holds them all");
-        visit(entry.base + SLOT_PLAIN);
+        visit(entry.plain());
         let forbidden = match last_move {
             LastMove::Place(point) => {
-                visit(entry.base + SLOT_PASSED);
+                visit(entry.passed());
                 Some(point)
             }
             LastMove::Pass => None,
@@ -263,13 +263,11 @@ fn count_children(index: &StateIndex, cells: &mut [u32], observer: &dyn Observer
         .map(|c| {
             let first = c * chunk;
             let last = (first + chunk).min(positions);
-            let mut walker = index.positions_from(first);
             let mut edges = 0u64;
             let mut moves: Vec<(Point, u64)> = Vec::with_capacity(32);
             let mut keys: Vec<u64> = Vec::with_capacity(32);
-            for number in first..last {
-                let code = walker.next_code().expect("walker covers every position");
-                let position = codec.decode(code);
+            for entry in index.positions(first as u32).take((last - first) as usize) {
+                let position = codec.decode(entry.code);
                 moves.clear();
                 for point in position.empty_points(&board).iter() {
                     if let Some(placed) = position.place(&board, point) {
@@ -293,19 +291,18 @@ fn count_children(index: &StateIndex, cells: &mut [u32], observer: &dyn Observer
                     keys.dedup();
                     keys.len() as u32
                 };
-                let (base, end) = index.state_range(number as u32);
                 let plain = distinct(None, &mut keys) + 1;
                 let margin = position.area_score(&board);
-                cells[(base + SLOT_PLAIN) as usize]
+                cells[entry.state(SLOT_PLAIN) as usize]
                     .store(cell::fresh(plain, None, points), Ordering::Relaxed);
-                cells[(base + SLOT_PASSED) as usize]
+                cells[entry.state(SLOT_PASSED) as usize]
                     .store(cell::fresh(plain, Some(margin), points), Ordering::Relaxed);
                 edges += 2 * plain as u64;
-                if end > base + SLOT_FIRST_KO {
+                if entry.ko_states > 0 {
                     let ko_points = index.canonical_ko_points(&position);
                     for (slot, ko) in ko_points.iter().enumerate() {
                         let children = distinct(Some(ko), &mut keys) + 1;
-                        let number = base + SLOT_FIRST_KO + slot as u32;
+                        let number = entry.state(SLOT_FIRST_KO + slot as u32);
                         cells[number as usize]
                             .store(cell::fresh(children, None, points), Ordering::Relaxed);
                         edges += children as u64;
@@ -332,8 +329,7 @@ fn seed_level(index: &StateIndex, cells: &[AtomicU32], flags: &LayerFlags, level
         .map(|c| {
             let mut decided = 0;
             for number in c * chunk..((c + 1) * chunk).min(positions) {
-                let (base, _) = index.state_range(number as u32);
-                let passed_number = base + SLOT_PASSED;
+                let passed_number = 2 * number as StateNumber + SLOT_PASSED;
                 let passed = &cells[passed_number as usize];
                 let current = passed.load(Ordering::Relaxed);
                 let mut marked = false;
@@ -358,6 +354,49 @@ fn seed_level(index: &StateIndex, cells: &[AtomicU32], flags: &LayerFlags, level
         .sum()
 }
 
+/// Marks an update for a predecessor of a state that became won (else lost).
+const CHILD_WON: u32 = 1 << 31;
+/// Updates gathered before they are applied together.
+const UPDATE_BATCH: usize = 128;
+
+/// Applies a batch of updates to predecessors: `p | CHILD_WON` counts down
+/// `p`'s children (and makes it lost at zero), `p` alone makes it won.
+/// Returns how many states this decided; empties the batch.
+fn apply_updates(
+    cells: &[AtomicU32],
+    flags: &LayerFlags,
+    updates: &mut Vec<u32>,
+    code: u32,
+    depth: u32,
+) -> u64 {
+    // Plain loads first: their cache misses overlap, where each locked
+    // update below would otherwise wait for its line in turn.
+    let warm = updates.iter().fold(0u32, |acc, &u| {
+        acc ^ cells[(u & !CHILD_WON) as usize].load(Ordering::Relaxed)
+    });
+    std::hint::black_box(warm);
+    let mut decided = 0;
+    for &update in updates.iter() {
+        let number = update & !CHILD_WON;
+        let target = &cells[number as usize];
+        let now_decided = if update & CHILD_WON != 0 {
+            let last = cell::child_won(target);
+            if last {
+                cell::set_opponent(target, code, depth);
+            }
+            last
+        } else {
+            cell::set_mover(target, code, depth)
+        };
+        if now_decided {
+            flags.mark_next(number);
+            decided += 1;
+        }
+    }
+    updates.clear();
+    decided
+}
+
 /// Phase 3, one layer: every state decided at threshold `level` and depth
 /// `depth` updates its predecessors, marking those decided at `depth + 1` in
 /// the next layer. Returns (states of this layer, states of the next).
@@ -376,15 +415,15 @@ fn propagate_layer(
         .into_par_iter()
         .filter(|&w| flags.current[w].load(Ordering::Relaxed) != 0)
         .map_init(
-            || Vec::<StateNumber>::with_capacity(256),
-            |predecessors, w| {
+            || {
+                (
+                    Vec::<StateNumber>::with_capacity(64),
+                    Vec::<u32>::with_capacity(2 * UPDATE_BATCH),
+                )
+            },
+            |(predecessors, updates), w| {
                 let mut bits = flags.current[w].load(Ordering::Relaxed);
-                let first = w as StateNumber * STATES_PER_FLAG_WORD
-                    + bits.trailing_zeros() * STATES_PER_FLAG;
-                let mut position = index.position_of_state(first);
-                let mut walker = index.positions_from(position as u64);
-                let mut position_code = walker.next_code().expect("the state's position exists");
-                let (mut start, mut end) = index.state_range(position);
+                let mut cursor = index.state_cursor();
                 let (mut here, mut decided) = (0u64, 0u64);
                 while bits != 0 {
                     let block = w as StateNumber * STATES_PER_FLAG_WORD
@@ -397,39 +436,25 @@ fn propagate_layer(
                         if !won && !lost {
                             continue;
                         }
-                        while number >= end {
-                            position += 1;
-                            position_code =
-                                walker.next_code().expect("positions cover every state");
-                            (start, end) = index.state_range(position);
-                        }
-                        let state = index.state_at(position_code, number - start);
+                        let state = cursor.state(number);
                         predecessors.clear();
                         for_each_predecessor(index, &state, |p| predecessors.push(p));
                         predecessors.sort_unstable();
                         predecessors.dedup();
                         if won {
                             here += 1;
-                            for &p in predecessors.iter() {
-                                let target = &cells[p as usize];
-                                if cell::child_won(target) {
-                                    cell::set_opponent(target, code, next_depth);
-                                    flags.mark_next(p);
-                                    decided += 1;
-                                }
-                            }
+                            updates.extend(predecessors.iter().map(|&p| p | CHILD_WON));
                         }
                         if lost {
                             here += 1;
-                            for &p in predecessors.iter() {
-                                if cell::set_mover(&cells[p as usize], code, next_depth) {
-                                    flags.mark_next(p);
-                                    decided += 1;
-                                }
-                            }
+                            updates.extend_from_slice(predecessors);
+                        }
+                        if updates.len() >= UPDATE_BATCH {
+                            decided += apply_updates(cells, flags, updates, code, next_depth);
                         }
                     }
                 }
+                decided += apply_updates(cells, flags, updates, code, next_depth);
                 (here, decided)
             },
         )
@@ -444,6 +469,10 @@ pub fn solve(board: Board, observer: &dyn Observer) -> Result<Solution, SolveErr
         });
     }
     let mut stats = SolveStats::default();
+    // State numbers leave the top bit free for `CHILD_WON`.
+    let too_large = || SolveError::TooLarge {
+        points: board.points(),
+    };
 
     let started = Instant::now();
     observer.phase_started(Phase::Enumerate, 0);
@@ -455,6 +484,9 @@ pub fn solve(board: Board, observer: &dyn Observer) -> Result<Solution, SolveErr
 
     let started = Instant::now();
     let counts = index.counts();
+    if counts.states >= CHILD_WON as u64 {
+        return Err(too_large());
+    }
     observer.phase_started(Phase::CountChildren, counts.positions);
     let mut cells = vec![0u32; counts.states as usize];
     stats.edges = count_children(&index, &mut cells, observer);

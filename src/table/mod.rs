@@ -5,6 +5,7 @@
 //! The layers above (GTP, command line) use `Tablebase` and `Value` only;
 //! they never see table bytes or index arithmetic.
 
+pub mod built_in;
 pub mod format;
 pub mod probe;
 pub mod verify;

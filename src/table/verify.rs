@@ -140,19 +140,17 @@ pub fn check_values(
         .map(|c| {
             let first = c * chunk;
             let last = (first + chunk).min(positions);
-            let mut walker = index.positions_from(first);
             let mut edges = 0;
-            for number in first..last {
-                let code = walker.next_code().expect("walker covers every position");
-                let (start, end) = index.state_range(number as u32);
-                for slot in 0..end - start {
-                    let state = index.state_at(code, slot);
+            for entry in index.positions(first as u32).take((last - first) as usize) {
+                for slot in 0..entry.slots() {
+                    let state = index.state_at(entry.code, slot);
                     let (expected, checked) = expected_value(index, &state, values);
                     edges += checked;
-                    let stored = values(start + slot);
+                    let number = entry.state(slot);
+                    let stored = values(number);
                     if stored != expected {
                         return Err(Mismatch {
-                            number: start + slot,
+                            number,
                             state,
                             stored,
                             expected,
@@ -193,28 +191,45 @@ pub fn decode_all(table: &TableBytes<'_>, index: &StateIndex) -> Result<Vec<Valu
             "the directory does not match the board's positions".into(),
         ));
     }
-    let blocks: Vec<Result<Vec<Value>, Fault>> = (0..header.blocks)
-        .into_par_iter()
-        .map(|b| {
-            let block = table.block(b)?;
-            let (first, last) = table.block_positions(b);
-            for (i, number) in (first..last).enumerate() {
-                let (start, end) = index.state_range(number as u32);
-                let stored = block.starts[i + 1] - block.starts[i];
-                if stored != end - start {
-                    return Err(Fault::Inconsistent(format!(
-                        "position {number} has {} ko states in the file, {} on the board",
-                        stored as i64 - SLOT_FIRST_KO as i64,
-                        end - start - SLOT_FIRST_KO
-                    )));
+    let mut values = vec![Value::default(); counts.states as usize];
+    // Blocks decode in parallel, a batch at a time, so that only a batch of
+    // decoded blocks is held besides the values.
+    let blocks = header.blocks;
+    for batch in (0..blocks).step_by(64) {
+        let decoded: Vec<Result<Vec<(StateNumber, Value)>, Fault>> = (batch
+            ..(batch + 64).min(blocks))
+            .into_par_iter()
+            .map(|b| {
+                let block = table.block(b)?;
+                let (first, last) = table.block_positions(b);
+                let mut numbered = Vec::with_capacity(block.values.len());
+                for (i, entry) in index
+                    .positions(first as u32)
+                    .take((last - first) as usize)
+                    .enumerate()
+                {
+                    let stored = block.starts[i + 1] - block.starts[i];
+                    if stored != entry.slots() {
+                        return Err(Fault::Inconsistent(format!(
+                            "position {} has {} ko states in the file, {} on the board",
+                            entry.number,
+                            stored as i64 - SLOT_FIRST_KO as i64,
+                            entry.ko_states
+                        )));
+                    }
+                    for slot in 0..entry.slots() {
+                        let value = block.value(i, slot).expect("slot counted above");
+                        numbered.push((entry.state(slot), value));
+                    }
                 }
+                Ok(numbered)
+            })
+            .collect();
+        for block in decoded {
+            for (number, value) in block? {
+                values[number as usize] = value;
             }
-            Ok(block.values)
-        })
-        .collect();
-    let mut values = Vec::with_capacity(counts.states as usize);
-    for block in blocks {
-        values.extend(block?);
+        }
     }
     Ok(values)
 }

@@ -35,13 +35,11 @@ struct IndexRecords<'a> {
 
 impl RecordSource for IndexRecords<'_> {
     fn ko_states(&self, number: u64) -> u32 {
-        let (start, end) = self.index.state_range(number as u32);
-        end - start - crate::index::SLOT_FIRST_KO
+        self.index.ko_state_count(number as u32)
     }
 
     fn value(&self, number: u64, slot: u32) -> Value {
-        let (start, _) = self.index.state_range(number as u32);
-        (self.value)(start + slot)
+        (self.value)(self.index.number(number as u32, slot))
     }
 }
 

@@ -67,6 +67,25 @@ pub fn compare_outcomes(a: &Outcome, b: &Outcome) -> Ordering {
         .then(ka.2.cmp(&kb.2))
 }
 
+/// The engine's preference between two rated moves (SPEC section 4):
+/// `Greater` when `a` is preferred. Wins by more first, then fewer plies;
+/// then draws, a pass first (so games end); then losses by less, then more
+/// plies. Equal moves are left to point order by the caller.
+pub fn prefer(a: &Rating, b: &Rating) -> Ordering {
+    compare_outcomes(&a.outcome, &b.outcome).then_with(|| match (a.outcome, b.outcome) {
+        (Outcome::Draw, Outcome::Draw) => (a.mv == Move::Pass).cmp(&(b.mv == Move::Pass)),
+        _ => Ordering::Equal,
+    })
+}
+
+/// Indices of `ratings` (in point order, then pass) from the most to the
+/// least preferred; equal moves stay in point order.
+pub fn preference_order(ratings: &[Rating]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..ratings.len()).collect();
+    order.sort_by(|&x, &y| prefer(&ratings[y], &ratings[x]));
+    order
+}
+
 /// The outcome of `state` for its mover.
 pub fn outcome(
     values: &dyn Values,

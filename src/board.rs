@@ -175,8 +175,8 @@ impl fmt::Display for BoardError {
 impl std::error::Error for BoardError {}
 
 /// The shape of a board: `rows x columns`, orthogonal adjacency, walls at the
-/// edges.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+/// edges. Boards order by rows, then columns.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Board {
     rows: u8,
     columns: u8,

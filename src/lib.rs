@@ -9,7 +9,8 @@
 //! - `index`: canonical form and a dense numbering of states;
 //! - `solver`: the retrograde solve of every state;
 //! - `table`: the file format, the prober and the verifier;
-//! - `cli`: the command line.
+//! - `analysis`: rating moves from values;
+//! - `gtp` and `cli`: the engine and the command line.
 //!
 //! `reference` is a deliberately plain solver used only to check the real
 //! one; `plan` estimates sizes and reads memory figures.
@@ -17,6 +18,8 @@
 pub mod analysis;
 pub mod board;
 pub mod cli;
+pub mod colour;
+pub mod gtp;
 pub mod index;
 pub mod moves;
 pub mod plan;

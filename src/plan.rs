@@ -93,6 +93,28 @@ pub fn peak_memory() -> Option<u64> {
     Some(kib * 1024)
 }
 
+/// CPU seconds this process has used (user and system, Linux); 0 if
+/// unknown.
+pub fn cpu_seconds() -> f64 {
+    let Ok(text) = std::fs::read_to_string("/proc/self/stat") else {
+        return 0.0;
+    };
+    // The command name (field 2) may hold spaces; fields after it are plain.
+    let Some(after_name) = text.rsplit_once(')').map(|(_, rest)| rest) else {
+        return 0.0;
+    };
+    let fields: Vec<&str> = after_name.split_whitespace().collect();
+    // utime and stime are fields 14 and 15, that is 11 and 12 after the name.
+    let ticks = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|f| f.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    // Linux reports these in clock ticks of 1/100 s.
+    (ticks(11) + ticks(12)) / 100.0
+}
+
 /// `1234567` as `1.2 M`, for messages.
 pub fn human(count: f64) -> String {
     let units = [(1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")];

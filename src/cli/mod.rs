@@ -43,6 +43,15 @@ struct Arguments {
     #[arg(long, value_name = "DIR")]
     tables: Option<PathBuf>,
 
+    /// Engine: answer `resign` in lost positions (by default smallgo plays
+    /// every game out, resisting as long as it can).
+    #[arg(long)]
+    resign: bool,
+
+    /// Engine: leave out the tables built into the binary.
+    #[arg(long)]
+    without_built_in_tables: bool,
+
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -71,6 +80,7 @@ pub fn run(arguments: impl IntoIterator<Item = OsString>) -> ExitCode {
         }
     };
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info"))
+        .target(env_logger::Target::Stderr)
         .format_timestamp(None)
         .init();
     match (arguments.build, arguments.command) {
@@ -84,10 +94,17 @@ pub fn run(arguments: impl IntoIterator<Item = OsString>) -> ExitCode {
         ),
         (None, Some(Command::Verify { files })) => verify_files(&files),
         (None, None) => {
-            eprintln!(
-                "smallgo: the GTP engine is not part of this build yet; use --build or verify"
-            );
-            ExitCode::from(EXIT_FAILURE)
+            if let Some(folder) = &arguments.tables {
+                if !folder.is_dir() {
+                    eprintln!("smallgo: --tables {}: not a folder", folder.display());
+                    return ExitCode::from(EXIT_FAILURE);
+                }
+            }
+            crate::gtp::serve(crate::gtp::Options {
+                tables: arguments.tables,
+                without_built_in_tables: arguments.without_built_in_tables,
+                resign: arguments.resign,
+            })
         }
     }
 }

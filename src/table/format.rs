@@ -170,6 +170,26 @@ impl Header {
         out
     }
 
+    /// The board a file holds, from the first bytes of its header only
+    /// (magic, version, board); the rest is checked when the file is opened.
+    pub fn peek_board(prefix: &[u8]) -> Result<Board, Fault> {
+        if prefix.len() < 8 || prefix[0..8] != MAGIC {
+            return Err(Fault::BadMagic);
+        }
+        if prefix.len() < 18 {
+            return Err(Fault::Truncated {
+                length: prefix.len() as u64,
+                needed: HEADER_SIZE as u64,
+            });
+        }
+        let version = u32_at(prefix, 8);
+        if version != FORMAT_VERSION {
+            return Err(Fault::UnsupportedVersion(version));
+        }
+        let (rows, columns) = (prefix[16] as usize, prefix[17] as usize);
+        Board::new(rows, columns).map_err(|_| inconsistent(format!("board {rows}x{columns}")))
+    }
+
     /// Reads and checks the header and checksum of a whole file.
     pub fn read(bytes: &[u8]) -> Result<Header, Fault> {
         if bytes.len() < 8 || bytes[0..8] != MAGIC {

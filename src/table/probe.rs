@@ -71,6 +71,31 @@ impl Tablebase {
         Tablebase::from_bytes(Origin::File(path.to_path_buf()), Bytes::Mapped(map))
     }
 
+    /// The board a table file holds, reading only the start of its header.
+    pub fn peek_board(path: &Path) -> Result<Board, TableError> {
+        use std::io::Read;
+        let mut prefix = Vec::with_capacity(super::format::HEADER_SIZE);
+        File::open(path)
+            .and_then(|file| {
+                file.take(super::format::HEADER_SIZE as u64)
+                    .read_to_end(&mut prefix)
+            })
+            .map_err(|e| TableError::io(path, e))?;
+        Header::peek_board(&prefix).map_err(|fault| TableError::Corrupt {
+            origin: Origin::File(path.to_path_buf()),
+            fault,
+        })
+    }
+
+    /// The board a built-in table holds, reading only the start of its
+    /// header.
+    pub fn peek_built_in(name: &str, bytes: &[u8]) -> Result<Board, TableError> {
+        Header::peek_board(bytes).map_err(|fault| TableError::Corrupt {
+            origin: Origin::BuiltIn(name.to_string()),
+            fault,
+        })
+    }
+
     /// Opens a table built into the binary.
     pub fn from_static(name: &str, bytes: &'static [u8]) -> Result<Tablebase, TableError> {
         Tablebase::from_bytes(Origin::BuiltIn(name.to_string()), Bytes::Static(bytes))

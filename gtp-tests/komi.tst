@@ -1,0 +1,59 @@
+# Komi: any finite value, White receives it, kept across boardsize and
+# clear_board, applied by final_score and smallgo-value.
+# 3x3 is B+9 at komi 0 (SPEC section 7): Black forces +9 and White forces
+# -9 (Black owns the whole board), so the result moves with komi.
+
+10 boardsize 3
+20 komi 0
+30 smallgo-value
+#? [B\+9]
+
+40 komi 6.5
+50 smallgo-value
+#? [B\+2\.5]
+
+60 komi 9
+70 smallgo-value
+#? [0]
+
+80 komi 9.5
+90 smallgo-value
+#? [W\+0\.5]
+
+100 komi -3
+110 smallgo-value
+#? [B\+12]
+
+# Empty board: area 0, so the score is the komi.
+120 komi 7.5
+130 final_score
+#? [W\+7\.5]
+
+# Kept across clear_board and boardsize.
+140 clear_board
+150 final_score
+#? [W\+7\.5]
+
+160 boardsize 2
+170 final_score
+#? [W\+7\.5]
+
+180 komi 0.25
+190 final_score
+#? [W\+0\.25]
+
+200 komi abc
+#? [syntax error]*
+
+210 komi inf
+#? [syntax error]*
+
+220 komi nan
+#? [syntax error]*
+
+230 komi
+#? [syntax error]*
+
+# The failed commands left komi as it was.
+240 final_score
+#? [W\+0\.25]

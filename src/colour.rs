@@ -1,0 +1,49 @@
+//! The two players. The tables never need colours (states are seen from the
+//! side to move); the game record, GTP and the komi reading do.
+
+use std::fmt;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Colour {
+    Black,
+    White,
+}
+
+impl Colour {
+    pub fn opposite(self) -> Colour {
+        match self {
+            Colour::Black => Colour::White,
+            Colour::White => Colour::Black,
+        }
+    }
+
+    pub fn is_black(self) -> bool {
+        self == Colour::Black
+    }
+
+    /// Reads `b`, `black`, `w` or `white`, in any case.
+    pub fn parse(text: &str) -> Option<Colour> {
+        match text.to_ascii_lowercase().as_str() {
+            "b" | "black" => Some(Colour::Black),
+            "w" | "white" => Some(Colour::White),
+            _ => None,
+        }
+    }
+
+    /// One letter, as GTP variations and SGF write it: `B` or `W`.
+    pub fn letter(self) -> char {
+        match self {
+            Colour::Black => 'B',
+            Colour::White => 'W',
+        }
+    }
+}
+
+impl fmt::Display for Colour {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Colour::Black => "black",
+            Colour::White => "white",
+        })
+    }
+}

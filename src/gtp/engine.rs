@@ -1,0 +1,630 @@
+//! The GTP commands and what they do to the game.
+//!
+//! Moves are chosen by SPEC section 4 from the values of the children, read
+//! for the current komi, with one addition from the live game: a move that
+//! would repeat a full state ends the game as a draw, so it is rated a draw.
+//! That keeps a winning side from repeating (it always has a win that does
+//! not), and lets any side take a draw that the history offers.
+
+use std::time::Duration;
+
+use crate::analysis::{preference_order, rate_moves, Rating, Values};
+use crate::board::Board;
+use crate::colour::Colour;
+use crate::moves::Move;
+use crate::value::{score_text, Outcome};
+
+use super::game::Game;
+use super::library::{Library, Oracle};
+use super::parse::{colour, finite_number, move_text, whole_number, MoveText};
+
+/// The board used until a controller sets one.
+const DEFAULT_BOARD: (usize, usize) = (4, 4);
+/// The most moves a principal variation shows.
+const PRINCIPAL_VARIATION_LIMIT: usize = 60;
+
+/// Every command the engine knows, as `list_commands` gives them.
+pub const COMMANDS: &[&str] = &[
+    "boardsize",
+    "clear_board",
+    "cputime",
+    "final_score",
+    "final_status_list",
+    "genmove",
+    "gogui-analyze_commands",
+    "kata-analyze",
+    "known_command",
+    "komi",
+    "list_commands",
+    "name",
+    "play",
+    "protocol_version",
+    "quit",
+    "rectangular_boardsize",
+    "reg_genmove",
+    "showboard",
+    "smallgo-best-moves",
+    "smallgo-move-labels",
+    "smallgo-move-values",
+    "smallgo-pv",
+    "smallgo-value",
+    "time_left",
+    "time_settings",
+    "undo",
+    "version",
+];
+
+/// The analysis commands GoGui offers in its menu.
+const GOGUI_ANALYZE_COMMANDS: &str = "gfx/Perfect move values/smallgo-move-values %c\n\
+    pspairs/Perfect move values (labels)/smallgo-move-labels %c\n\
+    plist/Perfect best moves/smallgo-best-moves %c\n\
+    varc/Perfect principal variation/smallgo-pv %c\n\
+    string/Perfect result/smallgo-value";
+
+/// What the engine answers.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Reply {
+    Success(String),
+    Failure(String),
+    /// `quit`: answer, then stop.
+    Quit,
+    /// `kata-analyze`: a stream of analysis lines until any input arrives.
+    Analyze {
+        colour: Colour,
+        interval: Option<Duration>,
+    },
+}
+
+fn success(text: impl Into<String>) -> Reply {
+    Reply::Success(text.into())
+}
+
+fn failure(text: impl Into<String>) -> Reply {
+    Reply::Failure(text.into())
+}
+
+const SYNTAX_ERROR: &str = "syntax error";
+
+/// The engine's settings from the command line.
+#[derive(Clone, Debug, Default)]
+pub struct Settings {
+    /// Answer `resign` in lost positions (never, otherwise).
+    pub resign: bool,
+}
+
+/// A GTP engine over a library of values.
+pub struct Engine {
+    library: Library,
+    settings: Settings,
+    game: Game,
+    /// Values for the game's board, opened on first use.
+    oracle: Option<Oracle>,
+    komi: f64,
+}
+
+/// Formats a number of points for texts: `9`, `8.5`.
+fn points_text(points: f64) -> String {
+    if points.fract() == 0.0 {
+        format!("{points:.0}")
+    } else {
+        let text = format!("{points:.6}");
+        text.trim_end_matches('0').to_string()
+    }
+}
+
+/// Formats a float so that it always has a decimal point: `1.0`, `0.5`.
+fn float_text(value: f64) -> String {
+    if value.fract() == 0.0 {
+        format!("{value:.1}")
+    } else {
+        format!("{value}")
+    }
+}
+
+/// A short label for a rated move: `+9`, `=0`, `-3.5`.
+fn outcome_label(outcome: &Outcome) -> String {
+    match *outcome {
+        Outcome::MoverWins { margin, .. } => format!("+{}", points_text(margin)),
+        Outcome::Draw => "=0".to_string(),
+        Outcome::OpponentWins { margin, .. } => format!("-{}", points_text(margin)),
+    }
+}
+
+impl Engine {
+    pub fn new(library: Library, settings: Settings) -> Engine {
+        let board =
+            Board::new(DEFAULT_BOARD.0, DEFAULT_BOARD.1).expect("the default board is valid");
+        Engine {
+            library,
+            settings,
+            game: Game::new(board),
+            oracle: None,
+            komi: 0.0,
+        }
+    }
+
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    fn board(&self) -> Board {
+        *self.game.board()
+    }
+
+    /// The values of the current board, opening them on first use.
+    fn oracle(&mut self) -> Result<Oracle, String> {
+        if self.oracle.is_none() {
+            let board = self.board();
+            let oracle = self
+                .library
+                .open(board)
+                .ok_or_else(|| format!("no table for board {board}"))?;
+            log::info!("board {board}: {}", oracle.description());
+            self.oracle = Some(oracle);
+        }
+        Ok(self.oracle.clone().expect("opened above"))
+    }
+
+    /// Runs one command.
+    pub fn execute(&mut self, name: &str, arguments: &[&str]) -> Reply {
+        match name {
+            "protocol_version" => success("2"),
+            "name" => success("smallgo"),
+            "version" => success(env!("CARGO_PKG_VERSION")),
+            "known_command" => match arguments {
+                [command] => success(if COMMANDS.contains(command) {
+                    "true"
+                } else {
+                    "false"
+                }),
+                _ => failure(SYNTAX_ERROR),
+            },
+            "list_commands" => success(COMMANDS.join("\n")),
+            "quit" => Reply::Quit,
+            "boardsize" => match arguments {
+                [size] => match whole_number(size) {
+                    Some(size) => self.set_board(size as usize, size as usize),
+                    None => failure(SYNTAX_ERROR),
+                },
+                _ => failure(SYNTAX_ERROR),
+            },
+            "rectangular_boardsize" => match arguments {
+                [width, height] => match (whole_number(width), whole_number(height)) {
+                    (Some(width), Some(height)) => self.set_board(height as usize, width as usize),
+                    _ => failure(SYNTAX_ERROR),
+                },
+                _ => failure(SYNTAX_ERROR),
+            },
+            "clear_board" if arguments.is_empty() => {
+                self.game = Game::new(self.board());
+                success("")
+            }
+            "komi" => match arguments {
+                [komi] => match finite_number(komi) {
+                    Some(komi) => {
+                        self.komi = komi;
+                        success("")
+                    }
+                    None => failure(SYNTAX_ERROR),
+                },
+                _ => failure(SYNTAX_ERROR),
+            },
+            "play" => self.play(arguments),
+            "genmove" => self.generate(arguments, true),
+            "reg_genmove" => self.generate(arguments, false),
+            "undo" if arguments.is_empty() => {
+                if self.game.undo() {
+                    success("")
+                } else {
+                    failure("cannot undo")
+                }
+            }
+            "showboard" if arguments.is_empty() => success(format!("\n{}", self.game.diagram())),
+            "final_score" if arguments.is_empty() => success(self.final_score()),
+            "final_status_list" => self.final_status_list(arguments),
+            "time_settings" => match arguments {
+                [main, byo_yomi, stones]
+                    if finite_number(main).is_some()
+                        && finite_number(byo_yomi).is_some()
+                        && whole_number(stones).is_some() =>
+                {
+                    success("")
+                }
+                _ => failure(SYNTAX_ERROR),
+            },
+            "time_left" => match arguments {
+                [side, time, stones]
+                    if colour(side).is_some()
+                        && finite_number(time).is_some()
+                        && whole_number(stones).is_some() =>
+                {
+                    success("")
+                }
+                _ => failure(SYNTAX_ERROR),
+            },
+            "cputime" if arguments.is_empty() => {
+                success(format!("{:.3}", crate::plan::cpu_seconds()))
+            }
+            "smallgo-value" if arguments.is_empty() => match self.value_text() {
+                Ok(text) => success(text),
+                Err(message) => failure(message),
+            },
+            "smallgo-move-values" | "smallgo-move-labels" | "smallgo-best-moves" | "smallgo-pv" => {
+                let side = match arguments {
+                    [] => self.game.to_move(),
+                    [side] => match colour(side) {
+                        Some(side) => side,
+                        None => return failure(SYNTAX_ERROR),
+                    },
+                    _ => return failure(SYNTAX_ERROR),
+                };
+                let result = match name {
+                    "smallgo-move-values" => self.move_values_gfx(side),
+                    "smallgo-move-labels" => self.move_labels(side),
+                    "smallgo-best-moves" => self.best_moves(side),
+                    _ => self.principal_variation_text(side),
+                };
+                match result {
+                    Ok(text) => success(text),
+                    Err(message) => failure(message),
+                }
+            }
+            "gogui-analyze_commands" if arguments.is_empty() => success(GOGUI_ANALYZE_COMMANDS),
+            "kata-analyze" => self.kata_analyze_request(arguments),
+            _ if COMMANDS.contains(&name) => failure(SYNTAX_ERROR),
+            _ => failure("unknown command"),
+        }
+    }
+
+    fn set_board(&mut self, rows: usize, columns: usize) -> Reply {
+        let Ok(board) = Board::new(rows, columns) else {
+            return failure("unacceptable size");
+        };
+        if board == self.board() && self.oracle.is_some() {
+            self.game = Game::new(board);
+            return success("");
+        }
+        match self.library.open(board) {
+            Some(oracle) => {
+                log::info!("board {board}: {}", oracle.description());
+                self.oracle = Some(oracle);
+                self.game = Game::new(board);
+                success("")
+            }
+            None => failure("unacceptable size"),
+        }
+    }
+
+    fn play(&mut self, arguments: &[&str]) -> Reply {
+        let [side, vertex] = arguments else {
+            return failure(SYNTAX_ERROR);
+        };
+        let Some(side) = colour(side) else {
+            return failure(SYNTAX_ERROR);
+        };
+        match move_text(&self.board(), vertex) {
+            None => failure(SYNTAX_ERROR),
+            Some(MoveText::OffBoard) => failure("illegal move"),
+            Some(MoveText::Move(mv)) => match self.game.play(side, mv) {
+                Ok(()) => success(""),
+                Err(_) => failure("illegal move"),
+            },
+        }
+    }
+
+    /// Rates every legal move of `side` in `game`: the table's value of the
+    /// child for the current komi, or a draw if the move repeats a state.
+    fn rate(oracle: &Oracle, komi: f64, game: &Game, side: Colour) -> Result<Vec<Rating>, String> {
+        let state = game.state_for(side);
+        let mut ratings =
+            rate_moves(oracle, &state, komi, side.is_black()).map_err(|e| e.to_string())?;
+        for rating in &mut ratings {
+            if let Ok(next) = game.after(side, rating.mv) {
+                if game.has_stood(&next) {
+                    rating.outcome = Outcome::Draw;
+                }
+            }
+        }
+        Ok(ratings)
+    }
+
+    /// The move SPEC section 4 chooses for `side` in `game`.
+    fn choose(oracle: &Oracle, komi: f64, game: &Game, side: Colour) -> Result<Rating, String> {
+        let ratings = Self::rate(oracle, komi, game, side)?;
+        let best = preference_order(&ratings)[0];
+        Ok(ratings[best])
+    }
+
+    fn generate(&mut self, arguments: &[&str], play: bool) -> Reply {
+        let [side] = arguments else {
+            return failure(SYNTAX_ERROR);
+        };
+        let Some(side) = colour(side) else {
+            return failure(SYNTAX_ERROR);
+        };
+        let mv = if self.game.is_over() || self.game.is_drawn() {
+            Move::Pass
+        } else {
+            let oracle = match self.oracle() {
+                Ok(oracle) => oracle,
+                Err(message) => return failure(message),
+            };
+            match Self::choose(&oracle, self.komi, &self.game, side) {
+                Ok(best) => {
+                    if self.settings.resign && matches!(best.outcome, Outcome::OpponentWins { .. })
+                    {
+                        return success("resign");
+                    }
+                    best.mv
+                }
+                Err(message) => return failure(message),
+            }
+        };
+        if play && self.game.play(side, mv).is_err() {
+            return failure(format!("cannot play {}", mv.name(&self.board())));
+        }
+        success(mv.name(&self.board()))
+    }
+
+    fn final_score(&self) -> String {
+        if self.game.is_drawn() {
+            return "0".to_string();
+        }
+        score_text(self.game.black_area_margin() as f64 - self.komi)
+    }
+
+    fn final_status_list(&self, arguments: &[&str]) -> Reply {
+        let [status] = arguments else {
+            return failure(SYNTAX_ERROR);
+        };
+        match status.to_ascii_lowercase().as_str() {
+            // Under area scoring nothing is removed: every stone on the
+            // board is alive, seki or not.
+            "dead" | "seki" => success(""),
+            "alive" => {
+                let board = self.board();
+                let current = self.game.current();
+                let stones = current.black | current.white;
+                let names: Vec<String> = stones.iter().map(|p| board.point_name(p)).collect();
+                success(names.join(" "))
+            }
+            _ => failure(SYNTAX_ERROR),
+        }
+    }
+
+    /// The perfect-play result of the game as it stands, as `final_score`
+    /// writes it.
+    fn value_text(&mut self) -> Result<String, String> {
+        if self.game.is_drawn() || self.game.is_over() {
+            return Ok(self.final_score());
+        }
+        let oracle = self.oracle()?;
+        let side = self.game.to_move();
+        let value = oracle
+            .value_of(&self.game.state_for(side))
+            .map_err(|e| e.to_string())?;
+        Ok(score_text(
+            value
+                .outcome(self.komi, side.is_black())
+                .black_margin(side.is_black()),
+        ))
+    }
+
+    /// The rated moves of `side`, most preferred first.
+    fn ordered_ratings(&mut self, side: Colour) -> Result<Vec<Rating>, String> {
+        let oracle = self.oracle()?;
+        let ratings = Self::rate(&oracle, self.komi, &self.game, side)?;
+        Ok(preference_order(&ratings)
+            .into_iter()
+            .map(|i| ratings[i])
+            .collect())
+    }
+
+    fn move_values_gfx(&mut self, side: Colour) -> Result<String, String> {
+        let board = self.board();
+        let ratings = self.ordered_ratings(side)?;
+        let mut labels = Vec::new();
+        let mut wins = Vec::new();
+        let mut draws = Vec::new();
+        let mut losses = Vec::new();
+        let mut pass = None;
+        for rating in &ratings {
+            match rating.mv {
+                Move::Pass => pass = Some(outcome_label(&rating.outcome)),
+                Move::Place(point) => {
+                    let name = board.point_name(point);
+                    labels.push(format!("{name} {}", outcome_label(&rating.outcome)));
+                    match rating.outcome {
+                        Outcome::MoverWins { .. } => wins.push(name),
+                        Outcome::Draw => draws.push(name),
+                        Outcome::OpponentWins { .. } => losses.push(name),
+                    }
+                }
+            }
+        }
+        let mut lines = Vec::new();
+        if !labels.is_empty() {
+            lines.push(format!("LABEL {}", labels.join(" ")));
+        }
+        for (colour_name, points) in [("green", &wins), ("yellow", &draws), ("red", &losses)] {
+            if !points.is_empty() {
+                lines.push(format!("COLOR {colour_name} {}", points.join(" ")));
+            }
+        }
+        if let Some(best) = ratings.first() {
+            if let Move::Place(point) = best.mv {
+                lines.push(format!("MARK {}", board.point_name(point)));
+            }
+            lines.push(format!(
+                "TEXT {side} plays {} ({}); pass {}",
+                best.mv.name(&board),
+                outcome_label(&best.outcome),
+                pass.unwrap_or_else(|| "-".to_string())
+            ));
+        }
+        Ok(lines.join("\n"))
+    }
+
+    fn move_labels(&mut self, side: Colour) -> Result<String, String> {
+        let board = self.board();
+        let mut ratings = self.ordered_ratings(side)?;
+        ratings.sort_by_key(|r| r.mv);
+        let pairs: Vec<String> = ratings
+            .iter()
+            .filter_map(|r| match r.mv {
+                Move::Place(point) => Some(format!(
+                    "{} {}",
+                    board.point_name(point),
+                    outcome_label(&r.outcome)
+                )),
+                Move::Pass => None,
+            })
+            .collect();
+        Ok(pairs.join(" "))
+    }
+
+    fn best_moves(&mut self, side: Colour) -> Result<String, String> {
+        let board = self.board();
+        let ratings = self.ordered_ratings(side)?;
+        let Some(best) = ratings.first() else {
+            return Ok(String::new());
+        };
+        let mut names: Vec<(Move, String)> = ratings
+            .iter()
+            .filter(|r| crate::analysis::prefer(r, best) == std::cmp::Ordering::Equal)
+            .filter_map(|r| match r.mv {
+                Move::Place(point) => Some((r.mv, board.point_name(point))),
+                Move::Pass => None,
+            })
+            .collect();
+        names.sort();
+        Ok(names
+            .into_iter()
+            .map(|(_, name)| name)
+            .collect::<Vec<_>>()
+            .join(" "))
+    }
+
+    /// The moves perfect play follows after `side` plays `first`, `first`
+    /// included, until the game ends, repeats, or the limit.
+    fn principal_variation(&mut self, side: Colour, first: Move) -> Result<Vec<Move>, String> {
+        let oracle = self.oracle()?;
+        let mut game = self.game.clone();
+        game.play(side, first)
+            .map_err(|_| "illegal move".to_string())?;
+        let mut line = vec![first];
+        while line.len() < PRINCIPAL_VARIATION_LIMIT && !game.is_over() && !game.is_drawn() {
+            let mover = game.to_move();
+            let best = Self::choose(&oracle, self.komi, &game, mover)?;
+            game.play(mover, best.mv)
+                .map_err(|_| "illegal move".to_string())?;
+            line.push(best.mv);
+        }
+        Ok(line)
+    }
+
+    fn principal_variation_text(&mut self, side: Colour) -> Result<String, String> {
+        if self.game.is_over() || self.game.is_drawn() {
+            return Ok(String::new());
+        }
+        let board = self.board();
+        let oracle = self.oracle()?;
+        let first = Self::choose(&oracle, self.komi, &self.game, side)?.mv;
+        let line = self.principal_variation(side, first)?;
+        Ok(line
+            .iter()
+            .map(|m| m.name(&board))
+            .collect::<Vec<_>>()
+            .join(" "))
+    }
+
+    fn kata_analyze_request(&mut self, arguments: &[&str]) -> Reply {
+        let mut rest = arguments;
+        let mut side = self.game.to_move();
+        if let Some((first, tail)) = rest.split_first() {
+            if let Some(named) = colour(first) {
+                side = named;
+                rest = tail;
+            }
+        }
+        let mut interval = None;
+        if let Some((first, tail)) = rest.split_first() {
+            if let Some(centiseconds) = whole_number(first) {
+                interval = Some(centiseconds);
+                rest = tail;
+            }
+        }
+        // Key-value pairs; `interval` is understood, the rest accepted.
+        let mut pairs = rest.chunks(2);
+        for pair in &mut pairs {
+            match pair {
+                ["interval", value] => match whole_number(value) {
+                    Some(centiseconds) => interval = Some(centiseconds),
+                    None => return failure(SYNTAX_ERROR),
+                },
+                [_, _] => {}
+                _ => return failure(SYNTAX_ERROR),
+            }
+        }
+        if let Err(message) = self.oracle() {
+            return failure(message);
+        }
+        Reply::Analyze {
+            colour: side,
+            interval: interval.map(|cs| Duration::from_millis(10 * cs.max(1) as u64)),
+        }
+    }
+
+    /// One `kata-analyze` line: an `info` entry for every legal move on the
+    /// board, most preferred first, from `side`'s view.
+    pub fn kata_analyze_line(&mut self, side: Colour) -> Result<String, String> {
+        let board = self.board();
+        if self.game.is_over() || self.game.is_drawn() {
+            return Ok(String::new());
+        }
+        let ratings: Vec<Rating> = self
+            .ordered_ratings(side)?
+            .into_iter()
+            .filter(|r| r.mv != Move::Pass)
+            .collect();
+        let count = ratings.len();
+        let mut entries = Vec::with_capacity(count);
+        for (order, rating) in ratings.iter().enumerate() {
+            let (winrate, lead) = match rating.outcome {
+                Outcome::MoverWins { margin, .. } => (1.0, margin),
+                Outcome::Draw => (0.5, 0.0),
+                Outcome::OpponentWins { margin, .. } => (0.0, -margin),
+            };
+            let line = self.principal_variation(side, rating.mv)?;
+            let pv: Vec<String> = line
+                .iter()
+                .take_while(|m| **m != Move::Pass)
+                .map(|m| m.name(&board))
+                .collect();
+            entries.push(format!(
+                "info move {} visits {} winrate {} scoreLead {} order {order} pv {}",
+                rating.mv.name(&board),
+                10 * (count - order),
+                float_text(winrate),
+                float_text(lead),
+                pv.join(" ")
+            ));
+        }
+        Ok(entries.join(" "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn floats_always_have_a_decimal_point() {
+        assert_eq!(float_text(1.0), "1.0");
+        assert_eq!(float_text(0.5), "0.5");
+        assert_eq!(float_text(-9.0), "-9.0");
+        assert_eq!(float_text(2.5), "2.5");
+        assert_eq!(points_text(9.0), "9");
+        assert_eq!(points_text(8.5), "8.5");
+    }
+}

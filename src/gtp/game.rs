@@ -1,0 +1,301 @@
+//! A live game: the stones of both colours, whose turn it is, the ko point,
+//! the count of consecutive passes, and the history of full states for undo
+//! and for the draw by repetition (SPEC section 1: in a live game the first
+//! repetition of a full state ends the game as a draw).
+//!
+//! GTP lets a controller play either colour at any time (setup stones, or a
+//! colour playing twice). A move by colour X is judged from X's view: the ko
+//! point only binds the side whose turn it is.
+
+use crate::board::{Board, Point, PointSet};
+use crate::colour::Colour;
+use crate::moves::Move;
+use crate::position::Position;
+use crate::state::State;
+
+/// Everything that makes a game state: stones, side to move, ko, passes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct FullState {
+    pub black: PointSet,
+    pub white: PointSet,
+    pub to_move: Colour,
+    /// The point the side to move may not take back at once.
+    pub ko: Option<Point>,
+    /// Consecutive passes just played (0, 1, or 2 when the game is over).
+    pub passes: u8,
+}
+
+impl FullState {
+    fn start() -> FullState {
+        FullState {
+            black: PointSet::EMPTY,
+            white: PointSet::EMPTY,
+            to_move: Colour::Black,
+            ko: None,
+            passes: 0,
+        }
+    }
+
+    pub fn stones(&self, colour: Colour) -> PointSet {
+        match colour {
+            Colour::Black => self.black,
+            Colour::White => self.white,
+        }
+    }
+}
+
+/// A move that the rules do not allow here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IllegalMove;
+
+#[derive(Clone, Debug)]
+struct Record {
+    before: FullState,
+    colour: Colour,
+    mv: Move,
+    /// The state after this move had stood before: the game is drawn.
+    repeated: bool,
+}
+
+/// A game on one board.
+#[derive(Clone, Debug)]
+pub struct Game {
+    board: Board,
+    current: FullState,
+    history: Vec<Record>,
+}
+
+impl Game {
+    pub fn new(board: Board) -> Game {
+        Game {
+            board,
+            current: FullState::start(),
+            history: Vec::new(),
+        }
+    }
+
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    pub fn current(&self) -> &FullState {
+        &self.current
+    }
+
+    pub fn to_move(&self) -> Colour {
+        self.current.to_move
+    }
+
+    /// The moves played so far, in order.
+    pub fn moves(&self) -> impl Iterator<Item = (Colour, Move)> + '_ {
+        self.history.iter().map(|r| (r.colour, r.mv))
+    }
+
+    /// Two consecutive passes ended the game.
+    pub fn is_over(&self) -> bool {
+        self.current.passes >= 2
+    }
+
+    /// A full state repeated: the game is a draw.
+    pub fn is_drawn(&self) -> bool {
+        self.history.iter().any(|r| r.repeated)
+    }
+
+    /// The state `colour` would move from, from `colour`'s view, as the
+    /// tables see it.
+    pub fn state_for(&self, colour: Colour) -> State {
+        let position = Position::new(
+            self.current.stones(colour),
+            self.current.stones(colour.opposite()),
+        );
+        let ko = if colour == self.current.to_move {
+            self.current.ko
+        } else {
+            None
+        };
+        State::from_parts(position, ko, self.current.passes >= 1)
+    }
+
+    /// The full state after `colour` plays `mv`, without playing it.
+    pub fn after(&self, colour: Colour, mv: Move) -> Result<FullState, IllegalMove> {
+        let passes = self.current.passes.saturating_add(1).min(2);
+        match mv {
+            Move::Pass => Ok(FullState {
+                to_move: colour.opposite(),
+                ko: None,
+                passes,
+                ..self.current
+            }),
+            Move::Place(point) => {
+                if point.index() >= self.board.points() {
+                    return Err(IllegalMove);
+                }
+                let child = self
+                    .state_for(colour)
+                    .place(&self.board, point)
+                    .ok_or(IllegalMove)?;
+                // The child is seen from the opponent: `them` are `colour`'s.
+                let (mine, theirs) = (child.position().them(), child.position().us());
+                let (black, white) = match colour {
+                    Colour::Black => (mine, theirs),
+                    Colour::White => (theirs, mine),
+                };
+                Ok(FullState {
+                    black,
+                    white,
+                    to_move: colour.opposite(),
+                    ko: child.ko(),
+                    passes: 0,
+                })
+            }
+        }
+    }
+
+    /// Whether a full state has stood in this game (now or before).
+    pub fn has_stood(&self, state: &FullState) -> bool {
+        self.current == *state || self.history.iter().any(|r| r.before == *state)
+    }
+
+    /// Plays a move for `colour`.
+    pub fn play(&mut self, colour: Colour, mv: Move) -> Result<(), IllegalMove> {
+        let next = self.after(colour, mv)?;
+        let repeated = self.has_stood(&next);
+        self.history.push(Record {
+            before: self.current,
+            colour,
+            mv,
+            repeated,
+        });
+        self.current = next;
+        Ok(())
+    }
+
+    /// Takes back the last move; false if there is none.
+    pub fn undo(&mut self) -> bool {
+        match self.history.pop() {
+            Some(record) => {
+                self.current = record.before;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Area margin for Black, komi aside: stones plus empty regions touching
+    /// only one colour.
+    pub fn black_area_margin(&self) -> i32 {
+        Position::new(self.current.black, self.current.white).area_score(&self.board)
+    }
+
+    /// The board as text, top row first, with coordinates: `X` black, `O`
+    /// white.
+    pub fn diagram(&self) -> String {
+        let board = &self.board;
+        let letters: String = (0..board.columns())
+            .map(|c| {
+                let name = board.point_name(board.point(0, c));
+                format!(" {}", &name[..1])
+            })
+            .collect();
+        let width = board.rows().to_string().len();
+        let mut out = format!("{:width$} {letters}\n", "");
+        for row in (0..board.rows()).rev() {
+            out.push_str(&format!("{:>width$}", row + 1));
+            for column in 0..board.columns() {
+                let point = board.point(row, column);
+                let cell = if self.current.black.contains(point) {
+                    'X'
+                } else if self.current.white.contains(point) {
+                    'O'
+                } else {
+                    '.'
+                };
+                out.push(' ');
+                out.push(cell);
+            }
+            out.push_str(&format!(" {}\n", row + 1));
+        }
+        out.push_str(&format!("{:width$} {letters}", ""));
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mv(game: &Game, name: &str) -> Move {
+        Move::parse(game.board(), name).unwrap()
+    }
+
+    #[test]
+    fn either_colour_may_play_and_ko_binds_the_side_to_move() {
+        let mut game = Game::new("3x4".parse().unwrap());
+        // Build the ko shape: X = Black, O = White.
+        for (colour, point) in [
+            (Colour::Black, "B3"),
+            (Colour::Black, "A2"),
+            (Colour::Black, "B1"),
+            (Colour::White, "C3"),
+            (Colour::White, "B2"),
+            (Colour::White, "D2"),
+            (Colour::White, "C1"),
+        ] {
+            game.play(colour, mv(&game, point)).unwrap();
+        }
+        // Black captures at C2; White may not retake at B2 at once.
+        game.play(Colour::Black, mv(&game, "C2")).unwrap();
+        assert_eq!(game.current().ko, game.board().parse_point("B2"));
+        assert_eq!(game.play(Colour::White, mv(&game, "B2")), Err(IllegalMove));
+        // Black playing twice is allowed, and clears the ko.
+        game.play(Colour::Black, mv(&game, "A3")).unwrap();
+        assert_eq!(game.current().ko, None);
+        game.play(Colour::White, mv(&game, "B2")).unwrap();
+        assert!(game.undo());
+        assert_eq!(game.current().to_move, Colour::White);
+        assert!(!game.is_drawn());
+    }
+
+    #[test]
+    fn two_passes_end_the_game() {
+        let mut game = Game::new("2x2".parse().unwrap());
+        game.play(Colour::Black, Move::Pass).unwrap();
+        assert!(!game.is_over());
+        assert!(game.state_for(Colour::White).passed());
+        game.play(Colour::White, Move::Pass).unwrap();
+        assert!(game.is_over());
+        assert!(game.undo());
+        assert!(!game.is_over());
+    }
+
+    #[test]
+    fn the_first_repeated_full_state_draws() {
+        let mut game = Game::new("1x3".parse().unwrap());
+        let line = [
+            (Colour::Black, "A1"),
+            (Colour::White, "C1"),
+            (Colour::Black, "B1"), // takes C1
+            (Colour::White, "C1"), // takes A1 and B1
+            (Colour::Black, "A1"),
+            (Colour::White, "B1"), // takes A1
+        ];
+        for (colour, point) in line {
+            game.play(colour, mv(&game, point)).unwrap();
+            assert!(!game.is_drawn(), "{point}");
+        }
+        let after_first = Game::new("1x3".parse().unwrap());
+        let mut replay = after_first.clone();
+        replay.play(Colour::Black, mv(&replay, "A1")).unwrap();
+        // Black takes B1 and C1: "X.." with White to move, as after move 1.
+        game.play(Colour::Black, mv(&game, "A1")).unwrap();
+        assert_eq!(game.current(), replay.current());
+        assert!(game.is_drawn());
+        assert!(game.undo());
+        assert!(!game.is_drawn(), "undo takes the repetition back");
+        // The same stones with the other side to move are another state.
+        let mut other = Game::new("1x3".parse().unwrap());
+        other.play(Colour::Black, mv(&other, "A1")).unwrap();
+        other.play(Colour::White, Move::Pass).unwrap();
+        assert!(!other.is_drawn());
+    }
+}

@@ -1,0 +1,196 @@
+//! Which boards the engine can play, and the source of perfect values for
+//! each: a table from `--tables DIR` (preferred), a table built into the
+//! binary, the table of the transposed board (a 7x2 board is a 2x7 board
+//! turned), or, for a board small enough, a solve done on the spot.
+//!
+//! A table that fails its checks is refused with a message naming the file
+//! and the fault; the engine goes on with the other sources and boards.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::analysis::Values;
+use crate::board::{Board, Point, PointSet};
+use crate::plan::estimate;
+use crate::position::Position;
+use crate::solver::{solve, Silent, Solution};
+use crate::state::State;
+use crate::table::{built_in, format, TableError, Tablebase};
+use crate::value::Value;
+
+/// Boards with about this many states or fewer are solved on the spot when
+/// no table has them: about a second on this machine.
+pub const SOLVE_ON_THE_SPOT_STATES: f64 = 1.5e6;
+
+/// The sources of values the engine knows of.
+pub struct Library {
+    files: BTreeMap<Board, PathBuf>,
+    built_in: BTreeMap<Board, &'static [u8]>,
+}
+
+/// Values for one board, however they are obtained.
+#[derive(Clone)]
+pub struct Oracle {
+    board: Board,
+    source: Arc<dyn Values + Send + Sync>,
+    /// The source holds the transposed board: states are turned first.
+    transposed: bool,
+    description: String,
+}
+
+impl Library {
+    /// The built-in tables (unless `without_built_in`) and the tables found
+    /// in `folder`. Unreadable files are reported on stderr and skipped.
+    pub fn new(folder: Option<&Path>, without_built_in: bool) -> Library {
+        let mut built_in = BTreeMap::new();
+        if !without_built_in {
+            for (name, bytes) in built_in::tables() {
+                match Tablebase::peek_built_in(name, bytes) {
+                    Ok(board) => {
+                        built_in.insert(board, bytes);
+                    }
+                    Err(error) => log::error!("{error}"),
+                }
+            }
+        }
+        let mut files = BTreeMap::new();
+        if let Some(folder) = folder {
+            match std::fs::read_dir(folder) {
+                Err(error) => log::error!("--tables {}: {error}", folder.display()),
+                Ok(entries) => {
+                    let mut paths: Vec<PathBuf> = entries
+                        .filter_map(Result::ok)
+                        .map(|e| e.path())
+                        .filter(|p| p.extension().is_some_and(|e| e == format::EXTENSION))
+                        .collect();
+                    paths.sort();
+                    for path in paths {
+                        match Tablebase::peek_board(&path) {
+                            Ok(board) => {
+                                files.insert(board, path);
+                            }
+                            Err(error) => log::error!("skipping {error}"),
+                        }
+                    }
+                }
+            }
+        }
+        Library { files, built_in }
+    }
+
+    /// The boards with a table, from files or built in.
+    pub fn boards(&self) -> Vec<Board> {
+        let mut boards: Vec<Board> = self
+            .files
+            .keys()
+            .chain(self.built_in.keys())
+            .copied()
+            .collect();
+        boards.sort_by_key(|b| (b.rows(), b.columns()));
+        boards.dedup();
+        boards
+    }
+
+    fn open_table(&self, board: Board) -> Option<Tablebase> {
+        if let Some(path) = self.files.get(&board) {
+            match Tablebase::open_for(path, board) {
+                Ok(table) => return Some(table),
+                Err(error) => log::error!("refusing {error}"),
+            }
+        }
+        let bytes = self.built_in.get(&board)?;
+        match Tablebase::from_static(&board.name(), bytes) {
+            Ok(table) => Some(table),
+            Err(error) => {
+                log::error!("refusing {error}");
+                None
+            }
+        }
+    }
+
+    /// The values of `board`, if any source has them.
+    pub fn open(&self, board: Board) -> Option<Oracle> {
+        if let Some(table) = self.open_table(board) {
+            let description = format!("{}", table.origin());
+            return Some(Oracle::new(board, Arc::new(table), false, description));
+        }
+        let turned = Board::new(board.columns(), board.rows()).ok()?;
+        if turned != board {
+            if let Some(table) = self.open_table(turned) {
+                let description = format!("{}, turned", table.origin());
+                return Some(Oracle::new(board, Arc::new(table), true, description));
+            }
+        }
+        if crate::plan::within_index_limit(&board)
+            && estimate(&board).states <= SOLVE_ON_THE_SPOT_STATES
+        {
+            log::info!("no table for {board}: solving it now");
+            let started = std::time::Instant::now();
+            let solution: Solution = solve(board, &Silent).ok()?;
+            log::info!("solved {board} in {:.2} s", started.elapsed().as_secs_f64());
+            return Some(Oracle::new(
+                board,
+                Arc::new(solution),
+                false,
+                "solved on the spot".to_string(),
+            ));
+        }
+        None
+    }
+}
+
+impl Oracle {
+    fn new(
+        board: Board,
+        source: Arc<dyn Values + Send + Sync>,
+        transposed: bool,
+        description: String,
+    ) -> Oracle {
+        Oracle {
+            board,
+            source,
+            transposed,
+            description,
+        }
+    }
+
+    /// Where the values come from, for logs.
+    pub fn description(&self) -> &str {
+        &self.description
+    }
+
+    /// A state of this board as the source's (transposed) board sees it.
+    fn turn(&self, state: &State) -> State {
+        let board = self.board;
+        let turn_point = |point: Point| {
+            let (row, column) = (board.row(point), board.column(point));
+            Point::new(column * board.rows() + row)
+        };
+        let turn_set = |set: PointSet| {
+            set.iter().fold(PointSet::EMPTY, |acc, p| {
+                acc | PointSet::single(turn_point(p))
+            })
+        };
+        let position = state.position();
+        State::from_parts(
+            Position::new(turn_set(position.us()), turn_set(position.them())),
+            state.ko().map(turn_point),
+            state.passed(),
+        )
+    }
+}
+
+impl Values for Oracle {
+    fn board(&self) -> Board {
+        self.board
+    }
+
+    fn value_of(&self, state: &State) -> Result<Value, TableError> {
+        if self.transposed {
+            self.source.value_of(&self.turn(state))
+        } else {
+            self.source.value_of(state)
+        }
+    }
+}

@@ -1,0 +1,375 @@
+//! The GTP conversation as a controller meets it, byte for byte, where the
+//! `.tst` suites cannot look: raw input (control characters, tabs,
+//! comments, empty lines), pipelined commands, one flushed reply per
+//! command, `kata-analyze` streaming until any input arrives, logs kept off
+//! standard output, and the engine's start with extra or damaged tables.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::Duration;
+
+const TIMEOUT: Duration = Duration::from_secs(30);
+
+/// A running engine with its output read on a thread.
+struct Engine {
+    child: Child,
+    input: ChildStdin,
+    lines: Receiver<String>,
+    errors: Receiver<String>,
+}
+
+impl Engine {
+    fn start(arguments: &[&str]) -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_smallgo"))
+            .args(arguments)
+            .env("RUST_LOG", "info")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("smallgo starts");
+        let input = child.stdin.take().unwrap();
+        let lines = Self::read_lines(child.stdout.take().unwrap());
+        let errors = Self::read_lines(child.stderr.take().unwrap());
+        Engine {
+            child,
+            input,
+            lines,
+            errors,
+        }
+    }
+
+    fn read_lines(stream: impl std::io::Read + Send + 'static) -> Receiver<String> {
+        let (sender, receiver) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stream).lines() {
+                let Ok(line) = line else { break };
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        receiver
+    }
+
+    fn send_raw(&mut self, bytes: &[u8]) {
+        self.input.write_all(bytes).unwrap();
+        self.input.flush().unwrap();
+    }
+
+    fn line(&self) -> String {
+        self.lines
+            .recv_timeout(TIMEOUT)
+            .expect("a line from the engine in time")
+    }
+
+    /// Reads one whole reply: its lines up to the empty line.
+    fn reply(&self) -> Vec<String> {
+        let mut lines = Vec::new();
+        loop {
+            let line = self.line();
+            if line.is_empty() {
+                return lines;
+            }
+            lines.push(line);
+        }
+    }
+
+    fn ask(&mut self, command: &str) -> Vec<String> {
+        self.send_raw(format!("{command}\n").as_bytes());
+        self.reply()
+    }
+
+    /// Everything the engine wrote on standard error so far.
+    fn stderr(&self) -> String {
+        std::thread::sleep(Duration::from_millis(100));
+        self.errors.try_iter().collect::<Vec<_>>().join("\n")
+    }
+
+    fn quit(mut self) {
+        assert_eq!(self.ask("quit"), ["= "]);
+        let status = self.child.wait().unwrap();
+        assert!(status.success());
+    }
+}
+
+#[test]
+fn raw_input_is_cleaned_and_blank_lines_get_no_reply() {
+    let mut engine = Engine::start(&[]);
+    // A comment line, an empty line, control characters, a tab, a trailing
+    // comment and CR LF, all before one command.
+    engine.send_raw(b"# just a comment\n\n\x01 \x07pro\x02tocol_version\t# trailing\r\n");
+    assert_eq!(engine.reply(), ["= 2"]);
+    engine.send_raw(b"7\tkomi\t6.5\r\n");
+    assert_eq!(engine.reply(), ["=7 "]);
+    engine.send_raw(b"8 final_score\n");
+    assert_eq!(engine.reply(), ["=8 W+6.5"]);
+    // Errors carry the id too.
+    engine.send_raw(b"9 no_such_command\n");
+    assert_eq!(engine.reply(), ["?9 unknown command"]);
+    engine.quit();
+}
+
+#[test]
+fn pipelined_commands_are_answered_in_order() {
+    let mut engine = Engine::start(&[]);
+    let mut batch = String::new();
+    for id in 1..=50 {
+        batch.push_str(&format!("{id} name\n"));
+    }
+    batch.push_str("51 boardsize 3\n52 genmove b\n53 genmove w\n54 undo\n55 undo\n56 undo\n");
+    engine.send_raw(batch.as_bytes());
+    for id in 1..=50 {
+        assert_eq!(engine.reply(), [format!("={id} smallgo")]);
+    }
+    assert_eq!(engine.reply(), ["=51 "]);
+    assert_eq!(engine.reply(), ["=52 B2"]);
+    assert!(engine.reply()[0].len() > 4);
+    assert_eq!(engine.reply(), ["=54 "]);
+    assert_eq!(engine.reply(), ["=55 "]);
+    assert_eq!(engine.reply(), ["?56 cannot undo"]);
+    engine.quit();
+}
+
+#[test]
+fn each_reply_is_flushed_before_the_next_command() {
+    let mut engine = Engine::start(&[]);
+    // One command at a time, stdin kept open: a reply held in a buffer would
+    // time out here.
+    for _ in 0..5 {
+        assert_eq!(engine.ask("protocol_version"), ["= 2"]);
+    }
+    assert_eq!(engine.ask("boardsize 4"), ["= "]);
+    assert_eq!(engine.ask("genmove b").len(), 1);
+    engine.quit();
+}
+
+#[test]
+fn standard_output_holds_only_replies() {
+    let mut engine = Engine::start(&[]);
+    for command in [
+        "boardsize 3",
+        "genmove b",
+        "rectangular_boardsize 7 2",
+        "genmove b",
+        "showboard",
+    ] {
+        let reply = engine.ask(command);
+        assert!(reply[0].starts_with('='), "{command}: {reply:?}");
+        assert!(reply.iter().all(|l| !l.contains("INFO")), "{reply:?}");
+    }
+    // The logs went to standard error.
+    assert!(engine.stderr().contains("board 3x3"));
+    engine.quit();
+}
+
+#[test]
+fn end_of_input_ends_the_engine() {
+    let engine = Engine::start(&[]);
+    let Engine {
+        mut child, input, ..
+    } = engine;
+    drop(input);
+    let status = child.wait().unwrap();
+    assert!(status.success());
+}
+
+/// One parsed `info` entry of kata-analyze.
+#[derive(Debug)]
+struct Info {
+    fields: Vec<(String, String)>,
+    pv: Vec<String>,
+}
+
+impl Info {
+    fn get(&self, key: &str) -> &str {
+        &self
+            .fields
+            .iter()
+            .find(|(k, _)| k == key)
+            .unwrap_or_else(|| panic!("no {key} in {self:?}"))
+            .1
+    }
+}
+
+fn parse_infos(line: &str) -> Vec<Info> {
+    let mut infos = Vec::new();
+    let tokens: Vec<&str> = line.split_whitespace().collect();
+    let mut at = 0;
+    while at < tokens.len() {
+        assert_eq!(tokens[at], "info", "{line}");
+        at += 1;
+        let mut info = Info {
+            fields: Vec::new(),
+            pv: Vec::new(),
+        };
+        while at < tokens.len() && tokens[at] != "info" {
+            if tokens[at] == "pv" {
+                at += 1;
+                while at < tokens.len() && tokens[at] != "info" {
+                    info.pv.push(tokens[at].to_string());
+                    at += 1;
+                }
+            } else {
+                info.fields
+                    .push((tokens[at].to_string(), tokens[at + 1].to_string()));
+                at += 2;
+            }
+        }
+        infos.push(info);
+    }
+    infos
+}
+
+fn check_analysis(line: &str, legal_points: &[&str], best: &str, winrate: &str, lead: &str) {
+    let infos = parse_infos(line);
+    let mut moves: Vec<&str> = infos.iter().map(|i| i.get("move")).collect();
+    moves.sort();
+    let mut expected = legal_points.to_vec();
+    expected.sort();
+    assert_eq!(moves, expected, "every legal point, once, and no pass");
+    for (order, info) in infos.iter().enumerate() {
+        assert_eq!(info.get("order"), order.to_string());
+        assert!(info.get("visits").parse::<u32>().unwrap() >= 10);
+        for key in ["winrate", "scoreLead"] {
+            let value = info.get(key);
+            assert!(value.contains('.'), "{key} {value} has no decimal point");
+            value.parse::<f64>().unwrap();
+        }
+        assert!(["1.0", "0.5", "0.0"].contains(&info.get("winrate")));
+        assert!(!info.pv.is_empty(), "{info:?}");
+        assert_eq!(info.pv[0], info.get("move"));
+        assert!(info.pv.iter().all(|m| m != "pass"), "{info:?}");
+        // pv comes last in the entry.
+        assert_eq!(info.fields.last().map(|(k, _)| k.as_str()), Some("order"));
+    }
+    assert_eq!(infos[0].get("move"), best);
+    assert_eq!(infos[0].get("winrate"), winrate);
+    assert_eq!(infos[0].get("scoreLead"), lead);
+}
+
+#[test]
+fn kata_analyze_streams_every_move_until_input_arrives() {
+    let mut engine = Engine::start(&[]);
+    engine.ask("boardsize 3");
+    engine.ask("komi 6.5");
+    engine.send_raw(b"kata-analyze b 10\n");
+    assert_eq!(engine.line(), "=");
+    let first = engine.line();
+    let points = ["A1", "B1", "C1", "A2", "B2", "C2", "A3", "B3", "C3"];
+    // 3x3 is B+9: B2 wins by 9 - 6.5.
+    check_analysis(&first, &points, "B2", "1.0", "2.5");
+    // Lines keep coming every interval.
+    let second = engine.line();
+    assert_eq!(second, first);
+    // Any input line stops it: the reply ends with an empty line, and a
+    // command that stopped it is answered next.
+    engine.send_raw(b"name\n");
+    loop {
+        let line = engine.line();
+        if line.is_empty() {
+            break;
+        }
+        assert!(line.starts_with("info"), "{line}");
+    }
+    assert_eq!(engine.reply(), ["= smallgo"]);
+
+    // White to move after B2, without an interval: one line, then a bare
+    // newline ends it. White loses every move, by at least 9 - 6.5.
+    engine.ask("play b B2");
+    engine.send_raw(b"kata-analyze w\n");
+    assert_eq!(engine.line(), "=");
+    let line = engine.line();
+    let infos = parse_infos(&line);
+    assert_eq!(infos.len(), 8);
+    assert!(infos.iter().all(|i| i.get("winrate") == "0.0"));
+    assert!(infos
+        .iter()
+        .all(|i| i.get("scoreLead").parse::<f64>().unwrap() <= -2.5));
+    engine.send_raw(b"\n");
+    assert_eq!(engine.line(), "");
+    assert_eq!(engine.ask("1 name"), ["=1 smallgo"]);
+
+    // With the id echoed, and a draw's winrate of one half (2x3 is a draw).
+    engine.ask("rectangular_boardsize 3 2");
+    engine.ask("komi 0");
+    engine.send_raw(b"5 kata-analyze interval 20\n");
+    assert_eq!(engine.line(), "=5");
+    let line = engine.line();
+    let draws = parse_infos(&line);
+    assert!(draws.iter().any(|i| i.get("winrate") == "0.5"));
+    engine.send_raw(b"quit\n");
+    loop {
+        if engine.line().is_empty() {
+            break;
+        }
+    }
+    assert_eq!(engine.reply(), ["= "]);
+}
+
+#[test]
+fn extra_tables_are_used_and_damaged_ones_refused_by_name() {
+    let folder = tempfile::tempdir().unwrap();
+    let build = Command::new(env!("CARGO_BIN_EXE_smallgo"))
+        .args([
+            "--build",
+            "2x2",
+            "--tables",
+            folder.path().to_str().unwrap(),
+        ])
+        .env("RUST_LOG", "warn")
+        .output()
+        .unwrap();
+    assert!(build.status.success());
+    // A damaged 3x3 table next to it.
+    let damaged = folder.path().join("3x3.sgtb");
+    let mut bytes = std::fs::read(folder.path().join("2x2.sgtb")).unwrap();
+    bytes[16] = 3;
+    bytes[17] = 3;
+    std::fs::write(&damaged, &bytes).unwrap();
+    let mut engine = Engine::start(&["--tables", folder.path().to_str().unwrap()]);
+    assert_eq!(engine.ask("boardsize 2"), ["= "]);
+    assert_eq!(engine.ask("smallgo-value"), ["= 0"]);
+    let log = engine.stderr();
+    assert!(
+        log.contains(&folder.path().join("2x2.sgtb").display().to_string()),
+        "{log}"
+    );
+    // The damaged file is refused with its name and fault; the built-in 3x3
+    // table still serves.
+    assert_eq!(engine.ask("boardsize 3"), ["= "]);
+    assert_eq!(engine.ask("smallgo-value"), ["= B+9"]);
+    let log = engine.stderr();
+    assert!(
+        log.contains("3x3.sgtb") && log.contains("checksum mismatch"),
+        "{log}"
+    );
+    engine.quit();
+}
+
+#[test]
+fn small_boards_without_a_table_are_solved_on_the_spot() {
+    let mut engine = Engine::start(&["--without-built-in-tables"]);
+    assert_eq!(engine.ask("boardsize 3"), ["= "]);
+    assert_eq!(engine.ask("smallgo-value"), ["= B+9"]);
+    assert_eq!(engine.ask("genmove b"), ["= B2"]);
+    assert!(engine.stderr().contains("no table for 3x3: solving it now"));
+    // 4x4 is far too big to solve on the spot.
+    assert_eq!(engine.ask("boardsize 4"), ["? unacceptable size"]);
+    engine.quit();
+}
+
+#[test]
+fn a_missing_tables_folder_is_an_error() {
+    let output = Command::new(env!("CARGO_BIN_EXE_smallgo"))
+        .args(["--tables", "/no/such/folder"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let message = String::from_utf8_lossy(&output.stderr);
+    assert!(message.contains("--tables /no/such/folder"), "{message}");
+    assert!(Path::new(env!("CARGO_BIN_EXE_smallgo")).exists());
+}

@@ -41,9 +41,9 @@
 160 play b C2
 #? [illegal move]*
 
-# A move by the other colour ends the ko: White plays again at A1, then
-# Black may take at C2.
-170 play w A1
+# A move by the other colour ends the ko: White plays again at D3 (joining
+# its stones, taking nothing), then Black may take at C2.
+170 play w D3
 #? []
 180 play b C2
 #? []

@@ -93,6 +93,12 @@ pub fn peak_memory() -> Option<u64> {
     Some(kib * 1024)
 }
 
+/// Resets the peak resident memory figure to the current one (Linux), so
+/// that several measurements can run in one process.
+pub fn reset_peak_memory() {
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
+}
+
 /// CPU seconds this process has used (user and system, Linux); 0 if
 /// unknown.
 pub fn cpu_seconds() -> f64 {

@@ -15,13 +15,14 @@ use super::progress::{catch_interrupts, interrupted, BuildProgress};
 use super::{EXIT_FAILURE, EXIT_INTERRUPTED};
 use crate::analysis::{best_moves, root_result};
 use crate::board::Board;
-use crate::plan::{check_fits, human_bytes, peak_memory};
-use crate::solver::{solve, SolveError};
+use crate::index::StateCounts;
+use crate::plan::{check_fits, cpu_seconds, human_bytes, peak_memory, reset_peak_memory};
+use crate::solver::{solve, SolveError, SolveStats};
 use crate::state::State;
-use crate::table::{file_name, writer};
+use crate::table::writer::{self, Written};
 
 /// Makes sure the folder exists and takes new files.
-fn check_folder(folder: &Path) -> Result<(), String> {
+pub fn check_folder(folder: &Path) -> Result<(), String> {
     fs::create_dir_all(folder)
         .map_err(|e| format!("cannot create table folder {}: {e}", folder.display()))?;
     let probe = folder.join(format!(".smallgo-write-test.{}", std::process::id()));
@@ -31,67 +32,126 @@ fn check_folder(folder: &Path) -> Result<(), String> {
     Ok(())
 }
 
-pub fn run(board: Board, folder: PathBuf) -> ExitCode {
-    if let Err(message) = check_fits(&board).and_then(|()| check_folder(&folder)) {
-        eprintln!("smallgo: {message}");
-        return ExitCode::from(EXIT_FAILURE);
+/// What a build did, with its figures.
+pub struct BuildReport {
+    pub counts: StateCounts,
+    pub stats: SolveStats,
+    pub written: Written,
+    /// Wall seconds for the whole build, and for the solve alone.
+    pub seconds: f64,
+    pub solve_seconds: f64,
+    /// User and system CPU seconds.
+    pub cpu_seconds: f64,
+    /// Resident memory when the build began, and at its peak.
+    pub start_up_bytes: Option<u64>,
+    pub peak_bytes: Option<u64>,
+    pub index_bytes: usize,
+    pub result: String,
+    pub best_first_moves: Vec<String>,
+}
+
+impl BuildReport {
+    /// Peak memory beyond the start-up memory and the index, per state.
+    pub fn rest_per_state(&self) -> Option<f64> {
+        let (peak, start_up) = (self.peak_bytes?, self.start_up_bytes?);
+        Some((peak as f64 - start_up as f64 - self.index_bytes as f64) / self.counts.states as f64)
     }
-    catch_interrupts();
-    let start_up = peak_memory();
+}
+
+/// Why a build did not finish.
+pub enum BuildFailure {
+    Interrupted,
+    Failed(String),
+}
+
+/// Solves `board`, writes its table into `folder` and records it in the
+/// folder's manifest. The caller has checked the board and the folder.
+pub fn build_board(
+    board: Board,
+    folder: &Path,
+    progress: &BuildProgress,
+) -> Result<BuildReport, BuildFailure> {
+    reset_peak_memory();
+    let start_up_bytes = peak_memory();
+    let cpu_before = cpu_seconds();
     let started = Instant::now();
-    let progress = BuildProgress::new(board.name());
-    let solution = match solve(board, &progress) {
+    let solution = match solve(board, progress) {
         Ok(solution) => solution,
-        Err(SolveError::Cancelled) => {
-            progress.finish();
-            eprintln!("smallgo: interrupted; no table written");
-            return ExitCode::from(EXIT_INTERRUPTED);
-        }
+        Err(SolveError::Cancelled) => return Err(BuildFailure::Interrupted),
         Err(error) => {
-            progress.finish();
-            eprintln!("smallgo: cannot build {board}: {error}");
-            return ExitCode::from(EXIT_FAILURE);
+            return Err(BuildFailure::Failed(format!(
+                "cannot build {board}: {error}"
+            )))
         }
     };
-    let solved_seconds = started.elapsed().as_secs_f64();
-    let written = match writer::write(&solution, &folder, &interrupted) {
+    let solve_seconds = started.elapsed().as_secs_f64();
+    let written = match writer::write(&solution, folder, &interrupted) {
         Ok(Some(written)) => written,
-        Ok(None) => {
-            progress.finish();
-            eprintln!("smallgo: interrupted; no table written");
-            return ExitCode::from(EXIT_INTERRUPTED);
-        }
+        Ok(None) => return Err(BuildFailure::Interrupted),
         Err(error) => {
-            progress.finish();
-            eprintln!("smallgo: cannot write the table of {board}: {error}");
-            return ExitCode::from(EXIT_FAILURE);
+            return Err(BuildFailure::Failed(format!(
+                "cannot write the table of {board}: {error}"
+            )))
         }
     };
     let seconds = started.elapsed().as_secs_f64();
-    progress.finish();
+    let cpu_seconds = cpu_seconds() - cpu_before;
+    let peak_bytes = peak_memory();
 
-    let start = State::start();
     let result = root_result(&solution).unwrap_or_else(|e| e.to_string());
-    let best: Vec<String> = best_moves(&solution, &start, 0.0, true)
+    let best_first_moves: Vec<String> = best_moves(&solution, &State::start(), 0.0, true)
         .map(|moves| moves.iter().map(|m| m.name(&board)).collect())
         .unwrap_or_default();
     let entry = manifest::Entry {
         board,
         states: solution.index().counts().states,
         root_result: result.clone(),
-        best_first_moves: best.clone(),
+        best_first_moves: best_first_moves.clone(),
         file_bytes: written.bytes,
         checksum: written.checksum,
         build_seconds: seconds,
     };
-    if let Err(error) = manifest::update(&folder, entry) {
+    if let Err(error) = manifest::update(folder, entry) {
         eprintln!("smallgo: the table is written, but the manifest is not: {error}");
     }
+    Ok(BuildReport {
+        counts: solution.index().counts(),
+        stats: *solution.stats(),
+        written,
+        seconds,
+        solve_seconds,
+        cpu_seconds,
+        start_up_bytes,
+        peak_bytes,
+        index_bytes: solution.index().memory_bytes(),
+        result,
+        best_first_moves,
+    })
+}
 
-    let counts = solution.index().counts();
-    let stats = solution.stats();
+pub fn run(board: Board, folder: PathBuf) -> ExitCode {
+    if let Err(message) = check_fits(&board).and_then(|()| check_folder(&folder)) {
+        eprintln!("smallgo: {message}");
+        return ExitCode::from(EXIT_FAILURE);
+    }
+    catch_interrupts();
+    let progress = BuildProgress::new(board.name());
+    let report = build_board(board, &folder, &progress);
+    progress.finish();
+    let report = match report {
+        Ok(report) => report,
+        Err(BuildFailure::Interrupted) => {
+            eprintln!("smallgo: interrupted; no table written");
+            return ExitCode::from(EXIT_INTERRUPTED);
+        }
+        Err(BuildFailure::Failed(message)) => {
+            eprintln!("smallgo: {message}");
+            return ExitCode::from(EXIT_FAILURE);
+        }
+    };
+    let counts = report.counts;
+    let stats = report.stats;
     let states = counts.states as f64;
-    let peak = peak_memory();
     println!("board               {board}");
     println!("legal positions     {}", counts.legal_positions);
     println!("canonical positions {}", counts.positions);
@@ -99,46 +159,41 @@ pub fn run(board: Board, folder: PathBuf) -> ExitCode {
     println!("states              {}", counts.states);
     println!("edges               {}", stats.edges);
     println!("largest depth       {}", stats.largest_depth);
-    println!("result at komi 0    {result}");
-    println!("best first moves    {}", best.join(" "));
+    println!("result at komi 0    {}", report.result);
+    println!("best first moves    {}", report.best_first_moves.join(" "));
     println!(
-        "wall time           {seconds:.2} s (enumerate {:.2}, count children {:.2}, retrograde {:.2}, write {:.2})",
+        "wall time           {:.2} s (enumerate {:.2}, count children {:.2}, retrograde {:.2}, write {:.2}); cpu {:.2} s",
+        report.seconds,
         stats.enumerate_seconds,
         stats.count_seconds,
         stats.retrograde_seconds,
-        seconds - solved_seconds
+        report.seconds - report.solve_seconds,
+        report.cpu_seconds
     );
     println!(
         "rate                {:.2} M states/s, {:.2} M edges/s",
-        states / solved_seconds / 1e6,
-        2.0 * stats.edges as f64 / stats.retrograde_seconds.max(1e-9) / 1e6
+        states / report.seconds / 1e6,
+        stats.edges as f64 / report.seconds / 1e6
     );
-    match (peak, start_up) {
-        (Some(peak), Some(start_up)) => {
-            let index = solution.index().memory_bytes() as f64;
-            println!(
-                "peak memory         {} (start-up {}, index {}, the rest {:.2} bytes/state)",
-                human_bytes(peak as f64),
-                human_bytes(start_up as f64),
-                human_bytes(index),
-                (peak as f64 - start_up as f64 - index) / states
-            )
-        }
+    match (
+        report.peak_bytes,
+        report.start_up_bytes,
+        report.rest_per_state(),
+    ) {
+        (Some(peak), Some(start_up), Some(rest)) => println!(
+            "peak memory         {} (start-up {}, index {}, the rest {rest:.2} bytes/state)",
+            human_bytes(peak as f64),
+            human_bytes(start_up as f64),
+            human_bytes(report.index_bytes as f64),
+        ),
         _ => println!("peak memory         unknown"),
     }
     println!(
         "table               {} ({}, {:.3} bytes/state, crc32 {:08x})",
-        written.path.display(),
-        human_bytes(written.bytes as f64),
-        written.bytes as f64 / states,
-        written.checksum
-    );
-    debug_assert_eq!(
-        written
-            .path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned()),
-        Some(file_name(&board))
+        report.written.path.display(),
+        human_bytes(report.written.bytes as f64),
+        report.written.bytes as f64 / states,
+        report.written.checksum
     );
     ExitCode::SUCCESS
 }

@@ -5,6 +5,7 @@
 //! module. Errors are printed once, as `smallgo: ...` naming the file or
 //! argument at fault, and give a non-zero exit code.
 
+mod bench;
 mod build;
 mod manifest;
 mod progress;
@@ -58,12 +59,28 @@ struct Arguments {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Measure: build boards and print their figures, or time the engine.
+    #[command(subcommand)]
+    Bench(Bench),
     /// Check table files: header, checksum, and that every stored value
     /// follows from its children's.
     Verify {
         #[arg(required = true, value_name = "FILE")]
         files: Vec<PathBuf>,
     },
+}
+
+#[derive(Subcommand, Debug)]
+enum Bench {
+    /// Build boards one after another and print states, edges, time, CPU,
+    /// memory and size per board (default: 4x4 3x5 2x8). Tables go to
+    /// --tables DIR, or to a scratch folder that is removed afterwards.
+    Build {
+        #[arg(value_name = "RxC", value_parser = parse_board)]
+        boards: Vec<Board>,
+    },
+    /// Time the GTP engine: first reply, genmove on 4x4, resident memory.
+    Engine,
 }
 
 fn parse_board(text: &str) -> Result<Board, String> {
@@ -85,7 +102,7 @@ pub fn run(arguments: impl IntoIterator<Item = OsString>) -> ExitCode {
         .init();
     match (arguments.build, arguments.command) {
         (Some(_), Some(_)) => {
-            eprintln!("smallgo: --build and verify cannot be used together");
+            eprintln!("smallgo: --build cannot be used with a command");
             ExitCode::from(2)
         }
         (Some(board), None) => build::run(
@@ -93,6 +110,18 @@ pub fn run(arguments: impl IntoIterator<Item = OsString>) -> ExitCode {
             arguments.tables.unwrap_or_else(|| PathBuf::from(".")),
         ),
         (None, Some(Command::Verify { files })) => verify_files(&files),
+        (None, Some(Command::Bench(Bench::Build { boards }))) => {
+            let boards = if boards.is_empty() {
+                bench::DEFAULT_BOARDS
+                    .iter()
+                    .map(|b| b.parse().expect("valid default"))
+                    .collect()
+            } else {
+                boards
+            };
+            bench::build(&boards, arguments.tables)
+        }
+        (None, Some(Command::Bench(Bench::Engine))) => bench::engine(),
         (None, None) => {
             if let Some(folder) = &arguments.tables {
                 if !folder.is_dir() {

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
 use crate::solver::{Observer, Phase};
 
@@ -70,12 +70,25 @@ impl Observer for BuildProgress {
         self.total.store(total, Ordering::Relaxed);
         match &self.bar {
             Some(bar) => {
-                let template = if total == 0 {
-                    "{prefix:>14} {spinner} {elapsed_precise} {msg}"
-                } else {
-                    "{prefix:>14} [{elapsed_precise}] [{wide_bar}] {human_pos}/{human_len} states {per_sec} ETA {eta} {msg}"
+                // The retrograde phase decides every state twice (won, lost).
+                let unit = match phase {
+                    Phase::Retrograde => "decisions",
+                    _ => "positions",
                 };
-                bar.set_style(ProgressStyle::with_template(template).expect("a valid template"));
+                let template = if total == 0 {
+                    "{prefix:>14} {spinner} {elapsed_precise} {msg}".to_string()
+                } else {
+                    format!("{{prefix:>14}} [{{elapsed_precise}}] [{{wide_bar}}] {{human_pos}}/{{human_len}} {unit} {{rate}} ETA {{eta}} {{msg}}")
+                };
+                let style = ProgressStyle::with_template(&template)
+                    .expect("a valid template")
+                    .with_key(
+                        "rate",
+                        |state: &ProgressState, out: &mut dyn std::fmt::Write| {
+                            let _ = write!(out, "{:.2} M/s", state.per_sec() / 1e6);
+                        },
+                    );
+                bar.set_style(style);
                 bar.set_prefix(format!("{} {}", self.board, phase.name()));
                 bar.set_length(total);
                 bar.set_position(0);

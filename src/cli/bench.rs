@@ -1,0 +1,276 @@
+//! `smallgo bench`: the figures behind the performance goals, printed, so
+//! that they can be reproduced with one command.
+//!
+//! - `bench build [BOARD...]` builds boards one after another in this
+//!   process (the peak memory figure is reset before each) and prints, per
+//!   board: states, edges, wall and CPU time, peak memory, bytes per state
+//!   in memory and on disk, states/s, edges/s and the result at komi 0.
+//! - `bench engine` runs this binary as a GTP engine, as a controller would,
+//!   and measures the first reply, `genmove` on 4x4, and resident memory
+//!   after every shipped board has been played on.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, ExitCode, Stdio};
+use std::time::Instant;
+
+use super::build::{build_board, check_folder, BuildFailure};
+use super::progress::{catch_interrupts, BuildProgress};
+use super::{EXIT_FAILURE, EXIT_INTERRUPTED};
+use crate::board::Board;
+use crate::plan::{check_fits, human_bytes};
+use crate::table::built_in;
+
+/// The boards `bench build` builds when none are named: the goals of the
+/// database issue.
+pub const DEFAULT_BOARDS: &[&str] = &["4x4", "3x5", "2x8"];
+
+/// `smallgo bench build`.
+pub fn build(boards: &[Board], folder: Option<PathBuf>) -> ExitCode {
+    let (folder, scratch) = match folder {
+        Some(folder) => (folder, false),
+        None => (
+            std::env::temp_dir().join(format!("smallgo-bench-{}", std::process::id())),
+            true,
+        ),
+    };
+    if let Err(message) = check_folder(&folder) {
+        eprintln!("smallgo: {message}");
+        return ExitCode::from(EXIT_FAILURE);
+    }
+    for board in boards {
+        if let Err(message) = check_fits(board) {
+            eprintln!("smallgo: {message}");
+            return ExitCode::from(EXIT_FAILURE);
+        }
+    }
+    catch_interrupts();
+    println!(
+        "{:<6} {:>13} {:>14} {:>8} {:>8} {:>10} {:>10} {:>9} {:>9} {:>10} {:>10} {:>7}",
+        "board",
+        "states",
+        "edges",
+        "wall s",
+        "cpu s",
+        "peak",
+        "index",
+        "mem B/st",
+        "disk B/st",
+        "states/s",
+        "edges/s",
+        "result"
+    );
+    let mut status = ExitCode::SUCCESS;
+    for &board in boards {
+        let progress = BuildProgress::new(board.name());
+        let report = build_board(board, &folder, &progress);
+        progress.finish();
+        match report {
+            Ok(report) => {
+                let states = report.counts.states as f64;
+                println!(
+                    "{:<6} {:>13} {:>14} {:>8.2} {:>8.2} {:>10} {:>10} {:>9} {:>9.3} {:>9.2}M {:>9.2}M {:>7}",
+                    board.name(),
+                    report.counts.states,
+                    report.stats.edges,
+                    report.seconds,
+                    report.cpu_seconds,
+                    report.peak_bytes.map_or("?".to_string(), |b| human_bytes(b as f64)),
+                    human_bytes(report.index_bytes as f64),
+                    report.rest_per_state().map_or("?".to_string(), |b| format!("{b:.2}")),
+                    report.written.bytes as f64 / states,
+                    states / report.seconds / 1e6,
+                    report.stats.edges as f64 / report.seconds / 1e6,
+                    report.result
+                );
+            }
+            Err(BuildFailure::Interrupted) => {
+                eprintln!("smallgo: interrupted");
+                status = ExitCode::from(EXIT_INTERRUPTED);
+                break;
+            }
+            Err(BuildFailure::Failed(message)) => {
+                eprintln!("smallgo: {message}");
+                status = ExitCode::from(EXIT_FAILURE);
+                break;
+            }
+        }
+    }
+    println!(
+        "mem B/st: peak resident memory beyond the start-up memory and the index, per state; \
+         edges/s: edges of the state graph over wall time"
+    );
+    if scratch {
+        let _ = std::fs::remove_dir_all(&folder);
+    }
+    status
+}
+
+/// A GTP engine process this benchmark talks to.
+struct Engine {
+    child: Child,
+    input: ChildStdin,
+    output: BufReader<ChildStdout>,
+}
+
+impl Engine {
+    fn start(program: &Path) -> std::io::Result<Engine> {
+        let mut child = Command::new(program)
+            .env("RUST_LOG", "warn")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()?;
+        let input = child.stdin.take().expect("piped");
+        let output = BufReader::new(child.stdout.take().expect("piped"));
+        Ok(Engine {
+            child,
+            input,
+            output,
+        })
+    }
+
+    fn ask(&mut self, command: &str) -> std::io::Result<String> {
+        writeln!(self.input, "{command}")?;
+        self.input.flush()?;
+        let mut reply = String::new();
+        loop {
+            let mut line = String::new();
+            if self.output.read_line(&mut line)? == 0 {
+                return Err(std::io::Error::other(format!(
+                    "the engine stopped after `{command}`"
+                )));
+            }
+            if line.trim_end().is_empty() {
+                break;
+            }
+            reply.push_str(&line);
+        }
+        if !reply.starts_with('=') {
+            return Err(std::io::Error::other(format!(
+                "`{command}` failed: {}",
+                reply.trim()
+            )));
+        }
+        Ok(reply[1..].trim().to_string())
+    }
+
+    /// Resident memory now and at its peak, from /proc (Linux).
+    fn memory(&self) -> (Option<u64>, Option<u64>) {
+        let Ok(status) = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
+        else {
+            return (None, None);
+        };
+        let field = |key: &str| -> Option<u64> {
+            let line = status.lines().find(|l| l.starts_with(key))?;
+            Some(line.split_whitespace().nth(1)?.parse::<u64>().ok()? * 1024)
+        };
+        (field("VmRSS:"), field("VmHWM:"))
+    }
+
+    fn quit(mut self) {
+        let _ = self.ask("quit");
+        let _ = self.child.wait();
+    }
+}
+
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(|a, b| a.total_cmp(b));
+    values[values.len() / 2]
+}
+
+fn percentile(values: &mut [f64], fraction: f64) -> f64 {
+    values.sort_by(|a, b| a.total_cmp(b));
+    values[((values.len() - 1) as f64 * fraction).round() as usize]
+}
+
+fn engine_figures(program: &Path) -> std::io::Result<()> {
+    // First reply: process start to the answer to protocol_version.
+    let mut first = Vec::new();
+    for _ in 0..20 {
+        let started = Instant::now();
+        let mut engine = Engine::start(program)?;
+        engine.ask("protocol_version")?;
+        first.push(started.elapsed().as_secs_f64() * 1e3);
+        engine.quit();
+    }
+    println!(
+        "first reply (start to protocol_version): median {:.2} ms, max {:.2} ms over {} starts",
+        median(&mut first),
+        first.iter().cloned().fold(0.0, f64::max),
+        first.len()
+    );
+
+    // genmove on 4x4, once the table is open: self-play at several komis.
+    let mut engine = Engine::start(program)?;
+    engine.ask("boardsize 4")?;
+    engine.ask("smallgo-value")?;
+    let mut times = Vec::new();
+    for komi in ["0", "0.5", "1", "-3", "2", "6.5", "-0.5", "3"] {
+        engine.ask("clear_board")?;
+        engine.ask(&format!("komi {komi}"))?;
+        let mut passes = 0;
+        for ply in 0..200 {
+            let colour = if ply % 2 == 0 { "b" } else { "w" };
+            let started = Instant::now();
+            let mv = engine.ask(&format!("genmove {colour}"))?;
+            times.push(started.elapsed().as_secs_f64() * 1e3);
+            passes = if mv == "pass" { passes + 1 } else { 0 };
+            if passes == 2 {
+                break;
+            }
+        }
+    }
+    let count = times.len();
+    println!(
+        "genmove on 4x4 (round trip through the pipe): median {:.3} ms, 90th percentile {:.3} ms, max {:.3} ms over {count} moves",
+        median(&mut times),
+        percentile(&mut times, 0.9),
+        times.iter().cloned().fold(0.0, f64::max)
+    );
+    engine.quit();
+
+    // Memory after playing on every built-in board.
+    let mut engine = Engine::start(program)?;
+    let mut boards: Vec<Board> = built_in::tables()
+        .filter_map(|(name, _)| name.parse().ok())
+        .collect();
+    boards.sort();
+    for board in &boards {
+        engine.ask(&format!(
+            "rectangular_boardsize {} {}",
+            board.columns(),
+            board.rows()
+        ))?;
+        engine.ask("genmove b")?;
+        engine.ask("genmove w")?;
+        engine.ask("smallgo-value")?;
+    }
+    let (now, peak) = engine.memory();
+    println!(
+        "resident memory after playing on all {} built-in boards: {} now, {} at the peak",
+        boards.len(),
+        now.map_or("?".to_string(), |b| human_bytes(b as f64)),
+        peak.map_or("?".to_string(), |b| human_bytes(b as f64)),
+    );
+    engine.quit();
+    Ok(())
+}
+
+/// `smallgo bench engine`.
+pub fn engine() -> ExitCode {
+    let program = match std::env::current_exe() {
+        Ok(program) => program,
+        Err(error) => {
+            eprintln!("smallgo: cannot find this program to run it as an engine: {error}");
+            return ExitCode::from(EXIT_FAILURE);
+        }
+    };
+    match engine_figures(&program) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("smallgo: bench engine: {error}");
+            ExitCode::from(EXIT_FAILURE)
+        }
+    }
+}

@@ -1,5 +1,32 @@
 //! Small helpers shared by the tests: a seeded random number generator, so
-//! that sampled checks are reproducible without another dependency.
+//! that sampled checks are reproducible without another dependency, and a
+//! plain enumeration of every legal state of a board.
+
+use crate::board::Board;
+use crate::index::code::Codec;
+use crate::state::State;
+
+/// Every legal state of a board by plain enumeration, without symmetry:
+/// every code, both pass flags, and every point tried as a ko point through
+/// `State::new`'s checks.
+pub fn plain_states(board: &Board) -> Vec<State> {
+    let codec = Codec::new(*board);
+    let mut states = Vec::new();
+    for code in 0..codec.code_count() {
+        let position = codec.decode(code);
+        if !position.is_legal(board) {
+            continue;
+        }
+        states.push(State::from_parts(position, None, false));
+        states.push(State::from_parts(position, None, true));
+        for point in board.all().iter() {
+            if let Ok(state) = State::new(board, position, Some(point), false) {
+                states.push(state);
+            }
+        }
+    }
+    states
+}
 
 /// SplitMix64: tiny, seeded, good enough to sample states.
 pub struct Rng(u64);

@@ -127,24 +127,6 @@ mod tests {
     use crate::index::code::Codec;
     use crate::moves::Move;
 
-    /// Every legal state of a board with no symmetry reduction.
-    fn all_states(board: &Board) -> Vec<State> {
-        let codec = Codec::new(*board);
-        let mut states = Vec::new();
-        for code in 0..codec.code_count() {
-            let position = codec.decode(code);
-            if !position.is_legal(board) {
-                continue;
-            }
-            states.push(State::from_parts(position, None, false));
-            states.push(State::from_parts(position, None, true));
-            for ko in position.ko_points(board).iter() {
-                states.push(State::from_parts(position, Some(ko), false));
-            }
-        }
-        states
-    }
-
     fn check_both_ways(board: &Board, state: &State) {
         // Each predecessor has a move to the state.
         let preds = predecessors(board, state);
@@ -183,7 +165,7 @@ mod tests {
             "1x1", "1x2", "1x3", "1x4", "1x5", "1x6", "1x7", "2x2", "2x3", "2x4", "3x3",
         ] {
             let board: Board = name.parse().unwrap();
-            for state in all_states(&board) {
+            for state in crate::testing::plain_states(&board) {
                 check_both_ways(&board, &state);
             }
         }

@@ -545,27 +545,6 @@ mod tests {
     use super::*;
     use std::collections::HashSet;
 
-    /// Every legal state of a board, by plain enumeration: every code, every
-    /// ko point, both pass flags; no symmetry.
-    fn plain_states(board: &Board) -> Vec<State> {
-        let codec = Codec::new(*board);
-        let mut states = Vec::new();
-        for code in 0..codec.code_count() {
-            let position = codec.decode(code);
-            if !position.is_legal(board) {
-                continue;
-            }
-            states.push(State::from_parts(position, None, false));
-            states.push(State::from_parts(position, None, true));
-            for point in board.all().iter() {
-                if let Ok(state) = State::new(board, position, Some(point), false) {
-                    states.push(state);
-                }
-            }
-        }
-        states
-    }
-
     #[test]
     fn rank_and_unrank_agree_with_a_plain_enumeration() {
         for name in ["1x1", "1x4", "2x2", "2x3", "3x3", "1x7", "2x4"] {
@@ -581,7 +560,7 @@ mod tests {
             // Every legal state ranks, symmetric states rank alike, and every
             // number is reached.
             let mut reached = HashSet::new();
-            for state in plain_states(&board) {
+            for state in crate::testing::plain_states(&board) {
                 let number = index
                     .rank(&state)
                     .unwrap_or_else(|| panic!("{name}: {state:?}"));

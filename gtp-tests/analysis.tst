@@ -1,7 +1,7 @@
 # Analysis commands for GoGui: move values, best moves, principal variation.
 
 10 gogui-analyze_commands
-#? [(?:(?:gfx|pspairs|plist|varc|string)/[^/\n]+/[^\n]+\n?)+]
+#? [(?:(?:gfx|pspairs|plist|var|string)/[^/\n]+/smallgo-[a-z-]+\n?)+]
 
 20 gogui-analyze_commands
 #? [!.*gogui-rules.*]

@@ -111,15 +111,23 @@ impl Position {
         })
     }
 
-    /// Area score from the mover's view: stones plus empty regions that touch
-    /// only one colour, ours minus theirs (Tromp-Taylor).
-    pub fn area_score(&self, board: &Board) -> i32 {
+    /// The points each side owns under area scoring: its stones and the
+    /// empty regions that touch only its colour (ours, theirs).
+    pub fn areas(&self, board: &Board) -> (PointSet, PointSet) {
         let empty = self.empty_points(board);
         let reach_us = board.flood(board.adjacent(self.us) & empty, empty);
         let reach_them = board.flood(board.adjacent(self.them) & empty, empty);
-        let ours = self.us.len() + (reach_us - reach_them).len();
-        let theirs = self.them.len() + (reach_them - reach_us).len();
-        ours as i32 - theirs as i32
+        (
+            self.us | (reach_us - reach_them),
+            self.them | (reach_them - reach_us),
+        )
+    }
+
+    /// Area score from the mover's view: stones plus empty regions that touch
+    /// only one colour, ours minus theirs (Tromp-Taylor).
+    pub fn area_score(&self, board: &Board) -> i32 {
+        let (ours, theirs) = self.areas(board);
+        ours.len() as i32 - theirs.len() as i32
     }
 
     /// The one-stone string of `them` at `stone` whose only liberty is

@@ -373,3 +373,37 @@ fn a_missing_tables_folder_is_an_error() {
     assert!(message.contains("--tables /no/such/folder"), "{message}");
     assert!(Path::new(env!("CARGO_BIN_EXE_smallgo")).exists());
 }
+
+#[test]
+fn kata_analyze_options_are_honoured_or_refused() {
+    let mut engine = Engine::start(&[]);
+    engine.ask("boardsize 3");
+    // maxmoves keeps the best; ownership follows the info entries, one
+    // value per point, from the side to move (3x3: Black takes the whole
+    // board); interval 0 answers once.
+    engine.send_raw(b"kata-analyze b 0 maxmoves 2 ownership true\n");
+    assert_eq!(engine.line(), "=");
+    let line = engine.line();
+    let (infos, ownership) = line.split_once(" ownership ").expect("an ownership part");
+    let infos = parse_infos(infos);
+    assert_eq!(infos.len(), 2);
+    assert_eq!(infos[0].get("move"), "B2");
+    let values: Vec<f64> = ownership
+        .split_whitespace()
+        .map(|v| v.parse().unwrap())
+        .collect();
+    assert_eq!(values, vec![1.0; 9]);
+    engine.send_raw(b"\n");
+    assert_eq!(engine.line(), "");
+    // Options smallgo does not have are refused by name, not ignored.
+    assert_eq!(
+        engine.ask("kata-analyze purple 10"),
+        ["? unsupported kata-analyze option: purple"]
+    );
+    assert_eq!(
+        engine.ask("kata-analyze b movesOwnership true"),
+        ["? unsupported kata-analyze option: movesOwnership"]
+    );
+    assert_eq!(engine.ask("kata-analyze b maxmoves x"), ["? syntax error"]);
+    engine.quit();
+}

@@ -20,9 +20,11 @@
 //! test without a pattern fails only on an error; an unnumbered command
 //! answered with an error is an "other error".
 //!
-//! Stricter than gogui-regress, which only reports these:
-//! 1. An unexpected PASS fails the run, so a `*` test asserts that the
-//!    command fails.
+//! Stricter than gogui-regress:
+//! 1. A `*` test asserts that the command fails: any successful reply to it
+//!    fails the run as an unexpected PASS. (gogui-regress counts a success
+//!    that the pattern rejects as an expected fail, and only reports an
+//!    unexpected pass.)
 //! 2. When a `*` test is answered with an error, the error message must
 //!    match the pattern (negated for `!`), so `#? [illegal move]*` asserts
 //!    the exact error text. gogui-regress ignores the pattern on errors, so
@@ -274,13 +276,15 @@ fn judge(command: &SuiteCommand, response: &EngineResponse) -> Verdict {
         };
     };
     let accepted = pattern.accepts(response.text());
-    let failed = response.is_error || !accepted;
-    match (failed, pattern.expected_fail) {
-        (true, false) => Verdict::UnexpectedFail,
-        (true, true) if response.is_error && !accepted => Verdict::WrongErrorMessage,
-        (true, true) => Verdict::ExpectedFail,
-        (false, true) => Verdict::UnexpectedPass,
-        (false, false) => Verdict::Passed,
+    match (pattern.expected_fail, response.is_error) {
+        // Extension 1: a `*` test asserts that the command fails, so any
+        // success is an unexpected pass, whether or not it matches.
+        (true, false) => Verdict::UnexpectedPass,
+        (true, true) if accepted => Verdict::ExpectedFail,
+        (true, true) => Verdict::WrongErrorMessage,
+        (false, true) => Verdict::UnexpectedFail,
+        (false, false) if accepted => Verdict::Passed,
+        (false, false) => Verdict::UnexpectedFail,
     }
 }
 
@@ -1196,14 +1200,16 @@ fn verdicts_follow_gogui_regress() {
         Verdict::UnexpectedFail
     );
 
+    // Extension 1: any success of a `*` test is an unexpected pass, even one
+    // the pattern rejects (gogui-regress counts that as an expected fail).
     assert_eq!(
         judge(&test_command("[B2]*"), &other_move),
-        Verdict::ExpectedFail
+        Verdict::UnexpectedPass
     );
     assert_eq!(judge(&test_command("[B2]*"), &ok), Verdict::UnexpectedPass);
     assert_eq!(
         judge(&test_command("[!C3]*"), &other_move),
-        Verdict::ExpectedFail
+        Verdict::UnexpectedPass
     );
 
     // Extension 2: an expected failure answered with an error must have the

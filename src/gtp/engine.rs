@@ -12,6 +12,7 @@ use crate::analysis::{preference_order, rate_moves, Rating, Values};
 use crate::board::Board;
 use crate::colour::Colour;
 use crate::moves::Move;
+use crate::position::Position;
 use crate::value::{score_text, Outcome};
 
 use super::game::Game;
@@ -55,10 +56,12 @@ pub const COMMANDS: &[&str] = &[
 ];
 
 /// The analysis commands GoGui offers in its menu.
-const GOGUI_ANALYZE_COMMANDS: &str = "gfx/Perfect move values/smallgo-move-values %c\n\
-    pspairs/Perfect move values (labels)/smallgo-move-labels %c\n\
-    plist/Perfect best moves/smallgo-best-moves %c\n\
-    varc/Perfect principal variation/smallgo-pv %c\n\
+/// They name no colour, so they follow the side to move when GoGui runs
+/// them automatically after each move.
+const GOGUI_ANALYZE_COMMANDS: &str = "gfx/Perfect move values/smallgo-move-values\n\
+    pspairs/Perfect move values (labels)/smallgo-move-labels\n\
+    plist/Perfect best moves/smallgo-best-moves\n\
+    var/Perfect principal variation/smallgo-pv\n\
     string/Perfect result/smallgo-value";
 
 /// What the engine answers.
@@ -69,10 +72,20 @@ pub enum Reply {
     /// `quit`: answer, then stop.
     Quit,
     /// `kata-analyze`: a stream of analysis lines until any input arrives.
-    Analyze {
-        colour: Colour,
-        interval: Option<Duration>,
-    },
+    Analyze(AnalyzeRequest),
+}
+
+/// What `kata-analyze` asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AnalyzeRequest {
+    /// The side whose moves are analysed.
+    pub colour: Colour,
+    /// How often to repeat the line; `None` for once.
+    pub interval: Option<Duration>,
+    /// At most this many moves (`maxmoves`).
+    pub max_moves: Option<usize>,
+    /// Add the final ownership of every point (`ownership true`).
+    pub ownership: bool,
 }
 
 fn success(text: impl Into<String>) -> Reply {
@@ -286,7 +299,12 @@ impl Engine {
         }
         match self.library.open(board) {
             Some(oracle) => {
-                log::info!("board {board}: {}", oracle.description());
+                log::info!(
+                    "board {board} ({} wide, {} high): {}",
+                    board.columns(),
+                    board.rows(),
+                    oracle.description()
+                );
                 self.oracle = Some(oracle);
                 self.game = Game::new(board);
                 success("")
@@ -506,8 +524,13 @@ impl Engine {
     }
 
     /// The moves perfect play follows after `side` plays `first`, `first`
-    /// included, until the game ends, repeats, or the limit.
-    fn principal_variation(&mut self, side: Colour, first: Move) -> Result<Vec<Move>, String> {
+    /// included, until the game ends, repeats, or the limit; and the game at
+    /// the end of them.
+    fn principal_variation(
+        &mut self,
+        side: Colour,
+        first: Move,
+    ) -> Result<(Vec<Move>, Game), String> {
         let oracle = self.oracle()?;
         let mut game = self.game.clone();
         game.play(side, first)
@@ -520,7 +543,7 @@ impl Engine {
                 .map_err(|_| "illegal move".to_string())?;
             line.push(best.mv);
         }
-        Ok(line)
+        Ok((line, game))
     }
 
     fn principal_variation_text(&mut self, side: Colour) -> Result<String, String> {
@@ -530,7 +553,7 @@ impl Engine {
         let board = self.board();
         let oracle = self.oracle()?;
         let first = Self::choose(&oracle, self.komi, &self.game, side)?.mv;
-        let line = self.principal_variation(side, first)?;
+        let (line, _) = self.principal_variation(side, first)?;
         Ok(line
             .iter()
             .map(|m| m.name(&board))
@@ -538,64 +561,81 @@ impl Engine {
             .join(" "))
     }
 
+    /// Reads `kata-analyze [COLOR] [INTERVAL] [KEY VALUE]...` (KataGo's
+    /// syntax). Understood keys: `interval`, `minmoves` (every legal move is
+    /// listed anyway), `maxmoves`, `ownership`; others are refused.
     fn kata_analyze_request(&mut self, arguments: &[&str]) -> Reply {
         let mut rest = arguments;
-        let mut side = self.game.to_move();
+        let mut request = AnalyzeRequest {
+            colour: self.game.to_move(),
+            interval: None,
+            max_moves: None,
+            ownership: false,
+        };
+        let centiseconds =
+            |value: u32| (value > 0).then(|| Duration::from_millis(10 * value as u64));
         if let Some((first, tail)) = rest.split_first() {
             if let Some(named) = colour(first) {
-                side = named;
+                request.colour = named;
                 rest = tail;
             }
         }
-        let mut interval = None;
         if let Some((first, tail)) = rest.split_first() {
-            if let Some(centiseconds) = whole_number(first) {
-                interval = Some(centiseconds);
+            if let Some(value) = whole_number(first) {
+                request.interval = centiseconds(value);
                 rest = tail;
             }
         }
-        // Key-value pairs; `interval` is understood, the rest accepted.
-        let mut pairs = rest.chunks(2);
-        for pair in &mut pairs {
-            match pair {
-                ["interval", value] => match whole_number(value) {
-                    Some(centiseconds) => interval = Some(centiseconds),
-                    None => return failure(SYNTAX_ERROR),
-                },
-                [_, _] => {}
-                _ => return failure(SYNTAX_ERROR),
+        for pair in rest.chunks(2) {
+            let [key, value] = pair else {
+                return failure(SYNTAX_ERROR);
+            };
+            let number = whole_number(value);
+            match (*key, number) {
+                ("interval", Some(value)) => request.interval = centiseconds(value),
+                ("minmoves", Some(_)) => {}
+                ("maxmoves", Some(value)) => request.max_moves = Some(value as usize),
+                ("ownership", _) if *value == "true" || *value == "false" => {
+                    request.ownership = *value == "true"
+                }
+                ("interval" | "minmoves" | "maxmoves" | "ownership", _) => {
+                    return failure(SYNTAX_ERROR)
+                }
+                _ => return failure(format!("unsupported kata-analyze option: {key}")),
             }
         }
         if let Err(message) = self.oracle() {
             return failure(message);
         }
-        Reply::Analyze {
-            colour: side,
-            interval: interval.map(|cs| Duration::from_millis(10 * cs.max(1) as u64)),
-        }
+        Reply::Analyze(request)
     }
 
     /// One `kata-analyze` line: an `info` entry for every legal move on the
-    /// board, most preferred first, from `side`'s view.
-    pub fn kata_analyze_line(&mut self, side: Colour) -> Result<String, String> {
+    /// board (or the `maxmoves` best), most preferred first, from the side's
+    /// view, and the final ownership if asked for.
+    pub fn kata_analyze_line(&mut self, request: &AnalyzeRequest) -> Result<String, String> {
         let board = self.board();
+        let side = request.colour;
         if self.game.is_over() || self.game.is_drawn() {
             return Ok(String::new());
         }
-        let ratings: Vec<Rating> = self
+        let mut ratings: Vec<Rating> = self
             .ordered_ratings(side)?
             .into_iter()
             .filter(|r| r.mv != Move::Pass)
             .collect();
+        if let Some(limit) = request.max_moves {
+            ratings.truncate(limit);
+        }
         let count = ratings.len();
-        let mut entries = Vec::with_capacity(count);
+        let mut entries = Vec::with_capacity(count + 1);
         for (order, rating) in ratings.iter().enumerate() {
             let (winrate, lead) = match rating.outcome {
                 Outcome::MoverWins { margin, .. } => (1.0, margin),
                 Outcome::Draw => (0.5, 0.0),
                 Outcome::OpponentWins { margin, .. } => (0.0, -margin),
             };
-            let line = self.principal_variation(side, rating.mv)?;
+            let (line, _) = self.principal_variation(side, rating.mv)?;
             let pv: Vec<String> = line
                 .iter()
                 .take_while(|m| **m != Move::Pass)
@@ -610,7 +650,38 @@ impl Engine {
                 pv.join(" ")
             ));
         }
+        if request.ownership {
+            entries.push(format!("ownership {}", self.final_ownership(side)?));
+        }
         Ok(entries.join(" "))
+    }
+
+    /// Who owns each point when perfect play from here ends, from `side`'s
+    /// view: 1.0 its stones and territory, -1.0 the opponent's, 0.0 neither.
+    /// Row by row from the top left, as KataGo writes ownership.
+    fn final_ownership(&mut self, side: Colour) -> Result<String, String> {
+        let oracle = self.oracle()?;
+        let best = Self::choose(&oracle, self.komi, &self.game, side)?.mv;
+        let (_, end) = self.principal_variation(side, best)?;
+        let board = *end.board();
+        let position = end.current();
+        let (mine, theirs) = (position.stones(side), position.stones(side.opposite()));
+        let stones = Position::new(mine, theirs);
+        let (my_area, their_area) = stones.areas(&board);
+        let mut values = Vec::with_capacity(board.points());
+        for row in (0..board.rows()).rev() {
+            for column in 0..board.columns() {
+                let point = board.point(row, column);
+                values.push(if my_area.contains(point) {
+                    "1.0"
+                } else if their_area.contains(point) {
+                    "-1.0"
+                } else {
+                    "0.0"
+                });
+            }
+        }
+        Ok(values.join(" "))
     }
 }
 

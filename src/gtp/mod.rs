@@ -112,18 +112,12 @@ pub fn serve(options: Options) -> ExitCode {
                 let _ = write!(out, "{} \n\n", status(true, id)).and_then(|()| out.flush());
                 break;
             }
-            Reply::Analyze { colour, interval } => match engine.kata_analyze_line(colour) {
+            Reply::Analyze(request) => match engine.kata_analyze_line(&request) {
                 Err(message) => write!(out, "{} {message}\n\n", status(false, id)),
                 Ok(analysis) => {
-                    let result =
-                        stream_analysis(&mut out, &input, status(true, id), &analysis, interval);
-                    match result {
-                        Ok(next) => {
-                            pending = next;
-                            Ok(())
-                        }
-                        Err(error) => Err(error),
-                    }
+                    let header = status(true, id);
+                    stream_analysis(&mut out, &input, header, &analysis, request.interval)
+                        .map(|next| pending = next)
                 }
             },
         };

@@ -1,10 +1,10 @@
 //! `smallgo bench`: the figures behind the performance goals, printed, so
 //! that they can be reproduced with one command.
 //!
-//! - `bench build [BOARD...]` builds boards one after another in this
-//!   process (the peak memory figure is reset before each) and prints, per
-//!   board: states, edges, wall and CPU time, peak memory, bytes per state
-//!   in memory and on disk, states/s, edges/s and the result at komi 0.
+//! - `bench build [BOARD...]` builds boards one after another, each in a
+//!   fresh process of this program (`bench row`), and prints, per board:
+//!   states, edges, wall and CPU time, peak memory, bytes per state in
+//!   memory and on disk, states/s, edges/s and the result at komi 0.
 //! - `bench engine` runs this binary as a GTP engine, as a controller would,
 //!   and measures the first reply, `genmove` on 4x4, and resident memory
 //!   after every shipped board has been played on.
@@ -25,14 +25,14 @@ use crate::table::built_in;
 /// database issue.
 pub const DEFAULT_BOARDS: &[&str] = &["4x4", "3x5", "2x8"];
 
-/// `smallgo bench build`.
+const HEADER: &str = "board         states          edges   wall s    cpu s       peak      index  mem B/st disk B/st   states/s    edges/s  result";
+
+/// `smallgo bench build`: each board is built by a fresh process of this
+/// program (`bench row`), so that each peak memory figure is its own.
 pub fn build(boards: &[Board], folder: Option<PathBuf>) -> ExitCode {
     let (folder, scratch) = match folder {
         Some(folder) => (folder, false),
-        None => (
-            std::env::temp_dir().join(format!("smallgo-bench-{}", std::process::id())),
-            true,
-        ),
+        None => (std::env::temp_dir().join(format!("smallgo-bench-{}", std::process::id())), true),
     };
     if let Err(message) = check_folder(&folder) {
         eprintln!("smallgo: {message}");
@@ -44,53 +44,31 @@ pub fn build(boards: &[Board], folder: Option<PathBuf>) -> ExitCode {
             return ExitCode::from(EXIT_FAILURE);
         }
     }
-    catch_interrupts();
-    println!(
-        "{:<6} {:>13} {:>14} {:>8} {:>8} {:>10} {:>10} {:>9} {:>9} {:>10} {:>10} {:>7}",
-        "board",
-        "states",
-        "edges",
-        "wall s",
-        "cpu s",
-        "peak",
-        "index",
-        "mem B/st",
-        "disk B/st",
-        "states/s",
-        "edges/s",
-        "result"
-    );
+    let program = match std::env::current_exe() {
+        Ok(program) => program,
+        Err(error) => {
+            eprintln!("smallgo: cannot find this program to run the builds: {error}");
+            return ExitCode::from(EXIT_FAILURE);
+        }
+    };
+    println!("{HEADER}");
     let mut status = ExitCode::SUCCESS;
-    for &board in boards {
-        let progress = BuildProgress::new(board.name());
-        let report = build_board(board, &folder, &progress);
-        progress.finish();
-        match report {
-            Ok(report) => {
-                let states = report.counts.states as f64;
-                println!(
-                    "{:<6} {:>13} {:>14} {:>8.2} {:>8.2} {:>10} {:>10} {:>9} {:>9.3} {:>9.2}M {:>9.2}M {:>7}",
-                    board.name(),
-                    report.counts.states,
-                    report.stats.edges,
-                    report.seconds,
-                    report.cpu_seconds,
-                    report.peak_bytes.map_or("?".to_string(), |b| human_bytes(b as f64)),
-                    human_bytes(report.index_bytes as f64),
-                    report.rest_per_state().map_or("?".to_string(), |b| format!("{b:.2}")),
-                    report.written.bytes as f64 / states,
-                    states / report.seconds / 1e6,
-                    report.stats.edges as f64 / report.seconds / 1e6,
-                    report.result
-                );
-            }
-            Err(BuildFailure::Interrupted) => {
-                eprintln!("smallgo: interrupted");
-                status = ExitCode::from(EXIT_INTERRUPTED);
+    for board in boards {
+        let output = Command::new(&program)
+            .args(["bench", "row", &board.name(), "--tables"])
+            .arg(&folder)
+            .stdin(Stdio::null())
+            .stderr(Stdio::inherit())
+            .output();
+        match output {
+            Ok(output) if output.status.success() => print!("{}", String::from_utf8_lossy(&output.stdout)),
+            Ok(output) => {
+                eprintln!("smallgo: bench: building {board} failed ({})", output.status);
+                status = ExitCode::from(output.status.code().map_or(EXIT_FAILURE, |c| c as u8));
                 break;
             }
-            Err(BuildFailure::Failed(message)) => {
-                eprintln!("smallgo: {message}");
+            Err(error) => {
+                eprintln!("smallgo: bench: cannot run {}: {error}", program.display());
                 status = ExitCode::from(EXIT_FAILURE);
                 break;
             }
@@ -104,6 +82,48 @@ pub fn build(boards: &[Board], folder: Option<PathBuf>) -> ExitCode {
         let _ = std::fs::remove_dir_all(&folder);
     }
     status
+}
+
+/// `smallgo bench row RxC --tables DIR`: builds one board and prints its
+/// line of the `bench build` table.
+pub fn row(board: Board, folder: PathBuf) -> ExitCode {
+    if let Err(message) = check_fits(&board).and_then(|()| check_folder(&folder)) {
+        eprintln!("smallgo: {message}");
+        return ExitCode::from(EXIT_FAILURE);
+    }
+    catch_interrupts();
+    let progress = BuildProgress::new(board.name());
+    let report = build_board(board, &folder, &progress);
+    progress.finish();
+    match report {
+        Ok(report) => {
+            let states = report.counts.states as f64;
+            println!(
+                "{:<6} {:>13} {:>14} {:>8.2} {:>8.2} {:>10} {:>10} {:>9} {:>9.3} {:>9.2}M {:>9.2}M {:>7}",
+                board.name(),
+                report.counts.states,
+                report.stats.edges,
+                report.seconds,
+                report.cpu_seconds,
+                report.peak_bytes.map_or("?".to_string(), |b| human_bytes(b as f64)),
+                human_bytes(report.index_bytes as f64),
+                report.rest_per_state().map_or("?".to_string(), |b| format!("{b:.2}")),
+                report.written.bytes as f64 / states,
+                states / report.seconds / 1e6,
+                report.stats.edges as f64 / report.seconds / 1e6,
+                report.result
+            );
+            ExitCode::SUCCESS
+        }
+        Err(BuildFailure::Interrupted) => {
+            eprintln!("smallgo: interrupted");
+            ExitCode::from(EXIT_INTERRUPTED)
+        }
+        Err(BuildFailure::Failed(message)) => {
+            eprintln!("smallgo: {message}");
+            ExitCode::from(EXIT_FAILURE)
+        }
+    }
 }
 
 /// A GTP engine process this benchmark talks to.

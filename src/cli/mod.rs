@@ -41,7 +41,7 @@ struct Arguments {
 
     /// Folder of tables: --build writes there (default: the current folder);
     /// the engine adds the tables it finds there to its built-in ones.
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", global = true)]
     tables: Option<PathBuf>,
 
     /// Engine: answer `resign` in lost positions (by default smallgo plays
@@ -81,6 +81,13 @@ enum Bench {
     },
     /// Time the GTP engine: first reply, genmove on 4x4, resident memory.
     Engine,
+    /// Build one board and print its line of the `bench build` table
+    /// (`bench build` runs this for each board).
+    #[command(hide = true)]
+    Row {
+        #[arg(value_name = "RxC", value_parser = parse_board)]
+        board: Board,
+    },
 }
 
 fn parse_board(text: &str) -> Result<Board, String> {
@@ -122,6 +129,9 @@ pub fn run(arguments: impl IntoIterator<Item = OsString>) -> ExitCode {
             bench::build(&boards, arguments.tables)
         }
         (None, Some(Command::Bench(Bench::Engine))) => bench::engine(),
+        (None, Some(Command::Bench(Bench::Row { board }))) => {
+            bench::row(board, arguments.tables.unwrap_or_else(|| PathBuf::from(".")))
+        }
         (None, None) => {
             if let Some(folder) = &arguments.tables {
                 if !folder.is_dir() {

@@ -32,7 +32,10 @@ const HEADER: &str = "board         states          edges   wall s    cpu s     
 pub fn build(boards: &[Board], folder: Option<PathBuf>) -> ExitCode {
     let (folder, scratch) = match folder {
         Some(folder) => (folder, false),
-        None => (std::env::temp_dir().join(format!("smallgo-bench-{}", std::process::id())), true),
+        None => (
+            std::env::temp_dir().join(format!("smallgo-bench-{}", std::process::id())),
+            true,
+        ),
     };
     if let Err(message) = check_folder(&folder) {
         eprintln!("smallgo: {message}");
@@ -61,9 +64,14 @@ pub fn build(boards: &[Board], folder: Option<PathBuf>) -> ExitCode {
             .stderr(Stdio::inherit())
             .output();
         match output {
-            Ok(output) if output.status.success() => print!("{}", String::from_utf8_lossy(&output.stdout)),
+            Ok(output) if output.status.success() => {
+                print!("{}", String::from_utf8_lossy(&output.stdout))
+            }
             Ok(output) => {
-                eprintln!("smallgo: bench: building {board} failed ({})", output.status);
+                eprintln!(
+                    "smallgo: bench: building {board} failed ({})",
+                    output.status
+                );
                 status = ExitCode::from(output.status.code().map_or(EXIT_FAILURE, |c| c as u8));
                 break;
             }

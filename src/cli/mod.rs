@@ -129,9 +129,10 @@ pub fn run(arguments: impl IntoIterator<Item = OsString>) -> ExitCode {
             bench::build(&boards, arguments.tables)
         }
         (None, Some(Command::Bench(Bench::Engine))) => bench::engine(),
-        (None, Some(Command::Bench(Bench::Row { board }))) => {
-            bench::row(board, arguments.tables.unwrap_or_else(|| PathBuf::from(".")))
-        }
+        (None, Some(Command::Bench(Bench::Row { board }))) => bench::row(
+            board,
+            arguments.tables.unwrap_or_else(|| PathBuf::from(".")),
+        ),
         (None, None) => {
             if let Some(folder) = &arguments.tables {
                 if !folder.is_dir() {

@@ -156,12 +156,20 @@ impl Engine {
         }
     }
 
-    pub fn game(&self) -> &Game {
-        &self.game
-    }
-
     fn board(&self) -> Board {
         *self.game.board()
+    }
+
+    /// Opens the values of `board`, saying where they come from.
+    fn open_oracle(&self, board: Board) -> Option<Oracle> {
+        let oracle = self.library.open(board)?;
+        log::info!(
+            "board {board} ({} wide, {} high): {}",
+            board.columns(),
+            board.rows(),
+            oracle.description()
+        );
+        Some(oracle)
     }
 
     /// The values of the current board, opening them on first use.
@@ -169,10 +177,8 @@ impl Engine {
         if self.oracle.is_none() {
             let board = self.board();
             let oracle = self
-                .library
-                .open(board)
+                .open_oracle(board)
                 .ok_or_else(|| format!("no table for board {board}"))?;
-            log::info!("board {board}: {}", oracle.description());
             self.oracle = Some(oracle);
         }
         Ok(self.oracle.clone().expect("opened above"))
@@ -289,28 +295,19 @@ impl Engine {
         }
     }
 
+    /// Changes the board (clearing it), if its values can be had.
     fn set_board(&mut self, rows: usize, columns: usize) -> Reply {
         let Ok(board) = Board::new(rows, columns) else {
             return failure("unacceptable size");
         };
-        if board == self.board() && self.oracle.is_some() {
-            self.game = Game::new(board);
-            return success("");
+        if board != self.board() || self.oracle.is_none() {
+            let Some(oracle) = self.open_oracle(board) else {
+                return failure("unacceptable size");
+            };
+            self.oracle = Some(oracle);
         }
-        match self.library.open(board) {
-            Some(oracle) => {
-                log::info!(
-                    "board {board} ({} wide, {} high): {}",
-                    board.columns(),
-                    board.rows(),
-                    oracle.description()
-                );
-                self.oracle = Some(oracle);
-                self.game = Game::new(board);
-                success("")
-            }
-            None => failure("unacceptable size"),
-        }
+        self.game = Game::new(board);
+        success("")
     }
 
     fn play(&mut self, arguments: &[&str]) -> Reply {

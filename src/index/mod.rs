@@ -121,45 +121,44 @@ impl StateIndex {
         let positions = running;
 
         // The ko states of each position, and the legal positions each
-        // canonical one stands for.
+        // canonical one stands for. The counts go in one large array that is
+        // handed back to the system afterwards, so that this transient work
+        // does not stay resident while the solver holds its cells.
         let group = codec.symmetries().len() as u64;
-        let chunk = 1u64 << 14;
-        let parts: Vec<(Vec<(u32, u32)>, u64)> = (0..positions.div_ceil(chunk))
-            .into_par_iter()
-            .map(|c| {
-                let first = c * chunk;
-                let last = (first + chunk).min(positions);
+        let chunk = 1usize << 14;
+        let mut ko_counts = vec![0u8; positions as usize];
+        let legal_positions: u64 = ko_counts
+            .par_chunks_mut(chunk)
+            .enumerate()
+            .map(|(c, counts)| {
+                let first = (c * chunk) as u64;
                 let mut walker = PositionWalker::starting_at(&present, &word_rank, first);
-                let mut with_ko = Vec::new();
                 let mut legal = 0u64;
-                for number in first..last {
+                for count in counts.iter_mut() {
                     let code = walker.next_code().expect("walker covers every position");
                     let position = codec.decode(code);
                     let canonical = codec.canonical(&position);
                     legal += group / canonical.reaching.count_ones() as u64;
-                    let ko = codec
+                    *count = codec
                         .canonical_ko_points(&canonical, position.ko_points(&board))
-                        .len() as u32;
-                    if ko > 0 {
-                        with_ko.push((number as u32, ko));
-                    }
+                        .len() as u8;
                 }
-                (with_ko, legal)
+                legal
             })
-            .collect();
-        let mut ko_positions = Vec::new();
-        let mut ko_before = Vec::new();
+            .sum();
+        let with_ko = ko_counts.par_iter().filter(|&&ko| ko > 0).count();
+        let mut ko_positions = Vec::with_capacity(with_ko);
+        let mut ko_before = Vec::with_capacity(with_ko + 1);
         let mut ko_states = 0u64;
-        let mut legal_positions = 0u64;
-        for (with_ko, legal) in parts {
-            legal_positions += legal;
-            for (number, ko) in with_ko {
-                ko_positions.push(number);
+        for (number, &ko) in ko_counts.iter().enumerate() {
+            if ko > 0 {
+                ko_positions.push(number as u32);
                 ko_before.push(ko_states as u32);
                 ko_states += ko as u64;
             }
         }
         ko_before.push(ko_states as u32);
+        drop(ko_counts);
         let states = 2 * positions + ko_states;
         assert!(
             states < u32::MAX as u64,

@@ -361,8 +361,33 @@ pub fn block_records(source: &dyn RecordSource, board: &Board, first: u64, last:
 }
 
 /// The directory's raw bytes: canonical legal positions per 64-code word.
+pub fn directory_counts(present_words: &[u64]) -> impl Iterator<Item = u8> + '_ {
+    present_words.iter().map(|w| w.count_ones() as u8)
+}
+
+/// The directory's raw bytes, all at once.
 pub fn directory_bytes(present_words: &[u64]) -> Vec<u8> {
-    present_words.iter().map(|w| w.count_ones() as u8).collect()
+    directory_counts(present_words).collect()
+}
+
+/// Passes bytes on, counting them and keeping their CRC-32.
+struct Tally<'a, W: Write> {
+    out: &'a mut W,
+    crc: Crc,
+    bytes: u64,
+}
+
+impl<W: Write> Write for Tally<'_, W> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        let written = self.out.write(bytes)?;
+        self.crc.update(&bytes[..written]);
+        self.bytes += written as u64;
+        Ok(written)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
+    }
 }
 
 /// What the header says about a table, apart from offsets and checksum.
@@ -380,31 +405,51 @@ pub fn compress_block(records: &[u8]) -> Vec<u8> {
     deflate(records)
 }
 
-/// Writes a table file front to back: the blocks stream out as they are
-/// compressed, then the block table and header (with the checksum) are
-/// filled in at the front.
+/// Writes a table file front to back: the directory and the blocks stream
+/// out as they are compressed, then the block table and header (with the
+/// checksum, combined from the parts' checksums) are filled in.
 pub struct TableWriter<W: Write + Seek> {
     out: W,
     header: Header,
-    directory: Vec<u8>,
+    directory_crc: Crc,
     offsets: Vec<u64>,
     blocks_crc: Crc,
     at: u64,
 }
 
 impl<W: Write + Seek> TableWriter<W> {
-    /// Starts a table; `directory` is the raw directory (`directory_bytes`).
+    /// Starts a table; `directory` gives the raw directory bytes
+    /// (`directory_counts`), which are compressed into the file at once.
     pub fn new(
         mut out: W,
         description: Description,
-        directory: &[u8],
+        directory: impl Iterator<Item = u8>,
     ) -> std::io::Result<TableWriter<W>> {
-        let directory = deflate(directory);
+        out.seek(SeekFrom::Start(HEADER_SIZE as u64))?;
+        let mut encoder = DeflateEncoder::new(
+            Tally {
+                out: &mut out,
+                crc: Crc::new(),
+                bytes: 0,
+            },
+            Compression::best(),
+        );
+        let mut chunk = Vec::with_capacity(1 << 16);
+        for byte in directory {
+            chunk.push(byte);
+            if chunk.len() == chunk.capacity() {
+                encoder.write_all(&chunk)?;
+                chunk.clear();
+            }
+        }
+        encoder.write_all(&chunk)?;
+        let tally = encoder.finish()?;
+        let (directory_crc, directory_length) = (tally.crc, tally.bytes);
         let blocks = description
             .positions
             .div_ceil(description.positions_per_block as u64) as u32;
         let directory_offset = HEADER_SIZE as u64;
-        let block_table_offset = directory_offset + directory.len() as u64;
+        let block_table_offset = directory_offset + directory_length;
         let first_block = block_table_offset + (blocks as u64 + 1) * 8;
         let header = Header {
             board: description.board,
@@ -415,7 +460,7 @@ impl<W: Write + Seek> TableWriter<W> {
             positions_per_block: description.positions_per_block,
             blocks,
             directory_offset,
-            directory_length: directory.len() as u64,
+            directory_length,
             block_table_offset,
             checksum: 0,
         };
@@ -423,7 +468,7 @@ impl<W: Write + Seek> TableWriter<W> {
         Ok(TableWriter {
             out,
             header,
-            directory,
+            directory_crc,
             offsets: Vec::with_capacity(blocks as usize + 1),
             blocks_crc: Crc::new(),
             at: first_block,
@@ -456,20 +501,23 @@ impl<W: Write + Seek> TableWriter<W> {
             "every block written"
         );
         self.offsets.push(self.at);
-        let mut front =
-            Vec::with_capacity(self.header.block_table_offset as usize + self.offsets.len() * 8);
-        front.extend_from_slice(&self.header.encode());
-        front.extend_from_slice(&self.directory);
-        for offset in &self.offsets {
-            front.extend_from_slice(&offset.to_le_bytes());
-        }
+        let mut header = self.header.encode();
+        let table: Vec<u8> = self.offsets.iter().flat_map(|o| o.to_le_bytes()).collect();
+        // The file's CRC, in file order: header, directory, table, blocks.
         let mut crc = Crc::new();
-        crc.update(&front);
+        crc.update(&header);
+        crc.combine(&self.directory_crc);
+        let mut table_crc = Crc::new();
+        table_crc.update(&table);
+        crc.combine(&table_crc);
         crc.combine(&self.blocks_crc);
         let checksum = crc.sum();
-        front[CHECKSUM_OFFSET..CHECKSUM_OFFSET + 4].copy_from_slice(&checksum.to_le_bytes());
+        header[CHECKSUM_OFFSET..CHECKSUM_OFFSET + 4].copy_from_slice(&checksum.to_le_bytes());
         self.out.seek(SeekFrom::Start(0))?;
-        self.out.write_all(&front)?;
+        self.out.write_all(&header)?;
+        self.out
+            .seek(SeekFrom::Start(self.header.block_table_offset))?;
+        self.out.write_all(&table)?;
         self.out.flush()?;
         Ok((self.out, checksum))
     }

@@ -44,7 +44,7 @@ impl RecordSource for IndexRecords<'_> {
 }
 
 /// Blocks compressed at once before they are written.
-const BLOCKS_PER_BATCH: u64 = 64;
+const BLOCKS_PER_BATCH: u64 = 8;
 
 /// Writes the table of `index`'s states with values `value` to `out`;
 /// returns the checksum. The same values always give the same bytes. Blocks
@@ -70,7 +70,7 @@ pub fn encode_values<W: Write + Seek>(
     let mut writer = TableWriter::new(
         out,
         description,
-        &format::directory_bytes(index.present_words()),
+        format::directory_counts(index.present_words()),
     )?;
     let per = POSITIONS_PER_BLOCK as u64;
     let blocks = writer.blocks() as u64;

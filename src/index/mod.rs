@@ -89,9 +89,12 @@ pub struct StateIndex {
 
 impl StateIndex {
     /// Enumerates every code of the board (in parallel) and numbers the
-    /// canonical legal states.
-    pub fn build(board: Board) -> StateIndex {
-        assert!(board.points() <= MAX_INDEX_POINTS);
+    /// canonical legal states. `None` if they are too many for 32-bit
+    /// numbers (or the board is over `MAX_INDEX_POINTS`).
+    pub fn build(board: Board) -> Option<StateIndex> {
+        if board.points() > MAX_INDEX_POINTS {
+            return None;
+        }
         let codec = Codec::new(board);
         let code_count = codec.code_count();
         let words = code_count.div_ceil(64) as usize;
@@ -160,11 +163,10 @@ impl StateIndex {
         ko_before.push(ko_states as u32);
         drop(ko_counts);
         let states = 2 * positions + ko_states;
-        assert!(
-            states < u32::MAX as u64,
-            "too many states for 32-bit numbers"
-        );
-        StateIndex {
+        if states >= u32::MAX as u64 {
+            return None;
+        }
+        Some(StateIndex {
             codec,
             present,
             word_rank,
@@ -176,7 +178,7 @@ impl StateIndex {
                 ko_states,
                 states,
             },
-        }
+        })
     }
 
     pub fn board(&self) -> &Board {
@@ -548,7 +550,7 @@ mod tests {
     fn rank_and_unrank_agree_with_a_plain_enumeration() {
         for name in ["1x1", "1x4", "2x2", "2x3", "3x3", "1x7", "2x4"] {
             let board: Board = name.parse().unwrap();
-            let index = StateIndex::build(board);
+            let index = StateIndex::build(board).unwrap();
             let states = index.counts().states;
             // Every number unranks to a state that ranks back to it.
             for number in 0..states as StateNumber {
@@ -592,7 +594,7 @@ mod tests {
             ("4x4", 24318165),
         ] {
             let board: Board = name.parse().unwrap();
-            let index = StateIndex::build(board);
+            let index = StateIndex::build(board).unwrap();
             assert_eq!(index.counts().legal_positions, known, "{name}");
             if board.points() <= 9 {
                 let codec = Codec::new(board);
@@ -608,7 +610,7 @@ mod tests {
     fn cursors_agree_with_unrank() {
         for name in ["1x9", "3x3", "2x5"] {
             let board: Board = name.parse().unwrap();
-            let index = StateIndex::build(board);
+            let index = StateIndex::build(board).unwrap();
             let states = index.counts().states as StateNumber;
             // Every position in order, with every slot's number.
             let mut seen = 0;
@@ -650,7 +652,7 @@ mod tests {
     #[test]
     fn walkers_visit_positions_in_order() {
         let board: Board = "2x4".parse().unwrap();
-        let index = StateIndex::build(board);
+        let index = StateIndex::build(board).unwrap();
         let all: Vec<u64> = {
             let mut walker = index.positions_from(0);
             std::iter::from_fn(|| walker.next_code()).collect()

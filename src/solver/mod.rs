@@ -91,7 +91,7 @@ impl std::fmt::Display for SolveError {
             SolveError::Cancelled => write!(f, "the solve was interrupted"),
             SolveError::TooLarge { points } => write!(
                 f,
-                "a board of {points} points is over the solver's limit of {} points",
+                "a board of {points} points is over the solver's limits ({} points, 2^32 states)",
                 crate::index::MAX_INDEX_POINTS
             ),
             SolveError::DepthOverflow { level, depth } => write!(
@@ -354,8 +354,9 @@ fn seed_level(index: &StateIndex, cells: &[AtomicU32], flags: &LayerFlags, level
         .sum()
 }
 
-/// Marks an update for a predecessor of a state that became won (else lost).
-const CHILD_WON: u32 = 1 << 31;
+/// Marks an update for a predecessor of a state that became won (else lost);
+/// above every state number.
+const CHILD_WON: u64 = 1 << 32;
 /// Updates gathered before they are applied together.
 const UPDATE_BATCH: usize = 128;
 
@@ -365,7 +366,7 @@ const UPDATE_BATCH: usize = 128;
 fn apply_updates(
     cells: &[AtomicU32],
     flags: &LayerFlags,
-    updates: &mut Vec<u32>,
+    updates: &mut Vec<u64>,
     code: u32,
     depth: u32,
 ) -> u64 {
@@ -377,7 +378,7 @@ fn apply_updates(
     std::hint::black_box(warm);
     let mut decided = 0;
     for &update in updates.iter() {
-        let number = update & !CHILD_WON;
+        let number = (update & !CHILD_WON) as StateNumber;
         let target = &cells[number as usize];
         let now_decided = if update & CHILD_WON != 0 {
             let last = cell::child_won(target);
@@ -418,7 +419,7 @@ fn propagate_layer(
             || {
                 (
                     Vec::<StateNumber>::with_capacity(64),
-                    Vec::<u32>::with_capacity(2 * UPDATE_BATCH),
+                    Vec::<u64>::with_capacity(2 * UPDATE_BATCH),
                 )
             },
             |(predecessors, updates), w| {
@@ -443,11 +444,11 @@ fn propagate_layer(
                         predecessors.dedup();
                         if won {
                             here += 1;
-                            updates.extend(predecessors.iter().map(|&p| p | CHILD_WON));
+                            updates.extend(predecessors.iter().map(|&p| p as u64 | CHILD_WON));
                         }
                         if lost {
                             here += 1;
-                            updates.extend_from_slice(predecessors);
+                            updates.extend(predecessors.iter().map(|&p| p as u64));
                         }
                         if updates.len() >= UPDATE_BATCH {
                             decided += apply_updates(cells, flags, updates, code, next_depth);
@@ -463,20 +464,13 @@ fn propagate_layer(
 
 /// Solves every state of `board`.
 pub fn solve(board: Board, observer: &dyn Observer) -> Result<Solution, SolveError> {
-    if board.points() > crate::index::MAX_INDEX_POINTS {
-        return Err(SolveError::TooLarge {
-            points: board.points(),
-        });
-    }
     let mut stats = SolveStats::default();
-    // State numbers leave the top bit free for `CHILD_WON`.
-    let too_large = || SolveError::TooLarge {
-        points: board.points(),
-    };
 
     let started = Instant::now();
     observer.phase_started(Phase::Enumerate, 0);
-    let index = StateIndex::build(board);
+    let index = StateIndex::build(board).ok_or(SolveError::TooLarge {
+        points: board.points(),
+    })?;
     stats.enumerate_seconds = started.elapsed().as_secs_f64();
     if observer.cancelled() {
         return Err(SolveError::Cancelled);
@@ -484,9 +478,6 @@ pub fn solve(board: Board, observer: &dyn Observer) -> Result<Solution, SolveErr
 
     let started = Instant::now();
     let counts = index.counts();
-    if counts.states >= CHILD_WON as u64 {
-        return Err(too_large());
-    }
     observer.phase_started(Phase::CountChildren, counts.positions);
     let mut cells = vec![0u32; counts.states as usize];
     stats.edges = count_children(&index, &mut cells, observer);

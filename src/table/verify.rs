@@ -168,9 +168,46 @@ pub fn check_values(
     Ok(edges)
 }
 
+/// Every value of a table in 32 bits each, so that the largest boards fit:
+/// margin codes of 6 bits (0 for none, else margin + 32), dA in 9 bits and
+/// dB in 11, the most smallgo ever writes.
+pub struct PackedValues(Vec<u32>);
+
+const PACKED_MAX_MOVER_DEPTH: u16 = (1 << 9) - 1;
+const PACKED_MAX_OPPONENT_DEPTH: u16 = (1 << 11) - 1;
+
+impl PackedValues {
+    fn pack(value: &Value) -> Option<u32> {
+        if value.mover_depth > PACKED_MAX_MOVER_DEPTH
+            || value.opponent_depth > PACKED_MAX_OPPONENT_DEPTH
+        {
+            return None;
+        }
+        let code = |margin: Option<i8>| margin.map_or(0, |m| (m as i32 + 32) as u32);
+        Some(
+            code(value.mover_margin)
+                | code(value.opponent_margin) << 6
+                | (value.mover_depth as u32) << 12
+                | (value.opponent_depth as u32) << 21,
+        )
+    }
+
+    /// The value of state `number`.
+    pub fn get(&self, number: StateNumber) -> Value {
+        let packed = self.0[number as usize];
+        let margin = |code: u32| (code != 0).then(|| (code as i32 - 32) as i8);
+        Value {
+            mover_margin: margin(packed & 0x3f),
+            opponent_margin: margin(packed >> 6 & 0x3f),
+            mover_depth: (packed >> 12 & 0x1ff) as u16,
+            opponent_depth: (packed >> 21) as u16,
+        }
+    }
+}
+
 /// Decodes every value of a table, in state order, checking that the file
 /// numbers the same states as `index`.
-pub fn decode_all(table: &TableBytes<'_>, index: &StateIndex) -> Result<Vec<Value>, Fault> {
+pub fn decode_all(table: &TableBytes<'_>, index: &StateIndex) -> Result<PackedValues, Fault> {
     let header = table.header();
     let counts = index.counts();
     if (header.positions, header.ko_states, header.states)
@@ -191,12 +228,12 @@ pub fn decode_all(table: &TableBytes<'_>, index: &StateIndex) -> Result<Vec<Valu
             "the directory does not match the board's positions".into(),
         ));
     }
-    let mut values = vec![Value::default(); counts.states as usize];
+    let mut values = vec![0u32; counts.states as usize];
     // Blocks decode in parallel, a batch at a time, so that only a batch of
     // decoded blocks is held besides the values.
     let blocks = header.blocks;
     for batch in (0..blocks).step_by(64) {
-        let decoded: Vec<Result<Vec<(StateNumber, Value)>, Fault>> = (batch
+        let decoded: Vec<Result<Vec<(StateNumber, u32)>, Fault>> = (batch
             ..(batch + 64).min(blocks))
             .into_par_iter()
             .map(|b| {
@@ -219,7 +256,13 @@ pub fn decode_all(table: &TableBytes<'_>, index: &StateIndex) -> Result<Vec<Valu
                     }
                     for slot in 0..entry.slots() {
                         let value = block.value(i, slot).expect("slot counted above");
-                        numbered.push((entry.state(slot), value));
+                        let packed = PackedValues::pack(&value).ok_or_else(|| {
+                            Fault::Inconsistent(format!(
+                                "position {} slot {slot}: a depth beyond what smallgo writes",
+                                entry.number
+                            ))
+                        })?;
+                        numbered.push((entry.state(slot), packed));
                     }
                 }
                 Ok(numbered)
@@ -231,7 +274,7 @@ pub fn decode_all(table: &TableBytes<'_>, index: &StateIndex) -> Result<Vec<Valu
             }
         }
     }
-    Ok(values)
+    Ok(PackedValues(values))
 }
 
 /// Verifies table bytes completely.
@@ -248,9 +291,13 @@ pub fn verify_bytes(origin: &Origin, bytes: &[u8]) -> Result<VerifyReport, Table
             "cannot verify here: {message}"
         ))));
     }
-    let index = StateIndex::build(board);
+    let Some(index) = StateIndex::build(board) else {
+        return Err(corrupt(Fault::Inconsistent(format!(
+            "board {board} has more states than 32-bit numbers hold"
+        ))));
+    };
     let values = decode_all(&table, &index).map_err(corrupt)?;
-    let edges = check_values(&index, &|number| values[number as usize])
+    let edges = check_values(&index, &|number| values.get(number))
         .map_err(|mismatch| corrupt(Fault::Inconsistent(mismatch.to_string())))?;
     if edges != table.header().edges {
         return Err(corrupt(Fault::Inconsistent(format!(

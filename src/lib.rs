@@ -17,6 +17,7 @@
 
 pub mod analysis;
 pub mod board;
+pub mod checkpoint;
 pub mod cli;
 pub mod colour;
 pub mod gtp;

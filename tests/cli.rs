@@ -194,3 +194,99 @@ fn ctrl_c_leaves_no_partial_file() {
         files_in(folder.path())
     );
 }
+
+/// Waits until a line of `log` (a file the child writes) contains `text`.
+fn wait_for_log(log: &Path, text: &str) -> bool {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while Instant::now() < deadline {
+        if std::fs::read_to_string(log).is_ok_and(|l| l.contains(text)) {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    false
+}
+
+#[test]
+fn a_killed_build_resumes_from_its_checkpoint_to_the_same_table() {
+    let folder = tempfile::tempdir().unwrap();
+    let dir = folder.path().to_str().unwrap();
+    let log = folder.path().join("first.log");
+    let child = Command::new(env!("CARGO_BIN_EXE_smallgo"))
+        .args([
+            "--build",
+            "3x5",
+            "--tables",
+            dir,
+            "--checkpoint-interval",
+            "0",
+        ])
+        .env("RUST_LOG", "info")
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(&log).unwrap())
+        .spawn()
+        .unwrap();
+    // Kill it (no chance to clean up) after a few levels were saved.
+    assert!(wait_for_log(&log, "checkpoint before margin +10"));
+    let status = Command::new("kill")
+        .args(["-9", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let _ = child.wait_with_output();
+    let checkpoint = folder.path().join("3x5.sgtb.checkpoint");
+    assert!(checkpoint.exists());
+    assert!(!folder.path().join("3x5.sgtb").exists());
+
+    let output = Command::new(env!("CARGO_BIN_EXE_smallgo"))
+        .args([
+            "--build",
+            "3x5",
+            "--tables",
+            dir,
+            "--checkpoint-interval",
+            "0",
+        ])
+        .env("RUST_LOG", "info")
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let message = stderr(&output);
+    assert!(message.contains("resuming at margin"), "{message}");
+    assert!(
+        !checkpoint.exists(),
+        "the checkpoint is removed once the table is written"
+    );
+    let shipped = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tablebases/3x5.sgtb"));
+    assert!(
+        std::fs::read(folder.path().join("3x5.sgtb")).unwrap() == std::fs::read(shipped).unwrap(),
+        "the resumed build wrote other bytes than an uninterrupted one"
+    );
+}
+
+#[test]
+fn a_damaged_checkpoint_is_set_aside() {
+    let folder = tempfile::tempdir().unwrap();
+    let dir = folder.path().to_str().unwrap();
+    std::fs::write(
+        folder.path().join("2x4.sgtb.checkpoint"),
+        b"SMALLGOC but cut short",
+    )
+    .unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_smallgo"))
+        .args(["--build", "2x4", "--tables", dir])
+        .env("RUST_LOG", "warn")
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let message = stderr(&output);
+    assert!(
+        message.contains("ignoring checkpoint") && message.contains("2x4.sgtb.checkpoint"),
+        "{message}"
+    );
+    let shipped = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tablebases/2x4.sgtb"));
+    assert!(
+        std::fs::read(folder.path().join("2x4.sgtb")).unwrap() == std::fs::read(shipped).unwrap()
+    );
+    assert_eq!(files_in(folder.path()), ["2x4.sgtb", "manifest.tsv"]);
+}

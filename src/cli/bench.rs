@@ -12,7 +12,7 @@
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, ExitCode, Stdio};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::build::{build_board, check_folder, BuildFailure};
 use super::progress::{catch_interrupts, BuildProgress};
@@ -29,7 +29,7 @@ const HEADER: &str = "board         states          edges   wall s    cpu s     
 
 /// `smallgo bench build`: each board is built by a fresh process of this
 /// program (`bench row`), so that each peak memory figure is its own.
-pub fn build(boards: &[Board], folder: Option<PathBuf>) -> ExitCode {
+pub fn build(boards: &[Board], folder: Option<PathBuf>, checkpoint_interval: Duration) -> ExitCode {
     let (folder, scratch) = match folder {
         Some(folder) => (folder, false),
         None => (
@@ -60,6 +60,10 @@ pub fn build(boards: &[Board], folder: Option<PathBuf>) -> ExitCode {
         let output = Command::new(&program)
             .args(["bench", "row", &board.name(), "--tables"])
             .arg(&folder)
+            .args([
+                "--checkpoint-interval",
+                &checkpoint_interval.as_secs().to_string(),
+            ])
             .stdin(Stdio::null())
             .stderr(Stdio::inherit())
             .output();
@@ -94,14 +98,14 @@ pub fn build(boards: &[Board], folder: Option<PathBuf>) -> ExitCode {
 
 /// `smallgo bench row RxC --tables DIR`: builds one board and prints its
 /// line of the `bench build` table.
-pub fn row(board: Board, folder: PathBuf) -> ExitCode {
+pub fn row(board: Board, folder: PathBuf, checkpoint_interval: Duration) -> ExitCode {
     if let Err(message) = check_fits(&board).and_then(|()| check_folder(&folder)) {
         eprintln!("smallgo: {message}");
         return ExitCode::from(EXIT_FAILURE);
     }
     catch_interrupts();
     let progress = BuildProgress::new(board.name());
-    let report = build_board(board, &folder, &progress);
+    let report = build_board(board, &folder, &progress, checkpoint_interval);
     progress.finish();
     match report {
         Ok(report) => {

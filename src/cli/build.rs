@@ -8,17 +8,19 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::manifest;
 use super::progress::{catch_interrupts, interrupted, BuildProgress};
 use super::{EXIT_FAILURE, EXIT_INTERRUPTED};
 use crate::analysis::{best_moves, root_result};
 use crate::board::Board;
+use crate::checkpoint::CheckpointFile;
 use crate::index::StateCounts;
 use crate::plan::{check_fits, cpu_seconds, human_bytes, peak_memory, reset_peak_memory};
-use crate::solver::{solve, SolveError, SolveStats};
+use crate::solver::{solve_with_checkpoints, SolveError, SolveStats};
 use crate::state::State;
+use crate::table::file_name;
 use crate::table::writer::{self, Written};
 
 /// Makes sure the folder exists and takes new files.
@@ -65,17 +67,22 @@ pub enum BuildFailure {
 }
 
 /// Solves `board`, writes its table into `folder` and records it in the
-/// folder's manifest. The caller has checked the board and the folder.
+/// folder's manifest. The caller has checked the board and the folder. A
+/// checkpoint beside the table is resumed from if there is one, saved at
+/// most once per `checkpoint_interval`, and removed once the table is
+/// written.
 pub fn build_board(
     board: Board,
     folder: &Path,
     progress: &BuildProgress,
+    checkpoint_interval: Duration,
 ) -> Result<BuildReport, BuildFailure> {
+    let checkpoints = CheckpointFile::new(&folder.join(file_name(&board)), checkpoint_interval);
     reset_peak_memory();
     let start_up_bytes = peak_memory();
     let cpu_before = cpu_seconds();
     let started = Instant::now();
-    let solution = match solve(board, progress) {
+    let solution = match solve_with_checkpoints(board, progress, &checkpoints) {
         Ok(solution) => solution,
         Err(SolveError::Cancelled) => return Err(BuildFailure::Interrupted),
         Err(error) => {
@@ -94,6 +101,7 @@ pub fn build_board(
             )))
         }
     };
+    checkpoints.remove();
     let seconds = started.elapsed().as_secs_f64();
     let cpu_seconds = cpu_seconds() - cpu_before;
     let peak_bytes = peak_memory();
@@ -129,14 +137,14 @@ pub fn build_board(
     })
 }
 
-pub fn run(board: Board, folder: PathBuf) -> ExitCode {
+pub fn run(board: Board, folder: PathBuf, checkpoint_interval: Duration) -> ExitCode {
     if let Err(message) = check_fits(&board).and_then(|()| check_folder(&folder)) {
         eprintln!("smallgo: {message}");
         return ExitCode::from(EXIT_FAILURE);
     }
     catch_interrupts();
     let progress = BuildProgress::new(board.name());
-    let report = build_board(board, &folder, &progress);
+    let report = build_board(board, &folder, &progress, checkpoint_interval);
     progress.finish();
     let report = match report {
         Ok(report) => report,

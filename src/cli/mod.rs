@@ -13,6 +13,7 @@ mod progress;
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::{Parser, Subcommand};
 
@@ -43,6 +44,11 @@ struct Arguments {
     /// the engine adds the tables it finds there to its built-in ones.
     #[arg(long, value_name = "DIR", global = true)]
     tables: Option<PathBuf>,
+
+    /// Builds: save a checkpoint at most this often (seconds), so that a
+    /// build killed on the way resumes when run again.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60, global = true)]
+    checkpoint_interval: u64,
 
     /// Engine: answer `resign` in lost positions (by default smallgo plays
     /// every game out, resisting as long as it can).
@@ -115,6 +121,7 @@ pub fn run(arguments: impl IntoIterator<Item = OsString>) -> ExitCode {
         (Some(board), None) => build::run(
             board,
             arguments.tables.unwrap_or_else(|| PathBuf::from(".")),
+            Duration::from_secs(arguments.checkpoint_interval),
         ),
         (None, Some(Command::Verify { files })) => verify_files(&files),
         (None, Some(Command::Bench(Bench::Build { boards }))) => {
@@ -126,12 +133,17 @@ pub fn run(arguments: impl IntoIterator<Item = OsString>) -> ExitCode {
             } else {
                 boards
             };
-            bench::build(&boards, arguments.tables)
+            bench::build(
+                &boards,
+                arguments.tables,
+                Duration::from_secs(arguments.checkpoint_interval),
+            )
         }
         (None, Some(Command::Bench(Bench::Engine))) => bench::engine(),
         (None, Some(Command::Bench(Bench::Row { board }))) => bench::row(
             board,
             arguments.tables.unwrap_or_else(|| PathBuf::from(".")),
+            Duration::from_secs(arguments.checkpoint_interval),
         ),
         (None, None) => {
             if let Some(folder) = &arguments.tables {

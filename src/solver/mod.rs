@@ -462,8 +462,51 @@ fn propagate_layer(
         .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
 }
 
+/// Where a solve stands between levels: enough, with the cells, to go on
+/// from there.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SolveProgress {
+    /// The next threshold to solve; every threshold above it is done.
+    pub next_level: i32,
+    pub edges: u64,
+    pub largest_depth: u32,
+    pub largest_layer: u64,
+    pub flips: u64,
+}
+
+/// Somewhere to save a long solve between levels and resume it from.
+pub trait CheckpointStore: Sync {
+    /// A saved solve of `board` with `states` states, if there is one.
+    fn load(&self, board: Board, states: u64) -> Option<(SolveProgress, Vec<u32>)>;
+    /// The solve reached a level boundary; the store may save it.
+    fn offer(&self, board: Board, progress: SolveProgress, cells: &[u32]);
+}
+
+/// No checkpoints: every solve starts from the beginning.
+pub struct NoCheckpoints;
+
+impl CheckpointStore for NoCheckpoints {
+    fn load(&self, _: Board, _: u64) -> Option<(SolveProgress, Vec<u32>)> {
+        None
+    }
+
+    fn offer(&self, _: Board, _: SolveProgress, _: &[u32]) {}
+}
+
 /// Solves every state of `board`.
 pub fn solve(board: Board, observer: &dyn Observer) -> Result<Solution, SolveError> {
+    solve_with_checkpoints(board, observer, &NoCheckpoints)
+}
+
+/// Solves every state of `board`, resuming from `store` if it holds a saved
+/// solve and offering it the cells after counting children and after each
+/// level. The cells at a level boundary determine the rest of the solve, so
+/// a resumed solve ends exactly as an uninterrupted one.
+pub fn solve_with_checkpoints(
+    board: Board,
+    observer: &dyn Observer,
+    store: &dyn CheckpointStore,
+) -> Result<Solution, SolveError> {
     let mut stats = SolveStats::default();
 
     let started = Instant::now();
@@ -476,54 +519,70 @@ pub fn solve(board: Board, observer: &dyn Observer) -> Result<Solution, SolveErr
         return Err(SolveError::Cancelled);
     }
 
-    let started = Instant::now();
     let counts = index.counts();
-    observer.phase_started(Phase::CountChildren, counts.positions);
-    let mut cells = vec![0u32; counts.states as usize];
-    stats.edges = count_children(&index, &mut cells, observer);
-    stats.count_seconds = started.elapsed().as_secs_f64();
-    if observer.cancelled() {
-        return Err(SolveError::Cancelled);
-    }
+    let points = board.points() as i32;
+    let (mut cells, mut progress) = match store.load(board, counts.states) {
+        Some((progress, cells)) if cells.len() as u64 == counts.states => (cells, progress),
+        _ => {
+            let started = Instant::now();
+            observer.phase_started(Phase::CountChildren, counts.positions);
+            let mut cells = vec![0u32; counts.states as usize];
+            let edges = count_children(&index, &mut cells, observer);
+            stats.count_seconds = started.elapsed().as_secs_f64();
+            if observer.cancelled() {
+                return Err(SolveError::Cancelled);
+            }
+            let progress = SolveProgress {
+                next_level: points,
+                edges,
+                ..SolveProgress::default()
+            };
+            store.offer(board, progress, &cells);
+            (cells, progress)
+        }
+    };
 
     let started = Instant::now();
-    let points = board.points() as i32;
     // Each state flips at most twice: a bound for progress.
     observer.phase_started(Phase::Retrograde, 2 * counts.states);
+    observer.advanced(progress.flips);
     let mut flags = LayerFlags::new(counts.states);
-    {
+    for level in (-points..=progress.next_level).rev() {
         let atomic = atomic_cells(&mut cells);
-        for level in (-points..=points).rev() {
-            observer.level_started(level);
-            let mut waiting = seed_level(&index, atomic, &flags, level);
-            flags.advance();
-            let mut depth = 1;
-            let mut level_flips = 0u64;
-            while waiting > 0 {
-                if observer.cancelled() {
-                    return Err(SolveError::Cancelled);
-                }
-                if depth + 1 > cell::MAX_MOVER_DEPTH {
-                    return Err(SolveError::DepthOverflow {
-                        level,
-                        depth: depth + 1,
-                    });
-                }
-                let (here, next) = propagate_layer(&index, atomic, &flags, level, depth);
-                debug_assert_eq!(here, waiting);
-                flags.advance();
-                level_flips += here;
-                observer.advanced(here);
-                stats.largest_layer = stats.largest_layer.max(here);
-                stats.largest_depth = stats.largest_depth.max(depth);
-                waiting = next;
-                depth += 1;
+        observer.level_started(level);
+        let mut waiting = seed_level(&index, atomic, &flags, level);
+        flags.advance();
+        let mut depth = 1;
+        let mut level_flips = 0u64;
+        while waiting > 0 {
+            if observer.cancelled() {
+                return Err(SolveError::Cancelled);
             }
-            stats.flips += level_flips;
-            observer.level_finished(level, depth - 1, level_flips);
+            if depth + 1 > cell::MAX_MOVER_DEPTH {
+                return Err(SolveError::DepthOverflow {
+                    level,
+                    depth: depth + 1,
+                });
+            }
+            let (here, next) = propagate_layer(&index, atomic, &flags, level, depth);
+            debug_assert_eq!(here, waiting);
+            flags.advance();
+            level_flips += here;
+            observer.advanced(here);
+            progress.largest_layer = progress.largest_layer.max(here);
+            progress.largest_depth = progress.largest_depth.max(depth);
+            waiting = next;
+            depth += 1;
         }
+        progress.flips += level_flips;
+        progress.next_level = level - 1;
+        observer.level_finished(level, depth - 1, level_flips);
+        store.offer(board, progress, &cells);
     }
-
+    stats.edges = progress.edges;
+    stats.flips = progress.flips;
+    stats.largest_layer = progress.largest_layer;
+    stats.largest_depth = progress.largest_depth;
     stats.retrograde_seconds = started.elapsed().as_secs_f64();
     Ok(Solution {
         index,

@@ -119,7 +119,7 @@ pub fn encode(solution: &Solution) -> (Vec<u8>, u32) {
 
 /// The temporary name a file is written under before it is renamed: hidden,
 /// in the same folder, unique to this process.
-fn temporary_path(path: &Path) -> PathBuf {
+pub(crate) fn temporary_path(path: &Path) -> PathBuf {
     let folder = path.parent().unwrap_or(Path::new(""));
     let name = path
         .file_name()
@@ -129,7 +129,7 @@ fn temporary_path(path: &Path) -> PathBuf {
 }
 
 /// Makes a rename durable.
-fn sync_folder(path: &Path) {
+pub(crate) fn sync_folder(path: &Path) {
     let folder = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())

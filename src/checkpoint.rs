@@ -1,0 +1,231 @@
+//! Checkpoints of a long build: the solver's cells saved between levels in
+//! `RxC.sgtb.checkpoint` beside the table, so that a build killed on the way
+//! (even by `kill -9`) goes on from the last saved level when `--build` is
+//! run again, and writes the same table.
+//!
+//! ```text
+//! header (64 bytes, little-endian)
+//!    0  magic "SMALLGOC"              8  version (u32)
+//!   12  rows, columns (u8 each)       14  2 zero bytes
+//!   16  states (u64)                  24  edges (u64)
+//!   32  next level (i32)              36  largest depth (u32)
+//!   40  largest layer (u64)           48  flips (u64)
+//!   56  CRC-32 of the cells (u32)     60  4 zero bytes
+//! cells   one u32 per state
+//! ```
+//!
+//! A checkpoint is written to a temporary name, flushed and renamed, at most
+//! once per interval (a build shorter than the interval writes none). A
+//! checkpoint that does not match the board or fails its checks is set aside
+//! with a warning and the build starts afresh; once the table is written the
+//! checkpoint is removed.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use flate2::Crc;
+
+use crate::board::Board;
+use crate::solver::{CheckpointStore, SolveProgress};
+use crate::table::writer::{sync_folder, temporary_path};
+
+const MAGIC: [u8; 8] = *b"SMALLGOC";
+const VERSION: u32 = 1;
+const HEADER_SIZE: usize = 64;
+/// Cells converted to bytes at a time.
+const CHUNK_CELLS: usize = 1 << 18;
+
+/// The checkpoint file of one board's build.
+pub struct CheckpointFile {
+    path: PathBuf,
+    interval: Duration,
+    last_saved: Mutex<Instant>,
+}
+
+/// The checkpoint's name for a table file: the table's name and
+/// `.checkpoint`.
+pub fn checkpoint_path(table: &Path) -> PathBuf {
+    let mut name = table.as_os_str().to_owned();
+    name.push(".checkpoint");
+    PathBuf::from(name)
+}
+
+impl CheckpointFile {
+    /// Checkpoints beside `table`, saved at most once per `interval`.
+    pub fn new(table: &Path, interval: Duration) -> CheckpointFile {
+        CheckpointFile {
+            path: checkpoint_path(table),
+            interval,
+            last_saved: Mutex::new(Instant::now()),
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Removes the checkpoint (the table is written).
+    pub fn remove(&self) {
+        let _ = fs::remove_file(&self.path);
+    }
+
+    fn read(&self, board: Board, states: u64) -> Result<(SolveProgress, Vec<u32>), String> {
+        let file = File::open(&self.path).map_err(|e| e.to_string())?;
+        let length = file.metadata().map_err(|e| e.to_string())?.len();
+        let mut input = BufReader::new(file);
+        let mut header = [0u8; HEADER_SIZE];
+        input
+            .read_exact(&mut header)
+            .map_err(|_| "truncated header".to_string())?;
+        let u32_at =
+            |at: usize| u32::from_le_bytes(header[at..at + 4].try_into().expect("4 bytes"));
+        let u64_at =
+            |at: usize| u64::from_le_bytes(header[at..at + 8].try_into().expect("8 bytes"));
+        if header[0..8] != MAGIC {
+            return Err("not a smallgo checkpoint".into());
+        }
+        if u32_at(8) != VERSION {
+            return Err(format!("version {} is not {VERSION}", u32_at(8)));
+        }
+        if (header[12] as usize, header[13] as usize) != (board.rows(), board.columns()) {
+            return Err(format!("it is for board {}x{}", header[12], header[13]));
+        }
+        if u64_at(16) != states {
+            return Err(format!("it has {} states, the board {states}", u64_at(16)));
+        }
+        if length != HEADER_SIZE as u64 + 4 * states {
+            return Err(format!(
+                "{length} bytes where {} are needed",
+                HEADER_SIZE as u64 + 4 * states
+            ));
+        }
+        let progress = SolveProgress {
+            edges: u64_at(24),
+            next_level: u32_at(32) as i32,
+            largest_depth: u32_at(36),
+            largest_layer: u64_at(40),
+            flips: u64_at(48),
+        };
+        let points = board.points() as i32;
+        if progress.next_level < -points - 1 || progress.next_level > points {
+            return Err(format!(
+                "next level {} is not on this board",
+                progress.next_level
+            ));
+        }
+        let mut cells = Vec::with_capacity(states as usize);
+        let mut crc = Crc::new();
+        let mut buffer = vec![0u8; 4 * CHUNK_CELLS];
+        let mut left = states as usize;
+        while left > 0 {
+            let take = left.min(CHUNK_CELLS);
+            let bytes = &mut buffer[..4 * take];
+            input.read_exact(bytes).map_err(|e| e.to_string())?;
+            crc.update(bytes);
+            cells.extend(
+                bytes
+                    .chunks_exact(4)
+                    .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes"))),
+            );
+            left -= take;
+        }
+        if crc.sum() != u32_at(56) {
+            return Err("checksum mismatch".into());
+        }
+        Ok((progress, cells))
+    }
+
+    fn write(&self, board: Board, progress: SolveProgress, cells: &[u32]) -> std::io::Result<()> {
+        let temporary = temporary_path(&self.path);
+        let result = (|| {
+            let file = OpenOptions::new()
+                .write(true)
+                .create(true)
+                .truncate(true)
+                .open(&temporary)?;
+            let mut out = BufWriter::with_capacity(1 << 20, file);
+            out.write_all(&[0u8; HEADER_SIZE])?;
+            let mut crc = Crc::new();
+            let mut buffer = Vec::with_capacity(4 * CHUNK_CELLS);
+            for chunk in cells.chunks(CHUNK_CELLS) {
+                buffer.clear();
+                buffer.extend(chunk.iter().flat_map(|c| c.to_le_bytes()));
+                crc.update(&buffer);
+                out.write_all(&buffer)?;
+            }
+            let mut header = [0u8; HEADER_SIZE];
+            header[0..8].copy_from_slice(&MAGIC);
+            header[8..12].copy_from_slice(&VERSION.to_le_bytes());
+            header[12] = board.rows() as u8;
+            header[13] = board.columns() as u8;
+            header[16..24].copy_from_slice(&(cells.len() as u64).to_le_bytes());
+            header[24..32].copy_from_slice(&progress.edges.to_le_bytes());
+            header[32..36].copy_from_slice(&progress.next_level.to_le_bytes());
+            header[36..40].copy_from_slice(&progress.largest_depth.to_le_bytes());
+            header[40..48].copy_from_slice(&progress.largest_layer.to_le_bytes());
+            header[48..56].copy_from_slice(&progress.flips.to_le_bytes());
+            header[56..60].copy_from_slice(&crc.sum().to_le_bytes());
+            out.seek(SeekFrom::Start(0))?;
+            out.write_all(&header)?;
+            let file = out.into_inner().map_err(|e| e.into_error())?;
+            file.sync_all()?;
+            drop(file);
+            fs::rename(&temporary, &self.path)?;
+            sync_folder(&self.path);
+            Ok(())
+        })();
+        if result.is_err() {
+            let _ = fs::remove_file(&temporary);
+        }
+        result
+    }
+}
+
+impl CheckpointStore for CheckpointFile {
+    fn load(&self, board: Board, states: u64) -> Option<(SolveProgress, Vec<u32>)> {
+        if !self.path.exists() {
+            return None;
+        }
+        match self.read(board, states) {
+            Ok((progress, cells)) => {
+                log::info!(
+                    "{board}: resuming at margin {:+} from {}",
+                    progress.next_level,
+                    self.path.display()
+                );
+                Some((progress, cells))
+            }
+            Err(reason) => {
+                log::warn!(
+                    "{board}: ignoring checkpoint {}: {reason}; starting afresh",
+                    self.path.display()
+                );
+                self.remove();
+                None
+            }
+        }
+    }
+
+    fn offer(&self, board: Board, progress: SolveProgress, cells: &[u32]) {
+        let mut last_saved = self.last_saved.lock().unwrap_or_else(|e| e.into_inner());
+        if last_saved.elapsed() < self.interval {
+            return;
+        }
+        let started = Instant::now();
+        match self.write(board, progress, cells) {
+            Ok(()) => log::info!(
+                "{board}: checkpoint before margin {:+} saved in {:.1} s",
+                progress.next_level,
+                started.elapsed().as_secs_f64()
+            ),
+            Err(error) => log::warn!(
+                "{board}: cannot save checkpoint {}: {error}",
+                self.path.display()
+            ),
+        }
+        *last_saved = Instant::now();
+    }
+}

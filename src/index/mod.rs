@@ -14,6 +14,7 @@
 //! by (position, slot), so this numbering is internal to a solve.
 
 pub mod code;
+pub mod presence;
 
 use rayon::prelude::*;
 
@@ -21,6 +22,10 @@ use crate::board::{Board, Point, PointSet};
 use crate::position::Position;
 use crate::state::State;
 use code::{Canonical, Codec, PositionCode};
+use presence::{Presence, PresenceWalker};
+
+/// Visits canonical position codes in order.
+pub type PositionWalker<'a> = PresenceWalker<'a>;
 
 /// A state's number in the index.
 pub type StateNumber = u32;
@@ -76,10 +81,8 @@ pub struct StateCounts {
 /// The numbering of one board's canonical legal states.
 pub struct StateIndex {
     codec: Codec,
-    /// Bit `c` set when code `c` is a canonical legal position.
-    present: Vec<u64>,
-    /// Canonical legal positions before each word of `present`.
-    word_rank: Vec<u32>,
+    /// The canonical legal position codes, with rank and select.
+    presence: Presence,
     /// The positions that have ko states, ascending.
     ko_positions: Vec<u32>,
     /// Ko states before each entry of `ko_positions`, and the total.
@@ -96,32 +99,11 @@ impl StateIndex {
             return None;
         }
         let codec = Codec::new(board);
-        let code_count = codec.code_count();
-        let words = code_count.div_ceil(64) as usize;
-        let mut present = vec![0u64; words];
-        present
-            .par_chunks_mut(1024)
-            .enumerate()
-            .for_each(|(chunk, slice)| {
-                for (offset, word) in slice.iter_mut().enumerate() {
-                    let first = ((chunk * 1024 + offset) as u64) * 64;
-                    let last = (first + 64).min(code_count);
-                    let mut bits = 0u64;
-                    for code in first..last {
-                        if codec.is_canonical_legal(code) {
-                            bits |= 1 << (code - first);
-                        }
-                    }
-                    *word = bits;
-                }
-            });
-        let mut word_rank = Vec::with_capacity(words);
-        let mut running = 0u64;
-        for word in &present {
-            word_rank.push(running as u32);
-            running += word.count_ones() as u64;
+        let presence = Presence::build(codec.code_count(), |code| codec.is_canonical_legal(code));
+        let positions = presence.count();
+        if positions >= u32::MAX as u64 {
+            return None;
         }
-        let positions = running;
 
         // The ko states of each position, and the legal positions each
         // canonical one stands for. The counts go in one large array that is
@@ -135,7 +117,7 @@ impl StateIndex {
             .enumerate()
             .map(|(c, counts)| {
                 let first = (c * chunk) as u64;
-                let mut walker = PositionWalker::starting_at(&present, &word_rank, first);
+                let mut walker = presence.walk_from(first);
                 let mut legal = 0u64;
                 for count in counts.iter_mut() {
                     let code = walker.next_code().expect("walker covers every position");
@@ -168,8 +150,7 @@ impl StateIndex {
         }
         Some(StateIndex {
             codec,
-            present,
-            word_rank,
+            presence,
             ko_positions,
             ko_before,
             counts: StateCounts {
@@ -195,26 +176,18 @@ impl StateIndex {
 
     /// Bytes held by the index's tables.
     pub fn memory_bytes(&self) -> usize {
-        self.present.len() * 8
-            + self.word_rank.len() * 4
-            + (self.ko_positions.len() + self.ko_before.len()) * 4
+        self.presence.memory_bytes() + (self.ko_positions.len() + self.ko_before.len()) * 4
     }
 
-    /// The canonical positions bit set, one word per 64 codes.
-    pub fn present_words(&self) -> &[u64] {
-        &self.present
+    /// The canonical positions bit set, one word per 64 codes, in order.
+    pub fn presence_words(&self) -> impl Iterator<Item = u64> + '_ {
+        self.presence.words()
     }
 
     /// The number of a canonical code, if it is a legal position.
     #[inline]
     pub fn position_number(&self, code: PositionCode) -> Option<u32> {
-        let word = (code >> 6) as usize;
-        let bit = code & 63;
-        let bits = *self.present.get(word)?;
-        if bits >> bit & 1 == 0 {
-            return None;
-        }
-        Some(self.word_rank[word] + (bits & ((1u64 << bit) - 1)).count_ones())
+        self.presence.rank(code).map(|rank| rank as u32)
     }
 
     /// Finds a position (in any orientation) in the index.
@@ -293,13 +266,7 @@ impl StateIndex {
 
     /// The code of the position with the given number.
     pub fn position_code(&self, number: u32) -> PositionCode {
-        // The last word whose rank is at most `number`.
-        let word = self.word_rank.partition_point(|&r| r <= number) - 1;
-        let mut bits = self.present[word];
-        for _ in 0..(number - self.word_rank[word]) {
-            bits &= bits - 1;
-        }
-        word as u64 * 64 + bits.trailing_zeros() as u64
+        self.presence.select(number as u64)
     }
 
     /// The canonical state with the given number.
@@ -337,7 +304,7 @@ impl StateIndex {
 
     /// Walks the canonical position codes from number `first` on.
     pub fn positions_from(&self, first: u64) -> PositionWalker<'_> {
-        PositionWalker::starting_at(&self.present, &self.word_rank, first)
+        self.presence.walk_from(first)
     }
 
     /// Walks the positions from number `first` on, with their states.
@@ -492,52 +459,6 @@ impl StateCursor<'_> {
             self.move_to(position);
         }
         index.state_at(self.code, slot)
-    }
-}
-
-/// Visits canonical position codes in order, from a given position number.
-pub struct PositionWalker<'a> {
-    present: &'a [u64],
-    word: usize,
-    bits: u64,
-}
-
-impl<'a> PositionWalker<'a> {
-    pub fn starting_at(present: &'a [u64], word_rank: &[u32], first: u64) -> PositionWalker<'a> {
-        if present.is_empty() {
-            return PositionWalker {
-                present,
-                word: 0,
-                bits: 0,
-            };
-        }
-        let word = word_rank.partition_point(|&r| (r as u64) <= first).max(1) - 1;
-        let mut bits = present[word];
-        let mut skip = first.saturating_sub(word_rank[word] as u64);
-        while skip > 0 && bits != 0 {
-            bits &= bits - 1;
-            skip -= 1;
-        }
-        PositionWalker {
-            present,
-            word,
-            bits,
-        }
-    }
-
-    /// The next canonical code.
-    #[inline]
-    pub fn next_code(&mut self) -> Option<PositionCode> {
-        while self.bits == 0 {
-            self.word += 1;
-            if self.word >= self.present.len() {
-                return None;
-            }
-            self.bits = self.present[self.word];
-        }
-        let bit = self.bits.trailing_zeros() as u64;
-        self.bits &= self.bits - 1;
-        Some(self.word as u64 * 64 + bit)
     }
 }
 

@@ -360,14 +360,10 @@ pub fn block_records(source: &dyn RecordSource, board: &Board, first: u64, last:
     out
 }
 
-/// The directory's raw bytes: canonical legal positions per 64-code word.
-pub fn directory_counts(present_words: &[u64]) -> impl Iterator<Item = u8> + '_ {
-    present_words.iter().map(|w| w.count_ones() as u8)
-}
-
-/// The directory's raw bytes, all at once.
-pub fn directory_bytes(present_words: &[u64]) -> Vec<u8> {
-    directory_counts(present_words).collect()
+/// The directory's raw bytes, from the presence bits of the canonical legal
+/// positions, 64 codes a word: how many each word has.
+pub fn directory_counts(presence_words: impl Iterator<Item = u64>) -> impl Iterator<Item = u8> {
+    presence_words.map(|w| w.count_ones() as u8)
 }
 
 /// Passes bytes on, counting them and keeping their CRC-32.

@@ -223,7 +223,12 @@ pub fn decode_all(table: &TableBytes<'_>, index: &StateIndex) -> Result<PackedVa
             counts.states
         )));
     }
-    if table.directory()? != super::format::directory_bytes(index.present_words()) {
+    let directory = table.directory()?;
+    if !directory
+        .iter()
+        .copied()
+        .eq(super::format::directory_counts(index.presence_words()))
+    {
         return Err(Fault::Inconsistent(
             "the directory does not match the board's positions".into(),
         ));

@@ -70,7 +70,7 @@ pub fn encode_values<W: Write + Seek>(
     let mut writer = TableWriter::new(
         out,
         description,
-        format::directory_counts(index.present_words()),
+        format::directory_counts(index.presence_words()),
     )?;
     let per = POSITIONS_PER_BLOCK as u64;
     let blocks = writer.blocks() as u64;

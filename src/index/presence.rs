@@ -1,0 +1,206 @@
+//! The set of canonical legal position codes, with rank (how many come
+//! before a code) and select (the code with a given number).
+//!
+//! Codes are kept in 64-byte lines: seven words of presence bits (448 codes)
+//! and the number of positions before the line. A rank reads one cache line,
+//! which matters because the solver ranks every predecessor it visits, and
+//! the lines take 1.14 bits per code.
+
+use rayon::prelude::*;
+
+/// Codes per line: seven 64-bit words.
+const WORDS_PER_LINE: usize = 7;
+const CODES_PER_LINE: u64 = 64 * WORDS_PER_LINE as u64;
+
+#[repr(C, align(64))]
+#[derive(Clone, Copy, Default)]
+struct Line {
+    words: [u64; WORDS_PER_LINE],
+    /// Present codes in all earlier lines.
+    before: u64,
+}
+
+/// A set of codes below `codes`, with rank and select.
+pub struct Presence {
+    lines: Vec<Line>,
+    codes: u64,
+    count: u64,
+}
+
+impl Presence {
+    /// The codes below `codes` for which `present` holds, tested in parallel.
+    pub fn build(codes: u64, present: impl Fn(u64) -> bool + Sync) -> Presence {
+        let mut lines = vec![Line::default(); codes.div_ceil(CODES_PER_LINE) as usize];
+        lines
+            .par_chunks_mut(256)
+            .enumerate()
+            .for_each(|(chunk, slice)| {
+                for (offset, line) in slice.iter_mut().enumerate() {
+                    let first_line = (chunk * 256 + offset) as u64 * CODES_PER_LINE;
+                    for (w, word) in line.words.iter_mut().enumerate() {
+                        let first = first_line + 64 * w as u64;
+                        let last = (first + 64).min(codes);
+                        let mut bits = 0u64;
+                        for code in first..last {
+                            if present(code) {
+                                bits |= 1 << (code - first);
+                            }
+                        }
+                        *word = bits;
+                    }
+                }
+            });
+        let mut count = 0u64;
+        for line in &mut lines {
+            line.before = count;
+            count += line
+                .words
+                .iter()
+                .map(|w| w.count_ones() as u64)
+                .sum::<u64>();
+        }
+        Presence {
+            lines,
+            codes,
+            count,
+        }
+    }
+
+    /// How many codes are present.
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+
+    pub fn memory_bytes(&self) -> usize {
+        self.lines.len() * std::mem::size_of::<Line>()
+    }
+
+    /// How many present codes come before `code`, if `code` is present.
+    #[inline]
+    pub fn rank(&self, code: u64) -> Option<u64> {
+        let line = self.lines.get((code / CODES_PER_LINE) as usize)?;
+        let offset = code % CODES_PER_LINE;
+        let (word, bit) = ((offset / 64) as usize, offset % 64);
+        let bits = line.words[word];
+        if bits >> bit & 1 == 0 {
+            return None;
+        }
+        let mut rank = line.before + (bits & ((1u64 << bit) - 1)).count_ones() as u64;
+        for earlier in &line.words[..word] {
+            rank += earlier.count_ones() as u64;
+        }
+        Some(rank)
+    }
+
+    /// The number of 64-code words the codes span.
+    pub fn word_count(&self) -> usize {
+        self.codes.div_ceil(64) as usize
+    }
+
+    /// The presence bits, 64 codes a word, in code order.
+    pub fn words(&self) -> impl Iterator<Item = u64> + '_ {
+        (0..self.word_count()).map(|w| self.lines[w / WORDS_PER_LINE].words[w % WORDS_PER_LINE])
+    }
+
+    /// The present codes in order, from the one numbered `first` on.
+    pub fn walk_from(&self, first: u64) -> PresenceWalker<'_> {
+        if self.lines.is_empty() || first >= self.count {
+            return PresenceWalker {
+                presence: self,
+                word: self.word_count(),
+                bits: 0,
+            };
+        }
+        let line = self.lines.partition_point(|l| l.before <= first) - 1;
+        let mut word = line * WORDS_PER_LINE;
+        let mut skip = first - self.lines[line].before;
+        loop {
+            let bits = self.lines[line].words[word % WORDS_PER_LINE];
+            let here = bits.count_ones() as u64;
+            if skip < here {
+                let mut bits = bits;
+                for _ in 0..skip {
+                    bits &= bits - 1;
+                }
+                return PresenceWalker {
+                    presence: self,
+                    word,
+                    bits,
+                };
+            }
+            skip -= here;
+            word += 1;
+        }
+    }
+
+    /// The code numbered `number` (which must be below `count`).
+    pub fn select(&self, number: u64) -> u64 {
+        self.walk_from(number)
+            .next_code()
+            .expect("a number below the count")
+    }
+}
+
+/// Visits present codes in order.
+pub struct PresenceWalker<'a> {
+    presence: &'a Presence,
+    /// The word `bits` came from.
+    word: usize,
+    bits: u64,
+}
+
+impl PresenceWalker<'_> {
+    /// The next present code.
+    #[inline]
+    pub fn next_code(&mut self) -> Option<u64> {
+        while self.bits == 0 {
+            self.word += 1;
+            if self.word >= self.presence.word_count() {
+                return None;
+            }
+            self.bits =
+                self.presence.lines[self.word / WORDS_PER_LINE].words[self.word % WORDS_PER_LINE];
+        }
+        let bit = self.bits.trailing_zeros() as u64;
+        self.bits &= self.bits - 1;
+        Some(self.word as u64 * 64 + bit)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rank_select_and_walks_agree_with_a_plain_set() {
+        for codes in [0u64, 1, 63, 64, 447, 448, 449, 5000, 20000] {
+            let present =
+                |code: u64| code % 7 == 3 || code % 11 == 0 || (1000..1500).contains(&code);
+            let presence = Presence::build(codes, present);
+            let plain: Vec<u64> = (0..codes).filter(|&c| present(c)).collect();
+            assert_eq!(presence.count(), plain.len() as u64);
+            for code in 0..codes {
+                let expected = plain.binary_search(&code).ok().map(|i| i as u64);
+                assert_eq!(presence.rank(code), expected, "{codes}: rank of {code}");
+            }
+            for (number, &code) in plain.iter().enumerate() {
+                assert_eq!(presence.select(number as u64), code);
+                let mut walker = presence.walk_from(number as u64);
+                let rest: Vec<u64> = std::iter::from_fn(|| walker.next_code()).collect();
+                assert_eq!(rest, plain[number..]);
+            }
+            let words: Vec<u64> = presence.words().collect();
+            assert_eq!(words.len(), codes.div_ceil(64) as usize);
+            let from_words: Vec<u64> = words
+                .iter()
+                .enumerate()
+                .flat_map(|(w, &bits)| {
+                    (0..64)
+                        .filter(move |b| bits >> b & 1 == 1)
+                        .map(move |b| w as u64 * 64 + b)
+                })
+                .collect();
+            assert_eq!(from_words, plain);
+        }
+    }
+}

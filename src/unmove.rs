@@ -76,7 +76,9 @@ pub fn origins(board: &Board, state: &State, mut visit: impl FnMut(Position, Las
                 continue;
             }
             let earlier = Position::new(remaining, us | restored);
-            if earlier.is_legal(board) {
+            // Taking a stone away only adds liberties: with nothing
+            // restored the earlier position is legal as it stands.
+            if restored.is_empty() || earlier.is_legal(board) {
                 visit(earlier, LastMove::Place(stone));
             }
         }

@@ -279,19 +279,11 @@ fn count_children(index: &StateIndex, cells: &mut [u32], observer: &dyn Observer
                         moves.push((point, canonical.code << 6 | ko));
                     }
                 }
-                let distinct = |skip: Option<Point>, keys: &mut Vec<u64>| -> u32 {
-                    keys.clear();
-                    keys.extend(
-                        moves
-                            .iter()
-                            .filter(|(p, _)| Some(*p) != skip)
-                            .map(|(_, k)| *k),
-                    );
-                    keys.sort_unstable();
-                    keys.dedup();
-                    keys.len() as u32
-                };
-                let plain = distinct(None, &mut keys) + 1;
+                keys.clear();
+                keys.extend(moves.iter().map(|&(_, key)| key));
+                keys.sort_unstable();
+                keys.dedup();
+                let plain = keys.len() as u32 + 1;
                 let margin = position.area_score(&board);
                 cells[entry.state(SLOT_PLAIN) as usize]
                     .store(cell::fresh(plain, None, points), Ordering::Relaxed);
@@ -301,7 +293,15 @@ fn count_children(index: &StateIndex, cells: &mut [u32], observer: &dyn Observer
                 if entry.ko_states > 0 {
                     let ko_points = index.canonical_ko_points(&position);
                     for (slot, ko) in ko_points.iter().enumerate() {
-                        let children = distinct(Some(ko), &mut keys) + 1;
+                        // Without the retake at the ko point, one child
+                        // fewer, unless another move reaches the same one.
+                        let retake = moves.iter().find(|&&(p, _)| p == ko).map(|&(_, key)| key);
+                        let shared =
+                            |key: u64| moves.iter().filter(|&&(_, k)| k == key).count() > 1;
+                        let children = match retake {
+                            Some(key) if !shared(key) => plain - 1,
+                            _ => plain,
+                        };
                         let number = entry.state(SLOT_FIRST_KO + slot as u32);
                         cells[number as usize]
                             .store(cell::fresh(children, None, points), Ordering::Relaxed);

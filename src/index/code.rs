@@ -12,8 +12,11 @@ use crate::board::{Board, Point, PointSet};
 use crate::position::Position;
 use crate::symmetry::{symmetries, Symmetry};
 
-/// The largest board the codes serve: `3^40` still fits in a `u64`.
-pub const MAX_CODE_POINTS: usize = 40;
+/// The largest board the codes serve: four bytes of points (and `3^32`
+/// fits in a `u64`).
+pub const MAX_CODE_POINTS: usize = 8 * BYTE_GROUPS;
+/// Points are weighed a byte at a time.
+const BYTE_GROUPS: usize = 4;
 
 const DIGITS_PER_GROUP: usize = 8;
 const GROUP_SIZE: usize = 6561; // 3^8
@@ -34,10 +37,10 @@ pub struct Canonical {
 pub struct Codec {
     board: Board,
     symmetries: Vec<Symmetry>,
-    byte_groups: usize,
-    /// `weights[(g * byte_groups + chunk) * 256 + byte]`: the code of the
-    /// "mover" stones `byte` of chunk `chunk` after symmetry `g`.
-    weights: Vec<u64>,
+    /// `weights[g][group][byte]`: the code of the mover's stones `byte` of
+    /// points `8 * group ..` after symmetry `g`. Groups past the board are
+    /// all zero, so every weighing is four fixed lookups.
+    weights: Vec<[[u64; 256]; BYTE_GROUPS]>,
     /// Base-3^8 digit group to (mover bits, opponent bits).
     digits: Vec<(u8, u8)>,
     code_count: u64,
@@ -51,20 +54,17 @@ impl Codec {
         );
         let symmetries = symmetries(&board);
         let points = board.points();
-        let byte_groups = points.div_ceil(8);
         let power = |p: usize| 3u64.pow(p as u32);
-        let mut weights = vec![0u64; symmetries.len() * byte_groups * 256];
-        for (g, symmetry) in symmetries.iter().enumerate() {
-            for chunk in 0..byte_groups {
-                for byte in 0..256usize {
-                    let mut sum = 0u64;
+        let mut weights = vec![[[0u64; 256]; BYTE_GROUPS]; symmetries.len()];
+        for (table, symmetry) in weights.iter_mut().zip(&symmetries) {
+            for (group, entries) in table.iter_mut().enumerate() {
+                for (byte, entry) in entries.iter_mut().enumerate() {
                     for bit in 0..8 {
-                        let p = chunk * 8 + bit;
+                        let p = group * 8 + bit;
                         if byte >> bit & 1 == 1 && p < points {
-                            sum += power(symmetry.apply(Point::new(p)).index());
+                            *entry += power(symmetry.apply(Point::new(p)).index());
                         }
                     }
-                    weights[(g * byte_groups + chunk) * 256 + byte] = sum;
                 }
             }
         }
@@ -83,7 +83,6 @@ impl Codec {
         Codec {
             board,
             symmetries,
-            byte_groups,
             weights,
             digits,
             code_count: power(points),
@@ -105,12 +104,11 @@ impl Codec {
 
     #[inline]
     fn weigh(&self, g: usize, set: u64) -> u64 {
-        let table = &self.weights[g * self.byte_groups * 256..];
-        let mut sum = 0;
-        for chunk in 0..self.byte_groups {
-            sum += table[chunk * 256 + (set >> (8 * chunk) & 0xff) as usize];
-        }
-        sum
+        let table = &self.weights[g];
+        table[0][set as u8 as usize]
+            + table[1][(set >> 8) as u8 as usize]
+            + table[2][(set >> 16) as u8 as usize]
+            + table[3][(set >> 24) as u8 as usize]
     }
 
     /// The code of the position after symmetry `g`.

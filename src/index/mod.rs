@@ -37,6 +37,9 @@ pub const SLOT_PASSED: u32 = 1;
 /// The slot of the first ko state.
 pub const SLOT_FIRST_KO: u32 = 2;
 
+/// Positions per block of the ko directory.
+const KO_BLOCK: u64 = 1024;
+
 /// The largest board the index serves: the solver packs a child count of at
 /// most 31 and margins of at most 63 values into its cells.
 pub const MAX_INDEX_POINTS: usize = 30;
@@ -85,6 +88,10 @@ pub struct StateIndex {
     presence: Presence,
     /// The positions that have ko states, ascending.
     ko_positions: Vec<u32>,
+    /// For each block of `KO_BLOCK` positions, its first entry in
+    /// `ko_positions`, and one more for the end: a ko lookup searches one
+    /// block instead of the whole list.
+    ko_block_start: Vec<u32>,
     /// Ko states before each entry of `ko_positions`, and the total.
     ko_before: Vec<u32>,
     counts: StateCounts,
@@ -144,6 +151,9 @@ impl StateIndex {
         }
         ko_before.push(ko_states as u32);
         drop(ko_counts);
+        let ko_block_start = (0..=positions.div_ceil(KO_BLOCK))
+            .map(|block| ko_positions.partition_point(|&p| (p as u64) < block * KO_BLOCK) as u32)
+            .collect();
         let states = 2 * positions + ko_states;
         if states >= u32::MAX as u64 {
             return None;
@@ -152,6 +162,7 @@ impl StateIndex {
             codec,
             presence,
             ko_positions,
+            ko_block_start,
             ko_before,
             counts: StateCounts {
                 legal_positions,
@@ -176,7 +187,8 @@ impl StateIndex {
 
     /// Bytes held by the index's tables.
     pub fn memory_bytes(&self) -> usize {
-        self.presence.memory_bytes() + (self.ko_positions.len() + self.ko_before.len()) * 4
+        self.presence.memory_bytes()
+            + (self.ko_positions.len() + self.ko_block_start.len() + self.ko_before.len()) * 4
     }
 
     /// The canonical positions bit set, one word per 64 codes, in order.
@@ -188,6 +200,20 @@ impl StateIndex {
     #[inline]
     pub fn position_number(&self, code: PositionCode) -> Option<u32> {
         self.presence.rank(code).map(|rank| rank as u32)
+    }
+
+    /// Reads the index line of a code (for its cache line to arrive before
+    /// it is needed); the value means nothing.
+    #[inline]
+    pub fn touch(&self, code: PositionCode) -> u64 {
+        self.presence.touch(code)
+    }
+
+    /// Finds a canonical position in the index.
+    #[inline]
+    pub fn entry_of(&self, canonical: Canonical) -> Option<PositionEntry> {
+        let number = self.position_number(canonical.code)?;
+        Some(PositionEntry { canonical, number })
     }
 
     /// Finds a position (in any orientation) in the index.
@@ -208,7 +234,13 @@ impl StateIndex {
     /// Where position `number` is in `ko_positions`, if it has ko states.
     #[inline]
     fn ko_entry(&self, position: u32) -> Option<usize> {
-        self.ko_positions.binary_search(&position).ok()
+        let block = (position as u64 / KO_BLOCK) as usize;
+        let start = self.ko_block_start[block] as usize;
+        let end = self.ko_block_start[block + 1] as usize;
+        self.ko_positions[start..end]
+            .binary_search(&position)
+            .ok()
+            .map(|i| start + i)
     }
 
     /// How many ko states position `number` has.

@@ -92,6 +92,14 @@ impl Presence {
         Some(rank)
     }
 
+    /// Reads the line that holds `code`, so that it is cached when ranked.
+    #[inline]
+    pub fn touch(&self, code: u64) -> u64 {
+        self.lines
+            .get((code / CODES_PER_LINE) as usize)
+            .map_or(0, |line| line.before)
+    }
+
     /// The number of 64-code words the codes span.
     pub fn word_count(&self) -> usize {
         self.codes.div_ceil(64) as usize

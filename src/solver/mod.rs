@@ -26,7 +26,9 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use crate::board::{Board, Point};
+use crate::index::code::Canonical;
 use crate::index::{StateIndex, StateNumber, SLOT_FIRST_KO, SLOT_PASSED, SLOT_PLAIN};
+use crate::position::Position;
 use crate::state::State;
 use crate::unmove::{origins, LastMove};
 use crate::value::Value;
@@ -175,20 +177,40 @@ impl Solution {
     }
 }
 
+/// An earlier position of a state, with the move that left it and its
+/// canonical form.
+type Origin = (Position, LastMove, Canonical);
+
 /// Calls `visit(number)` for every canonical predecessor of `state`,
-/// possibly more than once for one predecessor.
+/// possibly more than once for one predecessor. The earlier positions are
+/// gathered and their index lines touched before any is ranked, so that
+/// their cache misses overlap. `scratch` is reused between calls.
 #[inline]
-fn for_each_predecessor(index: &StateIndex, state: &State, mut visit: impl FnMut(StateNumber)) {
+fn for_each_predecessor(
+    index: &StateIndex,
+    state: &State,
+    scratch: &mut Vec<Origin>,
+    mut visit: impl FnMut(StateNumber),
+) {
     let board = index.board();
+    let codec = index.codec();
+    scratch.clear();
     origins(board, state, |earlier, last_move| {
+        scratch.push((earlier, last_move, codec.canonical(&earlier)));
+    });
+    let warm = scratch.iter().fold(0u64, |acc, (_, _, canonical)| {
+        acc ^ index.touch(canonical.code)
+    });
+    std::hint::black_box(warm);
+    for (earlier, last_move, canonical) in scratch.iter() {
         let entry = index
-            .locate(&earlier)
+            .entry_of(*canonical)
             .expect("un-moves yield legal positions, and the index holds them all");
         visit(entry.plain());
         let forbidden = match last_move {
             LastMove::Place(point) => {
                 visit(entry.passed());
-                Some(point)
+                Some(*point)
             }
             LastMove::Pass => None,
         };
@@ -198,7 +220,7 @@ fn for_each_predecessor(index: &StateIndex, state: &State, mut visit: impl FnMut
                 visit(index.ko_number(&entry, ko_points, ko));
             }
         }
-    });
+    }
 }
 
 /// Where the states of a layer are: one bit per 64 consecutive states, one
@@ -420,9 +442,10 @@ fn propagate_layer(
                 (
                     Vec::<StateNumber>::with_capacity(64),
                     Vec::<u64>::with_capacity(2 * UPDATE_BATCH),
+                    Vec::<Origin>::with_capacity(32),
                 )
             },
-            |(predecessors, updates), w| {
+            |(predecessors, updates, origins_scratch), w| {
                 let mut bits = flags.current[w].load(Ordering::Relaxed);
                 let mut cursor = index.state_cursor();
                 let (mut here, mut decided) = (0u64, 0u64);
@@ -439,7 +462,9 @@ fn propagate_layer(
                         }
                         let state = cursor.state(number);
                         predecessors.clear();
-                        for_each_predecessor(index, &state, |p| predecessors.push(p));
+                        for_each_predecessor(index, &state, origins_scratch, |p| {
+                            predecessors.push(p)
+                        });
                         predecessors.sort_unstable();
                         predecessors.dedup();
                         if won {

@@ -15,7 +15,9 @@
 //! ```
 //!
 //! A checkpoint is written to a temporary name, flushed and renamed, at most
-//! once per interval (a build shorter than the interval writes none). A
+//! once per interval (a build shorter than the interval writes none), and no
+//! sooner than twenty times the last save's duration after it, so that
+//! saving costs about 5% of a long build. A
 //! checkpoint that does not match the board or fails its checks is set aside
 //! with a warning and the build starts afresh; once the table is written the
 //! checkpoint is removed.
@@ -38,11 +40,16 @@ const HEADER_SIZE: usize = 64;
 /// Cells converted to bytes at a time.
 const CHUNK_CELLS: usize = 1 << 18;
 
+/// A save waits at least this many times as long as the last save took, so
+/// that checkpoints cost about 5% of a build.
+const SAVE_COST_RATIO: u32 = 20;
+
 /// The checkpoint file of one board's build.
 pub struct CheckpointFile {
     path: PathBuf,
     interval: Duration,
-    last_saved: Mutex<Instant>,
+    /// When the last save ended, and how long it took.
+    last_saved: Mutex<(Instant, Duration)>,
 }
 
 /// The checkpoint's name for a table file: the table's name and
@@ -59,7 +66,7 @@ impl CheckpointFile {
         CheckpointFile {
             path: checkpoint_path(table),
             interval,
-            last_saved: Mutex::new(Instant::now()),
+            last_saved: Mutex::new((Instant::now(), Duration::ZERO)),
         }
     }
 
@@ -211,7 +218,8 @@ impl CheckpointStore for CheckpointFile {
 
     fn offer(&self, board: Board, progress: SolveProgress, cells: &[u32]) {
         let mut last_saved = self.last_saved.lock().unwrap_or_else(|e| e.into_inner());
-        if last_saved.elapsed() < self.interval {
+        let (ended, took) = *last_saved;
+        if ended.elapsed() < self.interval.max(took * SAVE_COST_RATIO) {
             return;
         }
         let started = Instant::now();
@@ -226,6 +234,6 @@ impl CheckpointStore for CheckpointFile {
                 self.path.display()
             ),
         }
-        *last_saved = Instant::now();
+        *last_saved = (Instant::now(), started.elapsed());
     }
 }

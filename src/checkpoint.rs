@@ -17,7 +17,8 @@
 //! A checkpoint is written to a temporary name, flushed and renamed, at most
 //! once per interval (a build shorter than the interval writes none), and no
 //! sooner than twenty times the last save's duration after it, so that
-//! saving costs about 5% of a long build. A
+//! saving costs about 5% of a long build. An interval of zero saves before
+//! every level, whatever it costs. A
 //! checkpoint that does not match the board or fails its checks is set aside
 //! with a warning and the build starts afresh; once the table is written the
 //! checkpoint is removed.
@@ -219,7 +220,12 @@ impl CheckpointStore for CheckpointFile {
     fn offer(&self, board: Board, progress: SolveProgress, cells: &[u32]) {
         let mut last_saved = self.last_saved.lock().unwrap_or_else(|e| e.into_inner());
         let (ended, took) = *last_saved;
-        if ended.elapsed() < self.interval.max(took * SAVE_COST_RATIO) {
+        let wait = if self.interval.is_zero() {
+            Duration::ZERO
+        } else {
+            self.interval.max(took * SAVE_COST_RATIO)
+        };
+        if ended.elapsed() < wait {
             return;
         }
         let started = Instant::now();

@@ -46,7 +46,8 @@ struct Arguments {
     tables: Option<PathBuf>,
 
     /// Builds: save a checkpoint at most this often (seconds), so that a
-    /// build killed on the way resumes when run again.
+    /// build killed on the way resumes when run again; 0 saves before every
+    /// level.
     #[arg(long, value_name = "SECONDS", default_value_t = 60, global = true)]
     checkpoint_interval: u64,
 

@@ -12,10 +12,15 @@ use crate::board::Board;
 use crate::index::MAX_INDEX_POINTS;
 use crate::symmetry::symmetries;
 
-/// Bytes of working memory per state: the packed cell.
-pub const CELL_BYTES: f64 = 4.0;
-/// Bytes per state for the layer lists at their largest, as measured.
-pub const LAYER_BYTES: f64 = 1.0;
+/// Bytes of working memory per state: the packed cell, and a little for the
+/// layer lists and the table writer (4.0 to 4.3 measured on 3x6 to 4x5).
+pub const CELL_BYTES: f64 = 4.25;
+/// Index bytes per ternary code: a 64-byte line of presence bits and rank
+/// covers 448 codes.
+const INDEX_BYTES_PER_CODE: f64 = 64.0 / 448.0;
+/// Index bytes per state for the ko states' directory (0.17 to 0.35
+/// measured on 3x6, 2x10 and 4x5).
+const INDEX_BYTES_PER_STATE: f64 = 0.4;
 
 /// The expected size of a solve.
 #[derive(Clone, Copy, Debug)]
@@ -23,7 +28,7 @@ pub struct Estimate {
     pub legal_positions: f64,
     pub canonical_positions: f64,
     pub states: f64,
-    /// Bytes for the index, the cells and the layers.
+    /// Bytes for the index and the cells.
     pub memory_bytes: f64,
 }
 
@@ -36,13 +41,12 @@ pub fn estimate(board: &Board) -> Estimate {
     let canonical = legal / symmetries(board).len() as f64;
     let states = canonical * 2.1;
     let codes = 3f64.powi(board.points() as i32);
-    // Presence bits, a 32-bit rank per 64 codes, a 32-bit base per position.
-    let index_bytes = codes / 8.0 + codes / 16.0 + 4.0 * canonical;
+    let index_bytes = codes * INDEX_BYTES_PER_CODE + states * INDEX_BYTES_PER_STATE;
     Estimate {
         legal_positions: legal,
         canonical_positions: canonical,
         states,
-        memory_bytes: index_bytes + states * (CELL_BYTES + LAYER_BYTES),
+        memory_bytes: index_bytes + states * CELL_BYTES,
     }
 }
 

@@ -207,12 +207,10 @@ fn wait_for_log(log: &Path, text: &str) -> bool {
     false
 }
 
-#[test]
-fn a_killed_build_resumes_from_its_checkpoint_to_the_same_table() {
-    let folder = tempfile::tempdir().unwrap();
-    let dir = folder.path().to_str().unwrap();
-    let log = folder.path().join("first.log");
-    let child = Command::new(env!("CARGO_BIN_EXE_smallgo"))
+/// `smallgo --build 3x5` into `dir`, saving a checkpoint before every level.
+fn build_3x5_saving_every_level(dir: &str) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_smallgo"));
+    command
         .args([
             "--build",
             "3x5",
@@ -221,7 +219,16 @@ fn a_killed_build_resumes_from_its_checkpoint_to_the_same_table() {
             "--checkpoint-interval",
             "0",
         ])
-        .env("RUST_LOG", "info")
+        .env("RUST_LOG", "info");
+    command
+}
+
+#[test]
+fn a_killed_build_resumes_from_its_checkpoint_to_the_same_table() {
+    let folder = tempfile::tempdir().unwrap();
+    let dir = folder.path().to_str().unwrap();
+    let log = folder.path().join("first.log");
+    let child = build_3x5_saving_every_level(dir)
         .stdout(Stdio::null())
         .stderr(std::fs::File::create(&log).unwrap())
         .spawn()
@@ -238,18 +245,7 @@ fn a_killed_build_resumes_from_its_checkpoint_to_the_same_table() {
     assert!(checkpoint.exists());
     assert!(!folder.path().join("3x5.sgtb").exists());
 
-    let output = Command::new(env!("CARGO_BIN_EXE_smallgo"))
-        .args([
-            "--build",
-            "3x5",
-            "--tables",
-            dir,
-            "--checkpoint-interval",
-            "0",
-        ])
-        .env("RUST_LOG", "info")
-        .output()
-        .unwrap();
+    let output = build_3x5_saving_every_level(dir).output().unwrap();
     assert!(output.status.success());
     let message = stderr(&output);
     assert!(message.contains("resuming at margin"), "{message}");

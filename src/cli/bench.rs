@@ -14,9 +14,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, ExitCode, Stdio};
 use std::time::{Duration, Instant};
 
-use super::build::{build_board, check_folder, BuildFailure};
-use super::progress::{catch_interrupts, BuildProgress};
-use super::{EXIT_FAILURE, EXIT_INTERRUPTED};
+use super::build::{build_checked, check_folder};
+use super::EXIT_FAILURE;
 use crate::board::Board;
 use crate::plan::{check_fits, human_bytes};
 use crate::table::built_in;
@@ -99,15 +98,7 @@ pub fn build(boards: &[Board], folder: Option<PathBuf>, checkpoint_interval: Dur
 /// `smallgo bench row RxC --tables DIR`: builds one board and prints its
 /// line of the `bench build` table.
 pub fn row(board: Board, folder: PathBuf, checkpoint_interval: Duration) -> ExitCode {
-    if let Err(message) = check_fits(&board).and_then(|()| check_folder(&folder)) {
-        eprintln!("smallgo: {message}");
-        return ExitCode::from(EXIT_FAILURE);
-    }
-    catch_interrupts();
-    let progress = BuildProgress::new(board.name());
-    let report = build_board(board, &folder, &progress, checkpoint_interval);
-    progress.finish();
-    match report {
+    match build_checked(board, &folder, checkpoint_interval) {
         Ok(report) => {
             let states = report.counts.states as f64;
             println!(
@@ -127,14 +118,7 @@ pub fn row(board: Board, folder: PathBuf, checkpoint_interval: Duration) -> Exit
             );
             ExitCode::SUCCESS
         }
-        Err(BuildFailure::Interrupted) => {
-            eprintln!("smallgo: interrupted");
-            ExitCode::from(EXIT_INTERRUPTED)
-        }
-        Err(BuildFailure::Failed(message)) => {
-            eprintln!("smallgo: {message}");
-            ExitCode::from(EXIT_FAILURE)
-        }
+        Err(code) => code,
     }
 }
 

@@ -137,25 +137,38 @@ pub fn build_board(
     })
 }
 
-pub fn run(board: Board, folder: PathBuf, checkpoint_interval: Duration) -> ExitCode {
-    if let Err(message) = check_fits(&board).and_then(|()| check_folder(&folder)) {
+/// Checks the board and the folder, then builds with a progress display;
+/// a failure is told on stderr and becomes the exit code.
+pub fn build_checked(
+    board: Board,
+    folder: &Path,
+    checkpoint_interval: Duration,
+) -> Result<BuildReport, ExitCode> {
+    if let Err(message) = check_fits(&board).and_then(|()| check_folder(folder)) {
         eprintln!("smallgo: {message}");
-        return ExitCode::from(EXIT_FAILURE);
+        return Err(ExitCode::from(EXIT_FAILURE));
     }
     catch_interrupts();
     let progress = BuildProgress::new(board.name());
-    let report = build_board(board, &folder, &progress, checkpoint_interval);
+    let report = build_board(board, folder, &progress, checkpoint_interval);
     progress.finish();
-    let report = match report {
-        Ok(report) => report,
+    match report {
+        Ok(report) => Ok(report),
         Err(BuildFailure::Interrupted) => {
             eprintln!("smallgo: interrupted; no table written");
-            return ExitCode::from(EXIT_INTERRUPTED);
+            Err(ExitCode::from(EXIT_INTERRUPTED))
         }
         Err(BuildFailure::Failed(message)) => {
             eprintln!("smallgo: {message}");
-            return ExitCode::from(EXIT_FAILURE);
+            Err(ExitCode::from(EXIT_FAILURE))
         }
+    }
+}
+
+pub fn run(board: Board, folder: PathBuf, checkpoint_interval: Duration) -> ExitCode {
+    let report = match build_checked(board, &folder, checkpoint_interval) {
+        Ok(report) => report,
+        Err(code) => return code,
     };
     let counts = report.counts;
     let stats = report.stats;

@@ -23,7 +23,7 @@
 //! with a warning and the build starts afresh; once the table is written the
 //! checkpoint is removed.
 
-use std::fs::{self, File, OpenOptions};
+use std::fs::{self, File};
 use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -33,7 +33,7 @@ use flate2::Crc;
 
 use crate::board::Board;
 use crate::solver::{CheckpointStore, SolveProgress};
-use crate::table::writer::{sync_folder, temporary_path};
+use crate::table::writer::replace_atomically;
 
 const MAGIC: [u8; 8] = *b"SMALLGOC";
 const VERSION: u32 = 1;
@@ -147,14 +147,7 @@ impl CheckpointFile {
     }
 
     fn write(&self, board: Board, progress: SolveProgress, cells: &[u32]) -> std::io::Result<()> {
-        let temporary = temporary_path(&self.path);
-        let result = (|| {
-            let file = OpenOptions::new()
-                .write(true)
-                .create(true)
-                .truncate(true)
-                .open(&temporary)?;
-            let mut out = BufWriter::with_capacity(1 << 20, file);
+        let fill = |out: &mut BufWriter<File>| {
             out.write_all(&[0u8; HEADER_SIZE])?;
             let mut crc = Crc::new();
             let mut buffer = Vec::with_capacity(4 * CHUNK_CELLS);
@@ -178,17 +171,9 @@ impl CheckpointFile {
             header[56..60].copy_from_slice(&crc.sum().to_le_bytes());
             out.seek(SeekFrom::Start(0))?;
             out.write_all(&header)?;
-            let file = out.into_inner().map_err(|e| e.into_error())?;
-            file.sync_all()?;
-            drop(file);
-            fs::rename(&temporary, &self.path)?;
-            sync_folder(&self.path);
-            Ok(())
-        })();
-        if result.is_err() {
-            let _ = fs::remove_file(&temporary);
-        }
-        result
+            Ok(Some(()))
+        };
+        replace_atomically(&self.path, fill, &|| false).map(|_| ())
     }
 }
 

@@ -114,6 +114,7 @@ pub fn run(arguments: impl IntoIterator<Item = OsString>) -> ExitCode {
         .target(env_logger::Target::Stderr)
         .format_timestamp(None)
         .init();
+    let checkpoint_interval = Duration::from_secs(arguments.checkpoint_interval);
     match (arguments.build, arguments.command) {
         (Some(_), Some(_)) => {
             eprintln!("smallgo: --build cannot be used with a command");
@@ -122,7 +123,7 @@ pub fn run(arguments: impl IntoIterator<Item = OsString>) -> ExitCode {
         (Some(board), None) => build::run(
             board,
             arguments.tables.unwrap_or_else(|| PathBuf::from(".")),
-            Duration::from_secs(arguments.checkpoint_interval),
+            checkpoint_interval,
         ),
         (None, Some(Command::Verify { files })) => verify_files(&files),
         (None, Some(Command::Bench(Bench::Build { boards }))) => {
@@ -134,17 +135,13 @@ pub fn run(arguments: impl IntoIterator<Item = OsString>) -> ExitCode {
             } else {
                 boards
             };
-            bench::build(
-                &boards,
-                arguments.tables,
-                Duration::from_secs(arguments.checkpoint_interval),
-            )
+            bench::build(&boards, arguments.tables, checkpoint_interval)
         }
         (None, Some(Command::Bench(Bench::Engine))) => bench::engine(),
         (None, Some(Command::Bench(Bench::Row { board }))) => bench::row(
             board,
             arguments.tables.unwrap_or_else(|| PathBuf::from(".")),
-            Duration::from_secs(arguments.checkpoint_interval),
+            checkpoint_interval,
         ),
         (None, None) => {
             if let Some(folder) = &arguments.tables {

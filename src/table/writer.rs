@@ -119,7 +119,7 @@ pub fn encode(solution: &Solution) -> (Vec<u8>, u32) {
 
 /// The temporary name a file is written under before it is renamed: hidden,
 /// in the same folder, unique to this process.
-pub(crate) fn temporary_path(path: &Path) -> PathBuf {
+fn temporary_path(path: &Path) -> PathBuf {
     let folder = path.parent().unwrap_or(Path::new(""));
     let name = path
         .file_name()
@@ -129,7 +129,7 @@ pub(crate) fn temporary_path(path: &Path) -> PathBuf {
 }
 
 /// Makes a rename durable.
-pub(crate) fn sync_folder(path: &Path) {
+fn sync_folder(path: &Path) {
     let folder = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -139,27 +139,49 @@ pub(crate) fn sync_folder(path: &Path) {
     }
 }
 
-/// Writes `bytes` to `path` atomically: a temporary file in the same folder,
-/// flushed, then renamed over `path`.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), TableError> {
+/// Writes `path` atomically. `fill` writes the contents into a temporary
+/// file in the same folder; the file is flushed to disk and renamed over
+/// `path`, unless `fill` gives `None` or `cancelled` says stop by then. On
+/// an error or a stop the temporary file is removed and `path` is left as
+/// it was.
+pub(crate) fn replace_atomically<T>(
+    path: &Path,
+    fill: impl FnOnce(&mut BufWriter<File>) -> std::io::Result<Option<T>>,
+    cancelled: &dyn Fn() -> bool,
+) -> std::io::Result<Option<T>> {
     let temporary = temporary_path(path);
-    let result = (|| -> std::io::Result<()> {
-        let mut file = OpenOptions::new()
+    let result = (|| {
+        let file = OpenOptions::new()
             .write(true)
             .create(true)
             .truncate(true)
             .open(&temporary)?;
-        file.write_all(bytes)?;
+        let mut out = BufWriter::new(file);
+        let Some(made) = fill(&mut out)? else {
+            return Ok(None);
+        };
+        let file = out.into_inner().map_err(|e| e.into_error())?;
         file.sync_all()?;
         drop(file);
+        if cancelled() {
+            return Ok(None);
+        }
         fs::rename(&temporary, path)?;
         sync_folder(path);
-        Ok(())
+        Ok(Some(made))
     })();
-    result.map_err(|error| {
+    if !matches!(result, Ok(Some(_))) {
         let _ = fs::remove_file(&temporary);
-        TableError::io(path, error)
-    })
+    }
+    result
+}
+
+/// Writes `bytes` to `path` atomically: a temporary file in the same folder,
+/// flushed, then renamed over `path`.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), TableError> {
+    replace_atomically(path, |out| out.write_all(bytes).map(Some), &|| false)
+        .map(|_| ())
+        .map_err(|error| TableError::io(path, error))
 }
 
 /// Writes a solved board's table into `folder` under its standard name,
@@ -171,40 +193,24 @@ pub fn write(
     cancelled: &dyn Fn() -> bool,
 ) -> Result<Option<Written>, TableError> {
     let path = folder.join(file_name(solution.board()));
-    let temporary = temporary_path(&path);
-    let result = (|| -> std::io::Result<Option<(u64, u32)>> {
-        let file = OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .open(&temporary)?;
-        let Some((file, checksum)) = encode_into(solution, BufWriter::new(file), cancelled)? else {
-            return Ok(None);
-        };
-        let file = file.into_inner().map_err(|e| e.into_error())?;
-        file.sync_all()?;
-        let bytes = file.metadata()?.len();
-        drop(file);
-        if cancelled() {
-            return Ok(None);
-        }
-        fs::rename(&temporary, &path)?;
-        sync_folder(&path);
-        Ok(Some((bytes, checksum)))
-    })();
+    let result = replace_atomically(
+        &path,
+        |out| {
+            let Some((out, checksum)) = encode_into(solution, out, cancelled)? else {
+                return Ok(None);
+            };
+            out.flush()?;
+            Ok(Some((out.get_ref().metadata()?.len(), checksum)))
+        },
+        cancelled,
+    );
     match result {
         Ok(Some((bytes, checksum))) => Ok(Some(Written {
             path,
             bytes,
             checksum,
         })),
-        Ok(None) => {
-            let _ = fs::remove_file(&temporary);
-            Ok(None)
-        }
-        Err(error) => {
-            let _ = fs::remove_file(&temporary);
-            Err(TableError::io(&path, error))
-        }
+        Ok(None) => Ok(None),
+        Err(error) => Err(TableError::io(&path, error)),
     }
 }

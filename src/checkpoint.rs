@@ -14,6 +14,9 @@
 //! cells   one u32 per state
 //! ```
 //!
+//! The file holds the cells themselves whatever form the solve keeps them
+//! in, so a build may resume in either form.
+//!
 //! A checkpoint is written to a temporary name, flushed and renamed, at most
 //! once per interval (a build shorter than the interval writes none), and no
 //! sooner than twenty times the last save's duration after it, so that
@@ -32,6 +35,7 @@ use std::time::{Duration, Instant};
 use flate2::Crc;
 
 use crate::board::Board;
+use crate::solver::store::{CellBuilder, CellForm, CellStore};
 use crate::solver::{CheckpointStore, SolveProgress};
 use crate::table::writer::replace_atomically;
 
@@ -80,7 +84,12 @@ impl CheckpointFile {
         let _ = fs::remove_file(&self.path);
     }
 
-    fn read(&self, board: Board, states: u64) -> Result<(SolveProgress, Vec<u32>), String> {
+    fn read(
+        &self,
+        board: Board,
+        states: u64,
+        form: CellForm,
+    ) -> Result<(SolveProgress, CellStore), String> {
         let file = File::open(&self.path).map_err(|e| e.to_string())?;
         let length = file.metadata().map_err(|e| e.to_string())?.len();
         let mut input = BufReader::new(file);
@@ -124,39 +133,53 @@ impl CheckpointFile {
                 progress.next_level
             ));
         }
-        let mut cells = Vec::with_capacity(states as usize);
+        let mut cells = CellBuilder::new(form, states as usize);
         let mut crc = Crc::new();
         let mut buffer = vec![0u8; 4 * CHUNK_CELLS];
+        let mut run = Vec::with_capacity(CHUNK_CELLS);
         let mut left = states as usize;
         while left > 0 {
             let take = left.min(CHUNK_CELLS);
             let bytes = &mut buffer[..4 * take];
             input.read_exact(bytes).map_err(|e| e.to_string())?;
             crc.update(bytes);
-            cells.extend(
+            run.clear();
+            run.extend(
                 bytes
                     .chunks_exact(4)
                     .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes"))),
             );
+            cells.push(&run);
             left -= take;
         }
         if crc.sum() != u32_at(56) {
             return Err("checksum mismatch".into());
         }
+        let cells = cells
+            .finish()
+            .ok_or_else(|| "the cells do not fill the board's states".to_string())?;
         Ok((progress, cells))
     }
 
-    fn write(&self, board: Board, progress: SolveProgress, cells: &[u32]) -> std::io::Result<()> {
+    fn write(
+        &self,
+        board: Board,
+        progress: SolveProgress,
+        cells: &CellStore,
+    ) -> std::io::Result<()> {
         let fill = |out: &mut BufWriter<File>| {
             out.write_all(&[0u8; HEADER_SIZE])?;
             let mut crc = Crc::new();
             let mut buffer = Vec::with_capacity(4 * CHUNK_CELLS);
-            for chunk in cells.chunks(CHUNK_CELLS) {
-                buffer.clear();
-                buffer.extend(chunk.iter().flat_map(|c| c.to_le_bytes()));
-                crc.update(&buffer);
-                out.write_all(&buffer)?;
-            }
+            cells.for_each_run(|run| {
+                for chunk in run.chunks(CHUNK_CELLS) {
+                    buffer.clear();
+                    buffer.extend(chunk.iter().flat_map(|c| c.to_le_bytes()));
+                    crc.update(&buffer);
+                    out.write_all(&buffer)?;
+                }
+                Ok::<(), std::io::Error>(())
+            })?;
             let mut header = [0u8; HEADER_SIZE];
             header[0..8].copy_from_slice(&MAGIC);
             header[8..12].copy_from_slice(&VERSION.to_le_bytes());
@@ -178,11 +201,16 @@ impl CheckpointFile {
 }
 
 impl CheckpointStore for CheckpointFile {
-    fn load(&self, board: Board, states: u64) -> Option<(SolveProgress, Vec<u32>)> {
+    fn load(
+        &self,
+        board: Board,
+        states: u64,
+        form: CellForm,
+    ) -> Option<(SolveProgress, CellStore)> {
         if !self.path.exists() {
             return None;
         }
-        match self.read(board, states) {
+        match self.read(board, states, form) {
             Ok((progress, cells)) => {
                 log::info!(
                     "{board}: resuming at margin {:+} from {}",
@@ -202,7 +230,7 @@ impl CheckpointStore for CheckpointFile {
         }
     }
 
-    fn offer(&self, board: Board, progress: SolveProgress, cells: &[u32]) {
+    fn offer(&self, board: Board, progress: SolveProgress, cells: &CellStore) {
         let mut last_saved = self.last_saved.lock().unwrap_or_else(|e| e.into_inner());
         let (ended, took) = *last_saved;
         let wait = if self.interval.is_zero() {

@@ -10,11 +10,21 @@
 
 use crate::board::Board;
 use crate::index::MAX_INDEX_POINTS;
+use crate::solver::store::CellForm;
 use crate::symmetry::symmetries;
 
 /// Bytes of working memory per state: the packed cell, and a little for the
 /// layer lists and the table writer (4.0 to 4.3 measured on 3x6 to 4x5).
 pub const CELL_BYTES: f64 = 4.25;
+/// Bytes of working memory per state with compressed cells: the blocks
+/// (about 1 byte per state, measured on the cells of 3x7 half way), the
+/// updates of a layer gathered before they are applied (8 bytes for one in
+/// 16 states), the ko states' cells while they are counted, and the layer
+/// flags.
+pub const COMPRESSED_CELL_BYTES: f64 = 2.0;
+/// Bytes beyond those: the smallest gathering of updates, and the blocks
+/// being worked on.
+const COMPRESSED_FIXED_BYTES: f64 = 64.0 * (1u64 << 20) as f64;
 /// Index bytes per ternary code: a 64-byte line of presence bits and rank
 /// covers 448 codes.
 const INDEX_BYTES_PER_CODE: f64 = 64.0 / 448.0;
@@ -30,6 +40,8 @@ pub struct Estimate {
     pub states: f64,
     /// Bytes for the index and the cells.
     pub memory_bytes: f64,
+    /// Bytes for the index and the cells, compressed.
+    pub compressed_memory_bytes: f64,
 }
 
 /// Estimates the size of solving `board`.
@@ -47,33 +59,69 @@ pub fn estimate(board: &Board) -> Estimate {
         canonical_positions: canonical,
         states,
         memory_bytes: index_bytes + states * CELL_BYTES,
+        compressed_memory_bytes: index_bytes
+            + states * COMPRESSED_CELL_BYTES
+            + COMPRESSED_FIXED_BYTES,
     }
 }
 
-/// Refuses a board the solver cannot number or this machine cannot hold,
-/// with the figures.
+/// How the user asked the solver to keep its cells.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CellChoice {
+    /// Flat cells if they fit in the memory available, else compressed.
+    #[default]
+    Auto,
+    Flat,
+    Compressed,
+}
+
+/// Refuses a board the solver cannot number or this machine cannot hold in
+/// any form, with the figures.
 pub fn check_fits(board: &Board) -> Result<(), String> {
+    choose_cells(board, CellChoice::Auto).map(|_| ())
+}
+
+/// The form of cells to solve `board` with, as asked; or why the board is
+/// refused, with the figures.
+pub fn choose_cells(board: &Board, choice: CellChoice) -> Result<CellForm, String> {
     let estimate = estimate(board);
     let figures = format!(
-        "about {} legal positions, {} states after symmetry, needing about {} of memory",
+        "about {} legal positions, {} states after symmetry, needing about {} of memory ({} with compressed cells)",
         human(estimate.legal_positions),
         human(estimate.states),
-        human_bytes(estimate.memory_bytes)
+        human_bytes(estimate.memory_bytes),
+        human_bytes(estimate.compressed_memory_bytes),
     );
     if !within_index_limit(board) {
         return Err(format!(
             "board {board} is too large: {figures}; smallgo numbers boards of at most {MAX_INDEX_POINTS} points"
         ));
     }
-    if let Some(available) = available_memory() {
-        if estimate.memory_bytes > available as f64 {
-            return Err(format!(
-                "board {board} is too large for this machine: {figures}, and {} is available",
-                human_bytes(available as f64)
-            ));
-        }
+    if estimate.states > u32::MAX as f64 {
+        return Err(format!(
+            "board {board} is too large: {figures}; smallgo numbers at most 2^32 states"
+        ));
     }
-    Ok(())
+    let Some(available) = available_memory().map(|a| a as f64) else {
+        return Ok(match choice {
+            CellChoice::Compressed => CellForm::compressed(),
+            CellChoice::Auto | CellChoice::Flat => CellForm::Flat,
+        });
+    };
+    let too_large = || {
+        Err(format!(
+            "board {board} is too large for this machine: {figures}, and {} is available",
+            human_bytes(available)
+        ))
+    };
+    let flat_fits = estimate.memory_bytes <= available;
+    let compressed_fits = estimate.compressed_memory_bytes <= available;
+    match choice {
+        CellChoice::Flat if flat_fits => Ok(CellForm::Flat),
+        CellChoice::Auto if flat_fits => Ok(CellForm::Flat),
+        CellChoice::Auto | CellChoice::Compressed if compressed_fits => Ok(CellForm::compressed()),
+        _ => too_large(),
+    }
 }
 
 /// Whether the solver can number this board at all.
@@ -155,6 +203,29 @@ pub fn human_bytes(bytes: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn small_boards_get_the_cells_asked_for() {
+        let board: Board = "3x3".parse().unwrap();
+        assert_eq!(choose_cells(&board, CellChoice::Auto), Ok(CellForm::Flat));
+        assert_eq!(choose_cells(&board, CellChoice::Flat), Ok(CellForm::Flat));
+        assert_eq!(
+            choose_cells(&board, CellChoice::Compressed),
+            Ok(CellForm::compressed())
+        );
+        // On a big board compressed cells need about half the memory.
+        let big = estimate(&"3x7".parse().unwrap());
+        assert!(big.compressed_memory_bytes < 0.6 * big.memory_bytes);
+    }
+
+    #[test]
+    fn boards_of_more_than_2_to_the_32_states_are_refused() {
+        let board: Board = "2x11".parse().unwrap();
+        for choice in [CellChoice::Auto, CellChoice::Flat, CellChoice::Compressed] {
+            let message = choose_cells(&board, choice).unwrap_err();
+            assert!(message.contains("2^32 states"), "{message}");
+        }
+    }
 
     #[test]
     fn estimates_are_close_on_square_boards() {

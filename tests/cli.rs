@@ -65,6 +65,7 @@ fn boards_over_the_limit_give_their_size() {
         );
         assert!(message.contains("states after symmetry"), "{message}");
         assert!(message.contains("of memory"), "{message}");
+        assert!(message.contains("with compressed cells"), "{message}");
     }
     assert!(files_in(folder.path()).is_empty());
 }
@@ -207,8 +208,9 @@ fn wait_for_log(log: &Path, text: &str) -> bool {
     false
 }
 
-/// `smallgo --build 3x5` into `dir`, saving a checkpoint before every level.
-fn build_3x5_saving_every_level(dir: &str) -> Command {
+/// `smallgo --build 3x5` into `dir`, saving a checkpoint before every level,
+/// keeping the cells as `cells` says.
+fn build_3x5_saving_every_level(dir: &str, cells: &str) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_smallgo"));
     command
         .args([
@@ -218,6 +220,8 @@ fn build_3x5_saving_every_level(dir: &str) -> Command {
             dir,
             "--checkpoint-interval",
             "0",
+            "--cells",
+            cells,
         ])
         .env("RUST_LOG", "info");
     command
@@ -225,10 +229,19 @@ fn build_3x5_saving_every_level(dir: &str) -> Command {
 
 #[test]
 fn a_killed_build_resumes_from_its_checkpoint_to_the_same_table() {
+    kill_and_resume("flat");
+}
+
+#[test]
+fn a_killed_build_with_compressed_cells_resumes_to_the_same_table() {
+    kill_and_resume("compressed");
+}
+
+fn kill_and_resume(cells: &str) {
     let folder = tempfile::tempdir().unwrap();
     let dir = folder.path().to_str().unwrap();
     let log = folder.path().join("first.log");
-    let child = build_3x5_saving_every_level(dir)
+    let child = build_3x5_saving_every_level(dir, cells)
         .stdout(Stdio::null())
         .stderr(std::fs::File::create(&log).unwrap())
         .spawn()
@@ -245,7 +258,7 @@ fn a_killed_build_resumes_from_its_checkpoint_to_the_same_table() {
     assert!(checkpoint.exists());
     assert!(!folder.path().join("3x5.sgtb").exists());
 
-    let output = build_3x5_saving_every_level(dir).output().unwrap();
+    let output = build_3x5_saving_every_level(dir, cells).output().unwrap();
     assert!(output.status.success());
     let message = stderr(&output);
     assert!(message.contains("resuming at margin"), "{message}");

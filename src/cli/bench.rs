@@ -12,12 +12,12 @@
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, ExitCode, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use super::build::{build_checked, check_folder};
+use super::build::{build_checked, check_folder, BuildOptions};
 use super::EXIT_FAILURE;
 use crate::board::Board;
-use crate::plan::{check_fits, human_bytes};
+use crate::plan::{choose_cells, human_bytes};
 use crate::table::built_in;
 
 /// The boards `bench build` builds when none are named: the goals of the
@@ -28,7 +28,7 @@ const HEADER: &str = "board         states          edges   wall s    cpu s     
 
 /// `smallgo bench build`: each board is built by a fresh process of this
 /// program (`bench row`), so that each peak memory figure is its own.
-pub fn build(boards: &[Board], folder: Option<PathBuf>, checkpoint_interval: Duration) -> ExitCode {
+pub fn build(boards: &[Board], folder: Option<PathBuf>, options: BuildOptions) -> ExitCode {
     let (folder, scratch) = match folder {
         Some(folder) => (folder, false),
         None => (
@@ -41,7 +41,7 @@ pub fn build(boards: &[Board], folder: Option<PathBuf>, checkpoint_interval: Dur
         return ExitCode::from(EXIT_FAILURE);
     }
     for board in boards {
-        if let Err(message) = check_fits(board) {
+        if let Err(message) = choose_cells(board, options.cells) {
             eprintln!("smallgo: {message}");
             return ExitCode::from(EXIT_FAILURE);
         }
@@ -61,7 +61,9 @@ pub fn build(boards: &[Board], folder: Option<PathBuf>, checkpoint_interval: Dur
             .arg(&folder)
             .args([
                 "--checkpoint-interval",
-                &checkpoint_interval.as_secs().to_string(),
+                &options.checkpoint_interval.as_secs().to_string(),
+                "--cells",
+                options.cells_name,
             ])
             .stdin(Stdio::null())
             .stderr(Stdio::inherit())
@@ -97,8 +99,8 @@ pub fn build(boards: &[Board], folder: Option<PathBuf>, checkpoint_interval: Dur
 
 /// `smallgo bench row RxC --tables DIR`: builds one board and prints its
 /// line of the `bench build` table.
-pub fn row(board: Board, folder: PathBuf, checkpoint_interval: Duration) -> ExitCode {
-    match build_checked(board, &folder, checkpoint_interval) {
+pub fn row(board: Board, folder: PathBuf, options: BuildOptions) -> ExitCode {
+    match build_checked(board, &folder, options) {
         Ok(report) => {
             let states = report.counts.states as f64;
             println!(

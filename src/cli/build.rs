@@ -17,7 +17,10 @@ use crate::analysis::{best_moves, root_result};
 use crate::board::Board;
 use crate::checkpoint::CheckpointFile;
 use crate::index::StateCounts;
-use crate::plan::{check_fits, cpu_seconds, human_bytes, peak_memory, reset_peak_memory};
+use crate::plan::{
+    choose_cells, cpu_seconds, human_bytes, peak_memory, reset_peak_memory, CellChoice,
+};
+use crate::solver::store::CellForm;
 use crate::solver::{solve_with_checkpoints, SolveError, SolveStats};
 use crate::state::State;
 use crate::table::file_name;
@@ -60,6 +63,17 @@ impl BuildReport {
     }
 }
 
+/// How to build.
+#[derive(Clone, Copy, Debug)]
+pub struct BuildOptions {
+    /// Save a checkpoint at most this often (zero: before every level).
+    pub checkpoint_interval: Duration,
+    /// How to keep the solver's cells.
+    pub cells: CellChoice,
+    /// The choice as the command line spells it (for `bench row`).
+    pub cells_name: &'static str,
+}
+
 /// Why a build did not finish.
 pub enum BuildFailure {
     Interrupted,
@@ -76,13 +90,14 @@ pub fn build_board(
     folder: &Path,
     progress: &BuildProgress,
     checkpoint_interval: Duration,
+    form: CellForm,
 ) -> Result<BuildReport, BuildFailure> {
     let checkpoints = CheckpointFile::new(&folder.join(file_name(&board)), checkpoint_interval);
     reset_peak_memory();
     let start_up_bytes = peak_memory();
     let cpu_before = cpu_seconds();
     let started = Instant::now();
-    let solution = match solve_with_checkpoints(board, progress, &checkpoints) {
+    let solution = match solve_with_checkpoints(board, form, progress, &checkpoints) {
         Ok(solution) => solution,
         Err(SolveError::Cancelled) => return Err(BuildFailure::Interrupted),
         Err(error) => {
@@ -142,15 +157,24 @@ pub fn build_board(
 pub fn build_checked(
     board: Board,
     folder: &Path,
-    checkpoint_interval: Duration,
+    options: BuildOptions,
 ) -> Result<BuildReport, ExitCode> {
-    if let Err(message) = check_fits(&board).and_then(|()| check_folder(folder)) {
-        eprintln!("smallgo: {message}");
-        return Err(ExitCode::from(EXIT_FAILURE));
+    let form = match choose_cells(&board, options.cells).and_then(|form| {
+        check_folder(folder)?;
+        Ok(form)
+    }) {
+        Ok(form) => form,
+        Err(message) => {
+            eprintln!("smallgo: {message}");
+            return Err(ExitCode::from(EXIT_FAILURE));
+        }
+    };
+    if form != CellForm::Flat {
+        log::info!("{board}: keeping the cells compressed in blocks");
     }
     catch_interrupts();
     let progress = BuildProgress::new(board.name());
-    let report = build_board(board, folder, &progress, checkpoint_interval);
+    let report = build_board(board, folder, &progress, options.checkpoint_interval, form);
     progress.finish();
     match report {
         Ok(report) => Ok(report),
@@ -165,8 +189,8 @@ pub fn build_checked(
     }
 }
 
-pub fn run(board: Board, folder: PathBuf, checkpoint_interval: Duration) -> ExitCode {
-    let report = match build_checked(board, &folder, checkpoint_interval) {
+pub fn run(board: Board, folder: PathBuf, options: BuildOptions) -> ExitCode {
+    let report = match build_checked(board, &folder, options) {
         Ok(report) => report,
         Err(code) => return code,
     };

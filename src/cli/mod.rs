@@ -15,9 +15,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use clap::{Parser, Subcommand};
+use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::board::Board;
+use crate::plan::CellChoice;
 use crate::table::verify;
 
 /// Exit code for bad input (files, arguments).
@@ -50,6 +51,12 @@ struct Arguments {
     /// level.
     #[arg(long, value_name = "SECONDS", default_value_t = 60, global = true)]
     checkpoint_interval: u64,
+
+    /// Builds: how to keep the solver's cells. auto: flat (4 bytes per
+    /// state, fastest) when they fit in the memory available, else
+    /// compressed (about 1 byte per state, slower).
+    #[arg(long, value_enum, default_value_t = Cells::Auto, global = true)]
+    cells: Cells,
 
     /// Engine: answer `resign` in lost positions (by default smallgo plays
     /// every game out, resisting as long as it can).
@@ -97,6 +104,31 @@ enum Bench {
     },
 }
 
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Cells {
+    Auto,
+    Flat,
+    Compressed,
+}
+
+impl Cells {
+    fn choice(self) -> CellChoice {
+        match self {
+            Cells::Auto => CellChoice::Auto,
+            Cells::Flat => CellChoice::Flat,
+            Cells::Compressed => CellChoice::Compressed,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Cells::Auto => "auto",
+            Cells::Flat => "flat",
+            Cells::Compressed => "compressed",
+        }
+    }
+}
+
 fn parse_board(text: &str) -> Result<Board, String> {
     text.parse::<Board>().map_err(|e| e.to_string())
 }
@@ -114,7 +146,11 @@ pub fn run(arguments: impl IntoIterator<Item = OsString>) -> ExitCode {
         .target(env_logger::Target::Stderr)
         .format_timestamp(None)
         .init();
-    let checkpoint_interval = Duration::from_secs(arguments.checkpoint_interval);
+    let options = build::BuildOptions {
+        checkpoint_interval: Duration::from_secs(arguments.checkpoint_interval),
+        cells: arguments.cells.choice(),
+        cells_name: arguments.cells.name(),
+    };
     match (arguments.build, arguments.command) {
         (Some(_), Some(_)) => {
             eprintln!("smallgo: --build cannot be used with a command");
@@ -123,7 +159,7 @@ pub fn run(arguments: impl IntoIterator<Item = OsString>) -> ExitCode {
         (Some(board), None) => build::run(
             board,
             arguments.tables.unwrap_or_else(|| PathBuf::from(".")),
-            checkpoint_interval,
+            options,
         ),
         (None, Some(Command::Verify { files })) => verify_files(&files),
         (None, Some(Command::Bench(Bench::Build { boards }))) => {
@@ -135,13 +171,13 @@ pub fn run(arguments: impl IntoIterator<Item = OsString>) -> ExitCode {
             } else {
                 boards
             };
-            bench::build(&boards, arguments.tables, checkpoint_interval)
+            bench::build(&boards, arguments.tables, options)
         }
         (None, Some(Command::Bench(Bench::Engine))) => bench::engine(),
         (None, Some(Command::Bench(Bench::Row { board }))) => bench::row(
             board,
             arguments.tables.unwrap_or_else(|| PathBuf::from(".")),
-            checkpoint_interval,
+            options,
         ),
         (None, None) => {
             if let Some(folder) = &arguments.tables {

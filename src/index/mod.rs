@@ -16,6 +16,8 @@
 pub mod code;
 pub mod presence;
 
+use std::ops::Range;
+
 use rayon::prelude::*;
 
 use crate::board::{Board, Point, PointSet};
@@ -247,6 +249,18 @@ impl StateIndex {
     pub fn ko_state_count(&self, position: u32) -> u32 {
         self.ko_entry(position)
             .map_or(0, |i| self.ko_before[i + 1] - self.ko_before[i])
+    }
+
+    /// The states of positions `positions`: their plain and passed states,
+    /// and their ko states, each a run of consecutive numbers.
+    pub fn state_runs(&self, positions: Range<u32>) -> (Range<StateNumber>, Range<StateNumber>) {
+        let ko_before =
+            |position: u32| self.ko_before[self.ko_positions.partition_point(|&p| p < position)];
+        (
+            2 * positions.start..2 * positions.end,
+            self.ko_start() + ko_before(positions.start)
+                ..self.ko_start() + ko_before(positions.end),
+        )
     }
 
     /// The number of the state in slot `slot` of position `position`.

@@ -119,15 +119,35 @@ pub fn decided_lost(cell: u32, code: u32, depth: u32) -> bool {
     cell & (B_MASK | B_PAYLOAD_MASK) == code << B_SHIFT | depth << B_PAYLOAD_SHIFT
 }
 
+/// The cell with A and dA set, if A is still unknown.
+#[inline]
+pub fn with_mover(old: u32, code: u32, depth: u32) -> Option<u32> {
+    (old & A_MASK == 0)
+        .then_some((old & !(A_MASK | A_PAYLOAD_MASK)) | code << A_SHIFT | depth << A_PAYLOAD_SHIFT)
+}
+
+/// The cell with one more child won, and whether it was the last (then B
+/// must be set).
+#[inline]
+pub fn with_child_won(old: u32) -> (u32, bool) {
+    debug_assert!(old & B_MASK == 0 && children_left(old) > 0);
+    (old - (1 << COUNT_SHIFT), children_left(old) == 1)
+}
+
+/// The cell with B and dB set.
+#[inline]
+pub fn with_opponent(old: u32, code: u32, depth: u32) -> u32 {
+    (old & !(B_MASK | B_PAYLOAD_MASK)) | code << B_SHIFT | depth << B_PAYLOAD_SHIFT
+}
+
 /// Sets A and dA if A is still unknown; true if this call set it.
 #[inline]
 pub fn set_mover(cell: &AtomicU32, code: u32, depth: u32) -> bool {
     let mut old = cell.load(Ordering::Relaxed);
     loop {
-        if old & A_MASK != 0 {
+        let Some(new) = with_mover(old, code, depth) else {
             return false;
-        }
-        let new = (old & !(A_MASK | A_PAYLOAD_MASK)) | code << A_SHIFT | depth << A_PAYLOAD_SHIFT;
+        };
         match cell.compare_exchange_weak(old, new, Ordering::Relaxed, Ordering::Relaxed) {
             Ok(_) => return true,
             Err(current) => old = current,
@@ -149,12 +169,60 @@ pub fn child_won(cell: &AtomicU32) -> bool {
 pub fn set_opponent(cell: &AtomicU32, code: u32, depth: u32) {
     let mut old = cell.load(Ordering::Relaxed);
     loop {
-        let new = (old & !(B_MASK | B_PAYLOAD_MASK)) | code << B_SHIFT | depth << B_PAYLOAD_SHIFT;
+        let new = with_opponent(old, code, depth);
         match cell.compare_exchange_weak(old, new, Ordering::Relaxed, Ordering::Relaxed) {
             Ok(_) => return,
             Err(current) => old = current,
         }
     }
+}
+
+/// Applies one update to a cell no other thread touches: a child won
+/// (`child_won`) counts the cell down and makes it Lose at zero, else the
+/// cell becomes Win. Gives the new cell and whether this decided it.
+#[inline]
+pub fn with_update(old: u32, child_won: bool, code: u32, depth: u32) -> (u32, bool) {
+    if child_won {
+        let (counted, last) = with_child_won(old);
+        if last {
+            (with_opponent(counted, code, depth), true)
+        } else {
+            (counted, false)
+        }
+    } else {
+        match with_mover(old, code, depth) {
+            Some(new) => (new, true),
+            None => (old, false),
+        }
+    }
+}
+
+/// The first step of threshold `level` for a state after a pass, which no
+/// other thread touches: Win at depth 1 if a second pass ends the game with
+/// margin `level`; one more child won if it gives the opponent `level`
+/// (Lose at depth 1 if it was the last). Gives the new cell and whether
+/// this decided it.
+#[inline]
+pub fn seeded(old: u32, level: i32, points: i32) -> (u32, bool) {
+    let code = margin_code(level, points);
+    let mut cell = old;
+    let mut decided = false;
+    if pass_margin_before_a(cell, points) == Some(level) {
+        if let Some(new) = with_mover(cell, code, 1) {
+            cell = new;
+            decided = true;
+        }
+    }
+    if pass_margin_before_b(old, points) == Some(-level) {
+        let (counted, last) = with_child_won(cell);
+        cell = if last {
+            with_opponent(counted, code, 1)
+        } else {
+            counted
+        };
+        decided |= last;
+    }
+    (cell, decided)
 }
 
 #[cfg(test)]

@@ -19,19 +19,24 @@
 //! order does not matter, so results do not depend on the thread count.
 
 pub mod cell;
+pub mod store;
 
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::Mutex;
 use std::time::Instant;
 
 use rayon::prelude::*;
 
 use crate::board::{Board, Point};
 use crate::index::code::Canonical;
-use crate::index::{StateIndex, StateNumber, SLOT_FIRST_KO, SLOT_PASSED, SLOT_PLAIN};
+use crate::index::{
+    PositionStates, StateIndex, StateNumber, SLOT_FIRST_KO, SLOT_PASSED, SLOT_PLAIN,
+};
 use crate::position::Position;
 use crate::state::State;
 use crate::unmove::{origins, LastMove};
 use crate::value::Value;
+use store::{Blocks, CellBuilder, CellForm, CellStore};
 
 /// The phases of a solve, in order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -128,8 +133,70 @@ pub struct SolveStats {
 /// A solved board: the index and every state's value.
 pub struct Solution {
     index: StateIndex,
-    cells: Vec<u32>,
+    cells: CellStore,
     stats: SolveStats,
+}
+
+/// The value a finished cell records.
+fn cell_value(c: u32, points: i32) -> Value {
+    let a = cell::mover_margin(c, points);
+    let b = cell::opponent_margin(c, points);
+    Value {
+        mover_margin: a.map(|m| m as i8),
+        opponent_margin: b.map(|m| m as i8),
+        mover_depth: if a.is_some() {
+            cell::mover_depth(c) as u16
+        } else {
+            0
+        },
+        opponent_depth: if b.is_some() {
+            cell::opponent_depth(c) as u16
+        } else {
+            0
+        },
+    }
+}
+
+/// The values of the states of a run of positions, ready to be read by
+/// state number (see `Solution::values_of`).
+pub struct ValueRun<'a> {
+    points: i32,
+    runs: ValueRunCells<'a>,
+}
+
+enum ValueRunCells<'a> {
+    Flat(&'a [u32]),
+    /// The plain and passed states' cells from their first number, and the
+    /// ko states' cells from theirs.
+    Copied {
+        plain_start: StateNumber,
+        plain: Vec<u32>,
+        ko_start: StateNumber,
+        ko: Vec<u32>,
+    },
+}
+
+impl ValueRun<'_> {
+    /// The value of state `number`, one of the run's.
+    pub fn value(&self, number: StateNumber) -> Value {
+        let c = match &self.runs {
+            ValueRunCells::Flat(cells) => cells[number as usize],
+            ValueRunCells::Copied {
+                plain_start,
+                plain,
+                ko_start,
+                ko,
+            } => {
+                // Ko states are numbered after every plain and passed state.
+                if number >= *ko_start {
+                    ko[(number - ko_start) as usize]
+                } else {
+                    plain[(number - plain_start) as usize]
+                }
+            }
+        };
+        cell_value(c, self.points)
+    }
 }
 
 impl Solution {
@@ -145,25 +212,36 @@ impl Solution {
         &self.stats
     }
 
+    /// The value of state `number`. With compressed cells this
+    /// decompresses a block: for many values use `values_of`.
     pub fn value(&self, number: StateNumber) -> Value {
+        cell_value(
+            self.cells.get(number as usize),
+            self.board().points() as i32,
+        )
+    }
+
+    /// The values of the states of positions `positions`, read at once.
+    pub fn values_of(&self, positions: std::ops::Range<u32>) -> ValueRun<'_> {
         let points = self.board().points() as i32;
-        let c = self.cells[number as usize];
-        let a = cell::mover_margin(c, points);
-        let b = cell::opponent_margin(c, points);
-        Value {
-            mover_margin: a.map(|m| m as i8),
-            opponent_margin: b.map(|m| m as i8),
-            mover_depth: if a.is_some() {
-                cell::mover_depth(c) as u16
-            } else {
-                0
-            },
-            opponent_depth: if b.is_some() {
-                cell::opponent_depth(c) as u16
-            } else {
-                0
-            },
-        }
+        let runs = match &self.cells {
+            CellStore::Flat(cells) => ValueRunCells::Flat(cells),
+            CellStore::Compressed(_) => {
+                let (plain, ko) = self.index.state_runs(positions);
+                ValueRunCells::Copied {
+                    plain_start: plain.start,
+                    plain: self.cells.range(plain.start as usize..plain.end as usize),
+                    ko_start: ko.start,
+                    ko: self.cells.range(ko.start as usize..ko.end as usize),
+                }
+            }
+        };
+        ValueRun { points, runs }
+    }
+
+    /// How the cells are kept.
+    pub fn cell_form(&self) -> CellForm {
+        self.cells.form()
     }
 
     /// The value of any legal state (in any orientation).
@@ -173,7 +251,7 @@ impl Solution {
 
     /// Bytes held: the index and the cells.
     pub fn memory_bytes(&self) -> usize {
-        self.index.memory_bytes() + self.cells.len() * 4
+        self.index.memory_bytes() + self.cells.memory_bytes()
     }
 }
 
@@ -270,66 +348,102 @@ fn atomic_cells(cells: &mut [u32]) -> &[AtomicU32] {
     unsafe { &*(cells as *mut [u32] as *const [AtomicU32]) }
 }
 
-/// Phase 2: every state's count of distinct children, and the pass margin of
-/// every state after a pass.
-fn count_children(index: &StateIndex, cells: &mut [u32], observer: &dyn Observer) -> u64 {
+/// Scratch space for counting children, reused from position to position.
+#[derive(Default)]
+struct CountScratch {
+    moves: Vec<(Point, u64)>,
+    keys: Vec<u64>,
+}
+
+/// Phase 2 for one position: calls `store(number, cell)` with the fresh
+/// cell of each of its states (plain, passed, then ko states in order) and
+/// returns their edges.
+fn count_position(
+    index: &StateIndex,
+    entry: &PositionStates,
+    scratch: &mut CountScratch,
+    mut store: impl FnMut(StateNumber, u32),
+) -> u64 {
     let board = *index.board();
     let codec = index.codec();
     let points = board.points() as i32;
+    let CountScratch { moves, keys } = scratch;
+    let position = codec.decode(entry.code);
+    moves.clear();
+    for point in position.empty_points(&board).iter() {
+        if let Some(placed) = position.place(&board, point) {
+            let child = placed.position.swapped();
+            let canonical = codec.canonical(&child);
+            let ko = placed.ko.map_or(0, |k| {
+                codec.canonical_point(&canonical, k).index() as u64 + 1
+            });
+            moves.push((point, canonical.code << 6 | ko));
+        }
+    }
+    keys.clear();
+    keys.extend(moves.iter().map(|&(_, key)| key));
+    keys.sort_unstable();
+    keys.dedup();
+    let plain = keys.len() as u32 + 1;
+    let margin = position.area_score(&board);
+    store(entry.state(SLOT_PLAIN), cell::fresh(plain, None, points));
+    store(
+        entry.state(SLOT_PASSED),
+        cell::fresh(plain, Some(margin), points),
+    );
+    let mut edges = 2 * plain as u64;
+    if entry.ko_states > 0 {
+        let ko_points = index.canonical_ko_points(&position);
+        for (slot, ko) in ko_points.iter().enumerate() {
+            // Without the retake at the ko point, one child fewer, unless
+            // another move reaches the same one.
+            let retake = moves.iter().find(|&&(p, _)| p == ko).map(|&(_, key)| key);
+            let shared = |key: u64| moves.iter().filter(|&&(_, k)| k == key).count() > 1;
+            let children = match retake {
+                Some(key) if !shared(key) => plain - 1,
+                _ => plain,
+            };
+            store(
+                entry.state(SLOT_FIRST_KO + slot as u32),
+                cell::fresh(children, None, points),
+            );
+            edges += children as u64;
+        }
+    }
+    edges
+}
+
+/// Phase 2: every state's count of distinct children, and the pass margin of
+/// every state after a pass, in cells of form `form`; and the edges.
+fn count_children(index: &StateIndex, form: CellForm, observer: &dyn Observer) -> (CellStore, u64) {
+    let counts = index.counts();
+    match form {
+        CellForm::Flat => {
+            let mut cells = vec![0u32; counts.states as usize];
+            let edges = count_children_flat(index, &mut cells, observer);
+            (CellStore::Flat(cells), edges)
+        }
+        CellForm::Compressed { block_cells } => {
+            count_children_compressed(index, form, block_cells, observer)
+        }
+    }
+}
+
+fn count_children_flat(index: &StateIndex, cells: &mut [u32], observer: &dyn Observer) -> u64 {
     let positions = index.counts().positions;
     let chunk = 4096u64;
     let cells = atomic_cells(cells);
     let chunks = positions.div_ceil(chunk);
     (0..chunks)
         .into_par_iter()
-        .map(|c| {
+        .map_init(CountScratch::default, |scratch, c| {
             let first = c * chunk;
             let last = (first + chunk).min(positions);
             let mut edges = 0u64;
-            let mut moves: Vec<(Point, u64)> = Vec::with_capacity(32);
-            let mut keys: Vec<u64> = Vec::with_capacity(32);
             for entry in index.positions(first as u32).take((last - first) as usize) {
-                let position = codec.decode(entry.code);
-                moves.clear();
-                for point in position.empty_points(&board).iter() {
-                    if let Some(placed) = position.place(&board, point) {
-                        let child = placed.position.swapped();
-                        let canonical = codec.canonical(&child);
-                        let ko = placed.ko.map_or(0, |k| {
-                            codec.canonical_point(&canonical, k).index() as u64 + 1
-                        });
-                        moves.push((point, canonical.code << 6 | ko));
-                    }
-                }
-                keys.clear();
-                keys.extend(moves.iter().map(|&(_, key)| key));
-                keys.sort_unstable();
-                keys.dedup();
-                let plain = keys.len() as u32 + 1;
-                let margin = position.area_score(&board);
-                cells[entry.state(SLOT_PLAIN) as usize]
-                    .store(cell::fresh(plain, None, points), Ordering::Relaxed);
-                cells[entry.state(SLOT_PASSED) as usize]
-                    .store(cell::fresh(plain, Some(margin), points), Ordering::Relaxed);
-                edges += 2 * plain as u64;
-                if entry.ko_states > 0 {
-                    let ko_points = index.canonical_ko_points(&position);
-                    for (slot, ko) in ko_points.iter().enumerate() {
-                        // Without the retake at the ko point, one child
-                        // fewer, unless another move reaches the same one.
-                        let retake = moves.iter().find(|&&(p, _)| p == ko).map(|&(_, key)| key);
-                        let shared =
-                            |key: u64| moves.iter().filter(|&&(_, k)| k == key).count() > 1;
-                        let children = match retake {
-                            Some(key) if !shared(key) => plain - 1,
-                            _ => plain,
-                        };
-                        let number = entry.state(SLOT_FIRST_KO + slot as u32);
-                        cells[number as usize]
-                            .store(cell::fresh(children, None, points), Ordering::Relaxed);
-                        edges += children as u64;
-                    }
-                }
+                edges += count_position(index, &entry, scratch, |number, cell| {
+                    cells[number as usize].store(cell, Ordering::Relaxed)
+                });
             }
             observer.advanced(last - first);
             edges
@@ -337,43 +451,115 @@ fn count_children(index: &StateIndex, cells: &mut [u32], observer: &dyn Observer
         .sum()
 }
 
+/// Phase 2 into compressed blocks: runs of positions are counted in
+/// parallel, and their cells handed on in order (the plain and passed states
+/// first, then the ko states, kept aside meanwhile).
+fn count_children_compressed(
+    index: &StateIndex,
+    form: CellForm,
+    block_cells: usize,
+    observer: &dyn Observer,
+) -> (CellStore, u64) {
+    let counts = index.counts();
+    let positions = counts.positions;
+    let chunk = (block_cells as u64 / 2).max(1);
+    let chunks = positions.div_ceil(chunk);
+    let batch = 64 * rayon::current_num_threads() as u64;
+    let mut builder = CellBuilder::new(form, counts.states as usize);
+    let mut ko_runs: Vec<Vec<u32>> = Vec::new();
+    let mut edges = 0u64;
+    for first_chunk in (0..chunks).step_by(batch as usize) {
+        let counted: Vec<(Vec<u32>, Vec<u32>, u64)> = (first_chunk
+            ..(first_chunk + batch).min(chunks))
+            .into_par_iter()
+            .map_init(CountScratch::default, |scratch, c| {
+                let first = c * chunk;
+                let last = (first + chunk).min(positions);
+                let mut plain = vec![0u32; 2 * (last - first) as usize];
+                let mut ko = Vec::new();
+                let mut edges = 0u64;
+                let plain_start = 2 * first as StateNumber;
+                for entry in index.positions(first as u32).take((last - first) as usize) {
+                    edges += count_position(index, &entry, scratch, |number, cell| {
+                        if number < 2 * positions as StateNumber {
+                            plain[(number - plain_start) as usize] = cell;
+                        } else {
+                            ko.push(cell);
+                        }
+                    });
+                }
+                observer.advanced(last - first);
+                (plain, ko, edges)
+            })
+            .collect();
+        for (plain, ko, chunk_edges) in counted {
+            builder.push(&plain);
+            if !ko.is_empty() {
+                ko_runs.push(ko);
+            }
+            edges += chunk_edges;
+        }
+    }
+    for ko in ko_runs {
+        builder.push(&ko);
+    }
+    let cells = builder
+        .finish()
+        .expect("every state of every position was counted once");
+    (cells, edges)
+}
+
 /// Phase 3, first step of a level: the states whose second pass ends the game
 /// with margin `level` are won at depth 1; those whose second pass gives the
 /// opponent `level` have one more child won for the opponent. Marks the
 /// states decided in the next layer of `flags`; returns how many.
-fn seed_level(index: &StateIndex, cells: &[AtomicU32], flags: &LayerFlags, level: i32) -> u64 {
+fn seed_level(index: &StateIndex, cells: &mut CellStore, flags: &LayerFlags, level: i32) -> u64 {
     let points = index.board().points() as i32;
     let positions = index.counts().positions;
-    let code = cell::margin_code(level, points);
-    let chunk = 1u64 << 16;
-    (0..positions.div_ceil(chunk))
-        .into_par_iter()
-        .map(|c| {
-            let mut decided = 0;
-            for number in c * chunk..((c + 1) * chunk).min(positions) {
-                let passed_number = 2 * number as StateNumber + SLOT_PASSED;
-                let passed = &cells[passed_number as usize];
-                let current = passed.load(Ordering::Relaxed);
-                let mut marked = false;
-                if cell::pass_margin_before_a(current, points) == Some(level)
-                    && cell::set_mover(passed, code, 1)
-                {
-                    marked = true;
-                }
-                if cell::pass_margin_before_b(current, points) == Some(-level)
-                    && cell::child_won(passed)
-                {
-                    cell::set_opponent(passed, code, 1);
-                    marked = true;
-                }
-                if marked {
-                    flags.mark_next(passed_number);
-                    decided += 1;
-                }
-            }
-            decided
-        })
-        .sum()
+    match cells {
+        CellStore::Flat(cells) => {
+            let cells = atomic_cells(cells);
+            let chunk = 1u64 << 16;
+            (0..positions.div_ceil(chunk))
+                .into_par_iter()
+                .map(|c| {
+                    let mut decided = 0;
+                    for number in c * chunk..((c + 1) * chunk).min(positions) {
+                        let passed_number = 2 * number as StateNumber + SLOT_PASSED;
+                        let passed = &cells[passed_number as usize];
+                        // Only this thread touches this cell in this step.
+                        let (new, marked) =
+                            cell::seeded(passed.load(Ordering::Relaxed), level, points);
+                        passed.store(new, Ordering::Relaxed);
+                        if marked {
+                            flags.mark_next(passed_number);
+                            decided += 1;
+                        }
+                    }
+                    decided
+                })
+                .sum()
+        }
+        CellStore::Compressed(blocks) => {
+            let plain_end = 2 * positions as usize;
+            let block_cells = blocks.block_cells();
+            blocks.update_each(
+                |block| block * block_cells < plain_end,
+                |block, cells| {
+                    let first = block * block_cells;
+                    let passed_first = first | SLOT_PASSED as usize;
+                    let passed = (passed_first..(first + cells.len()).min(plain_end)).step_by(2);
+                    change_block(
+                        cells,
+                        first,
+                        flags,
+                        passed.map(|number| (number, ())),
+                        |old, ()| cell::seeded(old, level, points),
+                    )
+                },
+            )
+        }
+    }
 }
 
 /// Marks an update for a predecessor of a state that became won (else lost);
@@ -420,6 +606,31 @@ fn apply_updates(
     decided
 }
 
+/// The updates a state of the current layer sends its predecessors, once
+/// each: "a child won" if it became won, "won" if it became lost (both if
+/// both). Returns how many of the two it became.
+#[inline]
+fn push_updates(
+    index: &StateIndex,
+    state: &State,
+    (won, lost): (bool, bool),
+    predecessors: &mut Vec<StateNumber>,
+    origins_scratch: &mut Vec<Origin>,
+    updates: &mut Vec<u64>,
+) -> u64 {
+    predecessors.clear();
+    for_each_predecessor(index, state, origins_scratch, |p| predecessors.push(p));
+    predecessors.sort_unstable();
+    predecessors.dedup();
+    if won {
+        updates.extend(predecessors.iter().map(|&p| p as u64 | CHILD_WON));
+    }
+    if lost {
+        updates.extend(predecessors.iter().map(|&p| p as u64));
+    }
+    won as u64 + lost as u64
+}
+
 /// Phase 3, one layer: every state decided at threshold `level` and depth
 /// `depth` updates its predecessors, marking those decided at `depth + 1` in
 /// the next layer. Returns (states of this layer, states of the next).
@@ -461,20 +672,14 @@ fn propagate_layer(
                             continue;
                         }
                         let state = cursor.state(number);
-                        predecessors.clear();
-                        for_each_predecessor(index, &state, origins_scratch, |p| {
-                            predecessors.push(p)
-                        });
-                        predecessors.sort_unstable();
-                        predecessors.dedup();
-                        if won {
-                            here += 1;
-                            updates.extend(predecessors.iter().map(|&p| p as u64 | CHILD_WON));
-                        }
-                        if lost {
-                            here += 1;
-                            updates.extend(predecessors.iter().map(|&p| p as u64));
-                        }
+                        here += push_updates(
+                            index,
+                            &state,
+                            (won, lost),
+                            predecessors,
+                            origins_scratch,
+                            updates,
+                        );
                         if updates.len() >= UPDATE_BATCH {
                             decided += apply_updates(cells, flags, updates, code, next_depth);
                         }
@@ -485,6 +690,171 @@ fn propagate_layer(
             },
         )
         .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
+}
+
+/// Phase 3, one layer, with compressed cells. The layer's blocks are read a
+/// few at a time in parallel; their updates are gathered until there are
+/// about one for every 16 states of the board, then sorted by state and
+/// applied block by block, so that each touched block is decompressed and
+/// compressed once per such round. Returns (states of this layer, states of
+/// the next).
+fn propagate_layer_compressed(
+    index: &StateIndex,
+    blocks: &mut Blocks,
+    flags: &LayerFlags,
+    (level, depth): (i32, u32),
+    updates: &mut Vec<u64>,
+) -> (u64, u64) {
+    let points = index.board().points() as i32;
+    let code = cell::margin_code(level, points);
+    let next_depth = depth + 1;
+    let block_cells = blocks.block_cells();
+    let groups_per_block = (block_cells / STATES_PER_FLAG as usize) as u64;
+    let flagged = |group: u64| {
+        flags.current[(group / 64) as usize].load(Ordering::Relaxed) >> (group % 64) & 1 != 0
+    };
+    // The blocks holding states of this layer.
+    let mut layer_blocks: Vec<usize> = Vec::new();
+    for (w, word) in flags.current.iter().enumerate() {
+        let mut bits = word.load(Ordering::Relaxed);
+        while bits != 0 {
+            let group = w as u64 * 64 + bits.trailing_zeros() as u64;
+            bits &= bits - 1;
+            let block = (group / groups_per_block) as usize;
+            if layer_blocks.last() != Some(&block) {
+                layer_blocks.push(block);
+            }
+        }
+    }
+    let budget = update_budget(index.counts().states);
+    let blocks_at_once = 8 * rayon::current_num_threads();
+    let rounds = layer_blocks.len().div_ceil(blocks_at_once);
+    let (mut here, mut decided) = (0u64, 0u64);
+    for (round, some_blocks) in layer_blocks.chunks(blocks_at_once).enumerate() {
+        // Read: the updates of these blocks' states of the layer, each
+        // block's gathered by its thread and then added to the round's.
+        let reader: &Blocks = blocks;
+        let gathered = Mutex::new(std::mem::take(updates));
+        here += some_blocks
+            .par_iter()
+            .map_init(
+                || (Vec::new(), Vec::new(), Vec::new(), Vec::new()),
+                |(cells, predecessors, origins_scratch, block_updates), &block| {
+                    let mut here = 0;
+                    block_updates.clear();
+                    reader.read(block, cells);
+                    let first = (block * block_cells) as u64;
+                    let mut cursor = index.state_cursor();
+                    let groups = (cells.len() as u64).div_ceil(STATES_PER_FLAG as u64);
+                    for g in 0..groups {
+                        if !flagged(first / STATES_PER_FLAG as u64 + g) {
+                            continue;
+                        }
+                        let group_first = (g * STATES_PER_FLAG as u64) as usize;
+                        let group_end = (group_first + STATES_PER_FLAG as usize).min(cells.len());
+                        for (offset, &current) in
+                            cells.iter().enumerate().take(group_end).skip(group_first)
+                        {
+                            let won = cell::decided_won(current, code, depth);
+                            let lost = cell::decided_lost(current, code, depth);
+                            if !won && !lost {
+                                continue;
+                            }
+                            let state = cursor.state((first + offset as u64) as StateNumber);
+                            here += push_updates(
+                                index,
+                                &state,
+                                (won, lost),
+                                predecessors,
+                                origins_scratch,
+                                block_updates,
+                            );
+                        }
+                    }
+                    gathered
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .extend_from_slice(block_updates);
+                    here
+                },
+            )
+            .sum::<u64>();
+        *updates = gathered.into_inner().unwrap_or_else(|e| e.into_inner());
+        if updates.len() >= budget || round + 1 == rounds {
+            decided += apply_sorted(blocks, flags, updates, code, next_depth);
+        }
+    }
+    (here, decided)
+}
+
+/// Updates gathered before they are applied, with compressed cells: one for
+/// every 16 states of the board (half a byte per state), at least 4 M.
+fn update_budget(states: u64) -> usize {
+    (states as usize / 16).max(1 << 22)
+}
+
+/// Applies updates to compressed cells: sorted by state, each touched
+/// block's run at once. Returns how many states this decided; empties
+/// `updates`.
+fn apply_sorted(
+    blocks: &mut Blocks,
+    flags: &LayerFlags,
+    updates: &mut Vec<u64>,
+    code: u32,
+    depth: u32,
+) -> u64 {
+    let block_cells = blocks.block_cells();
+    let target = |update: &u64| update & !CHILD_WON;
+    updates.par_sort_unstable_by_key(target);
+    let sorted: &[u64] = updates;
+    let run = |block: usize| {
+        let low = (block * block_cells) as u64;
+        let high = low + block_cells as u64;
+        let from = sorted.partition_point(|u| target(u) < low);
+        let to = sorted.partition_point(|u| target(u) < high);
+        &sorted[from..to]
+    };
+    let decided = blocks.update_each(
+        |block| !run(block).is_empty(),
+        |block, cells| {
+            change_block(
+                cells,
+                block * block_cells,
+                flags,
+                run(block)
+                    .iter()
+                    .map(|&u| (target(&u) as usize, u & CHILD_WON != 0)),
+                |old, child_won| cell::with_update(old, child_won, code, depth),
+            )
+        },
+    );
+    updates.clear();
+    decided
+}
+
+/// Changes cells of a decompressed block whose first state is `first`: for
+/// each `(number, what)`, `change(cell, what)` gives the new cell and
+/// whether that decided the state, which is then marked in the next layer.
+/// Returns whether any cell changed, and how many were decided.
+fn change_block<T>(
+    cells: &mut [u32],
+    first: usize,
+    flags: &LayerFlags,
+    changes: impl Iterator<Item = (usize, T)>,
+    change: impl Fn(u32, T) -> (u32, bool),
+) -> (bool, u64) {
+    let (mut changed, mut decided) = (false, 0);
+    for (number, what) in changes {
+        let old = cells[number - first];
+        let (new, now_decided) = change(old, what);
+        changed |= new != old;
+        cells[number - first] = new;
+        if now_decided {
+            flags.mark_next(number as StateNumber);
+            decided += 1;
+        }
+    }
+    (changed, decided)
 }
 
 /// Where a solve stands between levels: enough, with the cells, to go on
@@ -501,26 +871,28 @@ pub struct SolveProgress {
 
 /// Somewhere to save a long solve between levels and resume it from.
 pub trait CheckpointStore: Sync {
-    /// A saved solve of `board` with `states` states, if there is one.
-    fn load(&self, board: Board, states: u64) -> Option<(SolveProgress, Vec<u32>)>;
+    /// A saved solve of `board` with `states` states, if there is one, its
+    /// cells in form `form`.
+    fn load(&self, board: Board, states: u64, form: CellForm)
+        -> Option<(SolveProgress, CellStore)>;
     /// The solve reached a level boundary; the store may save it.
-    fn offer(&self, board: Board, progress: SolveProgress, cells: &[u32]);
+    fn offer(&self, board: Board, progress: SolveProgress, cells: &CellStore);
 }
 
 /// No checkpoints: every solve starts from the beginning.
 pub struct NoCheckpoints;
 
 impl CheckpointStore for NoCheckpoints {
-    fn load(&self, _: Board, _: u64) -> Option<(SolveProgress, Vec<u32>)> {
+    fn load(&self, _: Board, _: u64, _: CellForm) -> Option<(SolveProgress, CellStore)> {
         None
     }
 
-    fn offer(&self, _: Board, _: SolveProgress, _: &[u32]) {}
+    fn offer(&self, _: Board, _: SolveProgress, _: &CellStore) {}
 }
 
-/// Solves every state of `board`.
+/// Solves every state of `board`, with flat cells.
 pub fn solve(board: Board, observer: &dyn Observer) -> Result<Solution, SolveError> {
-    solve_with_checkpoints(board, observer, &NoCheckpoints)
+    solve_with_checkpoints(board, CellForm::Flat, observer, &NoCheckpoints)
 }
 
 /// Solves every state of `board`, resuming from `store` if it holds a saved
@@ -529,6 +901,7 @@ pub fn solve(board: Board, observer: &dyn Observer) -> Result<Solution, SolveErr
 /// a resumed solve ends exactly as an uninterrupted one.
 pub fn solve_with_checkpoints(
     board: Board,
+    form: CellForm,
     observer: &dyn Observer,
     store: &dyn CheckpointStore,
 ) -> Result<Solution, SolveError> {
@@ -546,13 +919,12 @@ pub fn solve_with_checkpoints(
 
     let counts = index.counts();
     let points = board.points() as i32;
-    let (mut cells, mut progress) = match store.load(board, counts.states) {
+    let (mut cells, mut progress) = match store.load(board, counts.states, form) {
         Some((progress, cells)) if cells.len() as u64 == counts.states => (cells, progress),
         _ => {
             let started = Instant::now();
             observer.phase_started(Phase::CountChildren, counts.positions);
-            let mut cells = vec![0u32; counts.states as usize];
-            let edges = count_children(&index, &mut cells, observer);
+            let (cells, edges) = count_children(&index, form, observer);
             stats.count_seconds = started.elapsed().as_secs_f64();
             if observer.cancelled() {
                 return Err(SolveError::Cancelled);
@@ -572,10 +944,15 @@ pub fn solve_with_checkpoints(
     observer.phase_started(Phase::Retrograde, 2 * counts.states);
     observer.advanced(progress.flips);
     let mut flags = LayerFlags::new(counts.states);
+    // With compressed cells, the updates of a layer, gathered: allocated
+    // once for the whole solve.
+    let mut updates: Vec<u64> = Vec::new();
+    if let CellStore::Compressed(_) = cells {
+        updates.reserve(update_budget(counts.states) + (1 << 20));
+    }
     for level in (-points..=progress.next_level).rev() {
-        let atomic = atomic_cells(&mut cells);
         observer.level_started(level);
-        let mut waiting = seed_level(&index, atomic, &flags, level);
+        let mut waiting = seed_level(&index, &mut cells, &flags, level);
         flags.advance();
         let mut depth = 1;
         let mut level_flips = 0u64;
@@ -589,7 +966,14 @@ pub fn solve_with_checkpoints(
                     depth: depth + 1,
                 });
             }
-            let (here, next) = propagate_layer(&index, atomic, &flags, level, depth);
+            let (here, next) = match &mut cells {
+                CellStore::Flat(cells) => {
+                    propagate_layer(&index, atomic_cells(cells), &flags, level, depth)
+                }
+                CellStore::Compressed(blocks) => {
+                    propagate_layer_compressed(&index, blocks, &flags, (level, depth), &mut updates)
+                }
+            };
             debug_assert_eq!(here, waiting);
             flags.advance();
             level_flips += here;
@@ -602,6 +986,10 @@ pub fn solve_with_checkpoints(
         progress.flips += level_flips;
         progress.next_level = level - 1;
         observer.level_finished(level, depth - 1, level_flips);
+        log::debug!(
+            "{board}: after margin {level:+} the cells take {} bytes",
+            cells.memory_bytes()
+        );
         store.offer(board, progress, &cells);
     }
     stats.edges = progress.edges;

@@ -5,6 +5,7 @@
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{BufWriter, Cursor, Seek, Write};
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
@@ -43,6 +44,27 @@ impl RecordSource for IndexRecords<'_> {
     }
 }
 
+/// The values of a board's states as the writer reads them: a batch of
+/// positions at a time, so that a solution with compressed cells
+/// decompresses each of its blocks once.
+pub trait StateValues: Sync {
+    /// The values of the states of positions `positions`, by state number.
+    fn batch(&self, positions: Range<u32>) -> Box<dyn Fn(StateNumber) -> Value + Sync + '_>;
+}
+
+impl<F: Fn(StateNumber) -> Value + Sync> StateValues for F {
+    fn batch(&self, _: Range<u32>) -> Box<dyn Fn(StateNumber) -> Value + Sync + '_> {
+        Box::new(self)
+    }
+}
+
+impl StateValues for Solution {
+    fn batch(&self, positions: Range<u32>) -> Box<dyn Fn(StateNumber) -> Value + Sync + '_> {
+        let run = self.values_of(positions);
+        Box::new(move |number| run.value(number))
+    }
+}
+
 /// Blocks compressed at once before they are written.
 const BLOCKS_PER_BATCH: u64 = 8;
 
@@ -53,13 +75,12 @@ const BLOCKS_PER_BATCH: u64 = 8;
 pub fn encode_values<W: Write + Seek>(
     index: &StateIndex,
     edges: u64,
-    value: &(dyn Fn(StateNumber) -> Value + Sync),
+    values: &dyn StateValues,
     out: W,
     cancelled: &dyn Fn() -> bool,
 ) -> std::io::Result<Option<(W, u32)>> {
     let counts = index.counts();
     let board = *index.board();
-    let records = IndexRecords { index, value };
     let description = Description {
         board,
         positions: counts.positions,
@@ -78,7 +99,14 @@ pub fn encode_values<W: Write + Seek>(
         if cancelled() {
             return Ok(None);
         }
-        let compressed: Vec<Vec<u8>> = (batch..(batch + BLOCKS_PER_BATCH).min(blocks))
+        let batch_end = (batch + BLOCKS_PER_BATCH).min(blocks);
+        let value =
+            values.batch((batch * per) as u32..(batch_end * per).min(counts.positions) as u32);
+        let records = IndexRecords {
+            index,
+            value: &*value,
+        };
+        let compressed: Vec<Vec<u8>> = (batch..batch_end)
             .into_par_iter()
             .map(|block| {
                 let first = block * per;
@@ -99,11 +127,10 @@ pub fn encode_into<W: Write + Seek>(
     out: W,
     cancelled: &dyn Fn() -> bool,
 ) -> std::io::Result<Option<(W, u32)>> {
-    let value = |number| solution.value(number);
     encode_values(
         solution.index(),
         solution.stats().edges,
-        &value,
+        solution,
         out,
         cancelled,
     )

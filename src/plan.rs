@@ -17,11 +17,10 @@ use crate::symmetry::symmetries;
 /// layer lists and the table writer (4.0 to 4.3 measured on 3x6 to 4x5).
 pub const CELL_BYTES: f64 = 4.25;
 /// Bytes of working memory per state with compressed cells: the blocks
-/// (about 1 byte per state, measured on the cells of 3x7 half way), the
-/// updates of a layer gathered before they are applied (8 bytes for one in
-/// 16 states), the ko states' cells while they are counted, and the layer
-/// flags.
-pub const COMPRESSED_CELL_BYTES: f64 = 2.0;
+/// (about 1 byte per state), the updates waiting for them (half a byte per
+/// state), the layer flags and what the allocator keeps (2.33 measured on
+/// 3x6).
+pub const COMPRESSED_CELL_BYTES: f64 = 2.5;
 /// Bytes beyond those: the smallest gathering of updates, and the blocks
 /// being worked on.
 const COMPRESSED_FIXED_BYTES: f64 = 64.0 * (1u64 << 20) as f64;
@@ -213,9 +212,9 @@ mod tests {
             choose_cells(&board, CellChoice::Compressed),
             Ok(CellForm::compressed())
         );
-        // On a big board compressed cells need about half the memory.
+        // On a big board compressed cells need about two thirds of the memory.
         let big = estimate(&"3x7".parse().unwrap());
-        assert!(big.compressed_memory_bytes < 0.6 * big.memory_bytes);
+        assert!(big.compressed_memory_bytes < 0.7 * big.memory_bytes);
     }
 
     #[test]

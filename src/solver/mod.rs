@@ -692,18 +692,57 @@ fn propagate_layer(
         .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
 }
 
+/// With compressed cells, the updates waiting for each block: `offset << 1
+/// | child won`, the offset within the block. Two bytes an update, so that
+/// many can wait before the blocks are rewritten. Allocated once per solve.
+struct Buckets {
+    waiting: Vec<Mutex<Vec<u16>>>,
+    count: AtomicU64,
+}
+
+impl Buckets {
+    fn new(blocks: usize) -> Buckets {
+        Buckets {
+            waiting: (0..blocks).map(|_| Mutex::new(Vec::new())).collect(),
+            count: AtomicU64::new(0),
+        }
+    }
+
+    fn bucket(&self, block: usize) -> std::sync::MutexGuard<'_, Vec<u16>> {
+        self.waiting[block]
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Files updates (`number | CHILD_WON` or `number`) in their blocks'
+    /// buckets; sorts them on the way.
+    fn file(&self, updates: &mut [u64], block_cells: usize) {
+        let target = |update: &u64| (update & !CHILD_WON) as usize;
+        updates.sort_unstable_by_key(target);
+        for run in updates.chunk_by(|a, b| target(a) / block_cells == target(b) / block_cells) {
+            let block = target(&run[0]) / block_cells;
+            let first = block * block_cells;
+            self.bucket(block).extend(
+                run.iter()
+                    .map(|u| ((target(u) - first) << 1 | (u & CHILD_WON != 0) as usize) as u16),
+            );
+        }
+        self.count
+            .fetch_add(updates.len() as u64, Ordering::Relaxed);
+    }
+}
+
 /// Phase 3, one layer, with compressed cells. The layer's blocks are read a
-/// few at a time in parallel; their updates are gathered until there are
-/// about one for every 16 states of the board, then sorted by state and
-/// applied block by block, so that each touched block is decompressed and
-/// compressed once per such round. Returns (states of this layer, states of
-/// the next).
+/// few at a time in parallel, and their states' updates filed by block;
+/// once about one update per 4 states of the board waits (or the layer is
+/// read), every block with updates is decompressed, updated and compressed
+/// once. Returns (states of this layer, states of the next).
 fn propagate_layer_compressed(
     index: &StateIndex,
     blocks: &mut Blocks,
     flags: &LayerFlags,
     (level, depth): (i32, u32),
-    updates: &mut Vec<u64>,
+    buckets: &Buckets,
 ) -> (u64, u64) {
     let points = index.board().points() as i32;
     let code = cell::margin_code(level, points);
@@ -731,10 +770,8 @@ fn propagate_layer_compressed(
     let rounds = layer_blocks.len().div_ceil(blocks_at_once);
     let (mut here, mut decided) = (0u64, 0u64);
     for (round, some_blocks) in layer_blocks.chunks(blocks_at_once).enumerate() {
-        // Read: the updates of these blocks' states of the layer, each
-        // block's gathered by its thread and then added to the round's.
+        // Read: the updates of these blocks' states of the layer.
         let reader: &Blocks = blocks;
-        let gathered = Mutex::new(std::mem::take(updates));
         here += some_blocks
             .par_iter()
             .map_init(
@@ -771,64 +808,57 @@ fn propagate_layer_compressed(
                             );
                         }
                     }
-                    gathered
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .extend_from_slice(block_updates);
+                    buckets.file(block_updates, block_cells);
                     here
                 },
             )
             .sum::<u64>();
-        *updates = gathered.into_inner().unwrap_or_else(|e| e.into_inner());
-        if updates.len() >= budget || round + 1 == rounds {
-            decided += apply_sorted(blocks, flags, updates, code, next_depth);
+        if buckets.count.load(Ordering::Relaxed) as usize >= budget || round + 1 == rounds {
+            decided += apply_waiting(blocks, flags, buckets, code, next_depth);
         }
     }
     (here, decided)
 }
 
-/// Updates gathered before they are applied, with compressed cells: one for
-/// every 16 states of the board (half a byte per state), at least 4 M.
+/// Updates waiting before the blocks are rewritten, with compressed cells:
+/// one for every 4 states of the board (half a byte per state), at least
+/// 4 M.
 fn update_budget(states: u64) -> usize {
-    (states as usize / 16).max(1 << 22)
+    (states as usize / 4).max(1 << 22)
 }
 
-/// Applies updates to compressed cells: sorted by state, each touched
-/// block's run at once. Returns how many states this decided; empties
-/// `updates`.
-fn apply_sorted(
+/// Applies the waiting updates to compressed cells, each touched block at
+/// once. Returns how many states this decided; empties the buckets.
+fn apply_waiting(
     blocks: &mut Blocks,
     flags: &LayerFlags,
-    updates: &mut Vec<u64>,
+    buckets: &Buckets,
     code: u32,
     depth: u32,
 ) -> u64 {
     let block_cells = blocks.block_cells();
-    let target = |update: &u64| update & !CHILD_WON;
-    updates.par_sort_unstable_by_key(target);
-    let sorted: &[u64] = updates;
-    let run = |block: usize| {
-        let low = (block * block_cells) as u64;
-        let high = low + block_cells as u64;
-        let from = sorted.partition_point(|u| target(u) < low);
-        let to = sorted.partition_point(|u| target(u) < high);
-        &sorted[from..to]
-    };
     let decided = blocks.update_each(
-        |block| !run(block).is_empty(),
+        |block| !buckets.bucket(block).is_empty(),
         |block, cells| {
-            change_block(
+            let mut waiting = buckets.bucket(block);
+            let first = block * block_cells;
+            let result = change_block(
                 cells,
-                block * block_cells,
+                first,
                 flags,
-                run(block)
+                waiting
                     .iter()
-                    .map(|&u| (target(&u) as usize, u & CHILD_WON != 0)),
+                    .map(|&u| (first + (u >> 1) as usize, u & 1 != 0)),
                 |old, child_won| cell::with_update(old, child_won, code, depth),
-            )
+            );
+            // Give back what a busy round took, so that the buckets hold
+            // about the budget and not each bucket's largest round.
+            waiting.clear();
+            waiting.shrink_to(256);
+            result
         },
     );
-    updates.clear();
+    buckets.count.store(0, Ordering::Relaxed);
     decided
 }
 
@@ -944,12 +974,10 @@ pub fn solve_with_checkpoints(
     observer.phase_started(Phase::Retrograde, 2 * counts.states);
     observer.advanced(progress.flips);
     let mut flags = LayerFlags::new(counts.states);
-    // With compressed cells, the updates of a layer, gathered: allocated
-    // once for the whole solve.
-    let mut updates: Vec<u64> = Vec::new();
-    if let CellStore::Compressed(_) = cells {
-        updates.reserve(update_budget(counts.states) + (1 << 20));
-    }
+    let buckets = match &cells {
+        CellStore::Compressed(blocks) => Buckets::new(blocks.len()),
+        CellStore::Flat(_) => Buckets::new(0),
+    };
     for level in (-points..=progress.next_level).rev() {
         observer.level_started(level);
         let mut waiting = seed_level(&index, &mut cells, &flags, level);
@@ -971,7 +999,7 @@ pub fn solve_with_checkpoints(
                     propagate_layer(&index, atomic_cells(cells), &flags, level, depth)
                 }
                 CellStore::Compressed(blocks) => {
-                    propagate_layer_compressed(&index, blocks, &flags, (level, depth), &mut updates)
+                    propagate_layer_compressed(&index, blocks, &flags, (level, depth), &buckets)
                 }
             };
             debug_assert_eq!(here, waiting);

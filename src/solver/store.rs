@@ -32,11 +32,16 @@ impl CellForm {
         }
     }
 
+    /// The most cells a block holds: the solver files updates by their
+    /// offset within a block in 15 bits.
+    pub const MAX_BLOCK_CELLS: usize = 1 << 15;
+
     /// Compressed blocks of about `block_cells` cells (rounded up to a
-    /// multiple of 64, the states of one layer flag).
+    /// multiple of 64, the states of one layer flag, and at most
+    /// `MAX_BLOCK_CELLS`).
     pub fn compressed_blocks(block_cells: usize) -> CellForm {
         CellForm::Compressed {
-            block_cells: block_cells.max(1).div_ceil(64) * 64,
+            block_cells: block_cells.clamp(1, Self::MAX_BLOCK_CELLS).div_ceil(64) * 64,
         }
     }
 }

@@ -39,8 +39,11 @@ pub struct Codec {
     symmetries: Vec<Symmetry>,
     /// `weights[g][group][byte]`: the code of the mover's stones `byte` of
     /// points `8 * group ..` after symmetry `g`. Groups past the board are
-    /// all zero, so every weighing is four fixed lookups.
+    /// all zero.
     weights: Vec<[[u64; 256]; BYTE_GROUPS]>,
+    /// The byte groups the board's points take (1 to 4): weighing reads
+    /// only these.
+    groups: usize,
     /// Base-3^8 digit group to (mover bits, opponent bits).
     digits: Vec<(u8, u8)>,
     code_count: u64,
@@ -84,6 +87,7 @@ impl Codec {
             board,
             symmetries,
             weights,
+            groups: points.div_ceil(8).max(1),
             digits,
             code_count: power(points),
         }
@@ -102,19 +106,28 @@ impl Codec {
         self.code_count
     }
 
-    #[inline]
-    fn weigh(&self, g: usize, set: u64) -> u64 {
+    /// The code of the stones `set` after symmetry `g`, reading the first
+    /// `GROUPS` byte groups (the rest are empty).
+    #[inline(always)]
+    fn weigh<const GROUPS: usize>(&self, g: usize, set: u64) -> u64 {
         let table = &self.weights[g];
-        table[0][set as u8 as usize]
-            + table[1][(set >> 8) as u8 as usize]
-            + table[2][(set >> 16) as u8 as usize]
-            + table[3][(set >> 24) as u8 as usize]
+        let mut code = 0;
+        for (group, weights) in table.iter().enumerate().take(GROUPS) {
+            code += weights[(set >> (8 * group)) as u8 as usize];
+        }
+        code
+    }
+
+    #[inline(always)]
+    fn code_in<const GROUPS: usize>(&self, g: usize, position: &Position) -> PositionCode {
+        self.weigh::<GROUPS>(g, position.us().bits())
+            + 2 * self.weigh::<GROUPS>(g, position.them().bits())
     }
 
     /// The code of the position after symmetry `g`.
     #[inline]
     pub fn code_under(&self, g: usize, position: &Position) -> PositionCode {
-        self.weigh(g, position.us().bits()) + 2 * self.weigh(g, position.them().bits())
+        self.code_in::<BYTE_GROUPS>(g, position)
     }
 
     /// The position's own code.
@@ -142,10 +155,20 @@ impl Codec {
     /// The canonical code of a position and the symmetries that reach it.
     #[inline]
     pub fn canonical(&self, position: &Position) -> Canonical {
-        let mut best = self.code_under(0, position);
+        match self.groups {
+            1 => self.canonical_in::<1>(position),
+            2 => self.canonical_in::<2>(position),
+            3 => self.canonical_in::<3>(position),
+            _ => self.canonical_in::<BYTE_GROUPS>(position),
+        }
+    }
+
+    #[inline(always)]
+    fn canonical_in<const GROUPS: usize>(&self, position: &Position) -> Canonical {
+        let mut best = self.code_in::<GROUPS>(0, position);
         let mut reaching = 1u8;
         for g in 1..self.symmetries.len() {
-            let code = self.code_under(g, position);
+            let code = self.code_in::<GROUPS>(g, position);
             if code < best {
                 best = code;
                 reaching = 1 << g;
@@ -163,8 +186,18 @@ impl Codec {
     /// first symmetry that gives a smaller code.
     #[inline]
     pub fn is_canonical(&self, position: &Position) -> bool {
-        let own = self.code_under(0, position);
-        (1..self.symmetries.len()).all(|g| self.code_under(g, position) >= own)
+        match self.groups {
+            1 => self.is_canonical_in::<1>(position),
+            2 => self.is_canonical_in::<2>(position),
+            3 => self.is_canonical_in::<3>(position),
+            _ => self.is_canonical_in::<BYTE_GROUPS>(position),
+        }
+    }
+
+    #[inline(always)]
+    fn is_canonical_in<const GROUPS: usize>(&self, position: &Position) -> bool {
+        let own = self.code_in::<GROUPS>(0, position);
+        (1..self.symmetries.len()).all(|g| self.code_in::<GROUPS>(g, position) >= own)
     }
 
     /// Whether a code marks a canonical legal position: the positions the

@@ -3,65 +3,48 @@
 //! comments, empty lines), pipelined commands, one flushed reply per
 //! command, `kata-analyze` streaming until any input arrives, logs kept off
 //! standard output, and the engine's start with extra or damaged tables.
+//! The process and its pipes are the shared `support/child.rs`.
 
-use std::io::{BufRead, BufReader, Write};
+#[path = "support/child.rs"]
+mod child;
+
 use std::path::Path;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver};
-use std::time::Duration;
+use std::process::{Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+use child::ChildProcess;
 
 const TIMEOUT: Duration = Duration::from_secs(30);
 
-/// A running engine with its output read on a thread.
+/// A running engine (a `ChildProcess`) fed raw bytes, with the replies read
+/// line by line.
 struct Engine {
-    child: Child,
-    input: ChildStdin,
-    lines: Receiver<String>,
-    errors: Receiver<String>,
+    process: ChildProcess,
+    /// Where the standard error not yet looked at begins.
+    stderr_seen: usize,
 }
 
 impl Engine {
     fn start(arguments: &[&str]) -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_smallgo"))
-            .args(arguments)
-            .env("RUST_LOG", "info")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("smallgo starts");
-        let input = child.stdin.take().unwrap();
-        let lines = Self::read_lines(child.stdout.take().unwrap());
-        let errors = Self::read_lines(child.stderr.take().unwrap());
+        let process = ChildProcess::start(
+            Command::new(env!("CARGO_BIN_EXE_smallgo"))
+                .args(arguments)
+                .env("RUST_LOG", "info"),
+        )
+        .expect("smallgo starts");
         Engine {
-            child,
-            input,
-            lines,
-            errors,
+            process,
+            stderr_seen: 0,
         }
     }
 
-    fn read_lines(stream: impl std::io::Read + Send + 'static) -> Receiver<String> {
-        let (sender, receiver) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stream).lines() {
-                let Ok(line) = line else { break };
-                if sender.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        receiver
-    }
-
     fn send_raw(&mut self, bytes: &[u8]) {
-        self.input.write_all(bytes).unwrap();
-        self.input.flush().unwrap();
+        self.process.write_bytes(bytes).unwrap();
     }
 
     fn line(&self) -> String {
-        self.lines
-            .recv_timeout(TIMEOUT)
+        self.process
+            .read_line(Instant::now() + TIMEOUT)
             .expect("a line from the engine in time")
     }
 
@@ -78,20 +61,28 @@ impl Engine {
     }
 
     fn ask(&mut self, command: &str) -> Vec<String> {
-        self.send_raw(format!("{command}\n").as_bytes());
+        self.process.write_line(command).unwrap();
         self.reply()
     }
 
-    /// Everything the engine wrote on standard error so far.
-    fn stderr(&self) -> String {
+    /// What the engine wrote on standard error since the last look.
+    fn stderr(&mut self) -> String {
         std::thread::sleep(Duration::from_millis(100));
-        self.errors.try_iter().collect::<Vec<_>>().join("\n")
+        let (text, end) = self.process.stderr_since(self.stderr_seen);
+        self.stderr_seen = end;
+        text
+    }
+
+    fn exit_status(&mut self) -> ExitStatus {
+        self.process
+            .exit_status_within(TIMEOUT)
+            .unwrap()
+            .expect("the engine exits in time")
     }
 
     fn quit(mut self) {
         assert_eq!(self.ask("quit"), ["= "]);
-        let status = self.child.wait().unwrap();
-        assert!(status.success());
+        assert!(self.exit_status().success());
     }
 }
 
@@ -167,13 +158,9 @@ fn standard_output_holds_only_replies() {
 
 #[test]
 fn end_of_input_ends_the_engine() {
-    let engine = Engine::start(&[]);
-    let Engine {
-        mut child, input, ..
-    } = engine;
-    drop(input);
-    let status = child.wait().unwrap();
-    assert!(status.success());
+    let mut engine = Engine::start(&[]);
+    engine.process.close_stdin();
+    assert!(engine.exit_status().success());
 }
 
 /// One parsed `info` entry of kata-analyze.

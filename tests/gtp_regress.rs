@@ -6,7 +6,7 @@
 //! engine process (a fresh one per file, started in the file's folder, with
 //! a time limit on every response and `quit` at the end). The parsing and
 //! judging parts are pure functions, unit-tested at the bottom; only
-//! `Engine` talks to a process.
+//! `Engine` talks to a process, through the shared `support/child.rs`.
 //!
 //! As in GoGui's `Regress.java`: lines are trimmed; blank lines and `#`
 //! comments are skipped; any other line is a command, sent whole (tabs
@@ -35,16 +35,18 @@
 //! the engine writes to standard output outside a response (gogui-regress
 //! skips those with a warning; GTP forbids them).
 
+#[path = "support/child.rs"]
+mod child;
+
 use std::fmt;
-use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::sync::{Arc, Mutex};
-use std::thread;
+use std::process::Command;
+use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
 
 use regex::Regex;
+
+use child::ChildProcess;
 
 /// How long the engine may take to answer one command completely.
 const COMMAND_TIMEOUT: Duration = Duration::from_secs(30);
@@ -52,8 +54,7 @@ const COMMAND_TIMEOUT: Duration = Duration::from_secs(30);
 /// How long to wait for an exit status once the engine closed its output.
 const EXIT_STATUS_WAIT: Duration = Duration::from_secs(2);
 
-/// How much of the engine's standard error is kept, and shown in reports.
-const STDERR_KEPT_BYTES: usize = 64 * 1024;
+/// How many of the engine's last lines of standard error reports show.
 const STDERR_SHOWN_LINES: usize = 15;
 
 // ---------------------------------------------------------------------------
@@ -341,95 +342,30 @@ struct Exchange {
     stray_lines: Vec<String>,
 }
 
-/// The engine's standard error, filled by a thread.
-#[derive(Default)]
-struct StderrCapture {
-    tail: Vec<u8>,
-    closed: bool,
-}
-
-/// A running engine. Its standard output is read line by line by a thread,
-/// so that every wait can have a deadline; its standard error is kept for
-/// reports. Dropping it kills the process if it still runs.
+/// A running engine: a `ChildProcess` (its standard output read line by
+/// line by a thread, so that every wait can have a deadline; its standard
+/// error kept for reports) that is killed when dropped if it still runs.
 struct Engine {
     command: EngineCommand,
-    child: Child,
-    stdin: Option<ChildStdin>,
-    stdout_lines: Receiver<String>,
-    stderr: Arc<Mutex<StderrCapture>>,
+    process: ChildProcess,
 }
 
 impl Engine {
     fn start(command: &EngineCommand, working_directory: &Path) -> Result<Engine, String> {
-        let mut child = Command::new(&command.program)
-            .args(&command.arguments)
-            .current_dir(working_directory)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|error| {
-                format!(
-                    "could not start `{command}` in {}: {error}",
-                    working_directory.display()
-                )
-            })?;
-        let (Some(stdin), Some(stdout), Some(stderr_pipe)) =
-            (child.stdin.take(), child.stdout.take(), child.stderr.take())
-        else {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(format!("`{command}` started without its standard streams"));
-        };
-
-        let (line_sender, stdout_lines) = mpsc::channel();
-        thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            let mut bytes = Vec::new();
-            loop {
-                bytes.clear();
-                match reader.read_until(b'\n', &mut bytes) {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {
-                        let mut line = String::from_utf8_lossy(&bytes).into_owned();
-                        if line.ends_with('\n') {
-                            line.pop();
-                        }
-                        if line.ends_with('\r') {
-                            line.pop();
-                        }
-                        if line_sender.send(line).is_err() {
-                            break;
-                        }
-                    }
-                }
-            }
-        });
-
-        let stderr = Arc::new(Mutex::new(StderrCapture::default()));
-        let stderr_for_thread = Arc::clone(&stderr);
-        thread::spawn(move || {
-            let mut pipe = stderr_pipe;
-            let mut buffer = [0u8; 4096];
-            loop {
-                let read = pipe.read(&mut buffer).unwrap_or(0);
-                let mut capture = lock(&stderr_for_thread);
-                if read == 0 {
-                    capture.closed = true;
-                    break;
-                }
-                capture.tail.extend_from_slice(&buffer[..read]);
-                let excess = capture.tail.len().saturating_sub(STDERR_KEPT_BYTES);
-                capture.tail.drain(..excess);
-            }
-        });
-
+        let process = ChildProcess::start(
+            Command::new(&command.program)
+                .args(&command.arguments)
+                .current_dir(working_directory),
+        )
+        .map_err(|error| {
+            format!(
+                "could not start `{command}` in {}: {error}",
+                working_directory.display()
+            )
+        })?;
         Ok(Engine {
             command: command.clone(),
-            child,
-            stdin: Some(stdin),
-            stdout_lines,
-            stderr,
+            process,
         })
     }
 
@@ -438,7 +374,9 @@ impl Engine {
     /// lines are read up to and including the first empty one.
     fn ask(&mut self, command_line: &str, timeout: Duration) -> Result<Exchange, EngineFailure> {
         let deadline = Instant::now() + timeout;
-        self.write_line(command_line)?;
+        self.process
+            .write_line(command_line)
+            .map_err(|error| self.exited(&format!("could not send `{command_line}` ({error})")))?;
         let mut stray_lines = Vec::new();
         let status_line = loop {
             let line = self.next_line(command_line, deadline, timeout)?;
@@ -464,29 +402,16 @@ impl Engine {
         })
     }
 
-    fn write_line(&mut self, command_line: &str) -> Result<(), EngineFailure> {
-        let written = match self.stdin.as_mut() {
-            Some(stdin) => stdin
-                .write_all(format!("{command_line}\n").as_bytes())
-                .and_then(|()| stdin.flush()),
-            None => {
-                return Err(self.exited(&format!("could not send `{command_line}`: input closed")))
-            }
-        };
-        written.map_err(|error| self.exited(&format!("could not send `{command_line}` ({error})")))
-    }
-
     fn next_line(
         &mut self,
         command_line: &str,
         deadline: Instant,
         timeout: Duration,
     ) -> Result<String, EngineFailure> {
-        let remaining = deadline.saturating_duration_since(Instant::now());
-        match self.stdout_lines.recv_timeout(remaining) {
+        match self.process.read_line(deadline) {
             Ok(line) => Ok(line),
             Err(RecvTimeoutError::Timeout) => {
-                self.kill();
+                self.process.kill();
                 Err(EngineFailure {
                     exited: false,
                     message: format!(
@@ -507,36 +432,20 @@ impl Engine {
     /// Closes the engine's input and waits for it to exit; kills it and
     /// returns false if it is still running at the deadline.
     fn wait_for_exit(&mut self, timeout: Duration) -> bool {
-        self.stdin = None;
-        let exited = self.exit_status_within(timeout).is_some();
+        self.process.close_stdin();
+        let exited = matches!(self.process.exit_status_within(timeout), Ok(Some(_)));
         if !exited {
-            self.kill();
+            self.process.kill();
         }
         exited
-    }
-
-    fn exit_status_within(&mut self, timeout: Duration) -> Option<ExitStatus> {
-        let deadline = Instant::now() + timeout;
-        loop {
-            match self.child.try_wait() {
-                Ok(Some(status)) => return Some(status),
-                Ok(None) if Instant::now() < deadline => thread::sleep(Duration::from_millis(10)),
-                Ok(None) | Err(_) => return None,
-            }
-        }
-    }
-
-    fn kill(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 
     /// The failure of an engine that stopped talking: `what` happened,
     /// with its exit status if it has one.
     fn exited(&mut self, what: &str) -> EngineFailure {
-        let ending = match self.exit_status_within(EXIT_STATUS_WAIT) {
-            Some(status) => format!("it ended with {status}"),
-            None => "it is still running".to_string(),
+        let ending = match self.process.exit_status_within(EXIT_STATUS_WAIT) {
+            Ok(Some(status)) => format!("it ended with {status}"),
+            _ => "it is still running".to_string(),
         };
         EngineFailure {
             exited: true,
@@ -547,31 +456,10 @@ impl Engine {
 
     /// The last lines the engine wrote to its standard error.
     fn stderr_tail(&self) -> String {
-        // Give the stderr thread a moment to read what a dying engine wrote.
-        let deadline = Instant::now() + Duration::from_millis(500);
-        while !lock(&self.stderr).closed && Instant::now() < deadline {
-            thread::sleep(Duration::from_millis(10));
-        }
-        let capture = lock(&self.stderr);
-        let text = String::from_utf8_lossy(&capture.tail);
+        let text = self.process.stderr_tail(usize::MAX);
         let lines: Vec<&str> = text.lines().collect();
         lines[lines.len().saturating_sub(STDERR_SHOWN_LINES)..].join("\n")
     }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        if let Ok(None) = self.child.try_wait() {
-            self.kill();
-        }
-    }
-}
-
-/// Locks the stderr capture, even after a panic in its thread.
-fn lock(capture: &Mutex<StderrCapture>) -> std::sync::MutexGuard<'_, StderrCapture> {
-    capture
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 // ---------------------------------------------------------------------------

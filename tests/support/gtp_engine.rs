@@ -2,18 +2,19 @@
 //! come back on its stdout. Every reply is awaited with a deadline, and an
 //! engine that exits, hangs or answers out of protocol gives an error that
 //! names the engine, the command and the tail of its stderr, so a broken
-//! engine fails a test with a message instead of hanging it.
+//! engine fails a test with a message instead of hanging it. The process
+//! and its pipes are a `child::ChildProcess`; this module owns the strict
+//! reading of replies and the messages.
 
-use std::io::{BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::sync::{Arc, Mutex};
-use std::thread;
+use std::process::Command;
+use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
 
-/// How much of an engine's stderr is kept for error messages (the end).
-const STDERR_KEPT: usize = 3000;
+use super::child::ChildProcess;
+
+/// How much of an engine's stderr is shown in error messages (the end).
+const STDERR_SHOWN_BYTES: usize = 3000;
 
 /// How long to wait for an engine that closed its output to exit, so that
 /// its exit status and last stderr lines can be reported.
@@ -35,16 +36,12 @@ pub struct Reply {
     pub text: String,
 }
 
-/// A running engine. Dropping it kills the process.
+/// A running engine. Dropping it kills the process (the runner sends no
+/// `quit`: killing is immediate and cannot hang).
 pub struct GtpEngine {
     /// The engine and its role, e.g. `smallgo (White)`.
     label: String,
-    child: Child,
-    stdin: ChildStdin,
-    /// Lines of stdout, read by a thread so that waits can time out.
-    stdout_lines: Receiver<String>,
-    /// The end of stderr, read by a thread so the engine never blocks on it.
-    stderr_tail: Arc<Mutex<String>>,
+    process: ChildProcess,
     reply_timeout: Duration,
 }
 
@@ -56,53 +53,16 @@ impl GtpEngine {
         reply_timeout: Duration,
     ) -> Result<GtpEngine, String> {
         let label = format!("{} ({role})", command.name);
-        let mut child = Command::new(&command.program)
-            .args(&command.arguments)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
+        let process = ChildProcess::start(Command::new(&command.program).args(&command.arguments))
             .map_err(|error| {
                 format!(
                     "{label}: cannot start {}: {error}",
                     command.program.display()
                 )
             })?;
-        let stdin = child.stdin.take().expect("stdin is piped");
-        let stdout = child.stdout.take().expect("stdout is piped");
-        let mut stderr = child.stderr.take().expect("stderr is piped");
-
-        let (sender, stdout_lines) = mpsc::channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if sender.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let stderr_tail = Arc::new(Mutex::new(String::new()));
-        let sink = Arc::clone(&stderr_tail);
-        thread::spawn(move || {
-            let mut buffer = [0u8; 4096];
-            while let Ok(count @ 1..) = stderr.read(&mut buffer) {
-                let mut tail = sink.lock().unwrap_or_else(|poison| poison.into_inner());
-                tail.push_str(&String::from_utf8_lossy(&buffer[..count]));
-                if tail.len() > 2 * STDERR_KEPT {
-                    let mut cut = tail.len() - STDERR_KEPT;
-                    while !tail.is_char_boundary(cut) {
-                        cut += 1;
-                    }
-                    tail.drain(..cut);
-                }
-            }
-        });
         Ok(GtpEngine {
             label,
-            child,
-            stdin,
-            stdout_lines,
-            stderr_tail,
+            process,
             reply_timeout,
         })
     }
@@ -116,15 +76,13 @@ impl GtpEngine {
     /// that ends it). An error means the engine is unusable: it exited, hung,
     /// or answered something that is not a GTP reply.
     pub fn send(&mut self, command: &str) -> Result<Reply, String> {
-        let written = writeln!(self.stdin, "{command}").and_then(|()| self.stdin.flush());
-        if let Err(error) = written {
+        if let Err(error) = self.process.write_line(command) {
             return Err(self.fault(command, &format!("could not be sent ({error})")));
         }
         let deadline = Instant::now() + self.reply_timeout;
         let mut lines: Vec<String> = Vec::new();
         loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.stdout_lines.recv_timeout(left) {
+            match self.process.read_line(deadline) {
                 Ok(line) => {
                     let line = line.trim_end_matches('\r');
                     if line.trim().is_empty() {
@@ -186,19 +144,14 @@ impl GtpEngine {
     /// Describes a fault while running `command`, with the exit status (if
     /// the engine ended) and the end of its stderr.
     fn fault(&mut self, command: &str, what: &str) -> String {
-        let grace_end = Instant::now() + EXIT_GRACE;
-        let status = loop {
-            match self.child.try_wait() {
-                Ok(Some(status)) => break format!("exited with {status}"),
-                Ok(None) if Instant::now() < grace_end => thread::sleep(Duration::from_millis(20)),
-                Ok(None) => break "is still running (it will be killed)".to_string(),
-                Err(error) => break format!("status unknown ({error})"),
-            }
+        let status = match self.process.exit_status_within(EXIT_GRACE) {
+            Ok(Some(status)) => format!("exited with {status}"),
+            Ok(None) => "is still running (it will be killed)".to_string(),
+            Err(error) => format!("status unknown ({error})"),
         };
         let stderr = self
-            .stderr_tail
-            .lock()
-            .unwrap_or_else(|poison| poison.into_inner())
+            .process
+            .stderr_tail(STDERR_SHOWN_BYTES)
             .trim()
             .to_string();
         let stderr = if stderr.is_empty() {
@@ -210,13 +163,5 @@ impl GtpEngine {
             "{}: `{command}` {what}; the engine {status}; its stderr ends with:\n{stderr}",
             self.label
         )
-    }
-}
-
-impl Drop for GtpEngine {
-    fn drop(&mut self) {
-        // The runner sends no `quit`: killing is immediate and cannot hang.
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }

@@ -74,10 +74,11 @@ pub enum CellChoice {
     Compressed,
 }
 
-/// Refuses a board the solver cannot number or this machine cannot hold in
-/// any form, with the figures.
+/// Refuses a board the solver cannot number or whose flat cells this
+/// machine cannot hold, with the figures: what verifying a table needs
+/// (its values are held at about the size of flat cells).
 pub fn check_fits(board: &Board) -> Result<(), String> {
-    choose_cells(board, CellChoice::Auto).map(|_| ())
+    choose_cells(board, CellChoice::Flat).map(|_| ())
 }
 
 /// The form of cells to solve `board` with, as asked; or why the board is

@@ -30,7 +30,7 @@ use rayon::prelude::*;
 use crate::board::{Board, Point};
 use crate::index::code::Canonical;
 use crate::index::{
-    PositionStates, StateIndex, StateNumber, SLOT_FIRST_KO, SLOT_PASSED, SLOT_PLAIN,
+    PositionStates, StateCursor, StateIndex, StateNumber, SLOT_FIRST_KO, SLOT_PASSED, SLOT_PLAIN,
 };
 use crate::position::Position;
 use crate::state::State;
@@ -606,20 +606,38 @@ fn apply_updates(
     decided
 }
 
-/// The updates a state of the current layer sends its predecessors, once
-/// each: "a child won" if it became won, "won" if it became lost (both if
-/// both). Returns how many of the two it became.
-#[inline]
+/// Scratch space for finding predecessors, reused from state to state.
+#[derive(Default)]
+struct PredecessorScratch {
+    predecessors: Vec<StateNumber>,
+    origins: Vec<Origin>,
+}
+
+/// If state `number`, whose cell is `current`, belongs to the layer at the
+/// threshold with code `code` and depth `depth`, the updates it sends its
+/// predecessors, once each: "a child won" if it became won, "won" if it
+/// became lost (both if both). Returns how many of the two it became.
+#[inline(always)]
 fn push_updates(
     index: &StateIndex,
-    state: &State,
-    (won, lost): (bool, bool),
-    predecessors: &mut Vec<StateNumber>,
-    origins_scratch: &mut Vec<Origin>,
+    cursor: &mut StateCursor<'_>,
+    (number, current): (StateNumber, u32),
+    (code, depth): (u32, u32),
+    scratch: &mut PredecessorScratch,
     updates: &mut Vec<u64>,
 ) -> u64 {
+    let won = cell::decided_won(current, code, depth);
+    let lost = cell::decided_lost(current, code, depth);
+    if !won && !lost {
+        return 0;
+    }
+    let state = cursor.state(number);
+    let PredecessorScratch {
+        predecessors,
+        origins,
+    } = scratch;
     predecessors.clear();
-    for_each_predecessor(index, state, origins_scratch, |p| predecessors.push(p));
+    for_each_predecessor(index, &state, origins, |p| predecessors.push(p));
     predecessors.sort_unstable();
     predecessors.dedup();
     if won {
@@ -651,12 +669,11 @@ fn propagate_layer(
         .map_init(
             || {
                 (
-                    Vec::<StateNumber>::with_capacity(64),
+                    PredecessorScratch::default(),
                     Vec::<u64>::with_capacity(2 * UPDATE_BATCH),
-                    Vec::<Origin>::with_capacity(32),
                 )
             },
-            |(predecessors, updates, origins_scratch), w| {
+            |(scratch, updates), w| {
                 let mut bits = flags.current[w].load(Ordering::Relaxed);
                 let mut cursor = index.state_cursor();
                 let (mut here, mut decided) = (0u64, 0u64);
@@ -666,18 +683,12 @@ fn propagate_layer(
                     bits &= bits - 1;
                     for number in block..(block + STATES_PER_FLAG).min(states) {
                         let current = cells[number as usize].load(Ordering::Relaxed);
-                        let won = cell::decided_won(current, code, depth);
-                        let lost = cell::decided_lost(current, code, depth);
-                        if !won && !lost {
-                            continue;
-                        }
-                        let state = cursor.state(number);
                         here += push_updates(
                             index,
-                            &state,
-                            (won, lost),
-                            predecessors,
-                            origins_scratch,
+                            &mut cursor,
+                            (number, current),
+                            (code, depth),
+                            scratch,
                             updates,
                         );
                         if updates.len() >= UPDATE_BATCH {
@@ -775,8 +786,8 @@ fn propagate_layer_compressed(
         here += some_blocks
             .par_iter()
             .map_init(
-                || (Vec::new(), Vec::new(), Vec::new(), Vec::new()),
-                |(cells, predecessors, origins_scratch, block_updates), &block| {
+                || (Vec::new(), PredecessorScratch::default(), Vec::new()),
+                |(cells, scratch, block_updates), &block| {
                     let mut here = 0;
                     block_updates.clear();
                     reader.read(block, cells);
@@ -792,18 +803,12 @@ fn propagate_layer_compressed(
                         for (offset, &current) in
                             cells.iter().enumerate().take(group_end).skip(group_first)
                         {
-                            let won = cell::decided_won(current, code, depth);
-                            let lost = cell::decided_lost(current, code, depth);
-                            if !won && !lost {
-                                continue;
-                            }
-                            let state = cursor.state((first + offset as u64) as StateNumber);
                             here += push_updates(
                                 index,
-                                &state,
-                                (won, lost),
-                                predecessors,
-                                origins_scratch,
+                                &mut cursor,
+                                ((first + offset as u64) as StateNumber, current),
+                                (code, depth),
+                                scratch,
                                 block_updates,
                             );
                         }

@@ -41,7 +41,7 @@ pub fn build(boards: &[Board], folder: Option<PathBuf>, options: BuildOptions) -
         return ExitCode::from(EXIT_FAILURE);
     }
     for board in boards {
-        if let Err(message) = choose_cells(board, options.cells) {
+        if let Err(message) = choose_cells(board, options.cells.choice()) {
             eprintln!("smallgo: {message}");
             return ExitCode::from(EXIT_FAILURE);
         }
@@ -63,7 +63,7 @@ pub fn build(boards: &[Board], folder: Option<PathBuf>, options: BuildOptions) -
                 "--checkpoint-interval",
                 &options.checkpoint_interval.as_secs().to_string(),
                 "--cells",
-                options.cells_name,
+                &options.cells.name(),
             ])
             .stdin(Stdio::null())
             .stderr(Stdio::inherit())

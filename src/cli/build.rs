@@ -12,14 +12,12 @@ use std::time::{Duration, Instant};
 
 use super::manifest;
 use super::progress::{catch_interrupts, interrupted, BuildProgress};
-use super::{EXIT_FAILURE, EXIT_INTERRUPTED};
+use super::{Cells, EXIT_FAILURE, EXIT_INTERRUPTED};
 use crate::analysis::{best_moves, root_result};
 use crate::board::Board;
 use crate::checkpoint::CheckpointFile;
 use crate::index::StateCounts;
-use crate::plan::{
-    choose_cells, cpu_seconds, human_bytes, peak_memory, reset_peak_memory, CellChoice,
-};
+use crate::plan::{choose_cells, cpu_seconds, human_bytes, peak_memory, reset_peak_memory};
 use crate::solver::store::CellForm;
 use crate::solver::{solve_with_checkpoints, SolveError, SolveStats};
 use crate::state::State;
@@ -69,9 +67,7 @@ pub struct BuildOptions {
     /// Save a checkpoint at most this often (zero: before every level).
     pub checkpoint_interval: Duration,
     /// How to keep the solver's cells.
-    pub cells: CellChoice,
-    /// The choice as the command line spells it (for `bench row`).
-    pub cells_name: &'static str,
+    pub cells: Cells,
 }
 
 /// Why a build did not finish.
@@ -159,7 +155,7 @@ pub fn build_checked(
     folder: &Path,
     options: BuildOptions,
 ) -> Result<BuildReport, ExitCode> {
-    let form = match choose_cells(&board, options.cells).and_then(|form| {
+    let form = match choose_cells(&board, options.cells.choice()).and_then(|form| {
         check_folder(folder)?;
         Ok(form)
     }) {

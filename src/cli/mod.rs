@@ -105,15 +105,16 @@ enum Bench {
     },
 }
 
+/// `--cells`: how a build keeps the solver's cells.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum Cells {
+pub(crate) enum Cells {
     Auto,
     Flat,
     Compressed,
 }
 
 impl Cells {
-    fn choice(self) -> CellChoice {
+    pub(crate) fn choice(self) -> CellChoice {
         match self {
             Cells::Auto => CellChoice::Auto,
             Cells::Flat => CellChoice::Flat,
@@ -121,12 +122,12 @@ impl Cells {
         }
     }
 
-    fn name(self) -> &'static str {
-        match self {
-            Cells::Auto => "auto",
-            Cells::Flat => "flat",
-            Cells::Compressed => "compressed",
-        }
+    /// The value as the command line spells it.
+    pub(crate) fn name(self) -> String {
+        self.to_possible_value()
+            .expect("no value of Cells is skipped")
+            .get_name()
+            .to_string()
     }
 }
 
@@ -149,8 +150,7 @@ pub fn run(arguments: impl IntoIterator<Item = OsString>) -> ExitCode {
         .init();
     let options = build::BuildOptions {
         checkpoint_interval: Duration::from_secs(arguments.checkpoint_interval),
-        cells: arguments.cells.choice(),
-        cells_name: arguments.cells.name(),
+        cells: arguments.cells,
     };
     match (arguments.build, arguments.command) {
         (Some(_), Some(_)) => {

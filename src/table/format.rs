@@ -301,8 +301,12 @@ impl Header {
     }
 }
 
+/// The deflate level of every part of a table: zlib's default. Levels 7 to
+/// 9 make files under 0.6% smaller and take 1.5 to 2 times as long to write.
+const LEVEL: u32 = 6;
+
 fn deflate(bytes: &[u8]) -> Vec<u8> {
-    let mut encoder = DeflateEncoder::new(Vec::new(), Compression::best());
+    let mut encoder = DeflateEncoder::new(Vec::new(), Compression::new(LEVEL));
     encoder.write_all(bytes).expect("writing to memory");
     encoder.finish().expect("writing to memory")
 }
@@ -428,7 +432,7 @@ impl<W: Write + Seek> TableWriter<W> {
                 crc: Crc::new(),
                 bytes: 0,
             },
-            Compression::best(),
+            Compression::new(LEVEL),
         );
         let mut chunk = Vec::with_capacity(1 << 16);
         for byte in directory {

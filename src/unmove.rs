@@ -13,9 +13,13 @@
 //! `origins` yields the earlier positions; `predecessors` expands them into
 //! states. Tests check both ways against `State::place` and `State::pass`.
 
-use crate::board::{Board, Point, PointSet};
+use crate::board::{Board, Point, PointSet, MAX_POINTS};
 use crate::position::Position;
 use crate::state::{Child, State};
+
+/// The most empty regions a board has: no two touch, so at most one per
+/// point of a checkerboard colouring, half the points rounded up.
+const MAX_CAPTURABLE: usize = MAX_POINTS.div_ceil(2);
 
 /// The move that led to a state, as seen from the earlier position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,28 +50,44 @@ pub fn origins(board: &Board, state: &State, mut visit: impl FnMut(Position, Las
         return;
     }
     let empty = position.empty_points(board);
+    // The empty regions that only their stones border: what a move of
+    // theirs could have captured. Found once, not once per stone.
+    let mut capturable = [PointSet::EMPTY; MAX_CAPTURABLE];
+    let mut regions = 0;
+    let mut pending = empty & board.adjacent(them);
+    while let Some(point) = pending.first() {
+        let region = board.flood(PointSet::single(point), empty);
+        pending = pending - region;
+        if (board.adjacent(region) & us).is_empty() {
+            capturable[regions] = region;
+            regions += 1;
+        }
+    }
     for stone in them.iter() {
         let around = board.neighbours(stone);
-        // The empty regions next to the stone that only their stones border.
-        let mut regions = [PointSet::EMPTY; 4];
+        let remaining = them - PointSet::single(stone);
+        // The capturable regions next to the stone (at most four).
+        let mut next_to = [PointSet::EMPTY; 4];
         let mut count = 0;
-        let mut pending = around & empty;
-        while let Some(point) = pending.first() {
-            let region = board.flood(PointSet::single(point), empty);
-            pending = pending - region;
-            if (board.adjacent(region) & us).is_empty() {
-                regions[count] = region;
+        for region in &capturable[..regions] {
+            if !(*region & around).is_empty() {
+                next_to[count] = *region;
                 count += 1;
             }
+        }
+        if count == 0 {
+            // Nothing to restore: taking a stone away only adds liberties,
+            // so the earlier position is legal as it stands.
+            visit(Position::new(remaining, us), LastMove::Place(stone));
+            continue;
         }
         // A lone stone with one liberty that took exactly that one point
         // would have left a ko: not an origin of a state without one.
         let liberties = around & empty;
         let ko_shape = (around & them).is_empty() && liberties.len() == 1;
-        let remaining = them - PointSet::single(stone);
         for subset in 0u32..(1 << count) {
             let mut restored = PointSet::EMPTY;
-            for (i, region) in regions.iter().enumerate().take(count) {
+            for (i, region) in next_to.iter().enumerate().take(count) {
                 if subset >> i & 1 == 1 {
                     restored |= *region;
                 }
@@ -76,8 +96,8 @@ pub fn origins(board: &Board, state: &State, mut visit: impl FnMut(Position, Las
                 continue;
             }
             let earlier = Position::new(remaining, us | restored);
-            // Taking a stone away only adds liberties: with nothing
-            // restored the earlier position is legal as it stands.
+            // With nothing restored the earlier position is legal as it
+            // stands (see above).
             if restored.is_empty() || earlier.is_legal(board) {
                 visit(earlier, LastMove::Place(stone));
             }

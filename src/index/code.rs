@@ -33,6 +33,20 @@ pub struct Canonical {
     pub reaching: u8,
 }
 
+/// The most symmetries a board has (a square's eight).
+const MAX_SYMMETRIES: usize = 8;
+
+/// A position's stones weighed under every symmetry, side by side: the
+/// code under symmetry `g` is `us[g] + 2 * them[g]`. The positions one move
+/// or un-move away differ by a few stones, so their codes follow from these
+/// by adding and subtracting the weights of those points
+/// (`Codec::canonical_turned`), without weighing every stone again.
+#[derive(Clone, Copy, Debug)]
+pub struct Weights {
+    us: [u64; MAX_SYMMETRIES],
+    them: [u64; MAX_SYMMETRIES],
+}
+
 /// Codes for one board.
 pub struct Codec {
     board: Board,
@@ -44,6 +58,9 @@ pub struct Codec {
     /// The byte groups the board's points take (1 to 4): weighing reads
     /// only these.
     groups: usize,
+    /// `point_weights[p][g]`: `3^(g(p))`, the weight of a mover's stone at
+    /// `p` after symmetry `g` (zero past the board's symmetries).
+    point_weights: Vec<[u64; MAX_SYMMETRIES]>,
     /// Base-3^8 digit group to (mover bits, opponent bits).
     digits: Vec<(u8, u8)>,
     code_count: u64,
@@ -83,10 +100,20 @@ impl Codec {
                 rest /= 3;
             }
         }
+        let point_weights = (0..points)
+            .map(|p| {
+                let mut row = [0u64; MAX_SYMMETRIES];
+                for (weight, symmetry) in row.iter_mut().zip(&symmetries) {
+                    *weight = power(symmetry.apply(Point::new(p)).index());
+                }
+                row
+            })
+            .collect();
         Codec {
             board,
             symmetries,
             weights,
+            point_weights,
             groups: points.div_ceil(8).max(1),
             digits,
             code_count: power(points),
@@ -169,6 +196,104 @@ impl Codec {
         let mut reaching = 1u8;
         for g in 1..self.symmetries.len() {
             let code = self.code_in::<GROUPS>(g, position);
+            if code < best {
+                best = code;
+                reaching = 1 << g;
+            } else if code == best {
+                reaching |= 1 << g;
+            }
+        }
+        Canonical {
+            code: best,
+            reaching,
+        }
+    }
+
+    /// The position's stones weighed under every symmetry.
+    #[inline]
+    pub fn weights(&self, position: &Position) -> Weights {
+        match self.symmetries.len() {
+            8 => self.weights_for::<8>(position),
+            4 => self.weights_for::<4>(position),
+            2 => self.weights_for::<2>(position),
+            _ => self.weights_for::<1>(position),
+        }
+    }
+
+    #[inline(always)]
+    fn weights_for<const SYMMETRIES: usize>(&self, position: &Position) -> Weights {
+        match self.groups {
+            1 => self.weights_in::<1, SYMMETRIES>(position),
+            2 => self.weights_in::<2, SYMMETRIES>(position),
+            3 => self.weights_in::<3, SYMMETRIES>(position),
+            _ => self.weights_in::<BYTE_GROUPS, SYMMETRIES>(position),
+        }
+    }
+
+    #[inline(always)]
+    fn weights_in<const GROUPS: usize, const SYMMETRIES: usize>(
+        &self,
+        position: &Position,
+    ) -> Weights {
+        let mut weights = Weights {
+            us: [0; MAX_SYMMETRIES],
+            them: [0; MAX_SYMMETRIES],
+        };
+        for g in 0..SYMMETRIES {
+            weights.us[g] = self.weigh::<GROUPS>(g, position.us().bits());
+            weights.them[g] = self.weigh::<GROUPS>(g, position.them().bits());
+        }
+        weights
+    }
+
+    /// The canonical form of the position, seen from the other side, whose
+    /// stones are those of `weights` with `taken` removed from the
+    /// opponent's (who moves next) and `added` to the mover's: after a move
+    /// that placed `added` and captured `taken`, or before an un-move that
+    /// takes away `taken` and restores the captured `added`. Equal to
+    /// `canonical` of that position, in a few additions.
+    #[inline]
+    pub fn canonical_turned(
+        &self,
+        weights: &Weights,
+        taken: PointSet,
+        added: PointSet,
+    ) -> Canonical {
+        match self.symmetries.len() {
+            8 => self.turned_in::<8>(weights, taken, added),
+            4 => self.turned_in::<4>(weights, taken, added),
+            2 => self.turned_in::<2>(weights, taken, added),
+            _ => self.turned_in::<1>(weights, taken, added),
+        }
+    }
+
+    #[inline(always)]
+    fn turned_in<const SYMMETRIES: usize>(
+        &self,
+        weights: &Weights,
+        taken: PointSet,
+        added: PointSet,
+    ) -> Canonical {
+        let mut next_us = [0u64; SYMMETRIES];
+        let mut next_them = [0u64; SYMMETRIES];
+        next_us.copy_from_slice(&weights.them[..SYMMETRIES]);
+        next_them.copy_from_slice(&weights.us[..SYMMETRIES]);
+        for point in taken.iter() {
+            let row = &self.point_weights[point.index()];
+            for g in 0..SYMMETRIES {
+                next_us[g] -= row[g];
+            }
+        }
+        for point in added.iter() {
+            let row = &self.point_weights[point.index()];
+            for g in 0..SYMMETRIES {
+                next_them[g] += row[g];
+            }
+        }
+        let mut best = next_us[0] + 2 * next_them[0];
+        let mut reaching = 1u8;
+        for g in 1..SYMMETRIES {
+            let code = next_us[g] + 2 * next_them[g];
             if code < best {
                 best = code;
                 reaching = 1 << g;
@@ -281,6 +406,39 @@ mod tests {
                 expected += digit * 3u64.pow(p.index() as u32);
             }
             assert_eq!(expected, code);
+        }
+    }
+
+    #[test]
+    fn turned_codes_follow_moves_and_unmoves() {
+        for name in ["1x5", "2x3", "3x3", "3x4", "4x4"] {
+            let board: Board = name.parse().unwrap();
+            let codec = Codec::new(board);
+            let mut rng = crate::testing::Rng::new(0x7e57_c0de);
+            for _ in 0..20_000 {
+                let position = codec.decode(rng.below(codec.code_count()));
+                let weights = codec.weights(&position);
+                let turned = codec.canonical_turned(&weights, PointSet::EMPTY, PointSet::EMPTY);
+                assert_eq!(turned, codec.canonical(&position.swapped()), "{name}");
+                for point in position.empty_points(&board).iter() {
+                    if let Some(placed) = position.place(&board, point) {
+                        let child = placed.position.swapped();
+                        let turned = codec.canonical_turned(
+                            &weights,
+                            placed.captured,
+                            PointSet::single(point),
+                        );
+                        assert_eq!(turned, codec.canonical(&child), "{name}: {position:?}");
+                        // And back: the un-move from the child.
+                        let back = codec.canonical_turned(
+                            &codec.weights(&child),
+                            PointSet::single(point),
+                            placed.captured,
+                        );
+                        assert_eq!(back, codec.canonical(&position), "{name}: {child:?}");
+                    }
+                }
+            }
         }
     }
 

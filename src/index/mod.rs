@@ -448,8 +448,9 @@ pub struct StateCursor<'a> {
     ko_entry: usize,
 }
 
-/// Beyond this many positions ahead, the cursor searches instead of walking.
-const WALK_LIMIT: u32 = 256;
+/// Beyond this many positions ahead, the cursor searches instead of walking
+/// (a word of codes at a time).
+const WALK_LIMIT: u32 = 4096;
 
 impl StateCursor<'_> {
     fn move_to(&mut self, position: u32) {
@@ -458,9 +459,12 @@ impl StateCursor<'_> {
                 if position >= self.walker_position
                     && position - self.walker_position <= WALK_LIMIT =>
             {
-                while self.walker_position < position {
-                    self.code = walker.next_code().expect("positions are in range");
-                    self.walker_position += 1;
+                if position > self.walker_position {
+                    let skipped = (position - self.walker_position - 1) as u64;
+                    self.code = walker
+                        .skip_then_next(skipped)
+                        .expect("positions are in range");
+                    self.walker_position = position;
                 }
             }
             _ => {

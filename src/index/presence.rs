@@ -173,6 +173,29 @@ impl PresenceWalker<'_> {
         self.bits &= self.bits - 1;
         Some(self.word as u64 * 64 + bit)
     }
+
+    /// Skips `skipped` present codes and gives the one after them: whole
+    /// words at a time by their counts, then bit by bit.
+    #[inline]
+    pub fn skip_then_next(&mut self, mut skipped: u64) -> Option<u64> {
+        loop {
+            let here = self.bits.count_ones() as u64;
+            if skipped < here {
+                for _ in 0..skipped {
+                    self.bits &= self.bits - 1;
+                }
+                return self.next_code();
+            }
+            skipped -= here;
+            self.word += 1;
+            if self.word >= self.presence.word_count() {
+                self.bits = 0;
+                return None;
+            }
+            self.bits =
+                self.presence.lines[self.word / WORDS_PER_LINE].words[self.word % WORDS_PER_LINE];
+        }
+    }
 }
 
 #[cfg(test)]
@@ -197,6 +220,14 @@ mod tests {
                 let mut walker = presence.walk_from(number as u64);
                 let rest: Vec<u64> = std::iter::from_fn(|| walker.next_code()).collect();
                 assert_eq!(rest, plain[number..]);
+                for skipped in [0usize, 1, 5, 63, 64, 200] {
+                    let mut walker = presence.walk_from(number as u64);
+                    assert_eq!(
+                        walker.skip_then_next(skipped as u64),
+                        plain.get(number + skipped).copied(),
+                        "{codes}: {skipped} after number {number}"
+                    );
+                }
             }
             let words: Vec<u64> = presence.words().collect();
             assert_eq!(words.len(), codes.div_ceil(64) as usize);

@@ -27,14 +27,14 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use crate::board::{Board, Point};
+use crate::board::{Board, Point, PointSet};
 use crate::index::code::Canonical;
 use crate::index::{
     PositionStates, StateCursor, StateIndex, StateNumber, SLOT_FIRST_KO, SLOT_PASSED, SLOT_PLAIN,
 };
 use crate::position::Position;
 use crate::state::State;
-use crate::unmove::{origins, LastMove};
+use crate::unmove::{self, LastMove};
 use crate::value::Value;
 use store::{Blocks, CellBuilder, CellForm, CellStore};
 
@@ -259,44 +259,53 @@ impl Solution {
 /// canonical form.
 type Origin = (Position, LastMove, Canonical);
 
-/// Calls `visit(number)` for every canonical predecessor of `state`,
-/// possibly more than once for one predecessor. The earlier positions are
-/// gathered and their index lines touched before any is ranked, so that
-/// their cache misses overlap. `scratch` is reused between calls.
+/// Gathers the earlier positions of `state`, with their canonical forms,
+/// into `origins`.
 #[inline]
-fn for_each_predecessor(
+fn gather_origins(index: &StateIndex, state: &State, origins: &mut Vec<Origin>) {
+    let codec = index.codec();
+    let position = state.position();
+    let weights = codec.weights(&position);
+    unmove::origins(index.board(), state, |earlier, last_move| {
+        // The earlier position's mover took back a stone and restored what
+        // it captured: the code follows from the state's.
+        let canonical = match last_move {
+            LastMove::Place(stone) => codec.canonical_turned(
+                &weights,
+                PointSet::single(stone),
+                earlier.them() - position.us(),
+            ),
+            LastMove::Pass => codec.canonical_turned(&weights, PointSet::EMPTY, PointSet::EMPTY),
+        };
+        origins.push((earlier, last_move, canonical));
+    });
+}
+
+/// Calls `visit(number)` for every canonical state of an earlier position
+/// from which its last move leads on: without a pass, after a pass (when the
+/// last move was a placement, which a pending pass allows), and with each
+/// ko point but the one the move took.
+#[inline]
+fn expand_origin(
     index: &StateIndex,
-    state: &State,
-    scratch: &mut Vec<Origin>,
+    (earlier, last_move, canonical): &Origin,
     mut visit: impl FnMut(StateNumber),
 ) {
-    let board = index.board();
-    let codec = index.codec();
-    scratch.clear();
-    origins(board, state, |earlier, last_move| {
-        scratch.push((earlier, last_move, codec.canonical(&earlier)));
-    });
-    let warm = scratch.iter().fold(0u64, |acc, (_, _, canonical)| {
-        acc ^ index.touch(canonical.code)
-    });
-    std::hint::black_box(warm);
-    for (earlier, last_move, canonical) in scratch.iter() {
-        let entry = index
-            .entry_of(*canonical)
-            .expect("un-moves yield legal positions, and the index holds them all");
-        visit(entry.plain());
-        let forbidden = match last_move {
-            LastMove::Place(point) => {
-                visit(entry.passed());
-                Some(*point)
-            }
-            LastMove::Pass => None,
-        };
-        let ko_points = earlier.ko_points(board);
-        for ko in ko_points.iter() {
-            if Some(ko) != forbidden {
-                visit(index.ko_number(&entry, ko_points, ko));
-            }
+    let entry = index
+        .entry_of(*canonical)
+        .expect("un-moves yield legal positions, and the index holds them all");
+    visit(entry.plain());
+    let forbidden = match last_move {
+        LastMove::Place(point) => {
+            visit(entry.passed());
+            Some(*point)
+        }
+        LastMove::Pass => None,
+    };
+    let ko_points = earlier.ko_points(index.board());
+    for ko in ko_points.iter() {
+        if Some(ko) != forbidden {
+            visit(index.ko_number(&entry, ko_points, ko));
         }
     }
 }
@@ -369,11 +378,12 @@ fn count_position(
     let points = board.points() as i32;
     let CountScratch { moves, keys } = scratch;
     let position = codec.decode(entry.code);
+    let weights = codec.weights(&position);
     moves.clear();
     for point in position.empty_points(&board).iter() {
         if let Some(placed) = position.place(&board, point) {
-            let child = placed.position.swapped();
-            let canonical = codec.canonical(&child);
+            let canonical =
+                codec.canonical_turned(&weights, placed.captured, PointSet::single(point));
             let ko = placed.ko.map_or(0, |k| {
                 codec.canonical_point(&canonical, k).index() as u64 + 1
             });
@@ -606,47 +616,71 @@ fn apply_updates(
     decided
 }
 
-/// Scratch space for finding predecessors, reused from state to state.
+/// Scratch space for finding predecessors, reused from group to group.
 #[derive(Default)]
 struct PredecessorScratch {
     predecessors: Vec<StateNumber>,
     origins: Vec<Origin>,
+    /// For each state of the group in the layer: where its origins end, and
+    /// whether it became won, lost.
+    senders: Vec<(usize, bool, bool)>,
 }
 
-/// If state `number`, whose cell is `current`, belongs to the layer at the
-/// threshold with code `code` and depth `depth`, the updates it sends its
-/// predecessors, once each: "a child won" if it became won, "won" if it
-/// became lost (both if both). Returns how many of the two it became.
+/// For the states of one group (numbers ascending, with their cells), those
+/// that belong to the layer at the threshold with code `code` and depth
+/// `depth` send their predecessors updates, once each: "a child won" if the
+/// state became won, "won" if it became lost (both if both). Returns how
+/// many of the two the group's states became. The earlier positions of the
+/// whole group are gathered and their index lines read before any is
+/// ranked, so that many cache misses overlap.
 #[inline(always)]
 fn push_updates(
     index: &StateIndex,
     cursor: &mut StateCursor<'_>,
-    (number, current): (StateNumber, u32),
+    group: impl Iterator<Item = (StateNumber, u32)>,
     (code, depth): (u32, u32),
     scratch: &mut PredecessorScratch,
     updates: &mut Vec<u64>,
 ) -> u64 {
-    let won = cell::decided_won(current, code, depth);
-    let lost = cell::decided_lost(current, code, depth);
-    if !won && !lost {
-        return 0;
-    }
-    let state = cursor.state(number);
     let PredecessorScratch {
         predecessors,
         origins,
+        senders,
     } = scratch;
-    predecessors.clear();
-    for_each_predecessor(index, &state, origins, |p| predecessors.push(p));
-    predecessors.sort_unstable();
-    predecessors.dedup();
-    if won {
-        updates.extend(predecessors.iter().map(|&p| p as u64 | CHILD_WON));
+    origins.clear();
+    senders.clear();
+    let mut here = 0;
+    for (number, current) in group {
+        let won = cell::decided_won(current, code, depth);
+        let lost = cell::decided_lost(current, code, depth);
+        if !won && !lost {
+            continue;
+        }
+        here += won as u64 + lost as u64;
+        gather_origins(index, &cursor.state(number), origins);
+        senders.push((origins.len(), won, lost));
     }
-    if lost {
-        updates.extend(predecessors.iter().map(|&p| p as u64));
+    let warm = origins.iter().fold(0u64, |acc, (_, _, canonical)| {
+        acc ^ index.touch(canonical.code)
+    });
+    std::hint::black_box(warm);
+    let mut start = 0;
+    for &(end, won, lost) in senders.iter() {
+        predecessors.clear();
+        for origin in &origins[start..end] {
+            expand_origin(index, origin, |p| predecessors.push(p));
+        }
+        start = end;
+        predecessors.sort_unstable();
+        predecessors.dedup();
+        if won {
+            updates.extend(predecessors.iter().map(|&p| p as u64 | CHILD_WON));
+        }
+        if lost {
+            updates.extend(predecessors.iter().map(|&p| p as u64));
+        }
     }
-    won as u64 + lost as u64
+    here
 }
 
 /// Phase 3, one layer: every state decided at threshold `level` and depth
@@ -681,19 +715,12 @@ fn propagate_layer(
                     let block = w as StateNumber * STATES_PER_FLAG_WORD
                         + bits.trailing_zeros() * STATES_PER_FLAG;
                     bits &= bits - 1;
-                    for number in block..(block + STATES_PER_FLAG).min(states) {
-                        let current = cells[number as usize].load(Ordering::Relaxed);
-                        here += push_updates(
-                            index,
-                            &mut cursor,
-                            (number, current),
-                            (code, depth),
-                            scratch,
-                            updates,
-                        );
-                        if updates.len() >= UPDATE_BATCH {
-                            decided += apply_updates(cells, flags, updates, code, next_depth);
-                        }
+                    let group = (block..(block + STATES_PER_FLAG).min(states))
+                        .map(|number| (number, cells[number as usize].load(Ordering::Relaxed)));
+                    here +=
+                        push_updates(index, &mut cursor, group, (code, depth), scratch, updates);
+                    if updates.len() >= UPDATE_BATCH {
+                        decided += apply_updates(cells, flags, updates, code, next_depth);
                     }
                 }
                 decided += apply_updates(cells, flags, updates, code, next_depth);
@@ -800,18 +827,22 @@ fn propagate_layer_compressed(
                         }
                         let group_first = (g * STATES_PER_FLAG as u64) as usize;
                         let group_end = (group_first + STATES_PER_FLAG as usize).min(cells.len());
-                        for (offset, &current) in
-                            cells.iter().enumerate().take(group_end).skip(group_first)
-                        {
-                            here += push_updates(
-                                index,
-                                &mut cursor,
-                                ((first + offset as u64) as StateNumber, current),
-                                (code, depth),
-                                scratch,
-                                block_updates,
-                            );
-                        }
+                        let group = cells[group_first..group_end].iter().enumerate().map(
+                            |(offset, &current)| {
+                                (
+                                    (first as usize + group_first + offset) as StateNumber,
+                                    current,
+                                )
+                            },
+                        );
+                        here += push_updates(
+                            index,
+                            &mut cursor,
+                            group,
+                            (code, depth),
+                            scratch,
+                            block_updates,
+                        );
                     }
                     buckets.file(block_updates, block_cells);
                     here

@@ -204,11 +204,11 @@ impl StateIndex {
         self.presence.rank(code).map(|rank| rank as u32)
     }
 
-    /// Reads the index line of a code (for its cache line to arrive before
-    /// it is needed); the value means nothing.
+    /// Asks for the index line of a code, for it to arrive before the code
+    /// is ranked.
     #[inline]
-    pub fn touch(&self, code: PositionCode) -> u64 {
-        self.presence.touch(code)
+    pub fn prefetch(&self, code: PositionCode) {
+        self.presence.prefetch(code)
     }
 
     /// Finds a canonical position in the index.

@@ -30,7 +30,10 @@ pub struct Presence {
 impl Presence {
     /// The codes below `codes` for which `present` holds, tested in parallel.
     pub fn build(codes: u64, present: impl Fn(u64) -> bool + Sync) -> Presence {
-        let mut lines = vec![Line::default(); codes.div_ceil(CODES_PER_LINE) as usize];
+        let count = codes.div_ceil(CODES_PER_LINE) as usize;
+        let mut lines = Vec::with_capacity(count);
+        crate::huge_pages::advise(lines.spare_capacity_mut());
+        lines.resize(count, Line::default());
         lines
             .par_chunks_mut(256)
             .enumerate()
@@ -92,12 +95,13 @@ impl Presence {
         Some(rank)
     }
 
-    /// Reads the line that holds `code`, so that it is cached when ranked.
+    /// Asks for the line that holds `code`, so that it is cached when
+    /// ranked.
     #[inline]
-    pub fn touch(&self, code: u64) -> u64 {
-        self.lines
-            .get((code / CODES_PER_LINE) as usize)
-            .map_or(0, |line| line.before)
+    pub fn prefetch(&self, code: u64) {
+        if let Some(line) = self.lines.get((code / CODES_PER_LINE) as usize) {
+            crate::prefetch::prefetch(line);
+        }
     }
 
     /// The number of 64-code words the codes span.

@@ -33,6 +33,7 @@ use crate::index::{
     PositionStates, StateCursor, StateIndex, StateNumber, SLOT_FIRST_KO, SLOT_PASSED, SLOT_PLAIN,
 };
 use crate::position::Position;
+use crate::prefetch::prefetch;
 use crate::state::State;
 use crate::unmove::{self, LastMove};
 use crate::value::Value;
@@ -277,6 +278,7 @@ fn gather_origins(index: &StateIndex, state: &State, origins: &mut Vec<Origin>) 
             ),
             LastMove::Pass => codec.canonical_turned(&weights, PointSet::EMPTY, PointSet::EMPTY),
         };
+        index.prefetch(canonical.code);
         origins.push((earlier, last_move, canonical));
     });
 }
@@ -430,6 +432,7 @@ fn count_children(index: &StateIndex, form: CellForm, observer: &dyn Observer) -
     match form {
         CellForm::Flat => {
             let mut cells = vec![0u32; counts.states as usize];
+            crate::huge_pages::advise(&cells);
             let edges = count_children_flat(index, &mut cells, observer);
             (CellStore::Flat(cells), edges)
         }
@@ -578,24 +581,20 @@ const CHILD_WON: u64 = 1 << 32;
 /// Updates gathered before they are applied together.
 const UPDATE_BATCH: usize = 128;
 
-/// Applies a batch of updates to predecessors: `p | CHILD_WON` counts down
-/// `p`'s children (and makes it lost at zero), `p` alone makes it won.
-/// Returns how many states this decided; empties the batch.
+/// Applies the first `count` updates to predecessors (their cells asked
+/// for earlier): `p | CHILD_WON` counts down `p`'s children (and makes it
+/// lost at zero), `p` alone makes it won. Returns how many states this
+/// decided; removes those updates.
 fn apply_updates(
     cells: &[AtomicU32],
     flags: &LayerFlags,
     updates: &mut Vec<u64>,
+    count: usize,
     code: u32,
     depth: u32,
 ) -> u64 {
-    // Plain loads first: their cache misses overlap, where each locked
-    // update below would otherwise wait for its line in turn.
-    let warm = updates.iter().fold(0u32, |acc, &u| {
-        acc ^ cells[(u & !CHILD_WON) as usize].load(Ordering::Relaxed)
-    });
-    std::hint::black_box(warm);
     let mut decided = 0;
-    for &update in updates.iter() {
+    for &update in &updates[..count] {
         let number = (update & !CHILD_WON) as StateNumber;
         let target = &cells[number as usize];
         let now_decided = if update & CHILD_WON != 0 {
@@ -612,7 +611,7 @@ fn apply_updates(
             decided += 1;
         }
     }
-    updates.clear();
+    updates.drain(..count);
     decided
 }
 
@@ -631,8 +630,8 @@ struct PredecessorScratch {
 /// `depth` send their predecessors updates, once each: "a child won" if the
 /// state became won, "won" if it became lost (both if both). Returns how
 /// many of the two the group's states became. The earlier positions of the
-/// whole group are gathered and their index lines read before any is
-/// ranked, so that many cache misses overlap.
+/// whole group are gathered, asking for their index lines, before any is
+/// ranked, so that the lines' cache misses overlap with that work.
 #[inline(always)]
 fn push_updates(
     index: &StateIndex,
@@ -660,10 +659,6 @@ fn push_updates(
         gather_origins(index, &cursor.state(number), origins);
         senders.push((origins.len(), won, lost));
     }
-    let warm = origins.iter().fold(0u64, |acc, (_, _, canonical)| {
-        acc ^ index.touch(canonical.code)
-    });
-    std::hint::black_box(warm);
     let mut start = 0;
     for &(end, won, lost) in senders.iter() {
         predecessors.clear();
@@ -717,13 +712,20 @@ fn propagate_layer(
                     bits &= bits - 1;
                     let group = (block..(block + STATES_PER_FLAG).min(states))
                         .map(|number| (number, cells[number as usize].load(Ordering::Relaxed)));
+                    let waiting = updates.len();
                     here +=
                         push_updates(index, &mut cursor, group, (code, depth), scratch, updates);
-                    if updates.len() >= UPDATE_BATCH {
-                        decided += apply_updates(cells, flags, updates, code, next_depth);
+                    for &update in &updates[waiting..] {
+                        prefetch(&cells[(update & !CHILD_WON) as usize]);
+                    }
+                    // The updates asked for before this group have had its
+                    // work to arrive.
+                    if waiting >= UPDATE_BATCH {
+                        decided += apply_updates(cells, flags, updates, waiting, code, next_depth);
                     }
                 }
-                decided += apply_updates(cells, flags, updates, code, next_depth);
+                let waiting = updates.len();
+                decided += apply_updates(cells, flags, updates, waiting, code, next_depth);
                 (here, decided)
             },
         )

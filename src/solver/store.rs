@@ -300,7 +300,11 @@ impl CellBuilder {
     /// A builder of a store of `states` cells in form `form`.
     pub fn new(form: CellForm, states: usize) -> CellBuilder {
         let pending = match form {
-            CellForm::Flat => Vec::with_capacity(states),
+            CellForm::Flat => {
+                let mut cells = Vec::with_capacity(states);
+                crate::huge_pages::advise(cells.spare_capacity_mut());
+                cells
+            }
             CellForm::Compressed { block_cells } => Vec::with_capacity(2 * block_cells),
         };
         CellBuilder {

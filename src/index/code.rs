@@ -33,6 +33,27 @@ pub struct Canonical {
     pub reaching: u8,
 }
 
+/// The smallest of the codes `code(g)` of a position's images under
+/// symmetries `0..count`, and which symmetries give it.
+#[inline(always)]
+fn smallest_image(count: usize, code: impl Fn(usize) -> PositionCode) -> Canonical {
+    let mut best = code(0);
+    let mut reaching = 1u8;
+    for g in 1..count {
+        let image = code(g);
+        if image < best {
+            best = image;
+            reaching = 1 << g;
+        } else if image == best {
+            reaching |= 1 << g;
+        }
+    }
+    Canonical {
+        code: best,
+        reaching,
+    }
+}
+
 /// The most symmetries a board has (a square's eight).
 const MAX_SYMMETRIES: usize = 8;
 
@@ -192,21 +213,9 @@ impl Codec {
 
     #[inline(always)]
     fn canonical_in<const GROUPS: usize>(&self, position: &Position) -> Canonical {
-        let mut best = self.code_in::<GROUPS>(0, position);
-        let mut reaching = 1u8;
-        for g in 1..self.symmetries.len() {
-            let code = self.code_in::<GROUPS>(g, position);
-            if code < best {
-                best = code;
-                reaching = 1 << g;
-            } else if code == best {
-                reaching |= 1 << g;
-            }
-        }
-        Canonical {
-            code: best,
-            reaching,
-        }
+        smallest_image(self.symmetries.len(), |g| {
+            self.code_in::<GROUPS>(g, position)
+        })
     }
 
     /// The position's stones weighed under every symmetry.
@@ -290,21 +299,7 @@ impl Codec {
                 next_them[g] += row[g];
             }
         }
-        let mut best = next_us[0] + 2 * next_them[0];
-        let mut reaching = 1u8;
-        for g in 1..SYMMETRIES {
-            let code = next_us[g] + 2 * next_them[g];
-            if code < best {
-                best = code;
-                reaching = 1 << g;
-            } else if code == best {
-                reaching |= 1 << g;
-            }
-        }
-        Canonical {
-            code: best,
-            reaching,
-        }
+        smallest_image(SYMMETRIES, |g| next_us[g] + 2 * next_them[g])
     }
 
     /// Whether the position is its own canonical representative. Stops at the

@@ -261,7 +261,7 @@ impl Solution {
 type Origin = (Position, LastMove, Canonical);
 
 /// Gathers the earlier positions of `state`, with their canonical forms,
-/// into `origins`.
+/// into `origins`, asking for each one's index line on the way.
 #[inline]
 fn gather_origins(index: &StateIndex, state: &State, origins: &mut Vec<Origin>) {
     let codec = index.codec();
@@ -578,7 +578,8 @@ fn seed_level(index: &StateIndex, cells: &mut CellStore, flags: &LayerFlags, lev
 /// Marks an update for a predecessor of a state that became won (else lost);
 /// above every state number.
 const CHILD_WON: u64 = 1 << 32;
-/// Updates gathered before they are applied together.
+/// Updates waiting, their cells asked for, before they are applied
+/// together (once the next group has been worked out).
 const UPDATE_BATCH: usize = 128;
 
 /// Applies the first `count` updates to predecessors (their cells asked

@@ -124,25 +124,14 @@ impl Presence {
             };
         }
         let line = self.lines.partition_point(|l| l.before <= first) - 1;
-        let mut word = line * WORDS_PER_LINE;
-        let mut skip = first - self.lines[line].before;
-        loop {
-            let bits = self.lines[line].words[word % WORDS_PER_LINE];
-            let here = bits.count_ones() as u64;
-            if skip < here {
-                let mut bits = bits;
-                for _ in 0..skip {
-                    bits &= bits - 1;
-                }
-                return PresenceWalker {
-                    presence: self,
-                    word,
-                    bits,
-                };
-            }
-            skip -= here;
-            word += 1;
-        }
+        let word = line * WORDS_PER_LINE;
+        let mut walker = PresenceWalker {
+            presence: self,
+            word,
+            bits: self.lines[line].words[0],
+        };
+        walker.skip(first - self.lines[line].before);
+        walker
     }
 
     /// The code numbered `number` (which must be below `count`).
@@ -178,27 +167,34 @@ impl PresenceWalker<'_> {
         Some(self.word as u64 * 64 + bit)
     }
 
-    /// Skips `skipped` present codes and gives the one after them: whole
-    /// words at a time by their counts, then bit by bit.
+    /// Skips `skipped` present codes: whole words at a time by their counts,
+    /// then bit by bit.
     #[inline]
-    pub fn skip_then_next(&mut self, mut skipped: u64) -> Option<u64> {
+    fn skip(&mut self, mut skipped: u64) {
         loop {
             let here = self.bits.count_ones() as u64;
             if skipped < here {
                 for _ in 0..skipped {
                     self.bits &= self.bits - 1;
                 }
-                return self.next_code();
+                return;
             }
             skipped -= here;
             self.word += 1;
             if self.word >= self.presence.word_count() {
                 self.bits = 0;
-                return None;
+                return;
             }
             self.bits =
                 self.presence.lines[self.word / WORDS_PER_LINE].words[self.word % WORDS_PER_LINE];
         }
+    }
+
+    /// Skips `skipped` present codes and gives the one after them.
+    #[inline]
+    pub fn skip_then_next(&mut self, skipped: u64) -> Option<u64> {
+        self.skip(skipped);
+        self.next_code()
     }
 }
 

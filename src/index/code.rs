@@ -57,15 +57,16 @@ fn smallest_image(count: usize, code: impl Fn(usize) -> PositionCode) -> Canonic
 /// The most symmetries a board has (a square's eight).
 const MAX_SYMMETRIES: usize = 8;
 
-/// A position's stones weighed under every symmetry, side by side: the
-/// code under symmetry `g` is `us[g] + 2 * them[g]`. The positions one move
-/// or un-move away differ by a few stones, so their codes follow from these
-/// by adding and subtracting the weights of those points
-/// (`Codec::canonical_turned`), without weighing every stone again.
+/// A position's stones weighed under every symmetry, seen from the other
+/// side: `turned[g]` is the code under symmetry `g` of the position with
+/// the colours swapped (the opponent's stones weigh 1, the mover's 2), as
+/// the next mover sees it. The positions one move or un-move away differ
+/// by a few stones, so their codes follow from these by adding and
+/// subtracting the weights of those points (`Codec::canonical_turned`),
+/// without weighing every stone again.
 #[derive(Clone, Copy, Debug)]
 pub struct Weights {
-    us: [u64; MAX_SYMMETRIES],
-    them: [u64; MAX_SYMMETRIES],
+    turned: [u64; MAX_SYMMETRIES],
 }
 
 /// Codes for one board.
@@ -245,12 +246,11 @@ impl Codec {
         position: &Position,
     ) -> Weights {
         let mut weights = Weights {
-            us: [0; MAX_SYMMETRIES],
-            them: [0; MAX_SYMMETRIES],
+            turned: [0; MAX_SYMMETRIES],
         };
         for g in 0..SYMMETRIES {
-            weights.us[g] = self.weigh::<GROUPS>(g, position.us().bits());
-            weights.them[g] = self.weigh::<GROUPS>(g, position.them().bits());
+            weights.turned[g] = self.weigh::<GROUPS>(g, position.them().bits())
+                + 2 * self.weigh::<GROUPS>(g, position.us().bits());
         }
         weights
     }
@@ -283,23 +283,22 @@ impl Codec {
         taken: PointSet,
         added: PointSet,
     ) -> Canonical {
-        let mut next_us = [0u64; SYMMETRIES];
-        let mut next_them = [0u64; SYMMETRIES];
-        next_us.copy_from_slice(&weights.them[..SYMMETRIES]);
-        next_them.copy_from_slice(&weights.us[..SYMMETRIES]);
+        let mut codes = [0u64; SYMMETRIES];
+        codes.copy_from_slice(&weights.turned[..SYMMETRIES]);
+        // The next mover's stones weigh 1, the other side's 2.
         for point in taken.iter() {
             let row = &self.point_weights[point.index()];
             for g in 0..SYMMETRIES {
-                next_us[g] -= row[g];
+                codes[g] -= row[g];
             }
         }
         for point in added.iter() {
             let row = &self.point_weights[point.index()];
             for g in 0..SYMMETRIES {
-                next_them[g] += row[g];
+                codes[g] += 2 * row[g];
             }
         }
-        smallest_image(SYMMETRIES, |g| next_us[g] + 2 * next_them[g])
+        smallest_image(SYMMETRIES, |g| codes[g])
     }
 
     /// Whether the position is its own canonical representative. Stops at the

@@ -20,9 +20,15 @@ struct Line {
     before: u64,
 }
 
+/// Present codes between two samples of `Presence::samples`.
+const SAMPLE: u64 = 1024;
+
 /// A set of codes below `codes`, with rank and select.
 pub struct Presence {
     lines: Vec<Line>,
+    /// The line holding the code numbered `k * SAMPLE`, for every `k`: a
+    /// select searches only the few lines between two samples.
+    samples: Vec<u64>,
     codes: u64,
     count: u64,
 }
@@ -54,16 +60,22 @@ impl Presence {
                 }
             });
         let mut count = 0u64;
-        for line in &mut lines {
+        let mut samples = Vec::new();
+        for (l, line) in lines.iter_mut().enumerate() {
             line.before = count;
             count += line
                 .words
                 .iter()
                 .map(|w| w.count_ones() as u64)
                 .sum::<u64>();
+            // The lines holding the codes numbered `line.before..count`.
+            while (samples.len() as u64) * SAMPLE < count {
+                samples.push(l as u64);
+            }
         }
         Presence {
             lines,
+            samples,
             codes,
             count,
         }
@@ -75,7 +87,7 @@ impl Presence {
     }
 
     pub fn memory_bytes(&self) -> usize {
-        self.lines.len() * std::mem::size_of::<Line>()
+        self.lines.len() * std::mem::size_of::<Line>() + self.samples.len() * 8
     }
 
     /// How many present codes come before `code`, if `code` is present.
@@ -123,7 +135,15 @@ impl Presence {
                 bits: 0,
             };
         }
-        let line = self.lines.partition_point(|l| l.before <= first) - 1;
+        // The line holding code number `first` is the last one with no more
+        // codes before it; it lies between two samples.
+        let k = (first / SAMPLE) as usize;
+        let low = self.samples[k] as usize;
+        let high = self
+            .samples
+            .get(k + 1)
+            .map_or(self.lines.len(), |&l| l as usize + 1);
+        let line = low + self.lines[low..high].partition_point(|l| l.before <= first) - 1;
         let word = line * WORDS_PER_LINE;
         let mut walker = PresenceWalker {
             presence: self,

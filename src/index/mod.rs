@@ -40,7 +40,16 @@ pub const SLOT_PASSED: u32 = 1;
 pub const SLOT_FIRST_KO: u32 = 2;
 
 /// Positions per block of the ko directory.
-const KO_BLOCK: u64 = 1024;
+const KO_BLOCK: u64 = 256;
+
+/// A position with ko states, and how many ko states come before its
+/// first: side by side, so that finding a position's ko states reads one
+/// cache line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct KoRun {
+    position: u32,
+    before: u32,
+}
 
 /// The largest board the index serves: the solver packs a child count of at
 /// most 31 and margins of at most 63 values into its cells.
@@ -88,14 +97,13 @@ pub struct StateIndex {
     codec: Codec,
     /// The canonical legal position codes, with rank and select.
     presence: Presence,
-    /// The positions that have ko states, ascending.
-    ko_positions: Vec<u32>,
+    /// The positions that have ko states, ascending, with the ko states
+    /// before each; then an entry past every position, with the total.
+    ko_runs: Vec<KoRun>,
     /// For each block of `KO_BLOCK` positions, its first entry in
-    /// `ko_positions`, and one more for the end: a ko lookup searches one
+    /// `ko_runs`, and one more for the end: a ko lookup searches one
     /// block instead of the whole list.
     ko_block_start: Vec<u32>,
-    /// Ko states before each entry of `ko_positions`, and the total.
-    ko_before: Vec<u32>,
     counts: StateCounts,
 }
 
@@ -141,31 +149,36 @@ impl StateIndex {
             })
             .sum();
         let with_ko = ko_counts.par_iter().filter(|&&ko| ko > 0).count();
-        let mut ko_positions = Vec::with_capacity(with_ko);
-        let mut ko_before = Vec::with_capacity(with_ko + 1);
+        let mut ko_runs = Vec::with_capacity(with_ko + 1);
         let mut ko_states = 0u64;
         for (number, &ko) in ko_counts.iter().enumerate() {
             if ko > 0 {
-                ko_positions.push(number as u32);
-                ko_before.push(ko_states as u32);
+                ko_runs.push(KoRun {
+                    position: number as u32,
+                    before: ko_states as u32,
+                });
                 ko_states += ko as u64;
             }
         }
-        ko_before.push(ko_states as u32);
         drop(ko_counts);
         let ko_block_start = (0..=positions.div_ceil(KO_BLOCK))
-            .map(|block| ko_positions.partition_point(|&p| (p as u64) < block * KO_BLOCK) as u32)
+            .map(|block| ko_runs.partition_point(|r| (r.position as u64) < block * KO_BLOCK) as u32)
             .collect();
         let states = 2 * positions + ko_states;
         if states >= u32::MAX as u64 {
             return None;
         }
+        // Positions are below `u32::MAX` (checked above): the end entry
+        // comes after all of them.
+        ko_runs.push(KoRun {
+            position: u32::MAX,
+            before: ko_states as u32,
+        });
         Some(StateIndex {
             codec,
             presence,
-            ko_positions,
+            ko_runs,
             ko_block_start,
-            ko_before,
             counts: StateCounts {
                 legal_positions,
                 positions,
@@ -190,7 +203,8 @@ impl StateIndex {
     /// Bytes held by the index's tables.
     pub fn memory_bytes(&self) -> usize {
         self.presence.memory_bytes()
-            + (self.ko_positions.len() + self.ko_block_start.len() + self.ko_before.len()) * 4
+            + self.ko_runs.len() * std::mem::size_of::<KoRun>()
+            + self.ko_block_start.len() * 4
     }
 
     /// The canonical positions bit set, one word per 64 codes, in order.
@@ -233,14 +247,14 @@ impl StateIndex {
         2 * self.counts.positions as StateNumber
     }
 
-    /// Where position `number` is in `ko_positions`, if it has ko states.
+    /// Where position `number` is in `ko_runs`, if it has ko states.
     #[inline]
     fn ko_entry(&self, position: u32) -> Option<usize> {
         let block = (position as u64 / KO_BLOCK) as usize;
         let start = self.ko_block_start[block] as usize;
         let end = self.ko_block_start[block + 1] as usize;
-        self.ko_positions[start..end]
-            .binary_search(&position)
+        self.ko_runs[start..end]
+            .binary_search_by_key(&position, |r| r.position)
             .ok()
             .map(|i| start + i)
     }
@@ -248,14 +262,23 @@ impl StateIndex {
     /// How many ko states position `number` has.
     pub fn ko_state_count(&self, position: u32) -> u32 {
         self.ko_entry(position)
-            .map_or(0, |i| self.ko_before[i + 1] - self.ko_before[i])
+            .map_or(0, |i| self.ko_runs[i + 1].before - self.ko_runs[i].before)
+    }
+
+    /// The number of the first ko state of `position`, which must have ko
+    /// states; the others follow it.
+    #[inline]
+    pub fn first_ko_number(&self, position: u32) -> StateNumber {
+        let i = self.ko_entry(position).expect("the position has ko states");
+        self.ko_start() + self.ko_runs[i].before
     }
 
     /// The states of positions `positions`: their plain and passed states,
     /// and their ko states, each a run of consecutive numbers.
     pub fn state_runs(&self, positions: Range<u32>) -> (Range<StateNumber>, Range<StateNumber>) {
-        let ko_before =
-            |position: u32| self.ko_before[self.ko_positions.partition_point(|&p| p < position)];
+        let ko_before = |position: u32| {
+            self.ko_runs[self.ko_runs.partition_point(|r| r.position < position)].before
+        };
         (
             2 * positions.start..2 * positions.end,
             self.ko_start() + ko_before(positions.start)
@@ -267,10 +290,7 @@ impl StateIndex {
     pub fn number(&self, position: u32, slot: u32) -> StateNumber {
         match slot {
             SLOT_PLAIN | SLOT_PASSED => 2 * position + slot,
-            _ => {
-                let i = self.ko_entry(position).expect("the position has ko states");
-                self.ko_start() + self.ko_before[i] + slot - SLOT_FIRST_KO
-            }
+            _ => self.first_ko_number(position) + slot - SLOT_FIRST_KO,
         }
     }
 
@@ -279,7 +299,7 @@ impl StateIndex {
     #[inline]
     pub fn ko_number(&self, entry: &PositionEntry, ko_points: PointSet, ko: Point) -> StateNumber {
         let rank = self.codec.ko_rank(&entry.canonical, ko_points, ko);
-        self.number(entry.number, SLOT_FIRST_KO + rank)
+        self.first_ko_number(entry.number) + rank
     }
 
     /// The number of any legal state (in any orientation).
@@ -306,8 +326,9 @@ impl StateIndex {
             return (number / 2, number % 2);
         }
         let k = number - self.ko_start();
-        let i = self.ko_before.partition_point(|&b| b <= k) - 1;
-        (self.ko_positions[i], SLOT_FIRST_KO + k - self.ko_before[i])
+        let i = self.ko_runs.partition_point(|r| r.before <= k) - 1;
+        let run = self.ko_runs[i];
+        (run.position, SLOT_FIRST_KO + k - run.before)
     }
 
     /// The code of the position with the given number.
@@ -359,7 +380,7 @@ impl StateIndex {
             index: self,
             walker: self.positions_from(first as u64),
             next: first,
-            ko_entry: self.ko_positions.partition_point(|&p| p < first),
+            ko_entry: self.ko_runs.partition_point(|r| r.position < first),
         }
     }
 
@@ -418,12 +439,13 @@ impl Iterator for PositionCursor<'_> {
         let number = self.next;
         self.next += 1;
         let index = self.index;
-        let (first_ko, ko_states) = if index.ko_positions.get(self.ko_entry) == Some(&number) {
+        let runs = &index.ko_runs;
+        let (first_ko, ko_states) = if runs[self.ko_entry].position == number {
             let i = self.ko_entry;
             self.ko_entry += 1;
             (
-                index.ko_start() + index.ko_before[i],
-                index.ko_before[i + 1] - index.ko_before[i],
+                index.ko_start() + runs[i].before,
+                runs[i + 1].before - runs[i].before,
             )
         } else {
             (0, 0)
@@ -484,25 +506,26 @@ impl StateCursor<'_> {
             (number / 2, number % 2)
         } else {
             let k = number - index.ko_start();
-            let before = &index.ko_before;
-            let holds = |e: usize| e + 1 < before.len() && before[e] <= k && k < before[e + 1];
+            let runs = &index.ko_runs;
+            let holds =
+                |e: usize| e + 1 < runs.len() && runs[e].before <= k && k < runs[e + 1].before;
             if !holds(self.ko_entry) {
                 // Step forward a little; search if that does not find it.
                 let mut steps = 0;
-                while self.ko_entry + 2 < before.len()
-                    && before[self.ko_entry + 1] <= k
+                while self.ko_entry + 2 < runs.len()
+                    && runs[self.ko_entry + 1].before <= k
                     && steps < 64
                 {
                     self.ko_entry += 1;
                     steps += 1;
                 }
                 if !holds(self.ko_entry) {
-                    self.ko_entry = before.partition_point(|&b| b <= k) - 1;
+                    self.ko_entry = runs.partition_point(|r| r.before <= k) - 1;
                 }
             }
             (
-                index.ko_positions[self.ko_entry],
-                SLOT_FIRST_KO + k - before[self.ko_entry],
+                runs[self.ko_entry].position,
+                SLOT_FIRST_KO + k - runs[self.ko_entry].before,
             )
         };
         if self.walker.is_none() || position != self.walker_position {

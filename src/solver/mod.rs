@@ -286,29 +286,67 @@ fn gather_origins(index: &StateIndex, state: &State, origins: &mut Vec<Origin>) 
 /// Calls `visit(number)` for every canonical state of an earlier position
 /// from which its last move leads on: without a pass, after a pass (when the
 /// last move was a placement, which a pending pass allows), and with each
-/// ko point but the one the move took.
+/// ko point but the one the move took. Returns whether two of those may be
+/// one state: two ko points of a symmetric position can be images of each
+/// other.
 #[inline]
 fn expand_origin(
     index: &StateIndex,
     (earlier, last_move, canonical): &Origin,
     mut visit: impl FnMut(StateNumber),
-) {
+) -> bool {
     let entry = index
         .entry_of(*canonical)
         .expect("un-moves yield legal positions, and the index holds them all");
     visit(entry.plain());
-    let forbidden = match last_move {
+    // The ko point the move took cannot be the earlier state's.
+    let taken = match last_move {
         LastMove::Place(point) => {
             visit(entry.passed());
-            Some(*point)
+            PointSet::single(*point)
         }
-        LastMove::Pass => None,
+        LastMove::Pass => PointSet::EMPTY,
     };
     let ko_points = earlier.ko_points(index.board());
-    for ko in ko_points.iter() {
-        if Some(ko) != forbidden {
-            visit(index.ko_number(&entry, ko_points, ko));
+    let allowed = ko_points - taken;
+    if !allowed.is_empty() {
+        // The ko states of a position are consecutive: find the first once.
+        let first = index.first_ko_number(entry.number);
+        for ko in allowed.iter() {
+            visit(first + index.codec().ko_rank(canonical, ko_points, ko));
         }
+    }
+    allowed.len() > 1 && canonical.reaching != 1
+}
+
+/// Whether two of `origins` are one position (symmetric images of each
+/// other): only then, or when `expand_origin` says so, can two of their
+/// states be one.
+#[inline]
+fn shared_position(origins: &[Origin]) -> bool {
+    origins
+        .iter()
+        .enumerate()
+        .any(|(i, (_, _, canonical))| origins[..i].iter().any(|o| o.2.code == canonical.code))
+}
+
+/// The numbers of the states `origins` stand for, each once, into
+/// `predecessors`. Sorting them to drop repeats is needed only when two
+/// origins are one position or a symmetric one has several ko points.
+#[inline]
+fn predecessor_numbers(
+    index: &StateIndex,
+    origins: &[Origin],
+    predecessors: &mut Vec<StateNumber>,
+) {
+    predecessors.clear();
+    let mut repeats = false;
+    for origin in origins {
+        repeats |= expand_origin(index, origin, |p| predecessors.push(p));
+    }
+    if repeats || shared_position(origins) {
+        predecessors.sort_unstable();
+        predecessors.dedup();
     }
 }
 
@@ -641,6 +679,7 @@ fn push_updates(
     (code, depth): (u32, u32),
     scratch: &mut PredecessorScratch,
     updates: &mut Vec<u64>,
+    ask: impl Fn(StateNumber),
 ) -> u64 {
     let PredecessorScratch {
         predecessors,
@@ -662,13 +701,11 @@ fn push_updates(
     }
     let mut start = 0;
     for &(end, won, lost) in senders.iter() {
-        predecessors.clear();
-        for origin in &origins[start..end] {
-            expand_origin(index, origin, |p| predecessors.push(p));
-        }
+        predecessor_numbers(index, &origins[start..end], predecessors);
         start = end;
-        predecessors.sort_unstable();
-        predecessors.dedup();
+        for &p in predecessors.iter() {
+            ask(p);
+        }
         if won {
             updates.extend(predecessors.iter().map(|&p| p as u64 | CHILD_WON));
         }
@@ -701,24 +738,36 @@ fn propagate_layer(
                 (
                     PredecessorScratch::default(),
                     Vec::<u64>::with_capacity(2 * UPDATE_BATCH),
+                    // Kept from word to word: the words come in order.
+                    index.state_cursor(),
                 )
             },
-            |(scratch, updates), w| {
+            |(scratch, updates, cursor), w| {
                 let mut bits = flags.current[w].load(Ordering::Relaxed);
-                let mut cursor = index.state_cursor();
                 let (mut here, mut decided) = (0u64, 0u64);
+                let group_first = |bits: u64| {
+                    w as StateNumber * STATES_PER_FLAG_WORD
+                        + bits.trailing_zeros() * STATES_PER_FLAG
+                };
                 while bits != 0 {
-                    let block = w as StateNumber * STATES_PER_FLAG_WORD
-                        + bits.trailing_zeros() * STATES_PER_FLAG;
+                    let block = group_first(bits);
                     bits &= bits - 1;
+                    // The next group's cells are read after this group's
+                    // work: ask for them now.
+                    if bits != 0 {
+                        let next = group_first(bits) as usize;
+                        let last = (next + STATES_PER_FLAG as usize).min(cells.len()) - 1;
+                        for number in (next..last).step_by(16).chain([last]) {
+                            prefetch(&cells[number]);
+                        }
+                    }
                     let group = (block..(block + STATES_PER_FLAG).min(states))
                         .map(|number| (number, cells[number as usize].load(Ordering::Relaxed)));
                     let waiting = updates.len();
                     here +=
-                        push_updates(index, &mut cursor, group, (code, depth), scratch, updates);
-                    for &update in &updates[waiting..] {
-                        prefetch(&cells[(update & !CHILD_WON) as usize]);
-                    }
+                        push_updates(index, cursor, group, (code, depth), scratch, updates, |p| {
+                            prefetch(&cells[p as usize])
+                        });
                     // The updates asked for before this group have had its
                     // work to arrive.
                     if waiting >= UPDATE_BATCH {
@@ -845,6 +894,7 @@ fn propagate_layer_compressed(
                             (code, depth),
                             scratch,
                             block_updates,
+                            |_| {},
                         );
                     }
                     buckets.file(block_updates, block_cells);
@@ -1069,4 +1119,39 @@ pub fn solve_with_checkpoints(
         cells,
         stats,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The fast path (origins, canonical codes by weights, ranks, repeats
+    /// dropped only when they can occur) against un-moves ranked one by one.
+    #[test]
+    fn predecessor_numbers_match_ranked_unmoves() {
+        for name in ["2x3", "3x3", "2x4", "3x4", "1x7"] {
+            let board: Board = name.parse().unwrap();
+            let index = StateIndex::build(board).unwrap();
+            let mut origins = Vec::new();
+            let mut fast = Vec::new();
+            let mut cursor = index.state_cursor();
+            for number in 0..index.counts().states as StateNumber {
+                let state = cursor.state(number);
+                origins.clear();
+                gather_origins(&index, &state, &mut origins);
+                predecessor_numbers(&index, &origins, &mut fast);
+                let mut slow: Vec<StateNumber> = unmove::predecessors(&board, &state)
+                    .iter()
+                    .map(|p| index.rank(p).expect("predecessors are legal states"))
+                    .collect();
+                slow.sort_unstable();
+                slow.dedup();
+                let mut sorted = fast.clone();
+                sorted.sort_unstable();
+                sorted.dedup();
+                assert_eq!(sorted.len(), fast.len(), "{name}: repeats for {state:?}");
+                assert_eq!(sorted, slow, "{name}: predecessors of {state:?}");
+            }
+        }
+    }
 }

@@ -140,7 +140,9 @@ impl StateIndex {
                     let code = walker.next_code().expect("walker covers every position");
                     let position = codec.decode(code);
                     let canonical = codec.canonical(&position);
-                    legal += group / canonical.reaching.count_ones() as u64;
+                    // The symmetries that fix the position are a subgroup:
+                    // their count is a power of two dividing the group's.
+                    legal += group >> canonical.reaching.count_ones().trailing_zeros();
                     *count = codec
                         .canonical_ko_points(&canonical, position.ko_points(&board))
                         .len() as u8;

@@ -333,7 +333,7 @@ fn shared_position(origins: &[Origin]) -> bool {
 /// The numbers of the states `origins` stand for, each once, into
 /// `predecessors`. Sorting them to drop repeats is needed only when two
 /// origins are one position or a symmetric one has several ko points.
-#[inline]
+#[inline(always)]
 fn predecessor_numbers(
     index: &StateIndex,
     origins: &[Origin],

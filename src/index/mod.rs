@@ -163,9 +163,17 @@ impl StateIndex {
             }
         }
         drop(ko_counts);
-        let ko_block_start = (0..=positions.div_ceil(KO_BLOCK))
-            .map(|block| ko_runs.partition_point(|r| (r.position as u64) < block * KO_BLOCK) as u32)
-            .collect();
+        // For each block, the first run at or after its first position: one
+        // pass over the runs.
+        let blocks = positions.div_ceil(KO_BLOCK) as usize;
+        let mut ko_block_start = Vec::with_capacity(blocks + 1);
+        for (i, run) in ko_runs.iter().enumerate() {
+            let block = (run.position as u64 / KO_BLOCK) as usize;
+            while ko_block_start.len() <= block {
+                ko_block_start.push(i as u32);
+            }
+        }
+        ko_block_start.resize(blocks + 1, ko_runs.len() as u32);
         let states = 2 * positions + ko_states;
         if states >= u32::MAX as u64 {
             return None;

@@ -301,21 +301,22 @@ impl Codec {
         smallest_image(SYMMETRIES, |g| codes[g])
     }
 
-    /// Whether the position is its own canonical representative. Stops at the
-    /// first symmetry that gives a smaller code.
+    /// Whether `position`, whose code is `code`, is its own canonical
+    /// representative. The identity comes first among the symmetries, so
+    /// `code` is its image; stops at the first other symmetry that gives a
+    /// smaller code.
     #[inline]
-    pub fn is_canonical(&self, position: &Position) -> bool {
+    pub fn is_canonical(&self, code: PositionCode, position: &Position) -> bool {
         match self.groups {
-            1 => self.is_canonical_in::<1>(position),
-            2 => self.is_canonical_in::<2>(position),
-            3 => self.is_canonical_in::<3>(position),
-            _ => self.is_canonical_in::<BYTE_GROUPS>(position),
+            1 => self.is_canonical_in::<1>(code, position),
+            2 => self.is_canonical_in::<2>(code, position),
+            3 => self.is_canonical_in::<3>(code, position),
+            _ => self.is_canonical_in::<BYTE_GROUPS>(code, position),
         }
     }
 
     #[inline(always)]
-    fn is_canonical_in<const GROUPS: usize>(&self, position: &Position) -> bool {
-        let own = self.code_in::<GROUPS>(0, position);
+    fn is_canonical_in<const GROUPS: usize>(&self, own: PositionCode, position: &Position) -> bool {
         (1..self.symmetries.len()).all(|g| self.code_in::<GROUPS>(g, position) >= own)
     }
 
@@ -324,7 +325,7 @@ impl Codec {
     #[inline]
     pub fn is_canonical_legal(&self, code: PositionCode) -> bool {
         let position = self.decode(code);
-        self.is_canonical(&position) && position.is_legal(&self.board)
+        self.is_canonical(code, &position) && position.is_legal(&self.board)
     }
 
     /// The image of a ko point in the canonical form: the smallest image over
@@ -457,7 +458,7 @@ mod tests {
             for (g, image) in images.iter().enumerate() {
                 assert_eq!(canonical.reaching >> g & 1 == 1, *image == canonical.code);
             }
-            assert_eq!(codec.is_canonical(&position), canonical.code == code);
+            assert_eq!(codec.is_canonical(code, &position), canonical.code == code);
         }
     }
 }

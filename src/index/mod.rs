@@ -20,7 +20,7 @@ use std::ops::Range;
 
 use rayon::prelude::*;
 
-use crate::board::{Board, Point, PointSet};
+use crate::board::{Board, PointSet};
 use crate::position::Position;
 use crate::state::State;
 use code::{Canonical, Codec, PositionCode};
@@ -304,12 +304,26 @@ impl StateIndex {
         }
     }
 
-    /// The number of a ko state: `ko_points` are the legal ko points of the
-    /// position in the orientation `entry` was located from, `ko` one of them.
+    /// The numbers of the ko states with ko points `kos`, in point order:
+    /// `ko_points` are the legal ko points of the position in the
+    /// orientation `entry` was located from, `kos` some of them. The
+    /// position's first ko state is looked up once, and only if `kos` has
+    /// any.
     #[inline]
-    pub fn ko_number(&self, entry: &PositionEntry, ko_points: PointSet, ko: Point) -> StateNumber {
-        let rank = self.codec.ko_rank(&entry.canonical, ko_points, ko);
-        self.first_ko_number(entry.number) + rank
+    pub fn ko_numbers(
+        &self,
+        entry: &PositionEntry,
+        ko_points: PointSet,
+        kos: PointSet,
+    ) -> impl Iterator<Item = StateNumber> + '_ {
+        let first = if kos.is_empty() {
+            0
+        } else {
+            self.first_ko_number(entry.number)
+        };
+        let canonical = entry.canonical;
+        kos.iter()
+            .map(move |ko| first + self.codec.ko_rank(&canonical, ko_points, ko))
     }
 
     /// The number of any legal state (in any orientation).
@@ -324,7 +338,8 @@ impl StateIndex {
                 if !ko_points.contains(ko) {
                     return None;
                 }
-                Some(self.ko_number(&entry, ko_points, ko))
+                self.ko_numbers(&entry, ko_points, PointSet::single(ko))
+                    .next()
             }
             (Some(_), true) => None,
         }

@@ -309,12 +309,8 @@ fn expand_origin(
     };
     let ko_points = earlier.ko_points(index.board());
     let allowed = ko_points - taken;
-    if !allowed.is_empty() {
-        // The ko states of a position are consecutive: find the first once.
-        let first = index.first_ko_number(entry.number);
-        for ko in allowed.iter() {
-            visit(first + index.codec().ko_rank(canonical, ko_points, ko));
-        }
+    for number in index.ko_numbers(&entry, ko_points, allowed) {
+        visit(number);
     }
     allowed.len() > 1 && canonical.reaching != 1
 }

@@ -197,6 +197,20 @@ pub fn with_update(old: u32, child_won: bool, code: u32, depth: u32) -> (u32, bo
     }
 }
 
+/// Whether seeding threshold `level` can change `cell` (see `seeded`):
+/// its A is unknown and a second pass ends the game with margin `level`,
+/// or its B is unknown and a second pass gives the opponent `level`. Most
+/// cells of a level are not seeded; this lets a scan pass them by with a
+/// few operations and no store.
+#[inline(always)]
+pub fn seeds(cell: u32, level: i32, points: i32) -> bool {
+    let for_a = margin_code(level, points);
+    let for_b = margin_code(-level, points);
+    let a = cell & A_MASK == 0 && (cell & A_PAYLOAD_MASK) >> A_PAYLOAD_SHIFT == for_a;
+    let b = cell & B_MASK == 0 && cell >> B_SCORE_SHIFT == for_b;
+    a | b
+}
+
 /// The first step of threshold `level` for a state after a pass, which no
 /// other thread touches: Win at depth 1 if a second pass ends the game with
 /// margin `level`; one more child won if it gives the opponent `level`
@@ -228,6 +242,31 @@ pub fn seeded(old: u32, level: i32, points: i32) -> (u32, bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn seeds_tells_which_cells_seeding_changes() {
+        let mut rng = crate::testing::Rng::new(0x5eed_5eed);
+        for n in [3, 16, 21] {
+            for _ in 0..200_000 {
+                // Fresh cells after a pass, and arbitrary words.
+                let cell = if rng.below(2) == 0 {
+                    let margin = rng.below(2 * n as u64 + 1) as i32 - n;
+                    fresh(1 + rng.below(MAX_CHILDREN as u64) as u32, Some(margin), n)
+                } else {
+                    rng.below(1 << 32) as u32
+                };
+                let level = rng.below(2 * n as u64 + 1) as i32 - n;
+                let changed = seeded(cell, level, n) != (cell, false);
+                assert!(
+                    !changed || seeds(cell, level, n),
+                    "{cell:#x} at {level} on {n} points"
+                );
+                if !seeds(cell, level, n) {
+                    assert_eq!(seeded(cell, level, n), (cell, false));
+                }
+            }
+        }
+    }
 
     #[test]
     fn fields_do_not_disturb_each_other() {

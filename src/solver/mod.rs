@@ -565,21 +565,24 @@ fn seed_level(index: &StateIndex, cells: &mut CellStore, flags: &LayerFlags, lev
     let positions = index.counts().positions;
     match cells {
         CellStore::Flat(cells) => {
-            let cells = atomic_cells(cells);
-            let chunk = 1u64 << 16;
-            (0..positions.div_ceil(chunk))
-                .into_par_iter()
-                .map(|c| {
+            // Plain and passed states alternate up to the ko states; only
+            // the passed ones are seeded, and few of those at any level.
+            let chunk = 1usize << 16;
+            cells[..2 * positions as usize]
+                .par_chunks_mut(2 * chunk)
+                .enumerate()
+                .map(|(c, pairs)| {
                     let mut decided = 0;
-                    for number in c * chunk..((c + 1) * chunk).min(positions) {
-                        let passed_number = 2 * number as StateNumber + SLOT_PASSED;
-                        let passed = &cells[passed_number as usize];
-                        // Only this thread touches this cell in this step.
-                        let (new, marked) =
-                            cell::seeded(passed.load(Ordering::Relaxed), level, points);
-                        passed.store(new, Ordering::Relaxed);
+                    let first = (2 * c * chunk) as StateNumber;
+                    for (i, pair) in pairs.chunks_exact_mut(2).enumerate() {
+                        let old = pair[SLOT_PASSED as usize];
+                        if !cell::seeds(old, level, points) {
+                            continue;
+                        }
+                        let (new, marked) = cell::seeded(old, level, points);
+                        pair[SLOT_PASSED as usize] = new;
                         if marked {
-                            flags.mark_next(passed_number);
+                            flags.mark_next(first + 2 * i as StateNumber + SLOT_PASSED);
                             decided += 1;
                         }
                     }

@@ -21,6 +21,12 @@ const BYTE_GROUPS: usize = 4;
 const DIGITS_PER_GROUP: usize = 8;
 const GROUP_SIZE: usize = 6561; // 3^8
 
+/// Enumerating codes in order, the lowest `LOW_POINTS` points change from
+/// code to code and the others once every `LOW_SIZE` codes: their images
+/// are added from a table (15.5 KiB) to images of the rest worked out once.
+const LOW_POINTS: usize = 5;
+const LOW_SIZE: u64 = 243; // 3^5
+
 /// A position code: `sum(digit(p) * 3^p)`.
 pub type PositionCode = u64;
 
@@ -85,6 +91,9 @@ pub struct Codec {
     point_weights: Vec<[u64; MAX_SYMMETRIES]>,
     /// Base-3^8 digit group to (mover bits, opponent bits).
     digits: Vec<(u8, u8)>,
+    /// `low_images[low][g]`: the code under symmetry `g` of the stones of
+    /// code `low` (below `LOW_SIZE`) on the first `LOW_POINTS` points.
+    low_images: Vec<[u64; MAX_SYMMETRIES]>,
     code_count: u64,
 }
 
@@ -131,15 +140,29 @@ impl Codec {
                 row
             })
             .collect();
-        Codec {
+        let mut codec = Codec {
             board,
             symmetries,
             weights,
             point_weights,
             groups: points.div_ceil(8).max(1),
             digits,
+            low_images: Vec::new(),
             code_count: power(points),
-        }
+        };
+        // Codes of boards under five points stay below `LOW_SIZE`, and the
+        // weights of points past the board are zero.
+        codec.low_images = (0..LOW_SIZE)
+            .map(|low| {
+                let position = codec.decode(low);
+                let mut images = [0u64; MAX_SYMMETRIES];
+                for (g, image) in images.iter_mut().enumerate().take(codec.symmetries.len()) {
+                    *image = codec.code_under(g, &position);
+                }
+                images
+            })
+            .collect();
+        codec
     }
 
     pub fn board(&self) -> &Board {
@@ -328,6 +351,61 @@ impl Codec {
         self.is_canonical(code, &position) && position.is_legal(&self.board)
     }
 
+    /// Which codes of `first..first + count` (`count` at most 64) mark
+    /// canonical legal positions: bit `i` for code `first + i`. The same
+    /// answers as `is_canonical_legal`, from images of the higher points
+    /// worked out once per `LOW_SIZE` codes.
+    pub fn canonical_legal_bits(&self, first: PositionCode, count: u32) -> u64 {
+        match self.symmetries.len() {
+            8 => self.canonical_legal_bits_in::<8>(first, count),
+            4 => self.canonical_legal_bits_in::<4>(first, count),
+            2 => self.canonical_legal_bits_in::<2>(first, count),
+            _ => self.canonical_legal_bits_in::<1>(first, count),
+        }
+    }
+
+    #[inline(always)]
+    fn canonical_legal_bits_in<const SYMMETRIES: usize>(
+        &self,
+        first: PositionCode,
+        count: u32,
+    ) -> u64 {
+        debug_assert!(count <= 64 && first + count as u64 <= self.code_count);
+        let end = first + count as u64;
+        let mut bits = 0u64;
+        let mut code = first;
+        while code < end {
+            let high = code / LOW_SIZE;
+            let high_first = high * LOW_SIZE;
+            let stop = end.min(high_first + LOW_SIZE);
+            let rest = self.decode(high);
+            let (us, them) = (
+                rest.us().bits() << LOW_POINTS,
+                rest.them().bits() << LOW_POINTS,
+            );
+            let rest = Position::new(PointSet(us), PointSet(them));
+            let mut high_images = [0u64; SYMMETRIES];
+            for (g, image) in high_images.iter_mut().enumerate() {
+                *image = self.code_under(g, &rest);
+            }
+            for c in code..stop {
+                let low = (c - high_first) as usize;
+                let images = &self.low_images[low];
+                // The identity comes first: `c` is its image.
+                if (1..SYMMETRIES).all(|g| high_images[g] + images[g] >= c) {
+                    let (u, t) = self.digits[low];
+                    let position =
+                        Position::new(PointSet(us | u as u64), PointSet(them | t as u64));
+                    if position.is_legal(&self.board) {
+                        bits |= 1 << (c - first);
+                    }
+                }
+            }
+            code = stop;
+        }
+        bits
+    }
+
     /// The image of a ko point in the canonical form: the smallest image over
     /// the symmetries that reach the canonical code.
     #[inline]
@@ -401,6 +479,38 @@ mod tests {
                 expected += digit * 3u64.pow(p.index() as u32);
             }
             assert_eq!(expected, code);
+        }
+    }
+
+    #[test]
+    fn code_words_agree_with_codes_one_by_one() {
+        for name in [
+            "1x1", "1x4", "1x5", "1x7", "2x2", "2x3", "3x3", "2x4", "3x4",
+        ] {
+            let board: Board = name.parse().unwrap();
+            let codec = Codec::new(board);
+            let codes = codec.code_count();
+            // Words of 64 from 0, as the index asks, and of other lengths
+            // from other starts, across the steps of `LOW_SIZE`.
+            for (start, step) in [(0, 64), (5, 37), (200, 64), (1, 1)] {
+                let mut first = start.min(codes);
+                while first < codes {
+                    let count = step.min(codes - first) as u32;
+                    let bits = codec.canonical_legal_bits(first, count);
+                    for i in 0..count as u64 {
+                        assert_eq!(
+                            bits >> i & 1 == 1,
+                            codec.is_canonical_legal(first + i),
+                            "{name}: code {}",
+                            first + i
+                        );
+                    }
+                    if count < 64 {
+                        assert_eq!(bits >> count, 0, "{name}: bits past {count}");
+                    }
+                    first += count as u64;
+                }
+            }
         }
     }
 

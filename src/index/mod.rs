@@ -116,7 +116,9 @@ impl StateIndex {
             return None;
         }
         let codec = Codec::new(board);
-        let presence = Presence::build(codec.code_count(), |code| codec.is_canonical_legal(code));
+        let presence = Presence::build_by_words(codec.code_count(), |first, count| {
+            codec.canonical_legal_bits(first, count)
+        });
         let positions = presence.count();
         if positions >= u32::MAX as u64 {
             return None;

@@ -36,6 +36,16 @@ pub struct Presence {
 impl Presence {
     /// The codes below `codes` for which `present` holds, tested in parallel.
     pub fn build(codes: u64, present: impl Fn(u64) -> bool + Sync) -> Presence {
+        Presence::build_by_words(codes, |first, count| {
+            (0..count as u64).fold(0, |bits, i| bits | (present(first + i) as u64) << i)
+        })
+    }
+
+    /// The codes below `codes` given a word at a time: `word(first, count)`
+    /// has bit `i` set when code `first + i` is present (`count` is at most
+    /// 64). The words are asked for in parallel, and in order within a
+    /// line, so that a caller can share work between neighbouring codes.
+    pub fn build_by_words(codes: u64, word: impl Fn(u64, u32) -> u64 + Sync) -> Presence {
         let count = codes.div_ceil(CODES_PER_LINE) as usize;
         let mut lines = Vec::with_capacity(count);
         crate::huge_pages::advise(lines.spare_capacity_mut());
@@ -46,16 +56,14 @@ impl Presence {
             .for_each(|(chunk, slice)| {
                 for (offset, line) in slice.iter_mut().enumerate() {
                     let first_line = (chunk * 256 + offset) as u64 * CODES_PER_LINE;
-                    for (w, word) in line.words.iter_mut().enumerate() {
+                    for (w, bits) in line.words.iter_mut().enumerate() {
                         let first = first_line + 64 * w as u64;
                         let last = (first + 64).min(codes);
-                        let mut bits = 0u64;
-                        for code in first..last {
-                            if present(code) {
-                                bits |= 1 << (code - first);
-                            }
-                        }
-                        *word = bits;
+                        *bits = if first < last {
+                            word(first, (last - first) as u32)
+                        } else {
+                            0
+                        };
                     }
                 }
             });

@@ -116,7 +116,7 @@ impl StateIndex {
             return None;
         }
         let codec = Codec::new(board);
-        let presence = Presence::build_by_words(codec.code_count(), |first, count| {
+        let presence = Presence::build(codec.code_count(), |first, count| {
             codec.canonical_legal_bits(first, count)
         });
         let positions = presence.count();

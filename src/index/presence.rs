@@ -34,18 +34,11 @@ pub struct Presence {
 }
 
 impl Presence {
-    /// The codes below `codes` for which `present` holds, tested in parallel.
-    pub fn build(codes: u64, present: impl Fn(u64) -> bool + Sync) -> Presence {
-        Presence::build_by_words(codes, |first, count| {
-            (0..count as u64).fold(0, |bits, i| bits | (present(first + i) as u64) << i)
-        })
-    }
-
     /// The codes below `codes` given a word at a time: `word(first, count)`
     /// has bit `i` set when code `first + i` is present (`count` is at most
     /// 64). The words are asked for in parallel, and in order within a
     /// line, so that a caller can share work between neighbouring codes.
-    pub fn build_by_words(codes: u64, word: impl Fn(u64, u32) -> u64 + Sync) -> Presence {
+    pub fn build(codes: u64, word: impl Fn(u64, u32) -> u64 + Sync) -> Presence {
         let count = codes.div_ceil(CODES_PER_LINE) as usize;
         let mut lines = Vec::with_capacity(count);
         crate::huge_pages::advise(lines.spare_capacity_mut());
@@ -236,7 +229,9 @@ mod tests {
             let present = |code: u64| {
                 code % 7 == 3 || code.is_multiple_of(11) || (1000..1500).contains(&code)
             };
-            let presence = Presence::build(codes, present);
+            let presence = Presence::build(codes, |first, count| {
+                (0..count as u64).fold(0, |bits, i| bits | (present(first + i) as u64) << i)
+            });
             let plain: Vec<u64> = (0..codes).filter(|&c| present(c)).collect();
             assert_eq!(presence.count(), plain.len() as u64);
             for code in 0..codes {

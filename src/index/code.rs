@@ -39,21 +39,28 @@ pub struct Canonical {
     pub reaching: u8,
 }
 
-/// The smallest of the codes `code(g)` of a position's images under
-/// symmetries `0..count`, and which symmetries give it.
+/// The smallest of the codes of a position's images under its `S`
+/// symmetries (a power of two), and which symmetries give it. Branch-free:
+/// a tree of pairwise minimums, then one comparison per lane, which
+/// compile to a few vector instructions. Codes are below `3^32 < 2^63`, so
+/// they compare alike as signed numbers, which vectors compare directly.
 #[inline(always)]
-fn smallest_image(count: usize, code: impl Fn(usize) -> PositionCode) -> Canonical {
-    let mut best = code(0);
-    let mut reaching = 1u8;
-    for g in 1..count {
-        let image = code(g);
-        if image < best {
-            best = image;
-            reaching = 1 << g;
-        } else if image == best {
-            reaching |= 1 << g;
+fn smallest_image<const S: usize>(codes: &[u64; S]) -> Canonical {
+    let mut lanes = [0i64; S];
+    for (lane, &code) in lanes.iter_mut().zip(codes) {
+        *lane = code as i64;
+    }
+    let mut width = S;
+    while width > 1 {
+        width /= 2;
+        for g in 0..width {
+            lanes[g] = lanes[g].min(lanes[g + width]);
         }
     }
+    let best = lanes[0] as u64;
+    let reaching = codes.iter().enumerate().fold(0u8, |reaching, (g, &code)| {
+        reaching | ((code == best) as u8) << g
+    });
     Canonical {
         code: best,
         reaching,
@@ -79,16 +86,18 @@ pub struct Weights {
 pub struct Codec {
     board: Board,
     symmetries: Vec<Symmetry>,
-    /// `weights[g][group][byte]`: the code of the mover's stones `byte` of
-    /// points `8 * group ..` after symmetry `g`. Groups past the board are
-    /// all zero.
-    weights: Vec<[[u64; 256]; BYTE_GROUPS]>,
+    /// `stone_weights[group][byte][g]`: the code of the mover's stones
+    /// `byte` of points `8 * group ..` after symmetry `g`, every symmetry
+    /// side by side so that one row weighs a byte under all of them. Groups
+    /// past the board, and symmetries past the board's, are all zero.
+    stone_weights: Vec<[[u64; MAX_SYMMETRIES]; 256]>,
     /// The byte groups the board's points take (1 to 4): weighing reads
     /// only these.
     groups: usize,
     /// `point_weights[p][g]`: `3^(g(p))`, the weight of a mover's stone at
-    /// `p` after symmetry `g` (zero past the board's symmetries).
-    point_weights: Vec<[u64; MAX_SYMMETRIES]>,
+    /// `p` after symmetry `g` (zero past the board's symmetries and
+    /// points). A fixed size, so that a point's row needs no bounds check.
+    point_weights: Box<[[u64; MAX_SYMMETRIES]; MAX_CODE_POINTS]>,
     /// Base-3^8 digit group to (mover bits, opponent bits).
     digits: Vec<(u8, u8)>,
     /// `low_images[low][g]`: the code under symmetry `g` of the stones of
@@ -106,10 +115,10 @@ impl Codec {
         let symmetries = symmetries(&board);
         let points = board.points();
         let power = |p: usize| 3u64.pow(p as u32);
-        let mut weights = vec![[[0u64; 256]; BYTE_GROUPS]; symmetries.len()];
-        for (table, symmetry) in weights.iter_mut().zip(&symmetries) {
-            for (group, entries) in table.iter_mut().enumerate() {
-                for (byte, entry) in entries.iter_mut().enumerate() {
+        let mut stone_weights = vec![[[0u64; MAX_SYMMETRIES]; 256]; BYTE_GROUPS];
+        for (group, rows) in stone_weights.iter_mut().enumerate() {
+            for (byte, row) in rows.iter_mut().enumerate() {
+                for (entry, symmetry) in row.iter_mut().zip(&symmetries) {
                     for bit in 0..8 {
                         let p = group * 8 + bit;
                         if byte >> bit & 1 == 1 && p < points {
@@ -131,19 +140,16 @@ impl Codec {
                 rest /= 3;
             }
         }
-        let point_weights = (0..points)
-            .map(|p| {
-                let mut row = [0u64; MAX_SYMMETRIES];
-                for (weight, symmetry) in row.iter_mut().zip(&symmetries) {
-                    *weight = power(symmetry.apply(Point::new(p)).index());
-                }
-                row
-            })
-            .collect();
+        let mut point_weights = Box::new([[0u64; MAX_SYMMETRIES]; MAX_CODE_POINTS]);
+        for (p, row) in point_weights.iter_mut().enumerate().take(points) {
+            for (weight, symmetry) in row.iter_mut().zip(&symmetries) {
+                *weight = power(symmetry.apply(Point::new(p)).index());
+            }
+        }
         let mut codec = Codec {
             board,
             symmetries,
-            weights,
+            stone_weights,
             point_weights,
             groups: points.div_ceil(8).max(1),
             digits,
@@ -182,12 +188,38 @@ impl Codec {
     /// `GROUPS` byte groups (the rest are empty).
     #[inline(always)]
     fn weigh<const GROUPS: usize>(&self, g: usize, set: u64) -> u64 {
-        let table = &self.weights[g];
         let mut code = 0;
-        for (group, weights) in table.iter().enumerate().take(GROUPS) {
-            code += weights[(set >> (8 * group)) as u8 as usize];
+        for (group, rows) in self.stone_weights.iter().enumerate().take(GROUPS) {
+            code += rows[(set >> (8 * group)) as u8 as usize][g];
         }
         code
+    }
+
+    /// The codes of the stones `set` under the first `S` symmetries at
+    /// once, reading the first `GROUPS` byte groups.
+    #[inline(always)]
+    fn weigh_all<const GROUPS: usize, const S: usize>(&self, set: u64) -> [u64; S] {
+        let mut codes = [0u64; S];
+        for (group, rows) in self.stone_weights.iter().enumerate().take(GROUPS) {
+            let row = &rows[(set >> (8 * group)) as u8 as usize];
+            for g in 0..S {
+                codes[g] += row[g];
+            }
+        }
+        codes
+    }
+
+    /// The codes of a position under the first `S` symmetries, its own
+    /// stones weighing `1` and the other side's `2`.
+    #[inline(always)]
+    fn images<const GROUPS: usize, const S: usize>(&self, own: u64, other: u64) -> [u64; S] {
+        let own = self.weigh_all::<GROUPS, S>(own);
+        let other = self.weigh_all::<GROUPS, S>(other);
+        let mut codes = [0u64; S];
+        for g in 0..S {
+            codes[g] = own[g] + 2 * other[g];
+        }
+        codes
     }
 
     #[inline(always)]
@@ -227,18 +259,22 @@ impl Codec {
     /// The canonical code of a position and the symmetries that reach it.
     #[inline]
     pub fn canonical(&self, position: &Position) -> Canonical {
-        match self.groups {
-            1 => self.canonical_in::<1>(position),
-            2 => self.canonical_in::<2>(position),
-            3 => self.canonical_in::<3>(position),
-            _ => self.canonical_in::<BYTE_GROUPS>(position),
+        match self.symmetries.len() {
+            8 => self.canonical_for::<8>(position),
+            4 => self.canonical_for::<4>(position),
+            2 => self.canonical_for::<2>(position),
+            _ => self.canonical_for::<1>(position),
         }
     }
 
     #[inline(always)]
-    fn canonical_in<const GROUPS: usize>(&self, position: &Position) -> Canonical {
-        smallest_image(self.symmetries.len(), |g| {
-            self.code_in::<GROUPS>(g, position)
+    fn canonical_for<const S: usize>(&self, position: &Position) -> Canonical {
+        let (us, them) = (position.us().bits(), position.them().bits());
+        smallest_image(&match self.groups {
+            1 => self.images::<1, S>(us, them),
+            2 => self.images::<2, S>(us, them),
+            3 => self.images::<3, S>(us, them),
+            _ => self.images::<BYTE_GROUPS, S>(us, them),
         })
     }
 
@@ -271,10 +307,9 @@ impl Codec {
         let mut weights = Weights {
             turned: [0; MAX_SYMMETRIES],
         };
-        for g in 0..SYMMETRIES {
-            weights.turned[g] = self.weigh::<GROUPS>(g, position.them().bits())
-                + 2 * self.weigh::<GROUPS>(g, position.us().bits());
-        }
+        weights.turned[..SYMMETRIES].copy_from_slice(
+            &self.images::<GROUPS, SYMMETRIES>(position.them().bits(), position.us().bits()),
+        );
         weights
     }
 
@@ -310,18 +345,18 @@ impl Codec {
         codes.copy_from_slice(&weights.turned[..SYMMETRIES]);
         // The next mover's stones weigh 1, the other side's 2.
         for point in taken.iter() {
-            let row = &self.point_weights[point.index()];
+            let row = &self.point_weights[point.index() % MAX_CODE_POINTS];
             for g in 0..SYMMETRIES {
                 codes[g] -= row[g];
             }
         }
         for point in added.iter() {
-            let row = &self.point_weights[point.index()];
+            let row = &self.point_weights[point.index() % MAX_CODE_POINTS];
             for g in 0..SYMMETRIES {
                 codes[g] += 2 * row[g];
             }
         }
-        smallest_image(SYMMETRIES, |g| codes[g])
+        smallest_image(&codes)
     }
 
     /// Whether `position`, whose code is `code`, is its own canonical

@@ -511,8 +511,10 @@ pub struct StateCursor<'a> {
 }
 
 /// Beyond this many positions ahead, the cursor searches instead of walking
-/// (a word of codes at a time).
-const WALK_LIMIT: u32 = 4096;
+/// (a word of codes at a time). A search costs about as much as walking two
+/// lines of codes, some 60 positions: a longer walk would cost more, and
+/// sparse layers jump thousands of positions.
+const WALK_LIMIT: u32 = 64;
 
 impl StateCursor<'_> {
     fn move_to(&mut self, position: u32) {

@@ -657,17 +657,25 @@ fn seed_level(index: &StateIndex, cells: &mut CellStore, flags: &LayerFlags, lev
                 .enumerate()
                 .map(|(c, pairs)| {
                     let mut decided = 0;
-                    let first = (2 * c * chunk) as StateNumber;
-                    for (i, pair) in pairs.chunks_exact_mut(2).enumerate() {
-                        let old = pair[SLOT_PASSED as usize];
-                        if !cell::seeds(old, level, points) {
-                            continue;
+                    // 64 pairs at a time: which are seeded, in one pass
+                    // without branches, then those few.
+                    for (run, pairs) in pairs.chunks_mut(128).enumerate() {
+                        let mut seeded = 0u64;
+                        for (i, pair) in pairs.chunks_exact(2).enumerate() {
+                            let passed = pair[SLOT_PASSED as usize];
+                            seeded |= (cell::seeds(passed, level, points) as u64) << i;
                         }
-                        let (new, marked) = cell::seeded(old, level, points);
-                        pair[SLOT_PASSED as usize] = new;
-                        if marked {
-                            flags.mark_next(first + 2 * i as StateNumber + SLOT_PASSED);
-                            decided += 1;
+                        let first = (2 * c * chunk + 128 * run) as StateNumber;
+                        while seeded != 0 {
+                            let i = seeded.trailing_zeros() as usize;
+                            seeded &= seeded - 1;
+                            let passed = &mut pairs[2 * i + SLOT_PASSED as usize];
+                            let (new, marked) = cell::seeded(*passed, level, points);
+                            *passed = new;
+                            if marked {
+                                flags.mark_next(first + 2 * i as StateNumber + SLOT_PASSED);
+                                decided += 1;
+                            }
                         }
                     }
                     decided

@@ -500,16 +500,13 @@ fn count_position(
     let position = codec.decode(entry.code);
     let weights = codec.weights(&position);
     moves.clear();
-    for point in position.empty_points(&board).iter() {
-        if let Some(placed) = position.place(&board, point) {
-            let canonical =
-                codec.canonical_turned(&weights, placed.captured, PointSet::single(point));
-            let ko = placed.ko.map_or(0, |k| {
-                codec.canonical_point(&canonical, k).index() as u64 + 1
-            });
-            moves.push((point, canonical.code << 6 | ko));
-        }
-    }
+    position.placements(&board, |point, placed| {
+        let canonical = codec.canonical_turned(&weights, placed.captured, PointSet::single(point));
+        let ko = placed.ko.map_or(0, |k| {
+            codec.canonical_point(&canonical, k).index() as u64 + 1
+        });
+        moves.push((point, canonical.code << 6 | ko));
+    });
     keys.clear();
     keys.extend(moves.iter().map(|&(_, key)| key));
     keys.sort_unstable();

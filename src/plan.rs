@@ -13,11 +13,9 @@ use crate::index::MAX_INDEX_POINTS;
 use crate::solver::store::CellForm;
 use crate::symmetry::symmetries;
 
-/// Bytes of working memory per state: the packed cell, the pass links (four
-/// bytes per position, about two per state), and a little for the layer
-/// lists and the table writer (4.0 to 4.3 measured on 3x6 to 4x5 before the
-/// links, 6.0 to 6.1 on 4x4 and 3x6 with them).
-pub const CELL_BYTES: f64 = 6.25;
+/// Bytes of working memory per state: the packed cell, and a little for the
+/// layer lists and the table writer (4.0 to 4.3 measured on 3x6 to 4x5).
+pub const CELL_BYTES: f64 = 4.25;
 /// Bytes of working memory per state with compressed cells: the blocks
 /// (about 1 byte per state), the updates waiting for them (half a byte per
 /// state), the layer flags and what the allocator keeps (2.33 measured on

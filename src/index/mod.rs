@@ -271,19 +271,6 @@ impl StateIndex {
             .map(|i| start + i)
     }
 
-    /// The numbers of the ko states of `position`, consecutive: empty if
-    /// it has none.
-    #[inline]
-    pub fn ko_states_of(&self, position: u32) -> Range<StateNumber> {
-        match self.ko_entry(position) {
-            Some(i) => {
-                let first = self.ko_start() + self.ko_runs[i].before;
-                first..self.ko_start() + self.ko_runs[i + 1].before
-            }
-            None => 0..0,
-        }
-    }
-
     /// How many ko states position `number` has.
     pub fn ko_state_count(&self, position: u32) -> u32 {
         self.ko_entry(position)

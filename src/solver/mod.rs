@@ -346,90 +346,6 @@ fn predecessor_numbers(
     }
 }
 
-/// Marks a pass link whose position has ko states.
-const LINK_HAS_KO: u32 = 1 << 31;
-/// Positions whose pass links are worked out before any is ranked, so that
-/// their index lines arrive meanwhile.
-const LINK_BATCH: usize = 16;
-
-/// For each position, the position its state after a pass came from: the
-/// same stones with the colours swapped, by number, with `LINK_HAS_KO` set
-/// when that position has ko states (numbers of positions are below 2^31:
-/// each has two states, and states are numbered in 32 bits). A pass is the
-/// only move into a state after a pass, so that state's predecessors follow
-/// from its link: the plain state and every ko state of the linked
-/// position. Half of all flips are of states after a pass; with the links
-/// they send their updates without being decoded, un-moved or ranked. Four
-/// bytes per position, kept with flat cells.
-struct PassLinks {
-    links: Vec<u32>,
-}
-
-impl PassLinks {
-    /// Links for no position: every state finds its predecessors from its
-    /// origins.
-    fn none() -> PassLinks {
-        PassLinks { links: Vec::new() }
-    }
-
-    fn build(index: &StateIndex) -> PassLinks {
-        let positions = index.counts().positions as usize;
-        let mut links = Vec::with_capacity(positions);
-        crate::huge_pages::advise(links.spare_capacity_mut());
-        links.resize(positions, 0u32);
-        let chunk = 1usize << 14;
-        let codec = index.codec();
-        links
-            .par_chunks_mut(chunk)
-            .enumerate()
-            .for_each(|(c, links)| {
-                let mut walker = index.positions_from((c * chunk) as u64);
-                let mut codes = [0u64; LINK_BATCH];
-                for batch in links.chunks_mut(LINK_BATCH) {
-                    for code in codes.iter_mut().take(batch.len()) {
-                        let own = walker
-                            .next_code()
-                            .expect("the walker covers every position");
-                        *code = codec.canonical(&codec.decode(own).swapped()).code;
-                        index.prefetch(*code);
-                    }
-                    for (link, &code) in batch.iter_mut().zip(&codes) {
-                        let earlier = index
-                            .position_number(code)
-                            .expect("swapping the colours keeps a position legal");
-                        let ko = !index.ko_states_of(earlier).is_empty();
-                        *link = earlier | if ko { LINK_HAS_KO } else { 0 };
-                    }
-                }
-            });
-        PassLinks { links }
-    }
-
-    /// The position whose state after a pass is `number`, if it is one.
-    #[inline]
-    fn passed_position(&self, number: StateNumber) -> Option<u32> {
-        let position = number / 2;
-        (number % 2 == SLOT_PASSED && (position as usize) < self.links.len()).then_some(position)
-    }
-
-    /// The numbers of the predecessors of the state after a pass of
-    /// `position`, into `predecessors`.
-    #[inline]
-    fn predecessors(&self, index: &StateIndex, position: u32, predecessors: &mut Vec<StateNumber>) {
-        predecessors.clear();
-        let link = self.links[position as usize];
-        let earlier = link & !LINK_HAS_KO;
-        predecessors.push(index.number(earlier, SLOT_PLAIN));
-        if link & LINK_HAS_KO != 0 {
-            predecessors.extend(index.ko_states_of(earlier));
-        }
-    }
-
-    fn memory_bytes(&self) -> usize {
-        self.links.len() * 4
-    }
-}
-
 /// Where the states of a layer are: one bit per 64 consecutive states, one
 /// word per 4096. A state of the layer at threshold `m` and depth `d` is
 /// recognised by its cell (A = m and dA = d, or B = m and dB = d), so the
@@ -742,23 +658,14 @@ fn apply_updates(
     decided
 }
 
-/// How a state of a layer finds its predecessors.
-#[derive(Clone, Copy)]
-enum Sender {
-    /// From its origins, gathered up to this end.
-    Origins { end: usize },
-    /// A state after a pass of this position: from its pass link.
-    Passed { position: u32 },
-}
-
 /// Scratch space for finding predecessors, reused from group to group.
 #[derive(Default)]
 struct PredecessorScratch {
     predecessors: Vec<StateNumber>,
     origins: Vec<Origin>,
-    /// For each state of the group in the layer: how it finds its
-    /// predecessors, and whether it became won, lost.
-    senders: Vec<(Sender, bool, bool)>,
+    /// For each state of the group in the layer: where its origins end, and
+    /// whether it became won, lost.
+    senders: Vec<(usize, bool, bool)>,
 }
 
 /// For the states of one group (numbers ascending, with their cells), those
@@ -767,13 +674,10 @@ struct PredecessorScratch {
 /// state became won, "won" if it became lost (both if both). Returns how
 /// many of the two the group's states became. The earlier positions of the
 /// whole group are gathered, asking for their index lines, before any is
-/// ranked, so that the lines' cache misses overlap with that work. States
-/// after a pass that `links` covers take their predecessors from it.
+/// ranked, so that the lines' cache misses overlap with that work.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
 fn push_updates(
     index: &StateIndex,
-    links: &PassLinks,
     cursor: &mut StateCursor<'_>,
     group: impl Iterator<Item = (StateNumber, u32)>,
     (code, depth): (u32, u32),
@@ -796,24 +700,13 @@ fn push_updates(
             continue;
         }
         here += won as u64 + lost as u64;
-        let sender = match links.passed_position(number) {
-            Some(position) => Sender::Passed { position },
-            None => {
-                gather_origins(index, &cursor.state(number), origins);
-                Sender::Origins { end: origins.len() }
-            }
-        };
-        senders.push((sender, won, lost));
+        gather_origins(index, &cursor.state(number), origins);
+        senders.push((origins.len(), won, lost));
     }
     let mut start = 0;
-    for &(sender, won, lost) in senders.iter() {
-        match sender {
-            Sender::Origins { end } => {
-                predecessor_numbers(index, &origins[start..end], predecessors);
-                start = end;
-            }
-            Sender::Passed { position } => links.predecessors(index, position, predecessors),
-        }
+    for &(end, won, lost) in senders.iter() {
+        predecessor_numbers(index, &origins[start..end], predecessors);
+        start = end;
         for &p in predecessors.iter() {
             ask(p);
         }
@@ -832,7 +725,6 @@ fn push_updates(
 /// the next layer. Returns (states of this layer, states of the next).
 fn propagate_layer(
     index: &StateIndex,
-    links: &PassLinks,
     cells: &[AtomicU32],
     flags: &LayerFlags,
     level: i32,
@@ -876,16 +768,10 @@ fn propagate_layer(
                     let group = (block..(block + STATES_PER_FLAG).min(states))
                         .map(|number| (number, cells[number as usize].load(Ordering::Relaxed)));
                     let waiting = updates.len();
-                    here += push_updates(
-                        index,
-                        links,
-                        cursor,
-                        group,
-                        (code, depth),
-                        scratch,
-                        updates,
-                        |p| prefetch(&cells[p as usize]),
-                    );
+                    here +=
+                        push_updates(index, cursor, group, (code, depth), scratch, updates, |p| {
+                            prefetch(&cells[p as usize])
+                        });
                     // The updates asked for before this group have had its
                     // work to arrive.
                     if waiting >= UPDATE_BATCH {
@@ -1007,7 +893,6 @@ fn propagate_layer_compressed(
                         );
                         here += push_updates(
                             index,
-                            &PassLinks::none(),
                             &mut cursor,
                             group,
                             (code, depth),
@@ -1182,13 +1067,6 @@ pub fn solve_with_checkpoints(
     observer.phase_started(Phase::Retrograde, 2 * counts.states);
     observer.advanced(progress.flips);
     let mut flags = LayerFlags::new(counts.states);
-    // Pass links go with flat cells; compressed cells are the plan for
-    // boards without memory to spare.
-    let links = match &cells {
-        CellStore::Flat(_) => PassLinks::build(&index),
-        CellStore::Compressed(_) => PassLinks::none(),
-    };
-    log::debug!("{board}: pass links take {} bytes", links.memory_bytes());
     let buckets = match &cells {
         CellStore::Compressed(blocks) => Buckets::new(blocks.len()),
         CellStore::Flat(_) => Buckets::new(0),
@@ -1211,7 +1089,7 @@ pub fn solve_with_checkpoints(
             }
             let (here, next) = match &mut cells {
                 CellStore::Flat(cells) => {
-                    propagate_layer(&index, &links, atomic_cells(cells), &flags, level, depth)
+                    propagate_layer(&index, atomic_cells(cells), &flags, level, depth)
                 }
                 CellStore::Compressed(blocks) => {
                     propagate_layer_compressed(&index, blocks, &flags, (level, depth), &buckets)
@@ -1250,38 +1128,6 @@ pub fn solve_with_checkpoints(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Pass links against un-moves ranked one by one, for every state after
-    /// a pass (and no other state is taken for one).
-    #[test]
-    fn pass_links_give_the_predecessors_of_states_after_a_pass() {
-        for name in ["2x3", "3x3", "2x4", "3x4", "1x7"] {
-            let board: Board = name.parse().unwrap();
-            let index = StateIndex::build(board).unwrap();
-            let links = PassLinks::build(&index);
-            let mut linked = Vec::new();
-            let mut passed = 0;
-            for number in 0..index.counts().states as StateNumber {
-                let state = index.unrank(number);
-                let Some(position) = links.passed_position(number) else {
-                    assert!(!state.passed(), "{name}: {state:?} has no link");
-                    continue;
-                };
-                assert!(state.passed(), "{name}: {state:?} is linked");
-                passed += 1;
-                links.predecessors(&index, position, &mut linked);
-                let mut slow: Vec<StateNumber> = unmove::predecessors(&board, &state)
-                    .iter()
-                    .map(|p| index.rank(p).expect("predecessors are legal states"))
-                    .collect();
-                slow.sort_unstable();
-                slow.dedup();
-                assert_eq!(linked, slow, "{name}: predecessors of {state:?}");
-            }
-            assert_eq!(passed, index.counts().positions, "{name}");
-            assert!(PassLinks::none().passed_position(1).is_none());
-        }
-    }
 
     /// The fast path (origins, canonical codes by weights, ranks, repeats
     /// dropped only when they can occur) against un-moves ranked one by one.

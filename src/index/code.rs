@@ -418,11 +418,7 @@ impl Codec {
                 rest.us().bits() << LOW_POINTS,
                 rest.them().bits() << LOW_POINTS,
             );
-            let rest = Position::new(PointSet(us), PointSet(them));
-            let mut high_images = [0u64; SYMMETRIES];
-            for (g, image) in high_images.iter_mut().enumerate() {
-                *image = self.code_under(g, &rest);
-            }
+            let high_images = self.images::<BYTE_GROUPS, SYMMETRIES>(us, them);
             for c in code..stop {
                 let low = (c - high_first) as usize;
                 let images = &self.low_images[low];

@@ -563,32 +563,29 @@ fn seed_level(index: &StateIndex, cells: &mut CellStore, flags: &LayerFlags, lev
     match cells {
         CellStore::Flat(cells) => {
             // Plain and passed states alternate up to the ko states; only
-            // the passed ones are seeded, and few of those at any level.
-            let chunk = 1usize << 16;
+            // the passed ones are seeded, and few of those at any level. 64
+            // pairs at a time: which are seeded, in one pass without
+            // branches, then those few.
             cells[..2 * positions as usize]
-                .par_chunks_mut(2 * chunk)
+                .par_chunks_mut(128)
                 .enumerate()
-                .map(|(c, pairs)| {
+                .map(|(run, pairs)| {
+                    let mut seeded = 0u64;
+                    for (i, pair) in pairs.chunks_exact(2).enumerate() {
+                        let passed = pair[SLOT_PASSED as usize];
+                        seeded |= (cell::seeds(passed, level, points) as u64) << i;
+                    }
+                    let first = (128 * run) as StateNumber;
                     let mut decided = 0;
-                    // 64 pairs at a time: which are seeded, in one pass
-                    // without branches, then those few.
-                    for (run, pairs) in pairs.chunks_mut(128).enumerate() {
-                        let mut seeded = 0u64;
-                        for (i, pair) in pairs.chunks_exact(2).enumerate() {
-                            let passed = pair[SLOT_PASSED as usize];
-                            seeded |= (cell::seeds(passed, level, points) as u64) << i;
-                        }
-                        let first = (2 * c * chunk + 128 * run) as StateNumber;
-                        while seeded != 0 {
-                            let i = seeded.trailing_zeros() as usize;
-                            seeded &= seeded - 1;
-                            let passed = &mut pairs[2 * i + SLOT_PASSED as usize];
-                            let (new, marked) = cell::seeded(*passed, level, points);
-                            *passed = new;
-                            if marked {
-                                flags.mark_next(first + 2 * i as StateNumber + SLOT_PASSED);
-                                decided += 1;
-                            }
+                    while seeded != 0 {
+                        let i = seeded.trailing_zeros() as usize;
+                        seeded &= seeded - 1;
+                        let passed = &mut pairs[2 * i + SLOT_PASSED as usize];
+                        let (new, marked) = cell::seeded(*passed, level, points);
+                        *passed = new;
+                        if marked {
+                            flags.mark_next(first + 2 * i as StateNumber + SLOT_PASSED);
+                            decided += 1;
                         }
                     }
                     decided

@@ -289,7 +289,7 @@ fn gather_origins(index: &StateIndex, state: &State, origins: &mut Vec<Origin>) 
 /// ko point but the one the move took. Returns whether two of those may be
 /// one state: two ko points of a symmetric position can be images of each
 /// other.
-#[inline]
+#[inline(always)]
 fn expand_origin(
     index: &StateIndex,
     (earlier, last_move, canonical): &Origin,

@@ -264,6 +264,26 @@ impl Board {
         PointSet(spread & self.all.0)
     }
 
+    /// The points with exactly one neighbour in `set` (whether or not they
+    /// are in `set` themselves). Counts the four directions at once with a
+    /// bitwise adder, so rules code can test "one liberty" or "one stone of
+    /// that kind next to it" for the whole board without a loop over points.
+    /// `set` lies on the board.
+    #[inline]
+    pub fn touching_exactly_one(&self, set: PointSet) -> PointSet {
+        let bits = set.0;
+        let columns = self.columns as u32;
+        let from_left = (bits << 1) & self.not_first_column.0;
+        let from_right = (bits >> 1) & self.not_last_column.0;
+        let from_below = (bits << columns) & self.all.0;
+        let from_above = bits >> columns;
+        let horizontal = from_left | from_right;
+        let vertical = from_below | from_above;
+        let at_least_two =
+            (from_left & from_right) | (from_below & from_above) | (horizontal & vertical);
+        PointSet((horizontal | vertical) & !at_least_two)
+    }
+
     /// The neighbours of one point.
     #[inline]
     pub fn neighbours(&self, point: Point) -> PointSet {
@@ -372,6 +392,35 @@ mod tests {
         }
         assert!("8x8".parse::<Board>().is_ok());
         assert!("1x20".parse::<Board>().is_ok());
+    }
+
+    /// `touching_exactly_one` against counting neighbours point by point,
+    /// on every set of points of small boards and random sets of larger ones.
+    #[test]
+    fn exactly_one_neighbour_matches_counting() {
+        let check = |board: &Board, set: PointSet| {
+            let counted = board
+                .all()
+                .iter()
+                .filter(|&point| (board.neighbours(point) & set).len() == 1)
+                .fold(PointSet::EMPTY, |found, point| {
+                    found | PointSet::single(point)
+                });
+            assert_eq!(board.touching_exactly_one(set), counted, "{board}: {set:?}");
+        };
+        for name in ["1x1", "1x4", "2x2", "2x3", "3x3", "3x4", "4x3"] {
+            let board: Board = name.parse().unwrap();
+            for bits in 0..1u64 << board.points() {
+                check(&board, PointSet(bits));
+            }
+        }
+        let mut rng = crate::testing::Rng::new(0x0e_1ab0);
+        for name in ["4x4", "5x5", "2x9", "7x9", "8x8", "3x21", "1x25"] {
+            let board: Board = name.parse().unwrap();
+            for _ in 0..10_000 {
+                check(&board, PointSet(rng.next_u64() & board.all().bits()));
+            }
+        }
     }
 
     #[test]

@@ -200,14 +200,36 @@ impl Position {
     /// last move could have captured exactly one of our stones there, from a
     /// legal position, with a stone that is now a one-stone string whose only
     /// liberty is that point (SPEC section 2).
+    #[inline]
     pub fn ko_points(&self, board: &Board) -> PointSet {
         let empty = self.empty_points(board);
-        // Cheap filter: empty points with only the opponent's stones around,
-        // that is, next to no empty point and none of ours.
+        // Cheap filter, inlined where the solver asks: empty points with only
+        // the opponent's stones around, that is, next to no empty point and
+        // none of ours.
         let candidates = empty - board.adjacent(empty | self.us);
+        if candidates.is_empty() {
+            return PointSet::EMPTY;
+        }
+        self.ko_points_among(board, candidates, empty)
+    }
+
+    /// The ko points among `candidates`, the empty points with only the
+    /// opponent's stones around (see `ko_points`).
+    #[inline(never)]
+    fn ko_points_among(&self, board: &Board, candidates: PointSet, empty: PointSet) -> PointSet {
+        // Few candidates survive the next test, so it is done for the whole
+        // board at once: a ko point has exactly one lone capturer next to it
+        // (see `is_ko_point`), a stone of theirs with none of theirs around
+        // and one empty neighbour, the candidate. Next to a candidate, that
+        // is a stone of theirs with exactly one neighbour not ours.
+        let capturers = self.them & board.touching_exactly_one(board.all() - self.us);
         let mut result = PointSet::EMPTY;
-        for point in candidates.iter() {
-            if self.is_ko_point(board, point) {
+        for point in (candidates & board.adjacent(capturers)).iter() {
+            let around = board.neighbours(point);
+            let capturer = around & capturers;
+            if capturer.len() == 1
+                && self.others_had_liberties(board, point, around - capturer, empty)
+            {
                 result.insert(point);
             }
         }
@@ -239,9 +261,19 @@ impl Position {
         let Some(capturer) = capturer else {
             return false;
         };
-        // Before the capture our stone stood on `point`: every other string
-        // of theirs next to it needed a liberty elsewhere.
-        let others = around - PointSet::single(capturer);
+        self.others_had_liberties(board, point, around - PointSet::single(capturer), empty)
+    }
+
+    /// Before a capture at ko point `point` our stone stood there: every
+    /// string of theirs through `others` (the stones next to `point` but the
+    /// capturer) needed a liberty elsewhere for that position to be legal.
+    fn others_had_liberties(
+        &self,
+        board: &Board,
+        point: Point,
+        others: PointSet,
+        empty: PointSet,
+    ) -> bool {
         let mut pending = others;
         while let Some(stone) = pending.first() {
             let string = board.flood(PointSet::single(stone), self.them);
@@ -337,6 +369,54 @@ pub(crate) mod tests {
                 }
             }
         }
+    }
+
+    /// `ko_points`, which filters for the whole board at once, against
+    /// `is_ko_point` at every point: every legal position of the boards up
+    /// to 3x3 and 2x4, and random legal positions of larger ones.
+    #[test]
+    fn ko_points_agree_with_testing_point_by_point() {
+        use crate::index::code::Codec;
+        let check = |board: &Board, position: &Position| {
+            let one_by_one = board
+                .all()
+                .iter()
+                .filter(|&point| position.is_ko_point(board, point))
+                .fold(PointSet::EMPTY, |found, point| {
+                    found | PointSet::single(point)
+                });
+            assert_eq!(
+                position.ko_points(board),
+                one_by_one,
+                "{board}: {position:?}"
+            );
+            one_by_one.len()
+        };
+        let mut ko_points_seen = 0;
+        for name in ["1x1", "1x5", "2x2", "2x3", "2x4", "3x3"] {
+            let board: Board = name.parse().unwrap();
+            let codec = Codec::new(board);
+            for code in 0..codec.code_count() {
+                let position = codec.decode(code);
+                if position.is_legal(&board) {
+                    ko_points_seen += check(&board, &position);
+                }
+            }
+        }
+        let mut rng = crate::testing::Rng::new(0x0c0_4b0);
+        for name in ["4x4", "3x5", "2x8", "4x5", "3x7", "5x5"] {
+            let board: Board = name.parse().unwrap();
+            let codec = Codec::new(board);
+            let mut checked = 0;
+            while checked < 50_000 {
+                let position = codec.decode(rng.below(codec.code_count()));
+                if position.is_legal(&board) {
+                    ko_points_seen += check(&board, &position);
+                    checked += 1;
+                }
+            }
+        }
+        assert!(ko_points_seen > 1000, "{ko_points_seen}");
     }
 
     #[test]

@@ -51,21 +51,37 @@ pub fn origins(board: &Board, state: &State, mut visit: impl FnMut(Position, Las
     }
     let empty = position.empty_points(board);
     // The empty regions that only their stones border: what a move of
-    // theirs could have captured. Found once, not once per stone.
+    // theirs could have captured. Found once, not once per stone. Such a
+    // region lies within the empty points next to none of ours, so the
+    // floods stay there (and not in the big regions we touch): a piece of
+    // those is a whole region when no other empty point is next to it.
+    // The regions still come in the order of their lowest point next to
+    // their stones, so the origins come in the same order as before.
+    let away_from_us = empty - board.adjacent(us);
     let mut capturable = [PointSet::EMPTY; MAX_CAPTURABLE];
+    let mut capturable_points = PointSet::EMPTY;
     let mut regions = 0;
-    let mut pending = empty & board.adjacent(them);
+    let mut pending = away_from_us & board.adjacent(them);
     while let Some(point) = pending.first() {
-        let region = board.flood(PointSet::single(point), empty);
+        let region = board.flood(PointSet::single(point), away_from_us);
         pending = pending - region;
-        if (board.adjacent(region) & us).is_empty() {
+        if (board.adjacent(region) & empty).is_subset_of(region) {
             capturable[regions] = region;
+            capturable_points |= region;
             regions += 1;
         }
     }
+    // Most stones touch no capturable region: they need no neighbours.
+    let next_to_capturable = board.adjacent(capturable_points);
     for stone in them.iter() {
-        let around = board.neighbours(stone);
         let remaining = them - PointSet::single(stone);
+        if !next_to_capturable.contains(stone) {
+            // Nothing to restore: taking a stone away only adds liberties,
+            // so the earlier position is legal as it stands.
+            visit(Position::new(remaining, us), LastMove::Place(stone));
+            continue;
+        }
+        let around = board.neighbours(stone);
         // The capturable regions next to the stone (at most four).
         let mut next_to = [PointSet::EMPTY; 4];
         let mut count = 0;
@@ -74,12 +90,6 @@ pub fn origins(board: &Board, state: &State, mut visit: impl FnMut(Position, Las
                 next_to[count] = *region;
                 count += 1;
             }
-        }
-        if count == 0 {
-            // Nothing to restore: taking a stone away only adds liberties,
-            // so the earlier position is legal as it stands.
-            visit(Position::new(remaining, us), LastMove::Place(stone));
-            continue;
         }
         // A lone stone with one liberty that took exactly that one point
         // would have left a ko: not an origin of a state without one.

@@ -335,7 +335,6 @@ pub(crate) mod tests {
     /// (codes drawn from every pattern, illegal ones skipped).
     #[test]
     fn placements_agree_with_placing_point_by_point() {
-        use crate::index::code::Codec;
         let check = |board: &Board, position: &Position| {
             let mut all = Vec::new();
             position.placements(board, |point, placed| all.push((point, placed)));
@@ -346,29 +345,9 @@ pub(crate) mod tests {
                 .collect();
             assert_eq!(all, one_by_one, "{board}: {position:?}");
         };
-        for name in ["1x1", "1x5", "2x2", "2x3", "2x4", "3x3"] {
-            let board: Board = name.parse().unwrap();
-            let codec = Codec::new(board);
-            for code in 0..codec.code_count() {
-                let position = codec.decode(code);
-                if position.is_legal(&board) {
-                    check(&board, &position);
-                }
-            }
-        }
-        let mut rng = crate::testing::Rng::new(0x91ace);
-        for name in ["4x4", "3x5", "2x8", "4x5", "3x7", "5x5"] {
-            let board: Board = name.parse().unwrap();
-            let codec = Codec::new(board);
-            let mut checked = 0;
-            while checked < 20_000 {
-                let position = codec.decode(rng.below(codec.code_count()));
-                if position.is_legal(&board) {
-                    check(&board, &position);
-                    checked += 1;
-                }
-            }
-        }
+        crate::testing::for_legal_positions(20_000, 0x91ace, |board, position| {
+            check(board, position);
+        });
     }
 
     /// `ko_points`, which filters for the whole board at once, against
@@ -376,7 +355,6 @@ pub(crate) mod tests {
     /// to 3x3 and 2x4, and random legal positions of larger ones.
     #[test]
     fn ko_points_agree_with_testing_point_by_point() {
-        use crate::index::code::Codec;
         let check = |board: &Board, position: &Position| {
             let one_by_one = board
                 .all()
@@ -393,29 +371,9 @@ pub(crate) mod tests {
             one_by_one.len()
         };
         let mut ko_points_seen = 0;
-        for name in ["1x1", "1x5", "2x2", "2x3", "2x4", "3x3"] {
-            let board: Board = name.parse().unwrap();
-            let codec = Codec::new(board);
-            for code in 0..codec.code_count() {
-                let position = codec.decode(code);
-                if position.is_legal(&board) {
-                    ko_points_seen += check(&board, &position);
-                }
-            }
-        }
-        let mut rng = crate::testing::Rng::new(0x0c0_4b0);
-        for name in ["4x4", "3x5", "2x8", "4x5", "3x7", "5x5"] {
-            let board: Board = name.parse().unwrap();
-            let codec = Codec::new(board);
-            let mut checked = 0;
-            while checked < 50_000 {
-                let position = codec.decode(rng.below(codec.code_count()));
-                if position.is_legal(&board) {
-                    ko_points_seen += check(&board, &position);
-                    checked += 1;
-                }
-            }
-        }
+        crate::testing::for_legal_positions(50_000, 0x0c0_4b0, |board, position| {
+            ko_points_seen += check(board, position);
+        });
         assert!(ko_points_seen > 1000, "{ko_points_seen}");
     }
 

@@ -1,10 +1,41 @@
 //! Small helpers shared by the tests: a seeded random number generator, so
-//! that sampled checks are reproducible without another dependency, and a
-//! plain enumeration of every legal state of a board.
+//! that sampled checks are reproducible without another dependency, a
+//! plain enumeration of every legal state of a board, and the legal
+//! positions that fast paths of the rules are checked on.
 
 use crate::board::Board;
 use crate::index::code::Codec;
+use crate::position::Position;
 use crate::state::State;
+
+/// Calls `check` on every legal position of the small boards (1x1 to 3x3
+/// and 2x4) and on `samples` random legal positions of each of six larger
+/// ones (4x4 to 5x5), drawn with `seed`.
+pub fn for_legal_positions(samples: usize, seed: u64, mut check: impl FnMut(&Board, &Position)) {
+    for name in ["1x1", "1x5", "2x2", "2x3", "2x4", "3x3"] {
+        let board: Board = name.parse().expect("a board name");
+        let codec = Codec::new(board);
+        for code in 0..codec.code_count() {
+            let position = codec.decode(code);
+            if position.is_legal(&board) {
+                check(&board, &position);
+            }
+        }
+    }
+    let mut rng = Rng::new(seed);
+    for name in ["4x4", "3x5", "2x8", "4x5", "3x7", "5x5"] {
+        let board: Board = name.parse().expect("a board name");
+        let codec = Codec::new(board);
+        let mut checked = 0;
+        while checked < samples {
+            let position = codec.decode(rng.below(codec.code_count()));
+            if position.is_legal(&board) {
+                check(&board, &position);
+                checked += 1;
+            }
+        }
+    }
+}
 
 /// Every legal state of a board by plain enumeration, without symmetry:
 /// every code, both pass flags, and every point tried as a ko point through

@@ -300,29 +300,9 @@ mod tests {
                 }
             }
         };
-        for name in ["1x1", "1x5", "2x2", "2x3", "2x4", "3x3"] {
-            let board: Board = name.parse().unwrap();
-            let codec = Codec::new(board);
-            for code in 0..codec.code_count() {
-                let position = codec.decode(code);
-                if position.is_legal(&board) {
-                    check(&board, &position);
-                }
-            }
-        }
-        let mut rng = crate::testing::Rng::new(0x2e5_70e);
-        for name in ["4x4", "3x5", "2x8", "4x5", "3x7", "5x5"] {
-            let board: Board = name.parse().unwrap();
-            let codec = Codec::new(board);
-            let mut checked = 0;
-            while checked < 50_000 {
-                let position = codec.decode(rng.below(codec.code_count()));
-                if position.is_legal(&board) {
-                    check(&board, &position);
-                    checked += 1;
-                }
-            }
-        }
+        crate::testing::for_legal_positions(50_000, 0x2e5_70e, |board, position| {
+            check(board, position);
+        });
         assert!(illegal_seen > 1000, "{illegal_seen}");
     }
 

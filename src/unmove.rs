@@ -55,8 +55,8 @@ pub fn origins(board: &Board, state: &State, mut visit: impl FnMut(Position, Las
     // region lies within the empty points next to none of ours, so the
     // floods stay there (and not in the big regions we touch): a piece of
     // those is a whole region when no other empty point is next to it.
-    // The regions still come in the order of their lowest point next to
-    // their stones, so the origins come in the same order as before.
+    // The regions come in the order of their lowest point next to their
+    // stones.
     let away_from_us = empty - board.adjacent(us);
     let mut capturable = [PointSet::EMPTY; MAX_CAPTURABLE];
     let mut capturable_points = PointSet::EMPTY;

@@ -251,17 +251,29 @@ impl Board {
         point.index() % self.columns()
     }
 
-    /// The points next to some point of `set`, not counting `set` itself
-    /// unless a point of `set` touches another.
+    /// The points next to some point of `set` (on the board), not counting
+    /// `set` itself unless a point of `set` touches another.
     #[inline]
     pub fn adjacent(&self, set: PointSet) -> PointSet {
+        let [from_left, from_right, from_below, from_above] = self.shifted(set);
+        PointSet(from_left | from_right | from_below | from_above)
+    }
+
+    /// `set` moved one step in each of the four directions (right, left,
+    /// up, down), what falls off the board dropped: bit `p` of each is set
+    /// when `p`'s neighbour on the left, right, below or above is in `set`.
+    /// `set` lies on the board.
+    #[inline(always)]
+    fn shifted(&self, set: PointSet) -> [u64; 4] {
+        debug_assert!(set.is_subset_of(self.all), "a set off the board");
         let bits = set.0;
         let columns = self.columns as u32;
-        let spread = ((bits << 1) & self.not_first_column.0)
-            | ((bits >> 1) & self.not_last_column.0)
-            | (bits << columns)
-            | (bits >> columns);
-        PointSet(spread & self.all.0)
+        [
+            (bits << 1) & self.not_first_column.0,
+            (bits >> 1) & self.not_last_column.0,
+            (bits << columns) & self.all.0,
+            bits >> columns,
+        ]
     }
 
     /// The points with exactly one neighbour in `set` (whether or not they
@@ -271,12 +283,7 @@ impl Board {
     /// `set` lies on the board.
     #[inline]
     pub fn touching_exactly_one(&self, set: PointSet) -> PointSet {
-        let bits = set.0;
-        let columns = self.columns as u32;
-        let from_left = (bits << 1) & self.not_first_column.0;
-        let from_right = (bits >> 1) & self.not_last_column.0;
-        let from_below = (bits << columns) & self.all.0;
-        let from_above = bits >> columns;
+        let [from_left, from_right, from_below, from_above] = self.shifted(set);
         let horizontal = from_left | from_right;
         let vertical = from_below | from_above;
         let at_least_two =

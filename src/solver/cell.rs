@@ -215,17 +215,17 @@ pub fn seeds(cell: u32, level: i32, points: i32) -> bool {
 /// The first step of threshold `level` for a state after a pass, which no
 /// other thread touches: Win at depth 1 if a second pass ends the game with
 /// margin `level`; one more child won if it gives the opponent `level`
-/// (Lose at depth 1 if it was the last). Gives the new cell and whether
-/// this decided it.
+/// (Lose at depth 1 if it was the last). Gives the new cell and how many
+/// of the two it became (0, 1 or both), counted as the layers count flips.
 #[inline]
-pub fn seeded(old: u32, level: i32, points: i32) -> (u32, bool) {
+pub fn seeded(old: u32, level: i32, points: i32) -> (u32, u32) {
     let code = margin_code(level, points);
     let mut cell = old;
-    let mut decided = false;
+    let mut flips = 0;
     if pass_margin_before_a(cell, points) == Some(level) {
         if let Some(new) = with_mover(cell, code, 1) {
             cell = new;
-            decided = true;
+            flips += 1;
         }
     }
     if pass_margin_before_b(old, points) == Some(-level) {
@@ -235,9 +235,9 @@ pub fn seeded(old: u32, level: i32, points: i32) -> (u32, bool) {
         } else {
             counted
         };
-        decided |= last;
+        flips += last as u32;
     }
-    (cell, decided)
+    (cell, flips)
 }
 
 #[cfg(test)]
@@ -263,13 +263,13 @@ mod tests {
                     continue;
                 }
                 let level = rng.below(2 * n as u64 + 1) as i32 - n;
-                let changed = seeded(cell, level, n) != (cell, false);
+                let changed = seeded(cell, level, n) != (cell, 0);
                 assert!(
                     !changed || seeds(cell, level, n),
                     "{cell:#x} at {level} on {n} points"
                 );
                 if !seeds(cell, level, n) {
-                    assert_eq!(seeded(cell, level, n), (cell, false));
+                    assert_eq!(seeded(cell, level, n), (cell, 0));
                 }
             }
         }

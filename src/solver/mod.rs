@@ -556,7 +556,8 @@ fn count_children_compressed(
 /// Phase 3, first step of a level: the states whose second pass ends the game
 /// with margin `level` are won at depth 1; those whose second pass gives the
 /// opponent `level` have one more child won for the opponent. Marks the
-/// states decided in the next layer of `flags`; returns how many.
+/// states decided in the next layer of `flags`; returns their flips (a state
+/// both won and lost counts twice, as the layers count it).
 fn seed_level(index: &StateIndex, cells: &mut CellStore, flags: &LayerFlags, level: i32) -> u64 {
     let points = index.board().points() as i32;
     let positions = index.counts().positions;
@@ -581,11 +582,11 @@ fn seed_level(index: &StateIndex, cells: &mut CellStore, flags: &LayerFlags, lev
                         let i = seeded.trailing_zeros() as usize;
                         seeded &= seeded - 1;
                         let passed = &mut pairs[2 * i + SLOT_PASSED as usize];
-                        let (new, marked) = cell::seeded(*passed, level, points);
+                        let (new, flips) = cell::seeded(*passed, level, points);
                         *passed = new;
-                        if marked {
+                        if flips > 0 {
                             flags.mark_next(first + 2 * i as StateNumber + SLOT_PASSED);
-                            decided += 1;
+                            decided += flips as u64;
                         }
                     }
                     decided
@@ -939,7 +940,10 @@ fn apply_waiting(
                 waiting
                     .iter()
                     .map(|&u| (first + (u >> 1) as usize, u & 1 != 0)),
-                |old, child_won| cell::with_update(old, child_won, code, depth),
+                |old, child_won| {
+                    let (new, decided) = cell::with_update(old, child_won, code, depth);
+                    (new, decided as u32)
+                },
             );
             // Give back what a busy round took, so that the buckets hold
             // about the budget and not each bucket's largest round.
@@ -953,25 +957,25 @@ fn apply_waiting(
 }
 
 /// Changes cells of a decompressed block whose first state is `first`: for
-/// each `(number, what)`, `change(cell, what)` gives the new cell and
-/// whether that decided the state, which is then marked in the next layer.
-/// Returns whether any cell changed, and how many were decided.
+/// each `(number, what)`, `change(cell, what)` gives the new cell and how
+/// many flips (Win, Lose) that made; a state that flipped is marked in the
+/// next layer. Returns whether any cell changed, and the flips.
 fn change_block<T>(
     cells: &mut [u32],
     first: usize,
     flags: &LayerFlags,
     changes: impl Iterator<Item = (usize, T)>,
-    change: impl Fn(u32, T) -> (u32, bool),
+    change: impl Fn(u32, T) -> (u32, u32),
 ) -> (bool, u64) {
     let (mut changed, mut decided) = (false, 0);
     for (number, what) in changes {
         let old = cells[number - first];
-        let (new, now_decided) = change(old, what);
+        let (new, flips) = change(old, what);
         changed |= new != old;
         cells[number - first] = new;
-        if now_decided {
+        if flips > 0 {
             flags.mark_next(number as StateNumber);
-            decided += 1;
+            decided += flips as u64;
         }
     }
     (changed, decided)

@@ -277,13 +277,14 @@ impl Header {
         if self.positions_per_block > MAX_POSITIONS_PER_BLOCK {
             return Err(inconsistent("blocks too large"));
         }
-        if self.states != 2 * self.positions + self.ko_states {
+        // In 128 bits: a damaged header can hold any numbers.
+        if 2 * self.positions as u128 + self.ko_states as u128 != self.states as u128 {
             return Err(inconsistent("state counts do not add up"));
         }
         if self.blocks as u64 != self.positions.div_ceil(self.positions_per_block as u64) {
             return Err(inconsistent("block count does not match the positions"));
         }
-        if self.ko_states > self.positions * self.board.points() as u64 {
+        if self.ko_states > self.positions.saturating_mul(self.board.points() as u64) {
             return Err(inconsistent("too many ko states"));
         }
         let directory_end = self.directory_offset.checked_add(self.directory_length);

@@ -197,19 +197,107 @@ pub fn with_update(old: u32, child_won: bool, code: u32, depth: u32) -> (u32, bo
     }
 }
 
-/// Whether seeding threshold `level` can change `cell` (see `seeded`):
-/// its A is unknown and a second pass ends the game with margin `level`,
-/// or its B is unknown and a second pass gives the opponent `level`. Most
-/// cells of a level are not seeded; this lets a scan pass them by with a
-/// few operations and no store.
+/// A test of a cell by two of its fields: whether `cell & mask == want` for
+/// either of two (mask, want) pairs. A level's seeds and a layer's states are
+/// both found this way, by scans over runs of cells (`matching`), so the
+/// test is kept to two masked comparisons that run eight cells at a time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CellTest {
+    masks: [u32; 2],
+    wants: [u32; 2],
+}
+
+/// The largest run `CellTest::matching` takes: one bit per cell of a word.
+pub const RUN: usize = 64;
+
+impl CellTest {
+    /// The cells seeding threshold `level` can change (see `seeded`): A
+    /// unknown and a second pass ending the game with margin `level`, or B
+    /// unknown and a second pass giving the opponent `level`. Most cells of
+    /// a level are not seeded; the test passes them by with no store.
+    #[inline]
+    pub fn seeds(level: i32, points: i32) -> CellTest {
+        let for_a = margin_code(level, points);
+        let for_b = margin_code(-level, points);
+        CellTest {
+            // A code zero and the margin in A's payload; B code zero and the
+            // margin in B's top bits.
+            masks: [A_MASK | A_PAYLOAD_MASK, B_MASK | CODE_MASK << B_SCORE_SHIFT],
+            wants: [for_a << A_PAYLOAD_SHIFT, for_b << B_SCORE_SHIFT],
+        }
+    }
+
+    /// The cells that became Win or Lose at the threshold with code `code`,
+    /// at depth `depth` (`decided_won` or `decided_lost`).
+    #[inline]
+    pub fn decided(code: u32, depth: u32) -> CellTest {
+        CellTest {
+            masks: [A_MASK | A_PAYLOAD_MASK, B_MASK | B_PAYLOAD_MASK],
+            wants: [
+                code << A_SHIFT | depth << A_PAYLOAD_SHIFT,
+                code << B_SHIFT | depth << B_PAYLOAD_SHIFT,
+            ],
+        }
+    }
+
+    /// Whether `cell` passes.
+    #[inline(always)]
+    pub fn matches(&self, cell: u32) -> bool {
+        // `|` and not `||`: no branches.
+        (cell & self.masks[0] == self.wants[0]) | (cell & self.masks[1] == self.wants[1])
+    }
+
+    /// Which of `cells` (at most `RUN`) pass: bit `i` for `cells[i]`.
+    #[inline]
+    pub fn matching(&self, cells: &[u32]) -> u64 {
+        self.matching_by(cells.len(), |i| cells[i])
+    }
+
+    /// Which of `len` cells (at most `RUN`) pass, cell `i` read by
+    /// `cell(i)`: bit `i` for cell `i`. Reading through a function lets the
+    /// solver's layers pass atomic loads.
+    #[inline(always)]
+    pub fn matching_by(&self, len: usize, cell: impl Fn(usize) -> u32) -> u64 {
+        debug_assert!(len <= RUN);
+        #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+        if len == RUN {
+            // SAFETY: the build enables AVX2 for every function (the `cfg`
+            // above), so the CPU that runs this code has it.
+            return unsafe { vector::matching(self, cell) };
+        }
+        (0..len).fold(0, |bits, i| bits | (self.matches(cell(i)) as u64) << i)
+    }
+}
+
+/// `CellTest::matching_by` on a full run, eight cells to a vector.
+#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+mod vector {
+    use super::{CellTest, RUN};
+    use std::arch::x86_64::*;
+
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(super) fn matching(test: &CellTest, cell: impl Fn(usize) -> u32) -> u64 {
+        let splat = |x: u32| _mm256_set1_epi32(x as i32);
+        let (mask_a, mask_b) = (splat(test.masks[0]), splat(test.masks[1]));
+        let (want_a, want_b) = (splat(test.wants[0]), splat(test.wants[1]));
+        let mut bits = 0u64;
+        for k in 0..RUN / 8 {
+            let c = |i: usize| cell(8 * k + i) as i32;
+            let v = _mm256_setr_epi32(c(0), c(1), c(2), c(3), c(4), c(5), c(6), c(7));
+            let a = _mm256_cmpeq_epi32(_mm256_and_si256(v, mask_a), want_a);
+            let b = _mm256_cmpeq_epi32(_mm256_and_si256(v, mask_b), want_b);
+            let hits = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_or_si256(a, b)));
+            bits |= (hits as u8 as u64) << (8 * k);
+        }
+        bits
+    }
+}
+
+/// Whether seeding threshold `level` can change `cell` (see `seeded`).
 #[inline(always)]
 pub fn seeds(cell: u32, level: i32, points: i32) -> bool {
-    let for_a = margin_code(level, points);
-    let for_b = margin_code(-level, points);
-    // `&` and not `&&`: no branches, so that a scan can run in vectors.
-    let a = (cell & A_MASK == 0) & ((cell & A_PAYLOAD_MASK) >> A_PAYLOAD_SHIFT == for_a);
-    let b = (cell & B_MASK == 0) & (cell >> B_SCORE_SHIFT == for_b);
-    a | b
+    CellTest::seeds(level, points).matches(cell)
 }
 
 /// The first step of threshold `level` for a state after a pass, which no
@@ -270,6 +358,53 @@ mod tests {
                 );
                 if !seeds(cell, level, n) {
                     assert_eq!(seeded(cell, level, n), (cell, 0));
+                }
+            }
+        }
+    }
+
+    /// The two-field tests against the field accessors, and the runs
+    /// (eight cells to a vector) against one cell at a time.
+    #[test]
+    fn cell_tests_agree_with_the_fields() {
+        let mut rng = crate::testing::Rng::new(0xce11_7e57);
+        let n = 21;
+        for _ in 0..2_000 {
+            let level = rng.below(2 * n as u64 + 1) as i32 - n;
+            let code = margin_code(level, n);
+            let depth = rng.below(8) as u32;
+            let tests = [CellTest::seeds(level, n), CellTest::decided(code, depth)];
+            // Cells built to pass, and arbitrary words.
+            let cells: Vec<u32> = (0..RUN)
+                .map(|_| match rng.below(4) {
+                    0 => fresh(1, Some(level), n),
+                    1 => with_mover(0, code, depth).expect("A unknown"),
+                    2 => with_opponent(0, code, depth),
+                    _ => rng.below(1 << 32) as u32,
+                })
+                .collect();
+            for &cell in &cells {
+                let a_unknown = mover_margin(cell, n).is_none();
+                let b_unknown = opponent_margin(cell, n).is_none();
+                let seeds_a = a_unknown && mover_depth(cell) == margin_code(level, n);
+                let seeds_b = b_unknown && cell >> B_SCORE_SHIFT == margin_code(-level, n);
+                assert_eq!(tests[0].matches(cell), seeds_a || seeds_b, "{cell:#x}");
+                assert_eq!(
+                    tests[1].matches(cell),
+                    decided_won(cell, code, depth) || decided_lost(cell, code, depth),
+                    "{cell:#x}"
+                );
+            }
+            for test in tests {
+                for len in [RUN, RUN - 1, 9, 0] {
+                    let run = &cells[..len];
+                    let bits = test.matching(run);
+                    for (i, &cell) in run.iter().enumerate() {
+                        assert_eq!(bits >> i & 1 == 1, test.matches(cell), "cell {i} of {len}");
+                    }
+                    if len < RUN {
+                        assert_eq!(bits >> len, 0, "no bits past the run");
+                    }
                 }
             }
         }

@@ -355,7 +355,17 @@ struct LayerFlags {
     next: Vec<AtomicU64>,
 }
 
-const STATES_PER_FLAG: u32 = 64;
+const STATES_PER_FLAG: u32 = cell::RUN as u32;
+
+/// The positions of the set bits of `bits`, lowest first.
+#[inline]
+fn bits_of(mut bits: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        let i = bits.trailing_zeros() as usize;
+        bits &= bits.checked_sub(1)?;
+        Some(i)
+    })
+}
 const STATES_PER_FLAG_WORD: u32 = 64 * STATES_PER_FLAG;
 
 impl LayerFlags {
@@ -564,28 +574,25 @@ fn seed_level(index: &StateIndex, cells: &mut CellStore, flags: &LayerFlags, lev
     match cells {
         CellStore::Flat(cells) => {
             // Plain and passed states alternate up to the ko states; only
-            // the passed ones are seeded, and few of those at any level. 64
-            // pairs at a time: which are seeded, in one pass without
-            // branches, then those few.
+            // the passed ones (odd numbers) are seeded, and few of those at
+            // any level. A run of cells at a time: which are seeded, then
+            // those few.
+            let test = cell::CellTest::seeds(level, points);
+            const PASSED: u64 = 0xaaaa_aaaa_aaaa_aaaa;
             cells[..2 * positions as usize]
-                .par_chunks_mut(128)
+                .par_chunks_mut(cell::RUN)
                 .enumerate()
-                .map(|(run, pairs)| {
-                    let mut seeded = 0u64;
-                    for (i, pair) in pairs.chunks_exact(2).enumerate() {
-                        let passed = pair[SLOT_PASSED as usize];
-                        seeded |= (cell::seeds(passed, level, points) as u64) << i;
-                    }
-                    let first = (128 * run) as StateNumber;
+                .map(|(run, cells)| {
+                    let mut seeded = test.matching(cells) & PASSED;
+                    let first = (cell::RUN * run) as StateNumber;
                     let mut decided = 0;
                     while seeded != 0 {
                         let i = seeded.trailing_zeros() as usize;
                         seeded &= seeded - 1;
-                        let passed = &mut pairs[2 * i + SLOT_PASSED as usize];
-                        let (new, flips) = cell::seeded(*passed, level, points);
-                        *passed = new;
+                        let (new, flips) = cell::seeded(cells[i], level, points);
+                        cells[i] = new;
                         if flips > 0 {
-                            flags.mark_next(first + 2 * i as StateNumber + SLOT_PASSED);
+                            flags.mark_next(first + i as StateNumber);
                             decided += flips as u64;
                         }
                     }
@@ -732,6 +739,7 @@ fn propagate_layer(
     let code = cell::margin_code(level, points);
     let next_depth = depth + 1;
     let states = index.counts().states as StateNumber;
+    let test = cell::CellTest::decided(code, depth);
     (0..flags.current.len())
         .into_par_iter()
         .filter(|&w| flags.current[w].load(Ordering::Relaxed) != 0)
@@ -763,8 +771,11 @@ fn propagate_layer(
                             prefetch(&cells[number]);
                         }
                     }
-                    let group = (block..(block + STATES_PER_FLAG).min(states))
-                        .map(|number| (number, cells[number as usize].load(Ordering::Relaxed)));
+                    let run =
+                        &cells[block as usize..(block + STATES_PER_FLAG).min(states) as usize];
+                    let hits = test.matching_by(run.len(), |i| run[i].load(Ordering::Relaxed));
+                    let group = bits_of(hits)
+                        .map(|i| (block + i as StateNumber, run[i].load(Ordering::Relaxed)));
                     let waiting = updates.len();
                     here +=
                         push_updates(index, cursor, group, (code, depth), scratch, updates, |p| {
@@ -839,6 +850,7 @@ fn propagate_layer_compressed(
     let points = index.board().points() as i32;
     let code = cell::margin_code(level, points);
     let next_depth = depth + 1;
+    let test = cell::CellTest::decided(code, depth);
     let block_cells = blocks.block_cells();
     let groups_per_block = (block_cells / STATES_PER_FLAG as usize) as u64;
     let flagged = |group: u64| {
@@ -881,14 +893,13 @@ fn propagate_layer_compressed(
                         }
                         let group_first = (g * STATES_PER_FLAG as u64) as usize;
                         let group_end = (group_first + STATES_PER_FLAG as usize).min(cells.len());
-                        let group = cells[group_first..group_end].iter().enumerate().map(
-                            |(offset, &current)| {
-                                (
-                                    (first as usize + group_first + offset) as StateNumber,
-                                    current,
-                                )
-                            },
-                        );
+                        let run = &cells[group_first..group_end];
+                        let group = bits_of(test.matching(run)).map(|offset| {
+                            (
+                                (first as usize + group_first + offset) as StateNumber,
+                                run[offset],
+                            )
+                        });
                         here += push_updates(
                             index,
                             &mut cursor,

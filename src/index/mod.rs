@@ -237,6 +237,16 @@ impl StateIndex {
         self.presence.prefetch(code)
     }
 
+    /// Asks for what a cursor reads to reach state `number` from afar (the
+    /// index line of its position, for states without ko), for it to
+    /// arrive before the state is asked for.
+    #[inline]
+    pub fn prefetch_state(&self, number: StateNumber) {
+        if number < self.ko_start() {
+            self.presence.prefetch_numbered(number as u64 / 2);
+        }
+    }
+
     /// Finds a canonical position in the index.
     #[inline]
     pub fn entry_of(&self, canonical: Canonical) -> Option<PositionEntry> {

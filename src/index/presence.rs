@@ -20,8 +20,12 @@ struct Line {
     before: u64,
 }
 
-/// Present codes between two samples of `Presence::samples`.
-const SAMPLE: u64 = 1024;
+/// Present codes between two samples of `Presence::samples`: about two
+/// lines' worth on the boards the solver builds, so that a select reads the
+/// sample and one or two neighbouring lines. (Every 1,024 codes, a select
+/// searched some 17 lines, one cache miss after another; the solver selects
+/// at every group of a sparse layer.)
+const SAMPLE: u64 = 128;
 
 /// A set of codes below `codes`, with rank and select.
 pub struct Presence {
@@ -137,14 +141,11 @@ impl Presence {
             };
         }
         // The line holding code number `first` is the last one with no more
-        // codes before it; it lies between two samples.
-        let k = (first / SAMPLE) as usize;
-        let low = self.samples[k] as usize;
-        let high = self
-            .samples
-            .get(k + 1)
-            .map_or(self.lines.len(), |&l| l as usize + 1);
-        let line = low + self.lines[low..high].partition_point(|l| l.before <= first) - 1;
+        // codes before it: at or after the sample's, and a line or two on.
+        let mut line = self.samples[(first / SAMPLE) as usize] as usize;
+        while line + 1 < self.lines.len() && self.lines[line + 1].before <= first {
+            line += 1;
+        }
         let word = line * WORDS_PER_LINE;
         let mut walker = PresenceWalker {
             presence: self,
@@ -153,6 +154,15 @@ impl Presence {
         };
         walker.skip(first - self.lines[line].before);
         walker
+    }
+
+    /// Asks for the line that holds the code numbered `number`, so that a
+    /// walk from it (`walk_from`) finds it cached.
+    #[inline]
+    pub fn prefetch_numbered(&self, number: u64) {
+        if let Some(&line) = self.samples.get((number / SAMPLE) as usize) {
+            crate::prefetch::prefetch(&self.lines[line as usize]);
+        }
     }
 
     /// The code numbered `number` (which must be below `count`).

@@ -770,6 +770,7 @@ fn propagate_layer(
                         for number in (next..last).step_by(16).chain([last]) {
                             prefetch(&cells[number]);
                         }
+                        index.prefetch_state(next as StateNumber);
                     }
                     let run =
                         &cells[block as usize..(block + STATES_PER_FLAG).min(states) as usize];

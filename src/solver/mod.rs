@@ -356,6 +356,7 @@ struct LayerFlags {
 }
 
 const STATES_PER_FLAG: u32 = cell::RUN as u32;
+const STATES_PER_FLAG_WORD: u32 = 64 * STATES_PER_FLAG;
 
 /// The positions of the set bits of `bits`, lowest first.
 #[inline]
@@ -366,7 +367,6 @@ fn bits_of(mut bits: u64) -> impl Iterator<Item = usize> {
         Some(i)
     })
 }
-const STATES_PER_FLAG_WORD: u32 = 64 * STATES_PER_FLAG;
 
 impl LayerFlags {
     fn new(states: u64) -> LayerFlags {
@@ -583,12 +583,9 @@ fn seed_level(index: &StateIndex, cells: &mut CellStore, flags: &LayerFlags, lev
                 .par_chunks_mut(cell::RUN)
                 .enumerate()
                 .map(|(run, cells)| {
-                    let mut seeded = test.matching(cells) & PASSED;
                     let first = (cell::RUN * run) as StateNumber;
                     let mut decided = 0;
-                    while seeded != 0 {
-                        let i = seeded.trailing_zeros() as usize;
-                        seeded &= seeded - 1;
+                    for i in bits_of(test.matching(cells) & PASSED) {
                         let (new, flips) = cell::seeded(cells[i], level, points);
                         cells[i] = new;
                         if flips > 0 {

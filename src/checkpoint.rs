@@ -32,7 +32,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use flate2::Crc;
+use crc32fast::Hasher as Crc;
 
 use crate::board::Board;
 use crate::solver::store::{CellBuilder, CellForm, CellStore};
@@ -152,7 +152,7 @@ impl CheckpointFile {
             cells.push(&run);
             left -= take;
         }
-        if crc.sum() != u32_at(56) {
+        if crc.finalize() != u32_at(56) {
             return Err("checksum mismatch".into());
         }
         let cells = cells
@@ -173,8 +173,10 @@ impl CheckpointFile {
             let mut buffer = Vec::with_capacity(4 * CHUNK_CELLS);
             cells.for_each_run(|run| {
                 for chunk in run.chunks(CHUNK_CELLS) {
-                    buffer.clear();
-                    buffer.extend(chunk.iter().flat_map(|c| c.to_le_bytes()));
+                    buffer.resize(4 * chunk.len(), 0);
+                    for (bytes, cell) in buffer.chunks_exact_mut(4).zip(chunk) {
+                        bytes.copy_from_slice(&cell.to_le_bytes());
+                    }
                     crc.update(&buffer);
                     out.write_all(&buffer)?;
                 }
@@ -191,7 +193,7 @@ impl CheckpointFile {
             header[36..40].copy_from_slice(&progress.largest_depth.to_le_bytes());
             header[40..48].copy_from_slice(&progress.largest_layer.to_le_bytes());
             header[48..56].copy_from_slice(&progress.flips.to_le_bytes());
-            header[56..60].copy_from_slice(&crc.sum().to_le_bytes());
+            header[56..60].copy_from_slice(&crc.finalize().to_le_bytes());
             out.seek(SeekFrom::Start(0))?;
             out.write_all(&header)?;
             Ok(Some(()))

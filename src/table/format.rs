@@ -30,9 +30,10 @@
 use std::fmt;
 use std::io::{Read, Seek, SeekFrom, Write};
 
+use crc32fast::Hasher as Crc;
 use flate2::read::DeflateDecoder;
 use flate2::write::DeflateEncoder;
-use flate2::{Compression, Crc};
+use flate2::Compression;
 
 use crate::board::Board;
 use crate::value::Value;
@@ -144,7 +145,7 @@ pub fn file_checksum(bytes: &[u8]) -> u32 {
         crc.update(&[0; 4]);
         crc.update(&bytes[CHECKSUM_OFFSET + 4..]);
     }
-    crc.sum()
+    crc.finalize()
 }
 
 impl Header {
@@ -512,7 +513,7 @@ impl<W: Write + Seek> TableWriter<W> {
         table_crc.update(&table);
         crc.combine(&table_crc);
         crc.combine(&self.blocks_crc);
-        let checksum = crc.sum();
+        let checksum = crc.finalize();
         header[CHECKSUM_OFFSET..CHECKSUM_OFFSET + 4].copy_from_slice(&checksum.to_le_bytes());
         self.out.seek(SeekFrom::Start(0))?;
         self.out.write_all(&header)?;

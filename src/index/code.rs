@@ -296,6 +296,31 @@ impl Codec {
         codes
     }
 
+    /// Whether a symmetry other than the identity maps `stones` onto
+    /// themselves. The code of one side's stones under each symmetry is the
+    /// code of their image, so an image equal to the stones has their code.
+    #[inline]
+    pub fn has_symmetry(&self, stones: PointSet) -> bool {
+        match self.symmetries.len() {
+            8 => self.has_symmetry_in::<8>(stones),
+            4 => self.has_symmetry_in::<4>(stones),
+            2 => self.has_symmetry_in::<2>(stones),
+            _ => false,
+        }
+    }
+
+    #[inline(always)]
+    fn has_symmetry_in<const S: usize>(&self, stones: PointSet) -> bool {
+        let bits = stones.bits();
+        let images = match self.groups {
+            1 => self.weigh_all::<1, S>(bits),
+            2 => self.weigh_all::<2, S>(bits),
+            3 => self.weigh_all::<3, S>(bits),
+            _ => self.weigh_all::<BYTE_GROUPS, S>(bits),
+        };
+        images[1..].contains(&images[0])
+    }
+
     /// The codes of a position under the first `S` symmetries, its own
     /// stones weighing `1` and the other side's `2`.
     #[inline(always)]

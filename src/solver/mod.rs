@@ -406,6 +406,8 @@ fn atomic_cells(cells: &mut [u32]) -> &[AtomicU32] {
 /// Scratch space for counting children, reused from position to position.
 #[derive(Default)]
 struct CountScratch {
+    /// The moves whose children need their canonical codes to be told
+    /// apart, with their keys (canonical code and ko point).
     moves: Vec<(Point, u64)>,
     keys: Vec<u64>,
 }
@@ -413,6 +415,19 @@ struct CountScratch {
 /// Phase 2 for one position: calls `store(number, cell)` with the fresh
 /// cell of each of its states (plain, passed, then ko states in order) and
 /// returns their edges.
+///
+/// Two moves lead to one child when their canonical codes and ko points
+/// agree. Most positions need no codes for that: two moves `a` and `b`
+/// lead to one child only if a symmetry maps the position after `a` onto
+/// the one after `b` (not the identity: after `a` our stone is at `a`,
+/// after `b` that point is still empty). When neither captures, their
+/// stones are as before, so the symmetry maps their stones onto
+/// themselves; and a capture leaves fewer of their stones, so a capturing
+/// move never shares a child with one that captures nothing. When no
+/// symmetry but the identity fixes their stones, the moves that capture
+/// nothing all lead to different children, and only the capturing ones
+/// are told apart by code. The retake of a ko captures, so it is among
+/// those.
 fn count_position(
     index: &StateIndex,
     entry: &PositionStates,
@@ -424,10 +439,17 @@ fn count_position(
     let points = board.points() as i32;
     let CountScratch { moves, keys } = scratch;
     let position = codec.decode(entry.code);
-    let weights = codec.weights(&position);
+    let every_move_coded = codec.has_symmetry(position.them());
+    let mut weights = None;
+    let mut uncoded = 0u32;
     moves.clear();
     position.placements(&board, |point, placed| {
-        let canonical = codec.canonical_turned(&weights, placed.captured, PointSet::single(point));
+        if !every_move_coded && placed.captured.is_empty() {
+            uncoded += 1;
+            return;
+        }
+        let weights = weights.get_or_insert_with(|| codec.weights(&position));
+        let canonical = codec.canonical_turned(weights, placed.captured, PointSet::single(point));
         let ko = placed.ko.map_or(0, |k| {
             codec.canonical_point(&canonical, k).index() as u64 + 1
         });
@@ -437,7 +459,7 @@ fn count_position(
     keys.extend(moves.iter().map(|&(_, key)| key));
     keys.sort_unstable();
     keys.dedup();
-    let plain = keys.len() as u32 + 1;
+    let plain = uncoded + keys.len() as u32 + 1;
     let margin = position.area_score(&board);
     store(entry.state(SLOT_PLAIN), cell::fresh(plain, None, points));
     store(
@@ -1138,6 +1160,68 @@ pub fn solve_with_checkpoints(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Counting children (canonical codes only where two moves can share a
+    /// child) against every move played and ranked, the repeats dropped.
+    #[test]
+    fn child_counts_match_moves_played_and_ranked() {
+        for name in ["1x5", "2x3", "3x3", "2x4", "1x7", "3x4", "2x5"] {
+            let board: Board = name.parse().unwrap();
+            let index = StateIndex::build(board).unwrap();
+            let points = board.points() as i32;
+            let mut scratch = CountScratch::default();
+            let (mut spared, mut total_edges) = (0, 0);
+            for entry in index.positions(0) {
+                let mut cells = Vec::new();
+                let edges = count_position(&index, &entry, &mut scratch, |number, cell| {
+                    cells.push((number, cell))
+                });
+                if !index
+                    .codec()
+                    .has_symmetry(index.codec().decode(entry.code).them())
+                {
+                    spared += 1;
+                }
+                let mut slow_edges = 0;
+                for (number, cell) in cells {
+                    let state = index.unrank(number);
+                    let mut children: Vec<StateNumber> = board
+                        .all()
+                        .iter()
+                        .filter_map(|point| state.place(&board, point))
+                        .map(|child| index.rank(&child).expect("children are legal"))
+                        .collect();
+                    children.sort_unstable();
+                    children.dedup();
+                    // A pass leads on, or ends the game: one child more.
+                    let count = children.len() as u32 + 1;
+                    assert_eq!(
+                        cell::children_left(cell),
+                        count,
+                        "{name}: children of {state:?}"
+                    );
+                    assert_eq!(
+                        cell,
+                        cell::fresh(count, cell_pass_margin(&state, &board), points)
+                    );
+                    slow_edges += count as u64;
+                }
+                assert_eq!(
+                    edges, slow_edges,
+                    "{name}: edges of position {}",
+                    entry.number
+                );
+                total_edges += edges;
+            }
+            assert!(total_edges > 0);
+            // The shortcut is taken, or this test would not test it.
+            assert!(spared > 0, "{name}: no position counted without codes");
+        }
+    }
+
+    fn cell_pass_margin(state: &State, board: &Board) -> Option<i32> {
+        state.passed().then(|| state.position().area_score(board))
+    }
 
     /// The fast path (origins, canonical codes by weights, ranks, repeats
     /// dropped only when they can occur) against un-moves ranked one by one.

@@ -6,14 +6,15 @@
 //! no pass and no ko is number `2p`, its state after a pass `2p + 1` (one cache
 //! line for both, and no table to read), and the states with a ko point, rare
 //! by comparison, come after all of those, grouped by position, one per
-//! canonical ko point in point order. A short sorted list of the positions
-//! that have ko states, with their first numbers, finds those.
+//! canonical ko point in point order. The ko directory (`ko`) finds those:
+//! each position's count and first ko state, in one read.
 //!
 //! Each state has a slot within its position: `SLOT_PLAIN`, `SLOT_PASSED`,
 //! then `SLOT_FIRST_KO + j` for the `j`-th ko state. Table files store states
 //! by (position, slot), so this numbering is internal to a solve.
 
 pub mod code;
+pub mod ko;
 pub mod presence;
 
 use std::ops::Range;
@@ -24,6 +25,7 @@ use crate::board::{Board, PointSet};
 use crate::position::Position;
 use crate::state::State;
 use code::{Canonical, Codec, PositionCode};
+use ko::KoDirectory;
 use presence::{Presence, PresenceWalker};
 
 /// Visits canonical position codes in order.
@@ -38,18 +40,6 @@ pub const SLOT_PLAIN: u32 = 0;
 pub const SLOT_PASSED: u32 = 1;
 /// The slot of the first ko state.
 pub const SLOT_FIRST_KO: u32 = 2;
-
-/// Positions per block of the ko directory.
-const KO_BLOCK: u64 = 256;
-
-/// A position with ko states, and how many ko states come before its
-/// first: side by side, so that finding a position's ko states reads one
-/// cache line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct KoRun {
-    position: u32,
-    before: u32,
-}
 
 /// The largest board the index serves: the solver packs a child count of at
 /// most 31 and margins of at most 63 values into its cells.
@@ -97,20 +87,16 @@ pub struct StateIndex {
     codec: Codec,
     /// The canonical legal position codes, with rank and select.
     presence: Presence,
-    /// The positions that have ko states, ascending, with the ko states
-    /// before each; then an entry past every position, with the total.
-    ko_runs: Vec<KoRun>,
-    /// For each block of `KO_BLOCK` positions, its first entry in
-    /// `ko_runs`, and one more for the end: a ko lookup searches one
-    /// block instead of the whole list.
-    ko_block_start: Vec<u32>,
+    /// How many ko states each position has, and where they start.
+    ko: KoDirectory,
     counts: StateCounts,
 }
 
 impl StateIndex {
     /// Enumerates every code of the board (in parallel) and numbers the
     /// canonical legal states. `None` if they are too many for 32-bit
-    /// numbers (or the board is over `MAX_INDEX_POINTS`).
+    /// numbers, a position has more ko states than the ko directory holds
+    /// (`ko::MAX_KO_STATES`), or the board is over `MAX_INDEX_POINTS`.
     pub fn build(board: Board) -> Option<StateIndex> {
         if board.points() > MAX_INDEX_POINTS {
             return None;
@@ -152,45 +138,17 @@ impl StateIndex {
                 legal
             })
             .sum();
-        let with_ko = ko_counts.par_iter().filter(|&&ko| ko > 0).count();
-        let mut ko_runs = Vec::with_capacity(with_ko + 1);
-        let mut ko_states = 0u64;
-        for (number, &ko) in ko_counts.iter().enumerate() {
-            if ko > 0 {
-                ko_runs.push(KoRun {
-                    position: number as u32,
-                    before: ko_states as u32,
-                });
-                ko_states += ko as u64;
-            }
-        }
+        let ko = KoDirectory::build(&ko_counts)?;
         drop(ko_counts);
-        // For each block, the first run at or after its first position: one
-        // pass over the runs.
-        let blocks = positions.div_ceil(KO_BLOCK) as usize;
-        let mut ko_block_start = Vec::with_capacity(blocks + 1);
-        for (i, run) in ko_runs.iter().enumerate() {
-            let block = (run.position as u64 / KO_BLOCK) as usize;
-            while ko_block_start.len() <= block {
-                ko_block_start.push(i as u32);
-            }
-        }
-        ko_block_start.resize(blocks + 1, ko_runs.len() as u32);
+        let ko_states = ko.total() as u64;
         let states = 2 * positions + ko_states;
         if states >= u32::MAX as u64 {
             return None;
         }
-        // Positions are below `u32::MAX` (checked above): the end entry
-        // comes after all of them.
-        ko_runs.push(KoRun {
-            position: u32::MAX,
-            before: ko_states as u32,
-        });
         Some(StateIndex {
             codec,
             presence,
-            ko_runs,
-            ko_block_start,
+            ko,
             counts: StateCounts {
                 legal_positions,
                 positions,
@@ -214,9 +172,7 @@ impl StateIndex {
 
     /// Bytes held by the index's tables.
     pub fn memory_bytes(&self) -> usize {
-        self.presence.memory_bytes()
-            + self.ko_runs.len() * std::mem::size_of::<KoRun>()
-            + self.ko_block_start.len() * 4
+        self.presence.memory_bytes() + self.ko.memory_bytes()
     }
 
     /// The canonical positions bit set, one word per 64 codes, in order.
@@ -269,42 +225,27 @@ impl StateIndex {
         2 * self.counts.positions as StateNumber
     }
 
-    /// Where position `number` is in `ko_runs`, if it has ko states.
-    #[inline]
-    fn ko_entry(&self, position: u32) -> Option<usize> {
-        let block = (position as u64 / KO_BLOCK) as usize;
-        let start = self.ko_block_start[block] as usize;
-        let end = self.ko_block_start[block + 1] as usize;
-        self.ko_runs[start..end]
-            .binary_search_by_key(&position, |r| r.position)
-            .ok()
-            .map(|i| start + i)
-    }
-
     /// How many ko states position `number` has.
+    #[inline]
     pub fn ko_state_count(&self, position: u32) -> u32 {
-        self.ko_entry(position)
-            .map_or(0, |i| self.ko_runs[i + 1].before - self.ko_runs[i].before)
+        self.ko.count(position)
     }
 
     /// The number of the first ko state of `position`, which must have ko
     /// states; the others follow it.
     #[inline]
     pub fn first_ko_number(&self, position: u32) -> StateNumber {
-        let i = self.ko_entry(position).expect("the position has ko states");
-        self.ko_start() + self.ko_runs[i].before
+        debug_assert!(self.ko.count(position) > 0, "the position has ko states");
+        self.ko_start() + self.ko.before(position)
     }
 
     /// The states of positions `positions`: their plain and passed states,
     /// and their ko states, each a run of consecutive numbers.
     pub fn state_runs(&self, positions: Range<u32>) -> (Range<StateNumber>, Range<StateNumber>) {
-        let ko_before = |position: u32| {
-            self.ko_runs[self.ko_runs.partition_point(|r| r.position < position)].before
-        };
         (
             2 * positions.start..2 * positions.end,
-            self.ko_start() + ko_before(positions.start)
-                ..self.ko_start() + ko_before(positions.end),
+            self.ko_start() + self.ko.before(positions.start)
+                ..self.ko_start() + self.ko.before(positions.end),
         )
     }
 
@@ -362,10 +303,8 @@ impl StateIndex {
         if number < self.ko_start() {
             return (number / 2, number % 2);
         }
-        let k = number - self.ko_start();
-        let i = self.ko_runs.partition_point(|r| r.before <= k) - 1;
-        let run = self.ko_runs[i];
-        (run.position, SLOT_FIRST_KO + k - run.before)
+        let (position, j) = self.ko.locate(number - self.ko_start());
+        (position, SLOT_FIRST_KO + j)
     }
 
     /// The code of the position with the given number.
@@ -381,7 +320,12 @@ impl StateIndex {
 
     /// The canonical state in slot `slot` of the canonical position `code`.
     pub fn state_at(&self, code: PositionCode, slot: u32) -> State {
-        let position = self.codec.decode(code);
+        self.state_of(self.codec.decode(code), slot)
+    }
+
+    /// The canonical state in slot `slot` of a canonical position.
+    #[inline]
+    fn state_of(&self, position: Position, slot: u32) -> State {
         match slot {
             SLOT_PLAIN => State::from_parts(position, None, false),
             SLOT_PASSED => State::from_parts(position, None, true),
@@ -417,7 +361,6 @@ impl StateIndex {
             index: self,
             walker: self.positions_from(first as u64),
             next: first,
-            ko_entry: self.ko_runs.partition_point(|r| r.position < first),
         }
     }
 
@@ -428,7 +371,8 @@ impl StateIndex {
             walker: None,
             walker_position: 0,
             code: 0,
-            ko_entry: 0,
+            decoded: None,
+            ko_word: 0,
         }
     }
 }
@@ -465,7 +409,6 @@ pub struct PositionCursor<'a> {
     index: &'a StateIndex,
     walker: PositionWalker<'a>,
     next: u32,
-    ko_entry: usize,
 }
 
 impl Iterator for PositionCursor<'_> {
@@ -476,22 +419,11 @@ impl Iterator for PositionCursor<'_> {
         let number = self.next;
         self.next += 1;
         let index = self.index;
-        let runs = &index.ko_runs;
-        let (first_ko, ko_states) = if runs[self.ko_entry].position == number {
-            let i = self.ko_entry;
-            self.ko_entry += 1;
-            (
-                index.ko_start() + runs[i].before,
-                runs[i + 1].before - runs[i].before,
-            )
-        } else {
-            (0, 0)
-        };
         Some(PositionStates {
             number,
             code,
-            first_ko,
-            ko_states,
+            first_ko: index.ko_start() + index.ko.before(number),
+            ko_states: index.ko.count(number),
         })
     }
 }
@@ -504,7 +436,11 @@ pub struct StateCursor<'a> {
     /// The position whose code is `code`.
     walker_position: u32,
     code: PositionCode,
-    ko_entry: usize,
+    /// The position of `code`, once a state of it has been asked for: the
+    /// plain and passed states of a position often come one after the other.
+    decoded: Option<Position>,
+    /// Where in the ko directory the last ko state was found.
+    ko_word: usize,
 }
 
 /// Beyond this many positions ahead, the cursor searches instead of walking
@@ -544,33 +480,19 @@ impl StateCursor<'_> {
         let (position, slot) = if number < index.ko_start() {
             (number / 2, number % 2)
         } else {
-            let k = number - index.ko_start();
-            let runs = &index.ko_runs;
-            let holds =
-                |e: usize| e + 1 < runs.len() && runs[e].before <= k && k < runs[e + 1].before;
-            if !holds(self.ko_entry) {
-                // Step forward a little; search if that does not find it.
-                let mut steps = 0;
-                while self.ko_entry + 2 < runs.len()
-                    && runs[self.ko_entry + 1].before <= k
-                    && steps < 64
-                {
-                    self.ko_entry += 1;
-                    steps += 1;
-                }
-                if !holds(self.ko_entry) {
-                    self.ko_entry = runs.partition_point(|r| r.before <= k) - 1;
-                }
-            }
-            (
-                runs[self.ko_entry].position,
-                SLOT_FIRST_KO + k - runs[self.ko_entry].before,
-            )
+            let (position, j) = index
+                .ko
+                .locate_near(&mut self.ko_word, number - index.ko_start());
+            (position, SLOT_FIRST_KO + j)
         };
         if self.walker.is_none() || position != self.walker_position {
             self.move_to(position);
+            self.decoded = None;
         }
-        index.state_at(self.code, slot)
+        let decoded = *self
+            .decoded
+            .get_or_insert_with(|| index.codec.decode(self.code));
+        index.state_of(decoded, slot)
     }
 }
 

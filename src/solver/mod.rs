@@ -99,8 +99,9 @@ impl std::fmt::Display for SolveError {
             SolveError::Cancelled => write!(f, "the solve was interrupted"),
             SolveError::TooLarge { points } => write!(
                 f,
-                "a board of {points} points is over the solver's limits ({} points, 2^32 states)",
-                crate::index::MAX_INDEX_POINTS
+                "a board of {points} points is over the solver's limits ({} points, 2^32 states, {} ko states a position)",
+                crate::index::MAX_INDEX_POINTS,
+                crate::index::ko::MAX_KO_STATES
             ),
             SolveError::DepthOverflow { level, depth } => write!(
                 f,

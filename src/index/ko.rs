@@ -1,0 +1,216 @@
+//! The ko directory: for every canonical position, how many ko states it
+//! has and how many ko states come before its first, found with one read.
+//!
+//! Ko states are rare (about one position in 25 has any) and are numbered
+//! after every plain and passed state, grouped by position. A sorted list of
+//! the positions that have them needed a search, several dependent reads
+//! deep, for each lookup, and the solver asks for one on most edges into a
+//! position with ko points. Here each run of 64 positions has one aligned
+//! 32-byte word: the ko states before the run, and each position's count
+//! (0 to 7) spread over three bit planes, so a position's first ko state is
+//! that number plus the counts below it, a few popcounts. Half a byte per
+//! position.
+
+use rayon::prelude::*;
+
+/// Bit planes per word: a position has at most `2^PLANES - 1` ko states.
+const PLANES: usize = 3;
+
+/// The most ko states a position may have here.
+pub const MAX_KO_STATES: u32 = (1 << PLANES) - 1;
+
+/// Positions per word.
+const POSITIONS_PER_WORD: u32 = 64;
+
+/// The ko states of 64 consecutive positions.
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(32))]
+struct KoWord {
+    /// Bit `i` of plane `b` is bit `b` of the count of the word's `i`-th
+    /// position.
+    planes: [u64; PLANES],
+    /// The ko states of every position before the word's first.
+    before: u32,
+}
+
+impl KoWord {
+    /// The ko states of the word's positions below the `i`-th.
+    #[inline]
+    fn below(&self, i: u32) -> u32 {
+        let mask = (1u64 << i) - 1;
+        (0..PLANES)
+            .map(|b| (self.planes[b] & mask).count_ones() << b)
+            .sum()
+    }
+
+    /// The ko states of the word's `i`-th position.
+    #[inline]
+    fn count(&self, i: u32) -> u32 {
+        (0..PLANES)
+            .map(|b| ((self.planes[b] >> i) & 1) as u32)
+            .enumerate()
+            .map(|(b, bit)| bit << b)
+            .sum()
+    }
+
+    /// The word's positions that have ko states.
+    #[inline]
+    fn with_ko(&self) -> u64 {
+        self.planes.iter().fold(0, |all, plane| all | plane)
+    }
+}
+
+/// How many ko states each position has, and where they start.
+pub struct KoDirectory {
+    /// One word per 64 positions, then one more, past every position, whose
+    /// `before` is the total.
+    words: Vec<KoWord>,
+}
+
+impl KoDirectory {
+    /// The directory of positions with `counts[p]` ko states each; `None`
+    /// if a position has more than `MAX_KO_STATES` or the total does not
+    /// fit 32 bits.
+    pub fn build(counts: &[u8]) -> Option<KoDirectory> {
+        if counts.par_iter().any(|&c| c as u32 > MAX_KO_STATES) {
+            return None;
+        }
+        let mut words: Vec<KoWord> = counts
+            .par_chunks(POSITIONS_PER_WORD as usize)
+            .map(|run| {
+                let mut word = KoWord::default();
+                for (i, &count) in run.iter().enumerate() {
+                    for b in 0..PLANES {
+                        word.planes[b] |= ((count as u64 >> b) & 1) << i;
+                    }
+                }
+                word
+            })
+            .collect();
+        words.push(KoWord::default());
+        let mut total = 0u64;
+        for word in &mut words {
+            word.before = u32::try_from(total).ok()?;
+            total += word.below(63) as u64 + word.count(63) as u64;
+        }
+        Some(KoDirectory { words })
+    }
+
+    /// Every ko state of every position.
+    pub fn total(&self) -> u32 {
+        self.words.last().map_or(0, |word| word.before)
+    }
+
+    /// The ko states of position `position`.
+    #[inline]
+    pub fn count(&self, position: u32) -> u32 {
+        let word = &self.words[(position / POSITIONS_PER_WORD) as usize];
+        word.count(position % POSITIONS_PER_WORD)
+    }
+
+    /// The ko states of every position before `position` (which may be the
+    /// number of positions: then the total).
+    #[inline]
+    pub fn before(&self, position: u32) -> u32 {
+        let word = &self.words[(position / POSITIONS_PER_WORD) as usize];
+        word.before + word.below(position % POSITIONS_PER_WORD)
+    }
+
+    /// The position of ko state `k` (counted among ko states, below the
+    /// total), and which of its ko states it is.
+    pub fn locate(&self, k: u32) -> (u32, u32) {
+        let w = self.words.partition_point(|word| word.before <= k) - 1;
+        self.locate_in(w, k)
+    }
+
+    /// As `locate`, starting from the word `hint` holds and stepping
+    /// forward a little before searching; `hint` becomes the word found.
+    /// For ko states asked for in ascending order.
+    #[inline]
+    pub fn locate_near(&self, hint: &mut usize, k: u32) -> (u32, u32) {
+        let holds = |w: usize| {
+            w + 1 < self.words.len() && self.words[w].before <= k && k < self.words[w + 1].before
+        };
+        if !holds(*hint) {
+            let mut steps = 0;
+            while *hint + 2 < self.words.len() && self.words[*hint + 1].before <= k && steps < 64 {
+                *hint += 1;
+                steps += 1;
+            }
+            if !holds(*hint) {
+                *hint = self.words.partition_point(|word| word.before <= k) - 1;
+            }
+        }
+        self.locate_in(*hint, k)
+    }
+
+    /// Ko state `k` within word `w`, which holds it.
+    #[inline]
+    fn locate_in(&self, w: usize, k: u32) -> (u32, u32) {
+        let word = &self.words[w];
+        let mut left = k - word.before;
+        let mut positions = word.with_ko();
+        loop {
+            let i = positions.trailing_zeros();
+            let count = word.count(i);
+            if left < count {
+                return (w as u32 * POSITIONS_PER_WORD + i, left);
+            }
+            left -= count;
+            positions &= positions - 1;
+            debug_assert!(positions != 0, "ko state {k} is within word {w}");
+        }
+    }
+
+    /// Bytes held.
+    pub fn memory_bytes(&self) -> usize {
+        self.words.len() * std::mem::size_of::<KoWord>()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Counts, firsts and locations against a plain running sum.
+    #[test]
+    fn directory_agrees_with_a_running_sum() {
+        let mut rng = crate::testing::Rng::new(7);
+        for positions in [0usize, 1, 63, 64, 65, 200, 1000, 5000] {
+            for density in [0, 3, 30, 100] {
+                let counts: Vec<u8> = (0..positions)
+                    .map(|_| {
+                        if rng.below(100) < density {
+                            1 + rng.below(MAX_KO_STATES as u64) as u8
+                        } else {
+                            0
+                        }
+                    })
+                    .collect();
+                let directory = KoDirectory::build(&counts).unwrap();
+                let mut before = 0u32;
+                let mut owners = Vec::new();
+                for (p, &count) in counts.iter().enumerate() {
+                    assert_eq!(directory.count(p as u32), count as u32);
+                    assert_eq!(directory.before(p as u32), before);
+                    for j in 0..count as u32 {
+                        owners.push((p as u32, j));
+                    }
+                    before += count as u32;
+                }
+                assert_eq!(directory.before(positions as u32), before);
+                assert_eq!(directory.total(), before);
+                let mut hint = 0;
+                for (k, &owner) in owners.iter().enumerate() {
+                    assert_eq!(directory.locate(k as u32), owner);
+                    assert_eq!(directory.locate_near(&mut hint, k as u32), owner);
+                }
+                // Out of order too.
+                for (k, &owner) in owners.iter().enumerate().rev().step_by(7) {
+                    assert_eq!(directory.locate_near(&mut hint, k as u32), owner);
+                }
+            }
+        }
+        assert!(KoDirectory::build(&[0, 8]).is_none());
+    }
+}

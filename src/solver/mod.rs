@@ -159,8 +159,8 @@ fn cell_value(c: u32, points: i32) -> Value {
     }
 }
 
-/// The values of the states of a run of positions, ready to be read by
-/// state number (see `Solution::values_of`).
+/// The values of the states of a run of positions, ready to be read a run
+/// of state numbers at a time (see `Solution::values_of`).
 pub struct ValueRun<'a> {
     points: i32,
     runs: ValueRunCells<'a>,
@@ -179,10 +179,11 @@ enum ValueRunCells<'a> {
 }
 
 impl ValueRun<'_> {
-    /// The value of state `number`, one of the run's.
-    pub fn value(&self, number: StateNumber) -> Value {
-        let c = match &self.runs {
-            ValueRunCells::Flat(cells) => cells[number as usize],
+    /// Appends the values of states `numbers` to `out`: a run of the run's
+    /// plain and passed states, or of its ko states.
+    pub fn values(&self, numbers: std::ops::Range<StateNumber>, out: &mut Vec<Value>) {
+        let cells = match &self.runs {
+            ValueRunCells::Flat(cells) => &cells[numbers.start as usize..numbers.end as usize],
             ValueRunCells::Copied {
                 plain_start,
                 plain,
@@ -190,14 +191,15 @@ impl ValueRun<'_> {
                 ko,
             } => {
                 // Ko states are numbered after every plain and passed state.
-                if number >= *ko_start {
-                    ko[(number - ko_start) as usize]
+                let (cells, start) = if numbers.start >= *ko_start {
+                    (ko, ko_start)
                 } else {
-                    plain[(number - plain_start) as usize]
-                }
+                    (plain, plain_start)
+                };
+                &cells[(numbers.start - start) as usize..(numbers.end - start) as usize]
             }
         };
-        cell_value(c, self.points)
+        out.extend(cells.iter().map(|&c| cell_value(c, self.points)));
     }
 }
 

@@ -27,7 +27,7 @@
 //! Every check on file data returns `Fault`, never panics: lengths, offsets,
 //! codes and sizes are all bounded before use.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::fmt;
 use std::io::{Read, Seek, SeekFrom, Write};
 
@@ -363,44 +363,92 @@ fn inflate(bytes: &[u8], limit: usize, what: &str) -> Result<Vec<u8>, Fault> {
     Ok(out)
 }
 
-/// What the writer needs to know about the states of one position.
-pub trait RecordSource: Sync {
-    /// The number of ko states of position `number`.
-    fn ko_states(&self, number: u64) -> u32;
-    /// The value of slot `slot` of position `number`.
-    fn value(&self, number: u64, slot: u32) -> Value;
-}
+/// The most bytes one state's record takes: two codes and two escaped
+/// depths.
+const MAX_STATE_BYTES: usize = 8;
 
-fn push_depth(out: &mut Vec<u8>, depth: u16) {
-    if depth < DEPTH_ESCAPE as u16 {
-        out.push(depth as u8);
-    } else {
-        out.push(DEPTH_ESCAPE);
-        out.extend_from_slice(&depth.to_le_bytes());
-    }
-}
-
-/// The raw (uncompressed) records of positions `first..last`.
-pub fn block_records(source: &dyn RecordSource, board: &Board, first: u64, last: u64) -> Vec<u8> {
-    let points = board.points() as i32;
-    let mut out = Vec::new();
-    for number in first..last {
-        let ko = source.ko_states(number);
-        out.push(ko as u8);
-        for slot in 0..2 + ko {
-            let value = source.value(number, slot);
-            let code = |margin: Option<i8>| margin.map_or(0, |m| (m as i32 + points + 1) as u8);
-            out.push(code(value.mover_margin));
-            out.push(code(value.opponent_margin));
-            if value.mover_margin.is_some() {
-                push_depth(&mut out, value.mover_depth);
-            }
-            if value.opponent_margin.is_some() {
-                push_depth(&mut out, value.opponent_depth);
-            }
+/// Writes the record of a state with value `value` at `bytes[at..]`;
+/// returns where the next goes. Its bytes are gathered in a word,
+/// little-endian, and the whole word is written: the bytes past the record
+/// are overwritten by the next.
+#[inline(always)]
+fn write_state(bytes: &mut [u8], at: usize, value: Value, points: i32) -> usize {
+    // The code of a margin, `margin + N + 1`, as a byte's wrapping sum.
+    let bias = (points + 1) as u8;
+    let code = |margin: Option<i8>| margin.map_or(0, |m| (m as u8).wrapping_add(bias)) as u64;
+    let mut word = code(value.mover_margin) | code(value.opponent_margin) << 8;
+    let mut length = 2;
+    let short = |depth: u16| depth < DEPTH_ESCAPE as u16;
+    match (value.mover_margin, value.opponent_margin) {
+        // The usual record: both margins known, both depths short.
+        (Some(_), Some(_)) if short(value.mover_depth) && short(value.opponent_depth) => {
+            word |= (value.mover_depth as u64) << 16 | (value.opponent_depth as u64) << 24;
+            length = 4;
+        }
+        (mover_margin, opponent_margin) => {
+            // A depth follows a known margin only.
+            let mut depth = |margin: Option<i8>, depth: u16| {
+                if margin.is_none() {
+                    return;
+                }
+                let (bytes, count) = if short(depth) {
+                    (depth as u64, 1)
+                } else {
+                    (DEPTH_ESCAPE as u64 | (depth as u64) << 8, 3)
+                };
+                word |= bytes << (8 * length);
+                length += count;
+            };
+            depth(mover_margin, value.mover_depth);
+            depth(opponent_margin, value.opponent_depth);
         }
     }
-    out
+    bytes[at..at + MAX_STATE_BYTES].copy_from_slice(&word.to_le_bytes());
+    at + length
+}
+
+/// Writes the raw (uncompressed) records of a block's positions into
+/// `bytes`, which it grows as needed; returns their length. See
+/// `compress_block` for the arguments.
+fn write_records(
+    points: i32,
+    plain_and_passed: &[Value],
+    ko: &[Value],
+    mut ko_counts: impl Iterator<Item = u32>,
+    bytes: &mut Vec<u8>,
+) -> usize {
+    // A count byte a position, at most `MAX_STATE_BYTES` a state, and room
+    // for the last state's whole word.
+    let states = plain_and_passed.len() + ko.len();
+    let most = plain_and_passed.len() / 2 + (states + 1) * MAX_STATE_BYTES;
+    if bytes.len() < most {
+        bytes.resize(most, 0);
+    }
+    let (mut at, mut ko_at) = (0, 0);
+    for pair in plain_and_passed.chunks_exact(2) {
+        let count = ko_counts
+            .next()
+            .expect("a ko state count for every position");
+        bytes[at] = count as u8;
+        at += 1;
+        at = write_state(bytes, at, pair[0], points);
+        at = write_state(bytes, at, pair[1], points);
+        let end = ko_at + count as usize;
+        for &value in &ko[ko_at..end] {
+            at = write_state(bytes, at, value, points);
+        }
+        ko_at = end;
+    }
+    assert!(
+        plain_and_passed.len().is_multiple_of(2) && ko_counts.next().is_none() && ko_at == ko.len(),
+        "two states and a ko state count for every position, and ko states as counted"
+    );
+    at
+}
+
+thread_local! {
+    /// A thread's buffer for the records of the block it compresses.
+    static RECORD_BYTES: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
 }
 
 /// The directory's raw bytes, from the presence bits of the canonical legal
@@ -439,9 +487,28 @@ pub struct Description {
     pub positions_per_block: u32,
 }
 
-/// Compresses one block's records.
-pub fn compress_block(records: &[u8]) -> Vec<u8> {
-    deflate(records)
+/// Compresses the records of a block of positions of `board`, from the
+/// values of their states in slot order: `plain_and_passed` holds each
+/// position's first two (no pass, after a pass), `ko` the ko states of one
+/// position after another, and `ko_counts` how many each position has. The
+/// records are built in a buffer the thread keeps from block to block.
+pub fn compress_block(
+    board: &Board,
+    plain_and_passed: &[Value],
+    ko: &[Value],
+    ko_counts: impl Iterator<Item = u32>,
+) -> Vec<u8> {
+    let mut bytes = RECORD_BYTES.take();
+    let length = write_records(
+        board.points() as i32,
+        plain_and_passed,
+        ko,
+        ko_counts,
+        &mut bytes,
+    );
+    let compressed = deflate(&bytes[..length]);
+    RECORD_BYTES.set(bytes);
+    compressed
 }
 
 /// Writes a table file front to back: the directory and the blocks stream
@@ -721,6 +788,94 @@ mod tests {
         let mut encoder = DeflateEncoder::new(Vec::new(), Compression::new(LEVEL));
         encoder.write_all(bytes).expect("writing to memory");
         encoder.finish().expect("writing to memory")
+    }
+
+    /// The records of positions given as their states' values in slot
+    /// order, written a byte at a time as the layout above says.
+    fn records_byte_by_byte(points: i32, positions: &[Vec<Value>]) -> Vec<u8> {
+        let mut out = Vec::new();
+        let depth = |out: &mut Vec<u8>, depth: u16| {
+            if depth < DEPTH_ESCAPE as u16 {
+                out.push(depth as u8);
+            } else {
+                out.push(DEPTH_ESCAPE);
+                out.extend_from_slice(&depth.to_le_bytes());
+            }
+        };
+        for states in positions {
+            out.push((states.len() - 2) as u8);
+            for value in states {
+                let code = |margin: Option<i8>| margin.map_or(0, |m| (m as i32 + points + 1) as u8);
+                out.push(code(value.mover_margin));
+                out.push(code(value.opponent_margin));
+                if value.mover_margin.is_some() {
+                    depth(&mut out, value.mover_depth);
+                }
+                if value.opponent_margin.is_some() {
+                    depth(&mut out, value.opponent_depth);
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn records_are_written_as_the_layout_says() {
+        let mut rng = crate::testing::Rng::new(7);
+        let points = 16;
+        // Unknown margins, margins out of range (as the verifier's tests
+        // write), short, escaped and largest depths.
+        let mut margin = || match rng.below(8) {
+            0 => None,
+            1 => Some(rng.below(256) as u8 as i8),
+            _ => Some(rng.below(2 * points as u64 + 1) as i8 - points as i8),
+        };
+        let mut values = Vec::new();
+        for _ in 0..3000 {
+            values.push((margin(), margin()));
+        }
+        let mut rng = crate::testing::Rng::new(8);
+        let mut depth = || match rng.below(6) {
+            0 => 254 + rng.below(3) as u16,
+            1 => u16::MAX,
+            2 => rng.below(2048) as u16,
+            _ => rng.below(40) as u16,
+        };
+        let values: Vec<Value> = values
+            .into_iter()
+            .map(|(mover_margin, opponent_margin)| Value {
+                mover_margin,
+                opponent_margin,
+                mover_depth: depth(),
+                opponent_depth: depth(),
+            })
+            .collect();
+        // Blocks of several sizes through one buffer, larger and smaller.
+        let mut bytes = Vec::new();
+        let mut rng = crate::testing::Rng::new(9);
+        for positions in [300, 1, 0, 700, 20] {
+            let mut states = values.iter().copied().cycle();
+            let records: Vec<Vec<Value>> = (0..positions)
+                .map(|_| {
+                    let ko = if rng.below(3) == 0 {
+                        rng.below(points as u64 + 1)
+                    } else {
+                        0
+                    };
+                    (&mut states).take(2 + ko as usize).collect()
+                })
+                .collect();
+            let plain_and_passed: Vec<Value> =
+                records.iter().flat_map(|r| r[..2].to_vec()).collect();
+            let ko: Vec<Value> = records.iter().flat_map(|r| r[2..].to_vec()).collect();
+            let counts = records.iter().map(|r| r.len() as u32 - 2);
+            let length = write_records(points, &plain_and_passed, &ko, counts, &mut bytes);
+            assert_eq!(
+                bytes[..length],
+                records_byte_by_byte(points, &records),
+                "{positions} positions"
+            );
+        }
     }
 
     #[test]

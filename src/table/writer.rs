@@ -10,10 +10,10 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use super::format::{self, Description, RecordSource, TableWriter};
+use super::format::{self, Description, TableWriter};
 use super::{file_name, TableError};
 use crate::index::{StateIndex, StateNumber};
-use crate::solver::Solution;
+use crate::solver::{Solution, ValueRun};
 use crate::value::Value;
 
 /// Positions per block: about 8,000 states, a few tens of kilobytes to
@@ -28,54 +28,56 @@ pub struct Written {
     pub checksum: u32,
 }
 
-/// A board's states and a value for each, as the writer sees them.
-struct IndexRecords<'a> {
-    index: &'a StateIndex,
-    value: &'a (dyn Fn(StateNumber) -> Value + Sync),
-}
-
-impl RecordSource for IndexRecords<'_> {
-    fn ko_states(&self, number: u64) -> u32 {
-        self.index.ko_state_count(number as u32)
-    }
-
-    fn value(&self, number: u64, slot: u32) -> Value {
-        (self.value)(self.index.number(number as u32, slot))
-    }
-}
-
 /// The values of a board's states as the writer reads them: a batch of
 /// positions at a time, so that a solution with compressed cells
 /// decompresses each of its blocks once.
 pub trait StateValues: Sync {
-    /// The values of the states of positions `positions`, by state number.
-    fn batch(&self, positions: Range<u32>) -> Box<dyn Fn(StateNumber) -> Value + Sync + '_>;
+    /// The values of the states of positions `positions`.
+    fn batch(&self, positions: Range<u32>) -> impl ValueBatch + '_;
+}
+
+/// The values of the states of a batch of positions.
+pub trait ValueBatch: Sync {
+    /// Appends the values of states `numbers` to `out`: a run of the
+    /// batch's plain and passed states, or of its ko states.
+    fn values(&self, numbers: Range<StateNumber>, out: &mut Vec<Value>);
 }
 
 impl<F: Fn(StateNumber) -> Value + Sync> StateValues for F {
-    fn batch(&self, _: Range<u32>) -> Box<dyn Fn(StateNumber) -> Value + Sync + '_> {
-        Box::new(self)
+    fn batch(&self, _: Range<u32>) -> impl ValueBatch + '_ {
+        self
+    }
+}
+
+impl<F: Fn(StateNumber) -> Value + Sync> ValueBatch for &F {
+    fn values(&self, numbers: Range<StateNumber>, out: &mut Vec<Value>) {
+        out.extend(numbers.map(self));
     }
 }
 
 impl StateValues for Solution {
-    fn batch(&self, positions: Range<u32>) -> Box<dyn Fn(StateNumber) -> Value + Sync + '_> {
-        let run = self.values_of(positions);
-        Box::new(move |number| run.value(number))
+    fn batch(&self, positions: Range<u32>) -> impl ValueBatch + '_ {
+        self.values_of(positions)
+    }
+}
+
+impl ValueBatch for ValueRun<'_> {
+    fn values(&self, numbers: Range<StateNumber>, out: &mut Vec<Value>) {
+        ValueRun::values(self, numbers, out)
     }
 }
 
 /// Blocks compressed at once before they are written.
 const BLOCKS_PER_BATCH: u64 = 8;
 
-/// Writes the table of `index`'s states with values `value` to `out`;
+/// Writes the table of `index`'s states with values `values` to `out`;
 /// returns the checksum. The same values always give the same bytes. Blocks
 /// are compressed in parallel, a batch at a time, so memory stays small.
 /// `cancelled` is asked between batches.
 pub fn encode_values<W: Write + Seek>(
     index: &StateIndex,
     edges: u64,
-    values: &dyn StateValues,
+    values: &impl StateValues,
     out: W,
     cancelled: &dyn Fn() -> bool,
 ) -> std::io::Result<Option<(W, u32)>> {
@@ -95,23 +97,32 @@ pub fn encode_values<W: Write + Seek>(
     )?;
     let per = POSITIONS_PER_BLOCK as u64;
     let blocks = writer.blocks() as u64;
-    for batch in (0..blocks).step_by(BLOCKS_PER_BATCH as usize) {
+    for batch_start in (0..blocks).step_by(BLOCKS_PER_BATCH as usize) {
         if cancelled() {
             return Ok(None);
         }
-        let batch_end = (batch + BLOCKS_PER_BATCH).min(blocks);
-        let value =
-            values.batch((batch * per) as u32..(batch_end * per).min(counts.positions) as u32);
-        let records = IndexRecords {
-            index,
-            value: &*value,
-        };
-        let compressed: Vec<Vec<u8>> = (batch..batch_end)
+        let batch_end = (batch_start + BLOCKS_PER_BATCH).min(blocks);
+        let batch = values
+            .batch((batch_start * per) as u32..(batch_end * per).min(counts.positions) as u32);
+        let compressed: Vec<Vec<u8>> = (batch_start..batch_end)
             .into_par_iter()
             .map(|block| {
-                let first = block * per;
-                let last = (first + per).min(counts.positions);
-                format::compress_block(&format::block_records(&records, &board, first, last))
+                let first = (block * per) as u32;
+                let last = (block * per + per).min(counts.positions) as u32;
+                // The values of the block's states, in number order: its
+                // plain and passed states, two a position, then its ko
+                // states, position by position.
+                let (plain, ko) = index.state_runs(first..last);
+                let mut plain_values = Vec::with_capacity(plain.len());
+                batch.values(plain, &mut plain_values);
+                let mut ko_values = Vec::with_capacity(ko.len());
+                batch.values(ko, &mut ko_values);
+                format::compress_block(
+                    &board,
+                    &plain_values,
+                    &ko_values,
+                    index.ko_state_counts(first..last),
+                )
             })
             .collect();
         for block in &compressed {

@@ -1,7 +1,7 @@
 //! The ko directory: for every canonical position, how many ko states it
 //! has and how many ko states come before its first, found with one read.
 //!
-//! Ko states are rare (about one position in 25 has any) and are numbered
+//! Ko states are rare (about one position in 23 has any) and are numbered
 //! after every plain and passed state, grouped by position. A sorted list of
 //! the positions that have them needed a search, several dependent reads
 //! deep, for each lookup, and the solver asks for one on most edges into a

@@ -1205,7 +1205,7 @@ mod tests {
                     );
                     assert_eq!(
                         cell,
-                        cell::fresh(count, cell_pass_margin(&state, &board), points)
+                        cell::fresh(count, second_pass_margin(&state, &board), points)
                     );
                     slow_edges += count as u64;
                 }
@@ -1222,7 +1222,8 @@ mod tests {
         }
     }
 
-    fn cell_pass_margin(state: &State, board: &Board) -> Option<i32> {
+    /// For a state after a pass, the margin a second pass ends the game with.
+    fn second_pass_margin(state: &State, board: &Board) -> Option<i32> {
         state.passed().then(|| state.position().area_score(board))
     }
 

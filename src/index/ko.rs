@@ -34,23 +34,24 @@ struct KoWord {
 }
 
 impl KoWord {
-    /// The ko states of the word's positions below the `i`-th.
+    /// The ko states of the word's positions whose bits `mask` has.
     #[inline]
-    fn below(&self, i: u32) -> u32 {
-        let mask = (1u64 << i) - 1;
+    fn within(&self, mask: u64) -> u32 {
         (0..PLANES)
             .map(|b| (self.planes[b] & mask).count_ones() << b)
             .sum()
     }
 
+    /// The ko states of the word's positions below the `i`-th.
+    #[inline]
+    fn below(&self, i: u32) -> u32 {
+        self.within((1u64 << i) - 1)
+    }
+
     /// The ko states of the word's `i`-th position.
     #[inline]
     fn count(&self, i: u32) -> u32 {
-        (0..PLANES)
-            .map(|b| ((self.planes[b] >> i) & 1) as u32)
-            .enumerate()
-            .map(|(b, bit)| bit << b)
-            .sum()
+        self.within(1u64 << i)
     }
 
     /// The word's positions that have ko states.
@@ -91,7 +92,7 @@ impl KoDirectory {
         let mut total = 0u64;
         for word in &mut words {
             word.before = u32::try_from(total).ok()?;
-            total += word.below(63) as u64 + word.count(63) as u64;
+            total += word.within(u64::MAX) as u64;
         }
         Some(KoDirectory { words })
     }
@@ -119,8 +120,13 @@ impl KoDirectory {
     /// The position of ko state `k` (counted among ko states, below the
     /// total), and which of its ko states it is.
     pub fn locate(&self, k: u32) -> (u32, u32) {
-        let w = self.words.partition_point(|word| word.before <= k) - 1;
-        self.locate_in(w, k)
+        self.locate_in(self.word_holding(k), k)
+    }
+
+    /// The word whose positions hold ko state `k`, by a search.
+    #[inline]
+    fn word_holding(&self, k: u32) -> usize {
+        self.words.partition_point(|word| word.before <= k) - 1
     }
 
     /// As `locate`, starting from the word `hint` holds and stepping
@@ -138,7 +144,7 @@ impl KoDirectory {
                 steps += 1;
             }
             if !holds(*hint) {
-                *hint = self.words.partition_point(|word| word.before <= k) - 1;
+                *hint = self.word_holding(k);
             }
         }
         self.locate_in(*hint, k)

@@ -364,11 +364,6 @@ impl StateIndex {
         }
     }
 
-    /// How many ko states each of positions `positions` has, in order.
-    pub fn ko_state_counts(&self, positions: Range<u32>) -> impl Iterator<Item = u32> + '_ {
-        positions.map(|position| self.ko.count(position))
-    }
-
     /// Reads states in ascending number order; see `StateCursor`.
     pub fn state_cursor(&self) -> StateCursor<'_> {
         StateCursor {
@@ -588,7 +583,9 @@ mod tests {
             // The ko state counts alone, from any first position.
             let positions = index.counts().positions as u32;
             for first in [0, 1, positions / 3, positions - 1, positions] {
-                let counts: Vec<u32> = index.ko_state_counts(first..positions).collect();
+                let counts: Vec<u32> = (first..positions)
+                    .map(|position| index.ko_state_count(position))
+                    .collect();
                 let expected: Vec<u32> = index.positions(first).map(|e| e.ko_states).collect();
                 assert_eq!(counts, expected, "{name} from {first}");
             }

@@ -121,7 +121,7 @@ pub fn encode_values<W: Write + Seek>(
                     &board,
                     &plain_values,
                     &ko_values,
-                    index.ko_state_counts(first..last),
+                    (first..last).map(|position| index.ko_state_count(position)),
                 )
             })
             .collect();

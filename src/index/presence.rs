@@ -116,9 +116,7 @@ impl Presence {
     /// ranked.
     #[inline]
     pub fn prefetch(&self, code: u64) {
-        if let Some(line) = self.lines.get((code / CODES_PER_LINE) as usize) {
-            crate::prefetch::prefetch(line);
-        }
+        crate::prefetch::prefetch_element(&self.lines, (code / CODES_PER_LINE) as usize);
     }
 
     /// The number of 64-code words the codes span.

@@ -33,7 +33,7 @@ use crate::index::{
     PositionStates, StateCursor, StateIndex, StateNumber, SLOT_FIRST_KO, SLOT_PASSED, SLOT_PLAIN,
 };
 use crate::position::Position;
-use crate::prefetch::prefetch;
+use crate::prefetch::{prefetch, prefetch_element};
 use crate::state::State;
 use crate::unmove::{self, LastMove};
 use crate::value::Value;
@@ -264,12 +264,17 @@ impl Solution {
 type Origin = (Position, LastMove, Canonical);
 
 /// Gathers the earlier positions of `state`, with their canonical forms,
-/// into `origins`, asking for each one's index line on the way.
+/// into `origins`, asking for each one's index line on the way. Returns
+/// whether two of them may be one position: false only when their codes
+/// all differ (told by a bit per code hash, so a false alarm is possible,
+/// a miss is not).
 #[inline]
-fn gather_origins(index: &StateIndex, state: &State, origins: &mut Vec<Origin>) {
+fn gather_origins(index: &StateIndex, state: &State, origins: &mut Vec<Origin>) -> bool {
     let codec = index.codec();
     let position = state.position();
     let weights = codec.weights(&position);
+    let mut hashes = 0u64;
+    let mut maybe_shared = false;
     unmove::origins(index.board(), state, |earlier, last_move| {
         // The earlier position's mover took back a stone and restored what
         // it captured: the code follows from the state's.
@@ -282,8 +287,12 @@ fn gather_origins(index: &StateIndex, state: &State, origins: &mut Vec<Origin>) 
             LastMove::Pass => codec.canonical_turned(&weights, PointSet::EMPTY, PointSet::EMPTY),
         };
         index.prefetch(canonical.code);
+        let hash = 1u64 << (canonical.code.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 58);
+        maybe_shared |= hashes & hash != 0;
+        hashes |= hash;
         origins.push((earlier, last_move, canonical));
     });
+    maybe_shared
 }
 
 /// Calls `visit(number)` for every canonical state of an earlier position
@@ -320,7 +329,8 @@ fn expand_origin(
 
 /// Whether two of `origins` are one position (symmetric images of each
 /// other): only then, or when `expand_origin` says so, can two of their
-/// states be one.
+/// states be one. Asked only when `gather_origins` says it may be so: this
+/// compares every pair.
 #[inline]
 fn shared_position(origins: &[Origin]) -> bool {
     origins
@@ -329,23 +339,39 @@ fn shared_position(origins: &[Origin]) -> bool {
         .any(|(i, (_, _, canonical))| origins[..i].iter().any(|o| o.2.code == canonical.code))
 }
 
-/// The numbers of the states `origins` stand for, each once, into
-/// `predecessors`. Sorting them to drop repeats is needed only when two
-/// origins are one position or a symmetric one has several ko points.
+/// Appends the numbers of the states `origins` stand for, each once and
+/// marked with `mark` (`CHILD_WON` or nothing), to `out`, calling `ask` with
+/// each on the way. Sorting them to drop repeats is needed only when two
+/// origins are one position (possible only if `maybe_shared`) or a
+/// symmetric one has several ko points.
 #[inline(always)]
 fn predecessor_numbers(
     index: &StateIndex,
     origins: &[Origin],
-    predecessors: &mut Vec<StateNumber>,
+    maybe_shared: bool,
+    mark: u64,
+    out: &mut Vec<u64>,
+    ask: impl Fn(StateNumber),
 ) {
-    predecessors.clear();
+    let first = out.len();
     let mut repeats = false;
     for origin in origins {
-        repeats |= expand_origin(index, origin, |p| predecessors.push(p));
+        repeats |= expand_origin(index, origin, |p| {
+            ask(p);
+            out.push(p as u64 | mark);
+        });
     }
-    if repeats || shared_position(origins) {
-        predecessors.sort_unstable();
-        predecessors.dedup();
+    if repeats || (maybe_shared && shared_position(origins)) {
+        let appended = &mut out[first..];
+        appended.sort_unstable();
+        let mut kept = 0;
+        for i in 0..appended.len() {
+            if i == 0 || appended[i] != appended[kept - 1] {
+                appended[kept] = appended[i];
+                kept += 1;
+            }
+        }
+        out.truncate(first + kept);
     }
 }
 
@@ -688,11 +714,11 @@ fn apply_updates(
 /// Scratch space for finding predecessors, reused from group to group.
 #[derive(Default)]
 struct PredecessorScratch {
-    predecessors: Vec<StateNumber>,
     origins: Vec<Origin>,
-    /// For each state of the group in the layer: where its origins end, and
-    /// whether it became won, lost.
-    senders: Vec<(usize, bool, bool)>,
+    /// For each state of the group in the layer: where its origins end,
+    /// whether two of them may be one position, and whether it became won,
+    /// lost.
+    senders: Vec<(usize, bool, bool, bool)>,
 }
 
 /// For the states of one group (numbers ascending, with their cells), those
@@ -712,11 +738,7 @@ fn push_updates(
     updates: &mut Vec<u64>,
     ask: impl Fn(StateNumber),
 ) -> u64 {
-    let PredecessorScratch {
-        predecessors,
-        origins,
-        senders,
-    } = scratch;
+    let PredecessorScratch { origins, senders } = scratch;
     origins.clear();
     senders.clear();
     let mut here = 0;
@@ -727,21 +749,30 @@ fn push_updates(
             continue;
         }
         here += won as u64 + lost as u64;
-        gather_origins(index, &cursor.state(number), origins);
-        senders.push((origins.len(), won, lost));
+        let maybe_shared = gather_origins(index, &cursor.state(number), origins);
+        senders.push((origins.len(), maybe_shared, won, lost));
     }
     let mut start = 0;
-    for &(end, won, lost) in senders.iter() {
-        predecessor_numbers(index, &origins[start..end], predecessors);
+    for &(end, maybe_shared, won, lost) in senders.iter() {
+        // A state both won and lost sends both updates: the "child won"
+        // ones, then copies without the mark.
+        let first = updates.len();
+        let mark = if won { CHILD_WON } else { 0 };
+        predecessor_numbers(
+            index,
+            &origins[start..end],
+            maybe_shared,
+            mark,
+            updates,
+            &ask,
+        );
         start = end;
-        for &p in predecessors.iter() {
-            ask(p);
-        }
-        if won {
-            updates.extend(predecessors.iter().map(|&p| p as u64 | CHILD_WON));
-        }
-        if lost {
-            updates.extend(predecessors.iter().map(|&p| p as u64));
+        if won && lost {
+            let sent = updates.len();
+            updates.extend_from_within(first..sent);
+            for update in &mut updates[sent..] {
+                *update &= !CHILD_WON;
+            }
         }
     }
     here
@@ -802,7 +833,7 @@ fn propagate_layer(
                     let waiting = updates.len();
                     here +=
                         push_updates(index, cursor, group, (code, depth), scratch, updates, |p| {
-                            prefetch(&cells[p as usize])
+                            prefetch_element(cells, p as usize)
                         });
                     // The updates asked for before this group have had its
                     // work to arrive.
@@ -1235,20 +1266,27 @@ mod tests {
             let board: Board = name.parse().unwrap();
             let index = StateIndex::build(board).unwrap();
             let mut origins = Vec::new();
-            let mut fast = Vec::new();
+            let mut fast: Vec<u64> = Vec::new();
             let mut cursor = index.state_cursor();
             for number in 0..index.counts().states as StateNumber {
                 let state = cursor.state(number);
                 origins.clear();
-                gather_origins(&index, &state, &mut origins);
-                predecessor_numbers(&index, &origins, &mut fast);
+                let maybe_shared = gather_origins(&index, &state, &mut origins);
+                // The hash may raise a false alarm, never miss a repeat.
+                assert!(maybe_shared || !shared_position(&origins), "{name}");
+                fast.clear();
+                predecessor_numbers(&index, &origins, maybe_shared, CHILD_WON, &mut fast, |_| {});
+                assert!(fast.iter().all(|&p| p & CHILD_WON != 0), "{name}: marks");
                 let mut slow: Vec<StateNumber> = unmove::predecessors(&board, &state)
                     .iter()
                     .map(|p| index.rank(p).expect("predecessors are legal states"))
                     .collect();
                 slow.sort_unstable();
                 slow.dedup();
-                let mut sorted = fast.clone();
+                let mut sorted: Vec<StateNumber> = fast
+                    .iter()
+                    .map(|&p| (p & !CHILD_WON) as StateNumber)
+                    .collect();
                 sorted.sort_unstable();
                 sorted.dedup();
                 assert_eq!(sorted.len(), fast.len(), "{name}: repeats for {state:?}");

@@ -30,6 +30,15 @@ pub struct Placement {
     pub ko: Option<Point>,
 }
 
+/// The empty points of a position and each side's strings in atari: what
+/// every placement's legality and captures follow from.
+#[derive(Clone, Copy)]
+struct StringsInAtari {
+    empty: PointSet,
+    theirs: PointSet,
+    ours: PointSet,
+}
+
 impl Position {
     /// Stones for each side; the caller keeps them disjoint and on the board.
     pub const fn new(us: PointSet, them: PointSet) -> Position {
@@ -119,7 +128,33 @@ impl Position {
     /// next to it, and is suicide when it has no empty neighbour, captures
     /// nothing and touches only strings of ours in atari.
     #[inline]
-    pub fn placements(&self, board: &Board, mut visit: impl FnMut(Point, Placement)) {
+    pub fn placements(&self, board: &Board, visit: impl FnMut(Point, Placement)) {
+        let strings = self.strings_in_atari(board);
+        self.placements_at(board, strings.empty, &strings, visit);
+    }
+
+    /// The legal placements that capture nothing, as a set; `visit` is
+    /// called for each one that captures, in point order, as `placements`
+    /// would. The first are most moves, and need no `Placement`: an empty
+    /// point captures exactly when it is the liberty of a string of theirs
+    /// in atari, and otherwise is legal when it has an empty neighbour or
+    /// touches a string of ours with another liberty.
+    #[inline]
+    pub fn quiet_placements(
+        &self,
+        board: &Board,
+        visit_capturing: impl FnMut(Point, Placement),
+    ) -> PointSet {
+        let strings = self.strings_in_atari(board);
+        let empty = strings.empty;
+        let capturing = board.adjacent(strings.theirs) & empty;
+        self.placements_at(board, capturing, &strings, visit_capturing);
+        (empty - capturing) & (board.adjacent(empty) | board.adjacent(self.us - strings.ours))
+    }
+
+    /// The empty points and each side's strings in atari.
+    #[inline]
+    fn strings_in_atari(&self, board: &Board) -> StringsInAtari {
         let empty = self.empty_points(board);
         let in_atari = |side: PointSet| {
             let mut pending = side;
@@ -133,8 +168,28 @@ impl Position {
             }
             strings
         };
-        let (their_atari, our_atari) = (in_atari(self.them), in_atari(self.us));
-        for point in empty.iter() {
+        StringsInAtari {
+            empty,
+            theirs: in_atari(self.them),
+            ours: in_atari(self.us),
+        }
+    }
+
+    /// `placements` at the empty points `points`.
+    #[inline]
+    fn placements_at(
+        &self,
+        board: &Board,
+        points: PointSet,
+        strings: &StringsInAtari,
+        mut visit: impl FnMut(Point, Placement),
+    ) {
+        let StringsInAtari {
+            empty,
+            theirs: their_atari,
+            ours: our_atari,
+        } = *strings;
+        for point in points.iter() {
             let around = board.neighbours(point);
             // Strings of one colour never touch, so a flood through the
             // strings in atari from the neighbours takes just theirs.
@@ -344,6 +399,18 @@ pub(crate) mod tests {
                 .filter_map(|point| position.place(board, point).map(|placed| (point, placed)))
                 .collect();
             assert_eq!(all, one_by_one, "{board}: {position:?}");
+            // The split: the capturing ones visited, the others as a set.
+            let mut capturing = Vec::new();
+            let quiet =
+                position.quiet_placements(board, |point, placed| capturing.push((point, placed)));
+            let (captures, quiets): (Vec<_>, Vec<_>) = one_by_one
+                .into_iter()
+                .partition(|(_, placed)| !placed.captured.is_empty());
+            assert_eq!(capturing, captures, "{board}: {position:?}");
+            let quiet_points = quiets.iter().fold(PointSet::EMPTY, |set, &(point, _)| {
+                set | PointSet::single(point)
+            });
+            assert_eq!(quiet, quiet_points, "{board}: {position:?}");
         };
         crate::testing::for_legal_positions(20_000, 0x91ace, |board, position| {
             check(board, position);

@@ -32,7 +32,7 @@ use crate::index::code::Canonical;
 use crate::index::{
     PositionStates, StateCursor, StateIndex, StateNumber, SLOT_FIRST_KO, SLOT_PASSED, SLOT_PLAIN,
 };
-use crate::position::Position;
+use crate::position::{Placement, Position};
 use crate::prefetch::{prefetch, prefetch_element};
 use crate::state::State;
 use crate::unmove::{self, LastMove};
@@ -470,20 +470,21 @@ fn count_position(
     let position = codec.decode(entry.code);
     let every_move_coded = codec.has_symmetry(position.them());
     let mut weights = None;
-    let mut uncoded = 0u32;
     moves.clear();
-    position.placements(&board, |point, placed| {
-        if !every_move_coded && placed.captured.is_empty() {
-            uncoded += 1;
-            return;
-        }
+    let code_move = |point: Point, placed: Placement| {
         let weights = weights.get_or_insert_with(|| codec.weights(&position));
         let canonical = codec.canonical_turned(weights, placed.captured, PointSet::single(point));
         let ko = placed.ko.map_or(0, |k| {
             codec.canonical_point(&canonical, k).index() as u64 + 1
         });
         moves.push((point, canonical.code << 6 | ko));
-    });
+    };
+    let uncoded = if every_move_coded {
+        position.placements(&board, code_move);
+        0
+    } else {
+        position.quiet_placements(&board, code_move).len() as u32
+    };
     keys.clear();
     keys.extend(moves.iter().map(|&(_, key)| key));
     keys.sort_unstable();

@@ -71,11 +71,10 @@ pub fn origins(board: &Board, state: &State, mut visit: impl FnMut(Position, Las
             regions += 1;
         }
     }
-    // Most stones touch no capturable region: they need no neighbours.
-    // Nothing to restore: taking a stone away only adds liberties, so the
-    // earlier position is legal as it stands. (These come first, in a loop
-    // of their own: testing each stone in one loop was a branch the
-    // predictor often missed.)
+    // Most stones touch no capturable region: they need no neighbours, and
+    // get a loop of their own, with no test per stone. Nothing to restore:
+    // taking a stone away only adds liberties, so the earlier position is
+    // legal as it stands.
     let next_to_capturable = board.adjacent(capturable_points);
     for stone in (them - next_to_capturable).iter() {
         visit(

@@ -106,9 +106,9 @@ impl Presence {
             return None;
         }
         // The words before the code's are counted through masks, all six
-        // that can be: a loop over a varying number of them cost a branch
-        // the predictor could not guess (codes land anywhere in a line),
-        // and the compiler vectorised it, which cost more than it saved.
+        // that can be: a loop over a varying number of them ended on a
+        // branch the predictor could not guess (codes land anywhere in a
+        // line).
         let mut rank = line.before + (bits & ((1u64 << bit) - 1)).count_ones() as u64;
         let mut earlier = 0;
         for (i, bits) in line.words[..WORDS_PER_LINE - 1].iter().enumerate() {

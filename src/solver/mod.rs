@@ -362,6 +362,8 @@ fn predecessor_numbers(
         });
     }
     if repeats || (maybe_shared && shared_position(origins)) {
+        // Only the appended ones: `Vec::dedup` would also merge the first
+        // of them with an equal update before them, another state's.
         let appended = &mut out[first..];
         appended.sort_unstable();
         let mut kept = 0;

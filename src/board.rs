@@ -310,6 +310,24 @@ impl Board {
         }
     }
 
+    /// Whether every point of `within` is connected to `seed` through
+    /// `within`: `flood(seed, within) == within`, stopping as soon as the
+    /// last point is reached.
+    #[inline]
+    pub fn floods_all(&self, seed: PointSet, within: PointSet) -> bool {
+        let mut filled = seed & within;
+        loop {
+            if filled == within {
+                return true;
+            }
+            let grown = (filled | self.adjacent(filled)) & within;
+            if grown == filled {
+                return false;
+            }
+            filled = grown;
+        }
+    }
+
     /// The GTP name of a point: column letter (skipping I) and row number.
     pub fn point_name(&self, point: Point) -> String {
         let letter = COLUMN_LETTERS[self.column(point)] as char;
@@ -426,6 +444,37 @@ mod tests {
             let board: Board = name.parse().unwrap();
             for _ in 0..10_000 {
                 check(&board, PointSet(rng.next_u64() & board.all().bits()));
+            }
+        }
+    }
+
+    /// `floods_all`, which stops once every point is reached, against a
+    /// whole `flood`: every seed and set of small boards, random ones of
+    /// larger boards.
+    #[test]
+    fn floods_all_agrees_with_a_whole_flood() {
+        let check = |board: &Board, seed: PointSet, within: PointSet| {
+            assert_eq!(
+                board.floods_all(seed, within),
+                board.flood(seed, within) == within,
+                "{board}: {seed:?} in {within:?}"
+            );
+        };
+        for name in ["1x4", "2x2", "2x3", "3x3"] {
+            let board: Board = name.parse().unwrap();
+            for within in 0..1u64 << board.points() {
+                for seed in 0..1u64 << board.points() {
+                    check(&board, PointSet(seed), PointSet(within));
+                }
+            }
+        }
+        let mut rng = crate::testing::Rng::new(0xf1_00d5);
+        for name in ["4x4", "3x7", "2x10", "5x5"] {
+            let board: Board = name.parse().unwrap();
+            for _ in 0..20_000 {
+                let within = rng.next_u64() & board.all().bits();
+                let seed = rng.next_u64() & rng.next_u64() & board.all().bits();
+                check(&board, PointSet(seed), PointSet(within));
             }
         }
     }

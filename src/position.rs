@@ -73,8 +73,8 @@ impl Position {
         }
         let empty = self.empty_points(board);
         let breathing = board.adjacent(empty);
-        board.flood(self.us & breathing, self.us) == self.us
-            && board.flood(self.them & breathing, self.them) == self.them
+        board.floods_all(self.us & breathing, self.us)
+            && board.floods_all(self.them & breathing, self.them)
     }
 
     /// The liberties of a string (or of any set of stones).
@@ -156,9 +156,16 @@ impl Position {
     #[inline]
     fn strings_in_atari(&self, board: &Board) -> StringsInAtari {
         let empty = self.empty_points(board);
+        // Most strings are told without a flood of their own. A stone with
+        // no neighbour of its colour is a string whose liberties are its
+        // empty neighbours; a stone with two empty neighbours gives its
+        // string two liberties, and one flood finds all those strings.
+        let breathes_once = board.touching_exactly_one(empty);
+        let breathes_twice = board.adjacent(empty) - breathes_once;
         let in_atari = |side: PointSet| {
-            let mut pending = side;
-            let mut strings = PointSet::EMPTY;
+            let lone = side - board.adjacent(side);
+            let mut strings = lone & breathes_once;
+            let mut pending = side - lone - board.flood(side & breathes_twice, side);
             while let Some(point) = pending.first() {
                 let string = board.flood(PointSet::single(point), side);
                 pending = pending - string;

@@ -503,11 +503,23 @@ impl Codec {
     /// answers as `is_canonical_legal`, from images of the higher points
     /// worked out once per `LOW_SIZE` codes.
     pub fn canonical_legal_bits(&self, first: PositionCode, count: u32) -> u64 {
+        self.canonical_legal_positions(first, count, |_, _| {})
+    }
+
+    /// `canonical_legal_bits`, calling `found(position, canonical)` for each
+    /// canonical legal position on the way, in code order: what the index
+    /// needs of every position, without decoding it again.
+    pub fn canonical_legal_positions(
+        &self,
+        first: PositionCode,
+        count: u32,
+        found: impl FnMut(&Position, Canonical),
+    ) -> u64 {
         match self.symmetries.len() {
-            8 => self.canonical_legal_bits_in::<8>(first, count),
-            4 => self.canonical_legal_bits_in::<4>(first, count),
-            2 => self.canonical_legal_bits_in::<2>(first, count),
-            _ => self.canonical_legal_bits_in::<1>(first, count),
+            8 => self.canonical_legal_bits_in::<8>(first, count, found),
+            4 => self.canonical_legal_bits_in::<4>(first, count, found),
+            2 => self.canonical_legal_bits_in::<2>(first, count, found),
+            _ => self.canonical_legal_bits_in::<1>(first, count, found),
         }
     }
 
@@ -516,6 +528,7 @@ impl Codec {
         &self,
         first: PositionCode,
         count: u32,
+        mut found: impl FnMut(&Position, Canonical),
     ) -> u64 {
         debug_assert!(count <= 64 && first + count as u64 <= self.code_count);
         let end = first + count as u64;
@@ -541,6 +554,10 @@ impl Codec {
                         Position::new(PointSet(us | u as u64), PointSet(them | t as u64));
                     if position.is_legal(&self.board) {
                         bits |= 1 << (c - first);
+                        let reaching = (1..SYMMETRIES)
+                            .filter(|&g| high_images[g] + images[g] == c)
+                            .fold(1u8, |reaching, g| reaching | 1 << g);
+                        found(&position, Canonical { code: c, reaching });
                     }
                 }
             }
@@ -666,7 +683,22 @@ mod tests {
                 let mut first = start.min(codes);
                 while first < codes {
                     let count = step.min(codes - first) as u32;
-                    let bits = codec.canonical_legal_bits(first, count);
+                    let mut found = Vec::new();
+                    let bits =
+                        codec.canonical_legal_positions(first, count, |position, canonical| {
+                            found.push((*position, canonical))
+                        });
+                    assert_eq!(bits, codec.canonical_legal_bits(first, count));
+                    // The positions it visits are those of its bits, in
+                    // order, each with its canonical form.
+                    let expected: Vec<(Position, Canonical)> = (0..count as u64)
+                        .filter(|i| bits >> i & 1 == 1)
+                        .map(|i| {
+                            let position = codec.decode(first + i);
+                            (position, codec.canonical(&position))
+                        })
+                        .collect();
+                    assert_eq!(found, expected, "{name}: from code {first}");
                     for i in 0..count as u64 {
                         assert_eq!(
                             bits >> i & 1 == 1,

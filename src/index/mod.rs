@@ -19,8 +19,6 @@ pub mod presence;
 
 use std::ops::Range;
 
-use rayon::prelude::*;
-
 use crate::board::{Board, PointSet};
 use crate::position::Position;
 use crate::state::State;
@@ -102,42 +100,37 @@ impl StateIndex {
             return None;
         }
         let codec = Codec::new(board);
-        let presence = Presence::build(codec.code_count(), |first, count| {
-            codec.canonical_legal_bits(first, count)
-        });
+        // With the codes, the ko states of each position and the legal
+        // positions each canonical one stands for, noted per run of codes
+        // while each position is at hand. The counts go in one large array
+        // that is handed back to the system afterwards, so that this
+        // transient work does not stay resident while the solver holds its
+        // cells.
+        let group = codec.symmetries().len() as u64;
+        let mut ko_counts: Vec<u8> = Vec::new();
+        let mut legal_positions = 0u64;
+        let presence = Presence::build_with(
+            codec.code_count(),
+            || (Vec::<u8>::new(), 0u64),
+            |(ko_counts, legal), first, count| {
+                codec.canonical_legal_positions(first, count, |position, canonical| {
+                    // The symmetries that fix the position are a subgroup:
+                    // their count is a power of two dividing the group's.
+                    *legal += group >> canonical.reaching.count_ones().trailing_zeros();
+                    let ko_points =
+                        codec.canonical_ko_points(&canonical, position.ko_points(&board));
+                    ko_counts.push(ko_points.len() as u8);
+                })
+            },
+            |(counts, legal)| {
+                ko_counts.extend_from_slice(&counts);
+                legal_positions += legal;
+            },
+        );
         let positions = presence.count();
         if positions >= u32::MAX as u64 {
             return None;
         }
-
-        // The ko states of each position, and the legal positions each
-        // canonical one stands for. The counts go in one large array that is
-        // handed back to the system afterwards, so that this transient work
-        // does not stay resident while the solver holds its cells.
-        let group = codec.symmetries().len() as u64;
-        let chunk = 1usize << 14;
-        let mut ko_counts = vec![0u8; positions as usize];
-        let legal_positions: u64 = ko_counts
-            .par_chunks_mut(chunk)
-            .enumerate()
-            .map(|(c, counts)| {
-                let first = (c * chunk) as u64;
-                let mut walker = presence.walk_from(first);
-                let mut legal = 0u64;
-                for count in counts.iter_mut() {
-                    let code = walker.next_code().expect("walker covers every position");
-                    let position = codec.decode(code);
-                    let canonical = codec.canonical(&position);
-                    // The symmetries that fix the position are a subgroup:
-                    // their count is a power of two dividing the group's.
-                    legal += group >> canonical.reaching.count_ones().trailing_zeros();
-                    *count = codec
-                        .canonical_ko_points(&canonical, position.ko_points(&board))
-                        .len() as u8;
-                }
-                legal
-            })
-            .sum();
         let ko = KoDirectory::build(&ko_counts)?;
         drop(ko_counts);
         let ko_states = ko.total() as u64;

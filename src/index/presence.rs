@@ -43,27 +43,50 @@ impl Presence {
     /// 64). The words are asked for in parallel, and in order within a
     /// line, so that a caller can share work between neighbouring codes.
     pub fn build(codes: u64, word: impl Fn(u64, u32) -> u64 + Sync) -> Presence {
+        Presence::build_with(codes, || (), |_, first, count| word(first, count), |_| {})
+    }
+
+    /// `build`, where `word` may also note what it finds in a value of its
+    /// own for each run of lines (`start` makes one), handed to `take` in
+    /// code order. The runs are worked on a batch at a time, so that what
+    /// `take` keeps can go in one large array: small blocks of memory, freed
+    /// in their thousands, stay with the process.
+    pub fn build_with<T: Send>(
+        codes: u64,
+        start: impl Fn() -> T + Sync,
+        word: impl Fn(&mut T, u64, u32) -> u64 + Sync,
+        mut take: impl FnMut(T),
+    ) -> Presence {
+        const LINES_PER_RUN: usize = 256;
+        const RUNS_PER_BATCH: usize = 64;
         let count = codes.div_ceil(CODES_PER_LINE) as usize;
         let mut lines = Vec::with_capacity(count);
         crate::huge_pages::advise(lines.spare_capacity_mut());
         lines.resize(count, Line::default());
-        lines
-            .par_chunks_mut(256)
-            .enumerate()
-            .for_each(|(chunk, slice)| {
-                for (offset, line) in slice.iter_mut().enumerate() {
-                    let first_line = (chunk * 256 + offset) as u64 * CODES_PER_LINE;
-                    for (w, bits) in line.words.iter_mut().enumerate() {
-                        let first = first_line + 64 * w as u64;
-                        let last = (first + 64).min(codes);
-                        *bits = if first < last {
-                            word(first, (last - first) as u32)
-                        } else {
-                            0
-                        };
+        for (batch, batch_lines) in lines.chunks_mut(LINES_PER_RUN * RUNS_PER_BATCH).enumerate() {
+            let noted: Vec<T> = batch_lines
+                .par_chunks_mut(LINES_PER_RUN)
+                .enumerate()
+                .map(|(run, slice)| {
+                    let mut noted = start();
+                    let first_line = (batch * RUNS_PER_BATCH + run) * LINES_PER_RUN;
+                    for (offset, line) in slice.iter_mut().enumerate() {
+                        let first_code = (first_line + offset) as u64 * CODES_PER_LINE;
+                        for (w, bits) in line.words.iter_mut().enumerate() {
+                            let first = first_code + 64 * w as u64;
+                            let last = (first + 64).min(codes);
+                            *bits = if first < last {
+                                word(&mut noted, first, (last - first) as u32)
+                            } else {
+                                0
+                            };
+                        }
                     }
-                }
-            });
+                    noted
+                })
+                .collect();
+            noted.into_iter().for_each(&mut take);
+        }
         let mut count = 0u64;
         let mut samples = Vec::new();
         for (l, line) in lines.iter_mut().enumerate() {
@@ -280,5 +303,31 @@ mod tests {
                 .collect();
             assert_eq!(from_words, plain);
         }
+    }
+
+    /// `build_with` over codes of many runs and batches: the same set as
+    /// `build`, and each run's notes handed on in code order.
+    #[test]
+    fn notes_come_back_in_code_order() {
+        let codes = 3 * 64 * 256 * 448 + 1000;
+        let present = |code: u64| code.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 61 == 0;
+        let word = |first: u64, count: u32| {
+            (0..count as u64).fold(0, |bits, i| bits | (present(first + i) as u64) << i)
+        };
+        let mut noted = Vec::new();
+        let presence = Presence::build_with(
+            codes,
+            Vec::new,
+            |codes: &mut Vec<u64>, first, count| {
+                let bits = word(first, count);
+                codes.extend((0..64).filter(|i| bits >> i & 1 == 1).map(|i| first + i));
+                bits
+            },
+            |codes| noted.extend(codes),
+        );
+        let plain: Vec<u64> = (0..codes).filter(|&c| present(c)).collect();
+        assert_eq!(noted, plain);
+        assert_eq!(presence.count(), plain.len() as u64);
+        assert!(presence.words().eq(Presence::build(codes, word).words()));
     }
 }

@@ -109,7 +109,7 @@ impl StateIndex {
         let group = codec.symmetries().len() as u64;
         let mut ko_counts: Vec<u8> = Vec::new();
         let mut legal_positions = 0u64;
-        let presence = Presence::build_with(
+        let presence = Presence::build(
             codec.code_count(),
             || (Vec::<u8>::new(), 0u64),
             |(ko_counts, legal), first, count| {

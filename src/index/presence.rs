@@ -38,20 +38,16 @@ pub struct Presence {
 }
 
 impl Presence {
-    /// The codes below `codes` given a word at a time: `word(first, count)`
-    /// has bit `i` set when code `first + i` is present (`count` is at most
-    /// 64). The words are asked for in parallel, and in order within a
-    /// line, so that a caller can share work between neighbouring codes.
-    pub fn build(codes: u64, word: impl Fn(u64, u32) -> u64 + Sync) -> Presence {
-        Presence::build_with(codes, || (), |_, first, count| word(first, count), |_| {})
-    }
-
-    /// `build`, where `word` may also note what it finds in a value of its
-    /// own for each run of lines (`start` makes one), handed to `take` in
-    /// code order. The runs are worked on a batch at a time, so that what
-    /// `take` keeps can go in one large array: small blocks of memory, freed
-    /// in their thousands, stay with the process.
-    pub fn build_with<T: Send>(
+    /// The codes below `codes` given a word at a time: `word(notes, first,
+    /// count)` has bit `i` set when code `first + i` is present (`count` is
+    /// at most 64). The words are asked for in parallel, and in order within
+    /// a line, so that a caller can share work between neighbouring codes.
+    /// `word` may also note what it finds in a value of its own for each run
+    /// of lines (`start` makes one), handed to `take` in code order. The
+    /// runs are worked on a batch at a time, so that what `take` keeps can
+    /// go in one large array: small blocks of memory, freed in their
+    /// thousands, stay with the process.
+    pub fn build<T: Send>(
         codes: u64,
         start: impl Fn() -> T + Sync,
         word: impl Fn(&mut T, u64, u32) -> u64 + Sync,
@@ -261,13 +257,17 @@ impl PresenceWalker<'_> {
 mod tests {
     use super::*;
 
+    fn build_without_notes(codes: u64, word: impl Fn(u64, u32) -> u64 + Sync) -> Presence {
+        Presence::build(codes, || (), |_, first, count| word(first, count), |_| {})
+    }
+
     #[test]
     fn rank_select_and_walks_agree_with_a_plain_set() {
         for codes in [0u64, 1, 63, 64, 447, 448, 449, 5000, 20000] {
             let present = |code: u64| {
                 code % 7 == 3 || code.is_multiple_of(11) || (1000..1500).contains(&code)
             };
-            let presence = Presence::build(codes, |first, count| {
+            let presence = build_without_notes(codes, |first, count| {
                 (0..count as u64).fold(0, |bits, i| bits | (present(first + i) as u64) << i)
             });
             let plain: Vec<u64> = (0..codes).filter(|&c| present(c)).collect();
@@ -305,8 +305,8 @@ mod tests {
         }
     }
 
-    /// `build_with` over codes of many runs and batches: the same set as
-    /// `build`, and each run's notes handed on in code order.
+    /// `build` over codes of many runs and batches: the same set with notes
+    /// as without, and each run's notes handed on in code order.
     #[test]
     fn notes_come_back_in_code_order() {
         let codes = 3 * 64 * 256 * 448 + 1000;
@@ -315,7 +315,7 @@ mod tests {
             (0..count as u64).fold(0, |bits, i| bits | (present(first + i) as u64) << i)
         };
         let mut noted = Vec::new();
-        let presence = Presence::build_with(
+        let presence = Presence::build(
             codes,
             Vec::new,
             |codes: &mut Vec<u64>, first, count| {
@@ -328,6 +328,8 @@ mod tests {
         let plain: Vec<u64> = (0..codes).filter(|&c| present(c)).collect();
         assert_eq!(noted, plain);
         assert_eq!(presence.count(), plain.len() as u64);
-        assert!(presence.words().eq(Presence::build(codes, word).words()));
+        assert!(presence
+            .words()
+            .eq(build_without_notes(codes, word).words()));
     }
 }

@@ -18,8 +18,9 @@ use crate::board::Board;
 use crate::checkpoint::CheckpointFile;
 use crate::index::StateCounts;
 use crate::plan::{choose_cells, cpu_seconds, human_bytes, peak_memory, reset_peak_memory};
+use crate::solver::spool::SpoolFolder;
 use crate::solver::store::CellForm;
-use crate::solver::{solve_with_checkpoints, SolveError, SolveStats};
+use crate::solver::{solve_lean, solve_with_checkpoints, SolveError, SolveStats};
 use crate::state::State;
 use crate::table::file_name;
 use crate::table::writer::{self, Written};
@@ -33,6 +34,17 @@ pub fn check_folder(folder: &Path) -> Result<(), String> {
         .map_err(|e| format!("cannot write in table folder {}: {e}", folder.display()))?;
     let _ = fs::remove_file(&probe);
     Ok(())
+}
+
+/// The lean solve's working folder for a table: hidden beside it, unique
+/// to this process, removed when the solve's values are written.
+fn spool_folder(table: &Path) -> PathBuf {
+    let folder = table.parent().unwrap_or(Path::new(""));
+    let name = table
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    folder.join(format!(".{name}.spools.{}", std::process::id()))
 }
 
 /// What a build did, with its figures.
@@ -86,14 +98,21 @@ pub fn build_board(
     folder: &Path,
     progress: &BuildProgress,
     checkpoint_interval: Duration,
-    form: CellForm,
+    form: Option<CellForm>,
 ) -> Result<BuildReport, BuildFailure> {
-    let checkpoints = CheckpointFile::new(&folder.join(file_name(&board)), checkpoint_interval);
+    let table = folder.join(file_name(&board));
+    let checkpoints = CheckpointFile::new(&table, checkpoint_interval);
     reset_peak_memory();
     let start_up_bytes = peak_memory();
     let cpu_before = cpu_seconds();
     let started = Instant::now();
-    let solution = match solve_with_checkpoints(board, form, progress, &checkpoints) {
+    let solved = match form {
+        Some(form) => solve_with_checkpoints(board, form, progress, &checkpoints),
+        None => SpoolFolder::at(&spool_folder(&table))
+            .map_err(|error| SolveError::Spool(error.to_string()))
+            .and_then(|spools| solve_lean(board, spools, progress)),
+    };
+    let solution = match solved {
         Ok(solution) => solution,
         Err(SolveError::Cancelled) => return Err(BuildFailure::Interrupted),
         Err(error) => {
@@ -165,8 +184,15 @@ pub fn build_checked(
             return Err(ExitCode::from(EXIT_FAILURE));
         }
     };
-    if form != CellForm::Flat {
-        log::info!("{board}: keeping the cells compressed in blocks");
+    match form {
+        Some(CellForm::Flat) => {}
+        Some(CellForm::Compressed { .. }) => {
+            log::info!("{board}: keeping the cells compressed in blocks")
+        }
+        None => log::info!(
+            "{board}: a byte per state, the values in {}",
+            spool_folder(&folder.join(file_name(&board))).display()
+        ),
     }
     catch_interrupts();
     let progress = BuildProgress::new(board.name());

@@ -54,8 +54,9 @@ struct Arguments {
 
     /// Builds: how to keep the solver's cells. auto: flat (4 bytes per
     /// state, fastest) when they fit in the memory available, else
-    /// compressed (about 2.3 bytes per state, about 8 times slower); both
-    /// give the same table.
+    /// compressed (about 2.3 bytes per state, about 8 times slower); lean:
+    /// a byte per state, the values written to working files beside the
+    /// table. All give the same table.
     #[arg(long, value_enum, default_value_t = Cells::Auto, global = true)]
     cells: Cells,
 
@@ -111,6 +112,7 @@ pub(crate) enum Cells {
     Auto,
     Flat,
     Compressed,
+    Lean,
 }
 
 impl Cells {
@@ -119,6 +121,7 @@ impl Cells {
             Cells::Auto => CellChoice::Auto,
             Cells::Flat => CellChoice::Flat,
             Cells::Compressed => CellChoice::Compressed,
+            Cells::Lean => CellChoice::Lean,
         }
     }
 

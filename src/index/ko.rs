@@ -20,7 +20,7 @@ const PLANES: usize = 3;
 pub const MAX_KO_STATES: u32 = (1 << PLANES) - 1;
 
 /// Positions per word.
-const POSITIONS_PER_WORD: u32 = 64;
+const POSITIONS_PER_WORD: u64 = 64;
 
 /// The ko states of 64 consecutive positions.
 #[derive(Clone, Copy, Debug, Default)]
@@ -30,7 +30,7 @@ struct KoWord {
     /// position.
     planes: [u64; PLANES],
     /// The ko states of every position before the word's first.
-    before: u32,
+    before: u64,
 }
 
 impl KoWord {
@@ -70,8 +70,7 @@ pub struct KoDirectory {
 
 impl KoDirectory {
     /// The directory of positions with `counts[p]` ko states each; `None`
-    /// if a position has more than `MAX_KO_STATES` or the total does not
-    /// fit 32 bits.
+    /// if a position has more than `MAX_KO_STATES`.
     pub fn build(counts: &[u8]) -> Option<KoDirectory> {
         if counts.par_iter().any(|&c| c as u32 > MAX_KO_STATES) {
             return None;
@@ -91,41 +90,41 @@ impl KoDirectory {
         words.push(KoWord::default());
         let mut total = 0u64;
         for word in &mut words {
-            word.before = u32::try_from(total).ok()?;
+            word.before = total;
             total += word.within(u64::MAX) as u64;
         }
         Some(KoDirectory { words })
     }
 
     /// Every ko state of every position.
-    pub fn total(&self) -> u32 {
+    pub fn total(&self) -> u64 {
         self.words.last().map_or(0, |word| word.before)
     }
 
     /// The ko states of position `position`.
     #[inline]
-    pub fn count(&self, position: u32) -> u32 {
+    pub fn count(&self, position: u64) -> u32 {
         let word = &self.words[(position / POSITIONS_PER_WORD) as usize];
-        word.count(position % POSITIONS_PER_WORD)
+        word.count((position % POSITIONS_PER_WORD) as u32)
     }
 
     /// The ko states of every position before `position` (which may be the
     /// number of positions: then the total).
     #[inline]
-    pub fn before(&self, position: u32) -> u32 {
+    pub fn before(&self, position: u64) -> u64 {
         let word = &self.words[(position / POSITIONS_PER_WORD) as usize];
-        word.before + word.below(position % POSITIONS_PER_WORD)
+        word.before + word.below((position % POSITIONS_PER_WORD) as u32) as u64
     }
 
     /// The position of ko state `k` (counted among ko states, below the
     /// total), and which of its ko states it is.
-    pub fn locate(&self, k: u32) -> (u32, u32) {
+    pub fn locate(&self, k: u64) -> (u64, u32) {
         self.locate_in(self.word_holding(k), k)
     }
 
     /// The word whose positions hold ko state `k`, by a search.
     #[inline]
-    fn word_holding(&self, k: u32) -> usize {
+    fn word_holding(&self, k: u64) -> usize {
         self.words.partition_point(|word| word.before <= k) - 1
     }
 
@@ -133,7 +132,7 @@ impl KoDirectory {
     /// forward a little before searching; `hint` becomes the word found.
     /// For ko states asked for in ascending order.
     #[inline]
-    pub fn locate_near(&self, hint: &mut usize, k: u32) -> (u32, u32) {
+    pub fn locate_near(&self, hint: &mut usize, k: u64) -> (u64, u32) {
         let holds = |w: usize| {
             w + 1 < self.words.len() && self.words[w].before <= k && k < self.words[w + 1].before
         };
@@ -152,15 +151,15 @@ impl KoDirectory {
 
     /// Ko state `k` within word `w`, which holds it.
     #[inline]
-    fn locate_in(&self, w: usize, k: u32) -> (u32, u32) {
+    fn locate_in(&self, w: usize, k: u64) -> (u64, u32) {
         let word = &self.words[w];
         let mut left = k - word.before;
         let mut positions = word.with_ko();
         loop {
             let i = positions.trailing_zeros();
-            let count = word.count(i);
+            let count = word.count(i) as u64;
             if left < count {
-                return (w as u32 * POSITIONS_PER_WORD + i, left);
+                return (w as u64 * POSITIONS_PER_WORD + i as u64, left as u32);
             }
             left -= count;
             positions &= positions - 1;
@@ -194,26 +193,26 @@ mod tests {
                     })
                     .collect();
                 let directory = KoDirectory::build(&counts).unwrap();
-                let mut before = 0u32;
+                let mut before = 0u64;
                 let mut owners = Vec::new();
                 for (p, &count) in counts.iter().enumerate() {
-                    assert_eq!(directory.count(p as u32), count as u32);
-                    assert_eq!(directory.before(p as u32), before);
+                    assert_eq!(directory.count(p as u64), count as u32);
+                    assert_eq!(directory.before(p as u64), before);
                     for j in 0..count as u32 {
-                        owners.push((p as u32, j));
+                        owners.push((p as u64, j));
                     }
-                    before += count as u32;
+                    before += count as u64;
                 }
-                assert_eq!(directory.before(positions as u32), before);
+                assert_eq!(directory.before(positions as u64), before);
                 assert_eq!(directory.total(), before);
                 let mut hint = 0;
                 for (k, &owner) in owners.iter().enumerate() {
-                    assert_eq!(directory.locate(k as u32), owner);
-                    assert_eq!(directory.locate_near(&mut hint, k as u32), owner);
+                    assert_eq!(directory.locate(k as u64), owner);
+                    assert_eq!(directory.locate_near(&mut hint, k as u64), owner);
                 }
                 // Out of order too.
                 for (k, &owner) in owners.iter().enumerate().rev().step_by(7) {
-                    assert_eq!(directory.locate_near(&mut hint, k as u32), owner);
+                    assert_eq!(directory.locate_near(&mut hint, k as u64), owner);
                 }
             }
         }

@@ -29,8 +29,12 @@ use presence::{Presence, PresenceWalker};
 /// Visits canonical position codes in order.
 pub type PositionWalker<'a> = PresenceWalker<'a>;
 
-/// A state's number in the index.
-pub type StateNumber = u32;
+/// A state's number in the index: 64 bits, since boards from 2x11 on have
+/// more than 2^32 states.
+pub type StateNumber = u64;
+
+/// A canonical position's number in the index.
+pub type PositionNumber = u64;
 
 /// The slot of the state with no pass and no ko.
 pub const SLOT_PLAIN: u32 = 0;
@@ -48,7 +52,7 @@ pub const MAX_INDEX_POINTS: usize = 30;
 pub struct PositionEntry {
     pub canonical: Canonical,
     /// The position's number among canonical legal positions.
-    pub number: u32,
+    pub number: PositionNumber,
 }
 
 impl PositionEntry {
@@ -92,9 +96,9 @@ pub struct StateIndex {
 
 impl StateIndex {
     /// Enumerates every code of the board (in parallel) and numbers the
-    /// canonical legal states. `None` if they are too many for 32-bit
-    /// numbers, a position has more ko states than the ko directory holds
-    /// (`ko::MAX_KO_STATES`), or the board is over `MAX_INDEX_POINTS`.
+    /// canonical legal states. `None` if a position has more ko states than
+    /// the ko directory holds (`ko::MAX_KO_STATES`), or the board is over
+    /// `MAX_INDEX_POINTS`.
     pub fn build(board: Board) -> Option<StateIndex> {
         if board.points() > MAX_INDEX_POINTS {
             return None;
@@ -128,16 +132,10 @@ impl StateIndex {
             },
         );
         let positions = presence.count();
-        if positions >= u32::MAX as u64 {
-            return None;
-        }
         let ko = KoDirectory::build(&ko_counts)?;
         drop(ko_counts);
-        let ko_states = ko.total() as u64;
+        let ko_states = ko.total();
         let states = 2 * positions + ko_states;
-        if states >= u32::MAX as u64 {
-            return None;
-        }
         Some(StateIndex {
             codec,
             presence,
@@ -175,8 +173,8 @@ impl StateIndex {
 
     /// The number of a canonical code, if it is a legal position.
     #[inline]
-    pub fn position_number(&self, code: PositionCode) -> Option<u32> {
-        self.presence.rank(code).map(|rank| rank as u32)
+    pub fn position_number(&self, code: PositionCode) -> Option<PositionNumber> {
+        self.presence.rank(code)
     }
 
     /// Asks for the index line of a code, for it to arrive before the code
@@ -192,7 +190,7 @@ impl StateIndex {
     #[inline]
     pub fn prefetch_state(&self, number: StateNumber) {
         if number < self.ko_start() {
-            self.presence.prefetch_numbered(number as u64 / 2);
+            self.presence.prefetch_numbered(number / 2);
         }
     }
 
@@ -215,26 +213,29 @@ impl StateIndex {
     /// here.
     #[inline]
     fn ko_start(&self) -> StateNumber {
-        2 * self.counts.positions as StateNumber
+        2 * self.counts.positions
     }
 
     /// How many ko states position `number` has.
     #[inline]
-    pub fn ko_state_count(&self, position: u32) -> u32 {
+    pub fn ko_state_count(&self, position: PositionNumber) -> u32 {
         self.ko.count(position)
     }
 
     /// The number of the first ko state of `position`, which must have ko
     /// states; the others follow it.
     #[inline]
-    pub fn first_ko_number(&self, position: u32) -> StateNumber {
+    pub fn first_ko_number(&self, position: PositionNumber) -> StateNumber {
         debug_assert!(self.ko.count(position) > 0, "the position has ko states");
         self.ko_start() + self.ko.before(position)
     }
 
     /// The states of positions `positions`: their plain and passed states,
     /// and their ko states, each a run of consecutive numbers.
-    pub fn state_runs(&self, positions: Range<u32>) -> (Range<StateNumber>, Range<StateNumber>) {
+    pub fn state_runs(
+        &self,
+        positions: Range<PositionNumber>,
+    ) -> (Range<StateNumber>, Range<StateNumber>) {
         (
             2 * positions.start..2 * positions.end,
             self.ko_start() + self.ko.before(positions.start)
@@ -243,10 +244,10 @@ impl StateIndex {
     }
 
     /// The number of the state in slot `slot` of position `position`.
-    pub fn number(&self, position: u32, slot: u32) -> StateNumber {
+    pub fn number(&self, position: PositionNumber, slot: u32) -> StateNumber {
         match slot {
-            SLOT_PLAIN | SLOT_PASSED => 2 * position + slot,
-            _ => self.first_ko_number(position) + slot - SLOT_FIRST_KO,
+            SLOT_PLAIN | SLOT_PASSED => 2 * position + slot as StateNumber,
+            _ => self.first_ko_number(position) + (slot - SLOT_FIRST_KO) as StateNumber,
         }
     }
 
@@ -269,7 +270,7 @@ impl StateIndex {
         };
         let canonical = entry.canonical;
         kos.iter()
-            .map(move |ko| first + self.codec.ko_rank(&canonical, ko_points, ko))
+            .map(move |ko| first + self.codec.ko_rank(&canonical, ko_points, ko) as StateNumber)
     }
 
     /// The number of any legal state (in any orientation).
@@ -292,17 +293,17 @@ impl StateIndex {
     }
 
     /// The position and slot of a state number.
-    pub fn slot_of(&self, number: StateNumber) -> (u32, u32) {
+    pub fn slot_of(&self, number: StateNumber) -> (PositionNumber, u32) {
         if number < self.ko_start() {
-            return (number / 2, number % 2);
+            return (number / 2, (number % 2) as u32);
         }
         let (position, j) = self.ko.locate(number - self.ko_start());
         (position, SLOT_FIRST_KO + j)
     }
 
     /// The code of the position with the given number.
-    pub fn position_code(&self, number: u32) -> PositionCode {
-        self.presence.select(number as u64)
+    pub fn position_code(&self, number: PositionNumber) -> PositionCode {
+        self.presence.select(number)
     }
 
     /// The canonical state with the given number.
@@ -349,10 +350,10 @@ impl StateIndex {
     }
 
     /// Walks the positions from number `first` on, with their states.
-    pub fn positions(&self, first: u32) -> PositionCursor<'_> {
+    pub fn positions(&self, first: PositionNumber) -> PositionCursor<'_> {
         PositionCursor {
             index: self,
-            walker: self.positions_from(first as u64),
+            walker: self.positions_from(first),
             next: first,
         }
     }
@@ -373,7 +374,7 @@ impl StateIndex {
 /// A position and the numbers of its states.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PositionStates {
-    pub number: u32,
+    pub number: PositionNumber,
     pub code: PositionCode,
     /// The number of its first ko state (meaningless without ko states).
     pub first_ko: StateNumber,
@@ -385,8 +386,8 @@ impl PositionStates {
     #[inline]
     pub fn state(&self, slot: u32) -> StateNumber {
         match slot {
-            SLOT_PLAIN | SLOT_PASSED => 2 * self.number + slot,
-            _ => self.first_ko + slot - SLOT_FIRST_KO,
+            SLOT_PLAIN | SLOT_PASSED => 2 * self.number + slot as StateNumber,
+            _ => self.first_ko + (slot - SLOT_FIRST_KO) as StateNumber,
         }
     }
 
@@ -401,7 +402,7 @@ impl PositionStates {
 pub struct PositionCursor<'a> {
     index: &'a StateIndex,
     walker: PositionWalker<'a>,
-    next: u32,
+    next: PositionNumber,
 }
 
 impl Iterator for PositionCursor<'_> {
@@ -427,7 +428,7 @@ pub struct StateCursor<'a> {
     index: &'a StateIndex,
     walker: Option<PositionWalker<'a>>,
     /// The position whose code is `code`.
-    walker_position: u32,
+    walker_position: PositionNumber,
     code: PositionCode,
     /// The position of `code`, once a state of it has been asked for: the
     /// plain and passed states of a position often come one after the other.
@@ -440,17 +441,17 @@ pub struct StateCursor<'a> {
 /// (a word of codes at a time). A search costs about as much as walking two
 /// lines of codes, some 60 positions: a longer walk would cost more, and
 /// sparse layers jump thousands of positions.
-const WALK_LIMIT: u32 = 64;
+const WALK_LIMIT: PositionNumber = 64;
 
 impl StateCursor<'_> {
-    fn move_to(&mut self, position: u32) {
+    fn move_to(&mut self, position: PositionNumber) {
         match &mut self.walker {
             Some(walker)
                 if position >= self.walker_position
                     && position - self.walker_position <= WALK_LIMIT =>
             {
                 if position > self.walker_position {
-                    let skipped = (position - self.walker_position - 1) as u64;
+                    let skipped = position - self.walker_position - 1;
                     self.code = walker
                         .skip_then_next(skipped)
                         .expect("positions are in range");
@@ -458,7 +459,7 @@ impl StateCursor<'_> {
                 }
             }
             _ => {
-                let mut walker = self.index.positions_from(position as u64);
+                let mut walker = self.index.positions_from(position);
                 self.code = walker.next_code().expect("positions are in range");
                 self.walker_position = position;
                 self.walker = Some(walker);
@@ -471,7 +472,7 @@ impl StateCursor<'_> {
     pub fn state(&mut self, number: StateNumber) -> State {
         let index = self.index;
         let (position, slot) = if number < index.ko_start() {
-            (number / 2, number % 2)
+            (number / 2, (number % 2) as u32)
         } else {
             let (position, j) = index
                 .ko
@@ -574,7 +575,7 @@ mod tests {
             }
             assert_eq!(seen, states);
             // The ko state counts alone, from any first position.
-            let positions = index.counts().positions as u32;
+            let positions = index.counts().positions;
             for first in [0, 1, positions / 3, positions - 1, positions] {
                 let counts: Vec<u32> = (first..positions)
                     .map(|position| index.ko_state_count(position))
@@ -616,8 +617,8 @@ mod tests {
         };
         assert_eq!(all.len() as u64, index.counts().positions);
         for (number, &code) in all.iter().enumerate() {
-            assert_eq!(index.position_code(number as u32), code);
-            assert_eq!(index.position_number(code), Some(number as u32));
+            assert_eq!(index.position_code(number as u64), code);
+            assert_eq!(index.position_number(code), Some(number as u64));
             let mut walker = index.positions_from(number as u64);
             assert_eq!(walker.next_code(), Some(code));
         }

@@ -19,7 +19,10 @@
 //! order does not matter, so results do not depend on the thread count.
 
 pub mod cell;
+pub mod lean;
+pub mod spool;
 pub mod store;
+pub mod tally;
 
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -30,7 +33,8 @@ use rayon::prelude::*;
 use crate::board::{Board, Point, PointSet};
 use crate::index::code::Canonical;
 use crate::index::{
-    PositionStates, StateCursor, StateIndex, StateNumber, SLOT_FIRST_KO, SLOT_PASSED, SLOT_PLAIN,
+    PositionNumber, PositionStates, StateCursor, StateIndex, StateNumber, SLOT_FIRST_KO,
+    SLOT_PASSED, SLOT_PLAIN,
 };
 use crate::position::{Placement, Position};
 use crate::prefetch::{prefetch, prefetch_element};
@@ -91,6 +95,8 @@ pub enum SolveError {
         level: i32,
         depth: u32,
     },
+    /// A spool of the lean solve could not be written or read.
+    Spool(String),
 }
 
 impl std::fmt::Display for SolveError {
@@ -99,7 +105,7 @@ impl std::fmt::Display for SolveError {
             SolveError::Cancelled => write!(f, "the solve was interrupted"),
             SolveError::TooLarge { points } => write!(
                 f,
-                "a board of {points} points is over the solver's limits ({} points, 2^32 states, {} ko states a position)",
+                "a board of {points} points is over the solver's limits ({} points, {} ko states a position)",
                 crate::index::MAX_INDEX_POINTS,
                 crate::index::ko::MAX_KO_STATES
             ),
@@ -108,6 +114,7 @@ impl std::fmt::Display for SolveError {
                 "at margin {level} a forced line reached {depth} plies, more than the solver records ({})",
                 cell::MAX_MOVER_DEPTH
             ),
+            SolveError::Spool(error) => write!(f, "the solve's working files failed: {error}"),
         }
     }
 }
@@ -135,8 +142,15 @@ pub struct SolveStats {
 /// A solved board: the index and every state's value.
 pub struct Solution {
     index: StateIndex,
-    cells: CellStore,
+    values: Held,
     stats: SolveStats,
+}
+
+/// Where a solution's values are: in the solver's cells, or in the lean
+/// solve's spools.
+enum Held {
+    Cells(CellStore),
+    Logged(lean::LoggedValues),
 }
 
 /// The value a finished cell records.
@@ -219,33 +233,43 @@ impl Solution {
     /// The value of state `number`. With compressed cells this
     /// decompresses a block: for many values use `values_of`.
     pub fn value(&self, number: StateNumber) -> Value {
-        cell_value(
-            self.cells.get(number as usize),
-            self.board().points() as i32,
-        )
+        match &self.values {
+            Held::Cells(cells) => {
+                cell_value(cells.get(number as usize), self.board().points() as i32)
+            }
+            Held::Logged(values) => values.value(number),
+        }
     }
 
     /// The values of the states of positions `positions`, read at once.
-    pub fn values_of(&self, positions: std::ops::Range<u32>) -> ValueRun<'_> {
+    pub fn values_of(&self, positions: std::ops::Range<PositionNumber>) -> ValueRun<'_> {
         let points = self.board().points() as i32;
-        let runs = match &self.cells {
+        let cells = match &self.values {
+            Held::Cells(cells) => cells,
+            Held::Logged(values) => return values.values_of(&self.index, positions),
+        };
+        let runs = match cells {
             CellStore::Flat(cells) => ValueRunCells::Flat(cells),
             CellStore::Compressed(_) => {
                 let (plain, ko) = self.index.state_runs(positions);
                 ValueRunCells::Copied {
                     plain_start: plain.start,
-                    plain: self.cells.range(plain.start as usize..plain.end as usize),
+                    plain: cells.range(plain.start as usize..plain.end as usize),
                     ko_start: ko.start,
-                    ko: self.cells.range(ko.start as usize..ko.end as usize),
+                    ko: cells.range(ko.start as usize..ko.end as usize),
                 }
             }
         };
         ValueRun { points, runs }
     }
 
-    /// How the cells are kept.
-    pub fn cell_form(&self) -> CellForm {
-        self.cells.form()
+    /// How the cells were kept; `None` for the lean solve, whose values are
+    /// in spools.
+    pub fn cell_form(&self) -> Option<CellForm> {
+        match &self.values {
+            Held::Cells(cells) => Some(cells.form()),
+            Held::Logged(_) => None,
+        }
     }
 
     /// The value of any legal state (in any orientation).
@@ -255,7 +279,11 @@ impl Solution {
 
     /// Bytes held: the index and the cells.
     pub fn memory_bytes(&self) -> usize {
-        self.index.memory_bytes() + self.cells.memory_bytes()
+        self.index.memory_bytes()
+            + match &self.values {
+                Held::Cells(cells) => cells.memory_bytes(),
+                Held::Logged(values) => values.memory_bytes(),
+            }
     }
 }
 
@@ -358,7 +386,7 @@ fn predecessor_numbers(
     for origin in origins {
         repeats |= expand_origin(index, origin, |p| {
             ask(p);
-            out.push(p as u64 | mark);
+            out.push(p | mark);
         });
     }
     if repeats || (maybe_shared && shared_position(origins)) {
@@ -386,8 +414,8 @@ struct LayerFlags {
     next: Vec<AtomicU64>,
 }
 
-const STATES_PER_FLAG: u32 = cell::RUN as u32;
-const STATES_PER_FLAG_WORD: u32 = 64 * STATES_PER_FLAG;
+const STATES_PER_FLAG: StateNumber = cell::RUN as StateNumber;
+const STATES_PER_FLAG_WORD: StateNumber = 64 * STATES_PER_FLAG;
 
 /// The positions of the set bits of `bits`, lowest first.
 #[inline]
@@ -401,7 +429,7 @@ fn bits_of(mut bits: u64) -> impl Iterator<Item = usize> {
 
 impl LayerFlags {
     fn new(states: u64) -> LayerFlags {
-        let words = states.div_ceil(STATES_PER_FLAG_WORD as u64) as usize;
+        let words = states.div_ceil(STATES_PER_FLAG_WORD) as usize;
         let zeros = || (0..words).map(|_| AtomicU64::new(0)).collect();
         LayerFlags {
             current: zeros(),
@@ -449,9 +477,10 @@ struct CountScratch {
     keys: Vec<u64>,
 }
 
-/// Phase 2 for one position: calls `store(number, cell)` with the fresh
-/// cell of each of its states (plain, passed, then ko states in order) and
-/// returns their edges.
+/// Phase 2 for one position: calls `store(number, children, pass_margin)`
+/// for each of its states (plain, passed, then ko states in order), with
+/// its count of distinct children and, for the state after a pass, the
+/// margin a second pass ends the game with; returns their edges.
 ///
 /// Two moves lead to one child when their canonical codes and ko points
 /// agree. Most positions need no codes for that: two moves `a` and `b`
@@ -469,11 +498,10 @@ fn count_position(
     index: &StateIndex,
     entry: &PositionStates,
     scratch: &mut CountScratch,
-    mut store: impl FnMut(StateNumber, u32),
+    mut store: impl FnMut(StateNumber, u32, Option<i32>),
 ) -> u64 {
     let board = *index.board();
     let codec = index.codec();
-    let points = board.points() as i32;
     let CountScratch { moves, keys } = scratch;
     let position = codec.decode(entry.code);
     let every_move_coded = codec.has_symmetry(position.them());
@@ -499,11 +527,8 @@ fn count_position(
     keys.dedup();
     let plain = uncoded + keys.len() as u32 + 1;
     let margin = position.area_score(&board);
-    store(entry.state(SLOT_PLAIN), cell::fresh(plain, None, points));
-    store(
-        entry.state(SLOT_PASSED),
-        cell::fresh(plain, Some(margin), points),
-    );
+    store(entry.state(SLOT_PLAIN), plain, None);
+    store(entry.state(SLOT_PASSED), plain, Some(margin));
     let mut edges = 2 * plain as u64;
     if entry.ko_states > 0 {
         let ko_points = index.canonical_ko_points(&position);
@@ -516,10 +541,7 @@ fn count_position(
                 Some(key) if !shared(key) => plain - 1,
                 _ => plain,
             };
-            store(
-                entry.state(SLOT_FIRST_KO + slot as u32),
-                cell::fresh(children, None, points),
-            );
+            store(entry.state(SLOT_FIRST_KO + slot as u32), children, None);
             edges += children as u64;
         }
     }
@@ -545,6 +567,7 @@ fn count_children(index: &StateIndex, form: CellForm, observer: &dyn Observer) -
 
 fn count_children_flat(index: &StateIndex, cells: &mut [u32], observer: &dyn Observer) -> u64 {
     let positions = index.counts().positions;
+    let points = index.board().points() as i32;
     let chunk = 4096u64;
     let cells = atomic_cells(cells);
     let chunks = positions.div_ceil(chunk);
@@ -554,9 +577,10 @@ fn count_children_flat(index: &StateIndex, cells: &mut [u32], observer: &dyn Obs
             let first = c * chunk;
             let last = (first + chunk).min(positions);
             let mut edges = 0u64;
-            for entry in index.positions(first as u32).take((last - first) as usize) {
-                edges += count_position(index, &entry, scratch, |number, cell| {
-                    cells[number as usize].store(cell, Ordering::Relaxed)
+            for entry in index.positions(first).take((last - first) as usize) {
+                edges += count_position(index, &entry, scratch, |number, children, margin| {
+                    cells[number as usize]
+                        .store(cell::fresh(children, margin, points), Ordering::Relaxed)
                 });
             }
             observer.advanced(last - first);
@@ -576,6 +600,7 @@ fn count_children_compressed(
 ) -> (CellStore, u64) {
     let counts = index.counts();
     let positions = counts.positions;
+    let points = index.board().points() as i32;
     let chunk = (block_cells as u64 / 2).max(1);
     let chunks = positions.div_ceil(chunk);
     let batch = 64 * rayon::current_num_threads() as u64;
@@ -593,8 +618,9 @@ fn count_children_compressed(
                 let mut ko = Vec::new();
                 let mut edges = 0u64;
                 let plain_start = 2 * first as StateNumber;
-                for entry in index.positions(first as u32).take((last - first) as usize) {
-                    edges += count_position(index, &entry, scratch, |number, cell| {
+                for entry in index.positions(first).take((last - first) as usize) {
+                    edges += count_position(index, &entry, scratch, |number, children, margin| {
+                        let cell = cell::fresh(children, margin, points);
                         if number < 2 * positions as StateNumber {
                             plain[(number - plain_start) as usize] = cell;
                         } else {
@@ -681,7 +707,7 @@ fn seed_level(index: &StateIndex, cells: &mut CellStore, flags: &LayerFlags, lev
 
 /// Marks an update for a predecessor of a state that became won (else lost);
 /// above every state number.
-const CHILD_WON: u64 = 1 << 32;
+const CHILD_WON: u64 = 1 << 63;
 /// Updates waiting, their cells asked for, before they are applied
 /// together (once the next group has been worked out).
 const UPDATE_BATCH: usize = 128;
@@ -730,19 +756,18 @@ struct PredecessorScratch {
     senders: Vec<(usize, bool, bool, bool)>,
 }
 
-/// For the states of one group (numbers ascending, with their cells), those
-/// that belong to the layer at the threshold with code `code` and depth
-/// `depth` send their predecessors updates, once each: "a child won" if the
-/// state became won, "won" if it became lost (both if both). Returns how
-/// many of the two the group's states became. The earlier positions of the
+/// The states of one group of a layer (numbers ascending, with whether each
+/// became won and whether it became lost) send their predecessors updates,
+/// once each: "a child won" if the state became won, "won" if it became
+/// lost (both if both). Returns how many of the two the group's states
+/// became. The earlier positions of the
 /// whole group are gathered, asking for their index lines, before any is
 /// ranked, so that the lines' cache misses overlap with that work.
 #[inline(always)]
 fn push_updates(
     index: &StateIndex,
     cursor: &mut StateCursor<'_>,
-    group: impl Iterator<Item = (StateNumber, u32)>,
-    (code, depth): (u32, u32),
+    group: impl Iterator<Item = (StateNumber, bool, bool)>,
     scratch: &mut PredecessorScratch,
     updates: &mut Vec<u64>,
     ask: impl Fn(StateNumber),
@@ -751,9 +776,7 @@ fn push_updates(
     origins.clear();
     senders.clear();
     let mut here = 0;
-    for (number, current) in group {
-        let won = cell::decided_won(current, code, depth);
-        let lost = cell::decided_lost(current, code, depth);
+    for (number, won, lost) in group {
         if !won && !lost {
             continue;
         }
@@ -819,7 +842,7 @@ fn propagate_layer(
                 let (mut here, mut decided) = (0u64, 0u64);
                 let group_first = |bits: u64| {
                     w as StateNumber * STATES_PER_FLAG_WORD
-                        + bits.trailing_zeros() * STATES_PER_FLAG
+                        + bits.trailing_zeros() as StateNumber * STATES_PER_FLAG
                 };
                 while bits != 0 {
                     let block = group_first(bits);
@@ -837,13 +860,18 @@ fn propagate_layer(
                     let run =
                         &cells[block as usize..(block + STATES_PER_FLAG).min(states) as usize];
                     let hits = test.matching_by(run.len(), |i| run[i].load(Ordering::Relaxed));
-                    let group = bits_of(hits)
-                        .map(|i| (block + i as StateNumber, run[i].load(Ordering::Relaxed)));
+                    let group = bits_of(hits).map(|i| {
+                        let cell = run[i].load(Ordering::Relaxed);
+                        (
+                            block + i as StateNumber,
+                            cell::decided_won(cell, code, depth),
+                            cell::decided_lost(cell, code, depth),
+                        )
+                    });
                     let waiting = updates.len();
-                    here +=
-                        push_updates(index, cursor, group, (code, depth), scratch, updates, |p| {
-                            prefetch_element(cells, p as usize)
-                        });
+                    here += push_updates(index, cursor, group, scratch, updates, |p| {
+                        prefetch_element(cells, p as usize)
+                    });
                     // The updates asked for before this group have had its
                     // work to arrive.
                     if waiting >= UPDATE_BATCH {
@@ -949,29 +977,23 @@ fn propagate_layer_compressed(
                     reader.read(block, cells);
                     let first = (block * block_cells) as u64;
                     let mut cursor = index.state_cursor();
-                    let groups = (cells.len() as u64).div_ceil(STATES_PER_FLAG as u64);
+                    let groups = (cells.len() as u64).div_ceil(STATES_PER_FLAG);
                     for g in 0..groups {
-                        if !flagged(first / STATES_PER_FLAG as u64 + g) {
+                        if !flagged(first / STATES_PER_FLAG + g) {
                             continue;
                         }
-                        let group_first = (g * STATES_PER_FLAG as u64) as usize;
+                        let group_first = (g * STATES_PER_FLAG) as usize;
                         let group_end = (group_first + STATES_PER_FLAG as usize).min(cells.len());
                         let run = &cells[group_first..group_end];
                         let group = bits_of(test.matching(run)).map(|offset| {
                             (
                                 (first as usize + group_first + offset) as StateNumber,
-                                run[offset],
+                                cell::decided_won(run[offset], code, depth),
+                                cell::decided_lost(run[offset], code, depth),
                             )
                         });
-                        here += push_updates(
-                            index,
-                            &mut cursor,
-                            group,
-                            (code, depth),
-                            scratch,
-                            block_updates,
-                            |_| {},
-                        );
+                        here +=
+                            push_updates(index, &mut cursor, group, scratch, block_updates, |_| {});
                     }
                     buckets.file(block_updates, block_cells);
                     here
@@ -1195,7 +1217,34 @@ pub fn solve_with_checkpoints(
     stats.retrograde_seconds = started.elapsed().as_secs_f64();
     Ok(Solution {
         index,
-        cells,
+        values: Held::Cells(cells),
+        stats,
+    })
+}
+
+/// Solves every state of `board` in the lean solve (see `lean`): a byte per
+/// state beside the index, the seeds and values in spools in `folder`.
+pub fn solve_lean(
+    board: Board,
+    folder: spool::SpoolFolder,
+    observer: &dyn Observer,
+) -> Result<Solution, SolveError> {
+    solve_lean_in_partitions(board, folder, observer, None)
+}
+
+/// `solve_lean` with the values' spools in partitions of `2^shift` states,
+/// so that tests can make many partitions on small boards.
+#[doc(hidden)]
+pub fn solve_lean_in_partitions(
+    board: Board,
+    folder: spool::SpoolFolder,
+    observer: &dyn Observer,
+    shift: Option<u32>,
+) -> Result<Solution, SolveError> {
+    let (index, values, stats) = lean::solve(board, folder, observer, shift)?;
+    Ok(Solution {
+        index,
+        values: Held::Logged(values),
         stats,
     })
 }
@@ -1216,9 +1265,10 @@ mod tests {
             let (mut spared, mut total_edges) = (0, 0);
             for entry in index.positions(0) {
                 let mut cells = Vec::new();
-                let edges = count_position(&index, &entry, &mut scratch, |number, cell| {
-                    cells.push((number, cell))
-                });
+                let edges =
+                    count_position(&index, &entry, &mut scratch, |number, children, margin| {
+                        cells.push((number, cell::fresh(children, margin, points)))
+                    });
                 if !index
                     .codec()
                     .has_symmetry(index.codec().decode(entry.code).them())

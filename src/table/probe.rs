@@ -45,7 +45,7 @@ pub struct Tablebase {
     header: Header,
     codec: Codec,
     /// Canonical legal positions before each 64-code word.
-    directory: OnceLock<Result<Vec<u32>, Fault>>,
+    directory: OnceLock<Result<Directory, Fault>>,
     /// Recently decoded blocks, most recent last.
     cache: Mutex<Vec<(u32, Arc<Block>)>>,
 }
@@ -160,21 +160,12 @@ impl Tablebase {
         }
     }
 
-    fn directory(&self) -> Result<&[u32], TableError> {
-        let directory = self.directory.get_or_init(|| {
-            let counts = self.view().directory()?;
-            let mut running = 0u32;
-            Ok(counts
-                .iter()
-                .map(|&count| {
-                    let before = running;
-                    running += count as u32;
-                    before
-                })
-                .collect())
-        });
+    fn directory(&self) -> Result<&Directory, TableError> {
+        let directory = self
+            .directory
+            .get_or_init(|| Ok(Directory::new(&self.view().directory()?)));
         match directory {
-            Ok(prefix) => Ok(prefix),
+            Ok(directory) => Ok(directory),
             Err(fault) => Err(self.corrupt(fault.clone())),
         }
     }
@@ -183,7 +174,7 @@ impl Tablebase {
     fn position_number(&self, code: PositionCode) -> Result<u64, TableError> {
         let directory = self.directory()?;
         let word = (code / 64) as usize;
-        let Some(&before) = directory.get(word) else {
+        let Some(before) = directory.before(word) else {
             return Err(self.corrupt(Fault::Inconsistent(
                 "position code beyond the directory".into(),
             )));
@@ -192,10 +183,8 @@ impl Tablebase {
         let within = (first..code)
             .filter(|&c| self.codec.is_canonical_legal(c))
             .count() as u64;
-        let number = before as u64 + within;
-        let next = directory
-            .get(word + 1)
-            .map_or(self.header.positions, |&n| n as u64);
+        let number = before + within;
+        let next = directory.before(word + 1).unwrap_or(self.header.positions);
         if number >= next {
             return Err(self.corrupt(Fault::Inconsistent(
                 "the directory undercounts a word".into(),
@@ -259,5 +248,62 @@ impl Tablebase {
                 "position {number} lacks slot {slot}"
             )))
         })
+    }
+}
+
+/// The canonical legal positions before each 64-code word, from the
+/// table's counts: 64-bit sums for every run of `WORDS_PER_BASE` words and
+/// 32-bit ones within the run, so that boards past 2^32 positions rank
+/// right at 4 bytes a word.
+struct Directory {
+    bases: Vec<u64>,
+    within: Vec<u32>,
+}
+
+/// Words per 64-bit sum: their counts stay far below 2^32.
+const WORDS_PER_BASE: usize = 1 << 16;
+
+impl Directory {
+    fn new(counts: &[u8]) -> Directory {
+        let mut bases = Vec::with_capacity(counts.len().div_ceil(WORDS_PER_BASE));
+        let mut within = Vec::with_capacity(counts.len());
+        let mut running = 0u64;
+        for run in counts.chunks(WORDS_PER_BASE) {
+            bases.push(running);
+            let mut sum = 0u32;
+            for &count in run {
+                within.push(sum);
+                sum += count as u32;
+            }
+            running += sum as u64;
+        }
+        Directory { bases, within }
+    }
+
+    /// The positions before word `word`, if the directory has it.
+    fn before(&self, word: usize) -> Option<u64> {
+        let within = *self.within.get(word)?;
+        Some(self.bases[word / WORDS_PER_BASE] + within as u64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The two-level sums against a plain running sum, across several runs.
+    #[test]
+    fn directory_agrees_with_a_running_sum() {
+        let mut rng = crate::testing::Rng::new(11);
+        let counts: Vec<u8> = (0..3 * WORDS_PER_BASE + 17)
+            .map(|_| rng.below(65) as u8)
+            .collect();
+        let directory = Directory::new(&counts);
+        let mut running = 0u64;
+        for (word, &count) in counts.iter().enumerate() {
+            assert_eq!(directory.before(word), Some(running), "word {word}");
+            running += count as u64;
+        }
+        assert_eq!(directory.before(counts.len()), None);
     }
 }

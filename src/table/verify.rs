@@ -141,7 +141,7 @@ pub fn check_values(
             let first = c * chunk;
             let last = (first + chunk).min(positions);
             let mut edges = 0;
-            for entry in index.positions(first as u32).take((last - first) as usize) {
+            for entry in index.positions(first).take((last - first) as usize) {
                 for slot in 0..entry.slots() {
                     let state = index.state_at(entry.code, slot);
                     let (expected, checked) = expected_value(index, &state, values);
@@ -246,7 +246,7 @@ pub fn decode_all(table: &TableBytes<'_>, index: &StateIndex) -> Result<PackedVa
                 let (first, last) = table.block_positions(b);
                 let mut numbered = Vec::with_capacity(block.values.len());
                 for (i, entry) in index
-                    .positions(first as u32)
+                    .positions(first)
                     .take((last - first) as usize)
                     .enumerate()
                 {

@@ -12,7 +12,7 @@ use rayon::prelude::*;
 
 use super::format::{self, Description, TableWriter};
 use super::{file_name, TableError};
-use crate::index::{StateIndex, StateNumber};
+use crate::index::{PositionNumber, StateIndex, StateNumber};
 use crate::solver::{Solution, ValueRun};
 use crate::value::Value;
 
@@ -33,7 +33,7 @@ pub struct Written {
 /// decompresses each of its blocks once.
 pub trait StateValues: Sync {
     /// The values of the states of positions `positions`.
-    fn batch(&self, positions: Range<u32>) -> impl ValueBatch + '_;
+    fn batch(&self, positions: Range<PositionNumber>) -> impl ValueBatch + '_;
 }
 
 /// The values of the states of a batch of positions.
@@ -44,7 +44,7 @@ pub trait ValueBatch: Sync {
 }
 
 impl<F: Fn(StateNumber) -> Value + Sync> StateValues for F {
-    fn batch(&self, _: Range<u32>) -> impl ValueBatch + '_ {
+    fn batch(&self, _: Range<PositionNumber>) -> impl ValueBatch + '_ {
         self
     }
 }
@@ -56,7 +56,7 @@ impl<F: Fn(StateNumber) -> Value + Sync> ValueBatch for &F {
 }
 
 impl StateValues for Solution {
-    fn batch(&self, positions: Range<u32>) -> impl ValueBatch + '_ {
+    fn batch(&self, positions: Range<PositionNumber>) -> impl ValueBatch + '_ {
         self.values_of(positions)
     }
 }
@@ -109,20 +109,19 @@ pub fn encode_values<W: Write + Seek>(
             return Ok(None);
         }
         let batch_end = (batch_start + BLOCKS_PER_BATCH).min(blocks);
-        let batch = values
-            .batch((batch_start * per) as u32..(batch_end * per).min(counts.positions) as u32);
+        let batch = values.batch(batch_start * per..(batch_end * per).min(counts.positions));
         let compressed: Vec<Vec<u8>> = (batch_start..batch_end)
             .into_par_iter()
             .map(|block| {
-                let first = (block * per) as u32;
-                let last = (block * per + per).min(counts.positions) as u32;
+                let first = block * per;
+                let last = (block * per + per).min(counts.positions);
                 // The values of the block's states, in number order: its
                 // plain and passed states, two a position, then its ko
                 // states, position by position.
                 let (plain, ko) = index.state_runs(first..last);
-                let mut plain_values = Vec::with_capacity(plain.len());
+                let mut plain_values = Vec::with_capacity((plain.end - plain.start) as usize);
                 batch.values(plain, &mut plain_values);
-                let mut ko_values = Vec::with_capacity(ko.len());
+                let mut ko_values = Vec::with_capacity((ko.end - ko.start) as usize);
                 batch.values(ko, &mut ko_values);
                 format::compress_block(
                     &board,

@@ -1,238 +1,207 @@
-//! Checkpoints of a long build: the solver's cells saved between levels in
-//! `RxC.sgtb.checkpoint` beside the table, so that a build killed on the way
-//! (even by `kill -9`) goes on from the last saved level when `--build` is
-//! run again, and writes the same table.
+//! The working folder of a build, `RxC.sgtb.work` beside the table: the
+//! solve's spools (seeds and values) and its checkpoint, so that a build
+//! killed on the way (even by `kill -9`) goes on from the last saved level
+//! when it is run again, and writes the same table.
 //!
 //! ```text
-//! header (64 bytes, little-endian)
-//!    0  magic "SMALLGOC"              8  version (u32)
+//! checkpoint (little-endian)
+//!    0  magic "SMALLGOW"              8  version (u32)
 //!   12  rows, columns (u8 each)       14  2 zero bytes
 //!   16  states (u64)                  24  edges (u64)
 //!   32  next level (i32)              36  largest depth (u32)
 //!   40  largest layer (u64)           48  flips (u64)
-//!   56  CRC-32 of the cells (u32)     60  4 zero bytes
-//! cells   one u32 per state
+//!   56  partition shift (u32)         60  spools (u32)
+//!   64  value partitions (u32)        68  table format version (u32)
+//!   72  the program's name and version (32 bytes ASCII, zero padded)
+//!  104  per spool: length (u64), CRC-32 (u32), 4 zero bytes
+//!       per value partition: its last layer's level (i32) and depth (u32,
+//!       0 for none), its last state (u64)
+//!       the tallies, a byte per state, eight to a word
+//!       CRC-32 of every byte before it (u32)
 //! ```
 //!
-//! The file holds the cells themselves whatever form the solve keeps them
-//! in, so a build may resume in either form.
-//!
-//! A checkpoint is written to a temporary name, flushed and renamed, at most
-//! once per interval (a build shorter than the interval writes none), and no
-//! sooner than twenty times the last save's duration after it, so that
-//! saving costs about 5% of a long build. An interval of zero saves before
-//! every level, whatever it costs. A
-//! checkpoint that does not match the board or fails its checks is set aside
-//! with a warning and the build starts afresh; once the table is written the
-//! checkpoint is removed.
+//! A checkpoint is trusted only if all of it checks: the checksum of the
+//! whole file, the program and format versions, the board and its counts,
+//! and each spool's length and checksum (`Spool::reopen`). Anything else
+//! is set aside with a message and the build starts afresh. A checkpoint is
+//! written to a temporary name, flushed and renamed, after the spools are
+//! flushed to disk; at most once per interval, and no sooner than twenty
+//! times the last save's duration after it, so that saving costs about 5%
+//! of a long build. An interval of zero saves before every level. The
+//! folder holds a lock while a build uses it, so two builds of one board
+//! in one folder cannot mix their files; the system drops the lock when the
+//! process ends, however it ends.
 
-use std::fs::{self, File};
-use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
+use std::fs::{self, File, OpenOptions};
+use std::io::{BufReader, BufWriter, Read, Write};
+use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicU64;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use crc32fast::Hasher as Crc;
 
 use crate::board::Board;
-use crate::solver::store::{CellBuilder, CellForm, CellStore};
-use crate::solver::{CheckpointStore, SolveProgress};
+use crate::solver::spool::{SpoolFolder, SpoolMark};
+use crate::solver::SolveProgress;
 use crate::table::writer::replace_atomically;
 
-const MAGIC: [u8; 8] = *b"SMALLGOC";
-const VERSION: u32 = 1;
-const HEADER_SIZE: usize = 64;
-/// Cells converted to bytes at a time.
-const CHUNK_CELLS: usize = 1 << 18;
+const MAGIC: [u8; 8] = *b"SMALLGOW";
+const VERSION: u32 = 2;
+const HEADER_SIZE: usize = 104;
+const PROGRAM: &str = concat!("smallgo ", env!("CARGO_PKG_VERSION"));
+const _: () = assert!(PROGRAM.len() <= 32, "the program's name must fit its field");
+/// Tally words converted to bytes at a time.
+const CHUNK_WORDS: usize = 1 << 17;
 
 /// A save waits at least this many times as long as the last save took, so
 /// that checkpoints cost about 5% of a build.
 const SAVE_COST_RATIO: u32 = 20;
 
-/// The checkpoint file of one board's build.
-pub struct CheckpointFile {
+/// The working folder's name for a table file: the table's name and
+/// `.work`.
+pub fn work_path(table: &Path) -> PathBuf {
+    let mut name = table.as_os_str().to_owned();
+    name.push(".work");
+    PathBuf::from(name)
+}
+
+/// Where one value partition's spool stands: the layer it last recorded
+/// states of, and the last of those states.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PartitionMark {
+    pub layer: Option<(i32, u32)>,
+    pub last: u64,
+}
+
+/// A solve between levels, as a checkpoint holds it.
+pub struct Saved {
+    pub progress: SolveProgress,
+    pub shift: u32,
+    /// The seeds' spools, then the values'.
+    pub spools: Vec<SpoolMark>,
+    pub partitions: Vec<PartitionMark>,
+    pub tallies: Vec<AtomicU64>,
+}
+
+/// A build's working folder, locked for this process.
+pub struct WorkFolder {
     path: PathBuf,
+    /// Held open: the lock lasts as long as the file.
+    _lock: File,
     interval: Duration,
     /// When the last save ended, and how long it took.
     last_saved: Mutex<(Instant, Duration)>,
 }
 
-/// The checkpoint's name for a table file: the table's name and
-/// `.checkpoint`.
-pub fn checkpoint_path(table: &Path) -> PathBuf {
-    let mut name = table.as_os_str().to_owned();
-    name.push(".checkpoint");
-    PathBuf::from(name)
-}
-
-impl CheckpointFile {
-    /// Checkpoints beside `table`, saved at most once per `interval`.
-    pub fn new(table: &Path, interval: Duration) -> CheckpointFile {
-        CheckpointFile {
-            path: checkpoint_path(table),
+impl WorkFolder {
+    /// The working folder beside `table`, made if need be, and locked;
+    /// checkpoints saved at most once per `interval`.
+    pub fn open(table: &Path, interval: Duration) -> Result<WorkFolder, String> {
+        let path = work_path(table);
+        fs::create_dir_all(&path)
+            .map_err(|e| format!("cannot make working folder {}: {e}", path.display()))?;
+        let lock_path = path.join("lock");
+        let lock = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&lock_path)
+            .map_err(|e| format!("cannot open {}: {e}", lock_path.display()))?;
+        // SAFETY: `flock` only reads the descriptor, which `lock` keeps open
+        // for the call.
+        if unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+            return Err(format!(
+                "another build is using {}; wait for it to end",
+                path.display()
+            ));
+        }
+        Ok(WorkFolder {
+            path,
+            _lock: lock,
             interval,
             last_saved: Mutex::new((Instant::now(), Duration::ZERO)),
-        }
+        })
     }
 
     pub fn path(&self) -> &Path {
         &self.path
     }
 
-    /// Removes the checkpoint (the table is written).
-    pub fn remove(&self) {
-        let _ = fs::remove_file(&self.path);
+    fn checkpoint_path(&self) -> PathBuf {
+        self.path.join("checkpoint")
     }
 
-    fn read(
-        &self,
-        board: Board,
-        states: u64,
-        form: CellForm,
-    ) -> Result<(SolveProgress, CellStore), String> {
-        let file = File::open(&self.path).map_err(|e| e.to_string())?;
-        let length = file.metadata().map_err(|e| e.to_string())?.len();
-        let mut input = BufReader::new(file);
-        let mut header = [0u8; HEADER_SIZE];
-        input
-            .read_exact(&mut header)
-            .map_err(|_| "truncated header".to_string())?;
-        let u32_at =
-            |at: usize| u32::from_le_bytes(header[at..at + 4].try_into().expect("4 bytes"));
-        let u64_at =
-            |at: usize| u64::from_le_bytes(header[at..at + 8].try_into().expect("8 bytes"));
-        if header[0..8] != MAGIC {
-            return Err("not a smallgo checkpoint".into());
-        }
-        if u32_at(8) != VERSION {
-            return Err(format!("version {} is not {VERSION}", u32_at(8)));
-        }
-        if (header[12] as usize, header[13] as usize) != (board.rows(), board.columns()) {
-            return Err(format!("it is for board {}x{}", header[12], header[13]));
-        }
-        if u64_at(16) != states {
-            return Err(format!("it has {} states, the board {states}", u64_at(16)));
-        }
-        if length != HEADER_SIZE as u64 + 4 * states {
-            return Err(format!(
-                "{length} bytes where {} are needed",
-                HEADER_SIZE as u64 + 4 * states
-            ));
-        }
-        let progress = SolveProgress {
-            edges: u64_at(24),
-            next_level: u32_at(32) as i32,
-            largest_depth: u32_at(36),
-            largest_layer: u64_at(40),
-            flips: u64_at(48),
-        };
-        let points = board.points() as i32;
-        if progress.next_level < -points - 1 || progress.next_level > points {
-            return Err(format!(
-                "next level {} is not on this board",
-                progress.next_level
-            ));
-        }
-        let mut cells = CellBuilder::new(form, states as usize);
-        let mut crc = Crc::new();
-        let mut buffer = vec![0u8; 4 * CHUNK_CELLS];
-        let mut run = Vec::with_capacity(CHUNK_CELLS);
-        let mut left = states as usize;
-        while left > 0 {
-            let take = left.min(CHUNK_CELLS);
-            let bytes = &mut buffer[..4 * take];
-            input.read_exact(bytes).map_err(|e| e.to_string())?;
-            crc.update(bytes);
-            run.clear();
-            run.extend(
-                bytes
-                    .chunks_exact(4)
-                    .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes"))),
-            );
-            cells.push(&run);
-            left -= take;
-        }
-        if crc.finalize() != u32_at(56) {
-            return Err("checksum mismatch".into());
-        }
-        let cells = cells
-            .finish()
-            .ok_or_else(|| "the cells do not fill the board's states".to_string())?;
-        Ok((progress, cells))
+    /// Whether a checkpoint is saved.
+    pub fn has_checkpoint(&self) -> bool {
+        self.checkpoint_path().exists()
     }
 
-    fn write(
-        &self,
-        board: Board,
-        progress: SolveProgress,
-        cells: &CellStore,
-    ) -> std::io::Result<()> {
-        let fill = |out: &mut BufWriter<File>| {
-            out.write_all(&[0u8; HEADER_SIZE])?;
-            let mut crc = Crc::new();
-            let mut buffer = Vec::with_capacity(4 * CHUNK_CELLS);
-            cells.for_each_run(|run| {
-                for chunk in run.chunks(CHUNK_CELLS) {
-                    buffer.resize(4 * chunk.len(), 0);
-                    for (bytes, cell) in buffer.chunks_exact_mut(4).zip(chunk) {
-                        bytes.copy_from_slice(&cell.to_le_bytes());
-                    }
-                    crc.update(&buffer);
-                    out.write_all(&buffer)?;
-                }
-                Ok::<(), std::io::Error>(())
-            })?;
-            let mut header = [0u8; HEADER_SIZE];
-            header[0..8].copy_from_slice(&MAGIC);
-            header[8..12].copy_from_slice(&VERSION.to_le_bytes());
-            header[12] = board.rows() as u8;
-            header[13] = board.columns() as u8;
-            header[16..24].copy_from_slice(&(cells.len() as u64).to_le_bytes());
-            header[24..32].copy_from_slice(&progress.edges.to_le_bytes());
-            header[32..36].copy_from_slice(&progress.next_level.to_le_bytes());
-            header[36..40].copy_from_slice(&progress.largest_depth.to_le_bytes());
-            header[40..48].copy_from_slice(&progress.largest_layer.to_le_bytes());
-            header[48..56].copy_from_slice(&progress.flips.to_le_bytes());
-            header[56..60].copy_from_slice(&crc.finalize().to_le_bytes());
-            out.seek(SeekFrom::Start(0))?;
-            out.write_all(&header)?;
-            Ok(Some(()))
-        };
-        replace_atomically(&self.path, fill, &|| false).map(|_| ())
+    /// The folder for the solve's spools.
+    pub fn spools(&self) -> SpoolFolder {
+        SpoolFolder::within(&self.path)
     }
-}
 
-impl CheckpointStore for CheckpointFile {
-    fn load(
-        &self,
-        board: Board,
-        states: u64,
-        form: CellForm,
-    ) -> Option<(SolveProgress, CellStore)> {
-        if !self.path.exists() {
+    /// Removes the folder and everything in it (the table is written, or
+    /// the build stopped before any checkpoint).
+    pub fn remove(self) {
+        let _ = fs::remove_dir_all(&self.path);
+    }
+
+    /// The saved solve of `board` with `states` states, if there is one and
+    /// all of it checks; otherwise the folder is emptied, with a warning
+    /// that says why, and the build starts afresh.
+    pub fn load(&self, board: Board, states: u64) -> Option<Saved> {
+        let path = self.checkpoint_path();
+        if !path.exists() {
+            self.clear();
             return None;
         }
-        match self.read(board, states, form) {
-            Ok((progress, cells)) => {
+        match read(&path, board, states) {
+            Ok(saved) => {
                 log::info!(
                     "{board}: resuming at margin {:+} from {}",
-                    progress.next_level,
-                    self.path.display()
+                    saved.progress.next_level,
+                    path.display()
                 );
-                Some((progress, cells))
+                Some(saved)
             }
             Err(reason) => {
                 log::warn!(
                     "{board}: ignoring checkpoint {}: {reason}; starting afresh",
-                    self.path.display()
+                    path.display()
                 );
-                self.remove();
+                self.clear();
                 None
             }
         }
     }
 
-    fn offer(&self, board: Board, progress: SolveProgress, cells: &CellStore) {
+    /// Empties the folder but for its lock: what it holds cannot be
+    /// resumed from.
+    pub fn clear(&self) {
+        if let Ok(entries) = fs::read_dir(&self.path) {
+            for entry in entries.flatten() {
+                if entry.file_name() != "lock" {
+                    let _ = fs::remove_file(entry.path());
+                }
+            }
+        }
+    }
+
+    /// The solve reached a level boundary: saves it if one is due.
+    /// `mark_spools` flushes the spools to disk and gives where they stand.
+    pub fn offer(
+        &self,
+        board: Board,
+        states: u64,
+        progress: SolveProgress,
+        shift: u32,
+        mark_spools: impl FnOnce() -> std::io::Result<(Vec<SpoolMark>, Vec<PartitionMark>)>,
+        tallies: &[AtomicU64],
+    ) {
         let mut last_saved = self.last_saved.lock().unwrap_or_else(|e| e.into_inner());
         let (ended, took) = *last_saved;
         let wait = if self.interval.is_zero() {
@@ -244,17 +213,219 @@ impl CheckpointStore for CheckpointFile {
             return;
         }
         let started = Instant::now();
-        match self.write(board, progress, cells) {
+        let saved = mark_spools().and_then(|(spools, partitions)| {
+            write(
+                &self.checkpoint_path(),
+                (board, states),
+                progress,
+                shift,
+                &spools,
+                &partitions,
+                tallies,
+            )
+        });
+        match saved {
             Ok(()) => log::info!(
                 "{board}: checkpoint before margin {:+} saved in {:.1} s",
                 progress.next_level,
                 started.elapsed().as_secs_f64()
             ),
             Err(error) => log::warn!(
-                "{board}: cannot save checkpoint {}: {error}",
+                "{board}: cannot save a checkpoint in {}: {error}",
                 self.path.display()
             ),
         }
         *last_saved = (Instant::now(), started.elapsed());
     }
+}
+
+fn put_u32(out: &mut Vec<u8>, value: u32) {
+    out.extend_from_slice(&value.to_le_bytes());
+}
+
+fn put_u64(out: &mut Vec<u8>, value: u64) {
+    out.extend_from_slice(&value.to_le_bytes());
+}
+
+/// The checkpoint's bytes before the tallies.
+fn header_bytes(
+    (board, states): (Board, u64),
+    progress: SolveProgress,
+    shift: u32,
+    spools: &[SpoolMark],
+    partitions: &[PartitionMark],
+) -> Vec<u8> {
+    let mut out = Vec::with_capacity(HEADER_SIZE + 16 * spools.len() + 16 * partitions.len());
+    out.extend_from_slice(&MAGIC);
+    put_u32(&mut out, VERSION);
+    out.extend_from_slice(&[board.rows() as u8, board.columns() as u8, 0, 0]);
+    put_u64(&mut out, states);
+    put_u64(&mut out, progress.edges);
+    put_u32(&mut out, progress.next_level as u32);
+    put_u32(&mut out, progress.largest_depth);
+    put_u64(&mut out, progress.largest_layer);
+    put_u64(&mut out, progress.flips);
+    put_u32(&mut out, shift);
+    put_u32(&mut out, spools.len() as u32);
+    put_u32(&mut out, partitions.len() as u32);
+    put_u32(&mut out, crate::table::format::FORMAT_VERSION);
+    let mut program = [0u8; 32];
+    program[..PROGRAM.len()].copy_from_slice(PROGRAM.as_bytes());
+    out.extend_from_slice(&program);
+    debug_assert_eq!(out.len(), HEADER_SIZE);
+    for spool in spools {
+        put_u64(&mut out, spool.len);
+        put_u32(&mut out, spool.crc);
+        put_u32(&mut out, 0);
+    }
+    for partition in partitions {
+        let (level, depth) = partition.layer.unwrap_or((0, 0));
+        put_u32(&mut out, level as u32);
+        put_u32(&mut out, depth);
+        put_u64(&mut out, partition.last);
+    }
+    out
+}
+
+fn write(
+    path: &Path,
+    board: (Board, u64),
+    progress: SolveProgress,
+    shift: u32,
+    spools: &[SpoolMark],
+    partitions: &[PartitionMark],
+    tallies: &[AtomicU64],
+) -> std::io::Result<()> {
+    let fill = |out: &mut BufWriter<File>| {
+        let mut crc = Crc::new();
+        let header = header_bytes(board, progress, shift, spools, partitions);
+        crc.update(&header);
+        out.write_all(&header)?;
+        let mut buffer = Vec::with_capacity(8 * CHUNK_WORDS);
+        for chunk in tallies.chunks(CHUNK_WORDS) {
+            buffer.clear();
+            for word in chunk {
+                buffer.extend_from_slice(
+                    &word
+                        .load(std::sync::atomic::Ordering::Relaxed)
+                        .to_le_bytes(),
+                );
+            }
+            crc.update(&buffer);
+            out.write_all(&buffer)?;
+        }
+        out.write_all(&crc.finalize().to_le_bytes())?;
+        Ok(Some(()))
+    };
+    replace_atomically(path, fill, &|| false).map(|_| ())
+}
+
+/// Reads and checks a checkpoint of `board` with `states` states.
+fn read(path: &Path, board: Board, states: u64) -> Result<Saved, String> {
+    let file = File::open(path).map_err(|e| e.to_string())?;
+    let length = file.metadata().map_err(|e| e.to_string())?.len();
+    let mut input = BufReader::with_capacity(1 << 20, file);
+    let mut crc = Crc::new();
+    let mut take = |n: usize| -> Result<Vec<u8>, String> {
+        let mut bytes = vec![0u8; n];
+        input
+            .read_exact(&mut bytes)
+            .map_err(|_| "it is cut short".to_string())?;
+        crc.update(&bytes);
+        Ok(bytes)
+    };
+    let header = take(HEADER_SIZE)?;
+    let u32_at = |at: usize| u32::from_le_bytes(header[at..at + 4].try_into().expect("4 bytes"));
+    let u64_at = |at: usize| u64::from_le_bytes(header[at..at + 8].try_into().expect("8 bytes"));
+    if header[0..8] != MAGIC {
+        return Err("not a smallgo checkpoint".into());
+    }
+    if u32_at(8) != VERSION {
+        return Err(format!("checkpoint version {} is not {VERSION}", u32_at(8)));
+    }
+    let program = String::from_utf8_lossy(&header[72..104])
+        .trim_end_matches('\0')
+        .to_string();
+    if program != PROGRAM {
+        return Err(format!("it was saved by {program}, not {PROGRAM}"));
+    }
+    if u32_at(68) != crate::table::format::FORMAT_VERSION {
+        return Err(format!("it is for table format {}", u32_at(68)));
+    }
+    if (header[12] as usize, header[13] as usize) != (board.rows(), board.columns()) {
+        return Err(format!("it is for board {}x{}", header[12], header[13]));
+    }
+    if u64_at(16) != states {
+        return Err(format!("it has {} states, the board {states}", u64_at(16)));
+    }
+    let spool_count = u32_at(60) as u64;
+    let partition_count = u32_at(64) as u64;
+    let words = states.div_ceil(8);
+    let expected = HEADER_SIZE as u64 + 16 * spool_count + 16 * partition_count + 8 * words + 4;
+    if length != expected {
+        return Err(format!("{length} bytes where {expected} are needed"));
+    }
+    let progress = SolveProgress {
+        edges: u64_at(24),
+        next_level: u32_at(32) as i32,
+        largest_depth: u32_at(36),
+        largest_layer: u64_at(40),
+        flips: u64_at(48),
+    };
+    let points = board.points() as i32;
+    if progress.next_level < -points - 1 || progress.next_level > points {
+        return Err(format!(
+            "next level {} is not on this board",
+            progress.next_level
+        ));
+    }
+    let shift = u32_at(56);
+    let marks = take(16 * spool_count as usize)?;
+    let spools = marks
+        .chunks_exact(16)
+        .map(|m| SpoolMark {
+            len: u64::from_le_bytes(m[0..8].try_into().expect("8 bytes")),
+            crc: u32::from_le_bytes(m[8..12].try_into().expect("4 bytes")),
+        })
+        .collect();
+    let marks = take(16 * partition_count as usize)?;
+    let partitions = marks
+        .chunks_exact(16)
+        .map(|m| {
+            let level = i32::from_le_bytes(m[0..4].try_into().expect("4 bytes"));
+            let depth = u32::from_le_bytes(m[4..8].try_into().expect("4 bytes"));
+            PartitionMark {
+                layer: (depth != 0).then_some((level, depth)),
+                last: u64::from_le_bytes(m[8..16].try_into().expect("8 bytes")),
+            }
+        })
+        .collect();
+    let mut tallies = Vec::with_capacity(words as usize);
+    crate::huge_pages::advise(tallies.spare_capacity_mut());
+    let mut left = words as usize;
+    while left > 0 {
+        let n = left.min(CHUNK_WORDS);
+        let bytes = take(8 * n)?;
+        tallies.extend(
+            bytes
+                .chunks_exact(8)
+                .map(|c| AtomicU64::new(u64::from_le_bytes(c.try_into().expect("8 bytes")))),
+        );
+        left -= n;
+    }
+    let computed = crc.finalize();
+    let mut stored = [0u8; 4];
+    input
+        .read_exact(&mut stored)
+        .map_err(|_| "it is cut short".to_string())?;
+    if computed != u32::from_le_bytes(stored) {
+        return Err("checksum mismatch".into());
+    }
+    Ok(Saved {
+        progress,
+        shift,
+        spools,
+        partitions,
+        tallies,
+    })
 }

@@ -10,27 +10,15 @@
 
 use crate::board::Board;
 use crate::index::MAX_INDEX_POINTS;
-use crate::solver::store::CellForm;
 use crate::symmetry::symmetries;
 
-/// Bytes of working memory per state: the packed cell, and a little for the
-/// layer lists and the table writer (4.0 to 4.3 measured on 3x6 to 4x5).
-pub const CELL_BYTES: f64 = 4.25;
-/// Bytes of working memory per state with compressed cells: the blocks
-/// (about 1 byte per state), the updates waiting for them (half a byte per
-/// state), the layer flags and what the allocator keeps (2.33 measured on
-/// 3x6).
-pub const COMPRESSED_CELL_BYTES: f64 = 2.5;
-/// Bytes beyond those: the smallest gathering of updates, and the blocks
-/// being worked on.
-const COMPRESSED_FIXED_BYTES: f64 = 64.0 * (1u64 << 20) as f64;
-/// Bytes of working memory per state in the lean solve: the tally, and
-/// the partitions of values the table writer holds (four of about a 256th
-/// of the states, at 4 bytes a state).
-pub const LEAN_BYTES: f64 = 1.07;
-/// Bytes beyond those in the lean solve: the spools' buffers, the update
-/// batches, and a partition on boards of under 4 M states.
-const LEAN_FIXED_BYTES: f64 = 96.0 * (1u64 << 20) as f64;
+/// Bytes of working memory per state: the tally, and the partitions of
+/// values the table writer holds (four of about a 256th of the states, at
+/// 4 bytes a state).
+pub const STATE_BYTES: f64 = 1.07;
+/// Bytes beyond those: the spools' buffers, the update batches, and a
+/// partition on boards of under 4 M states.
+const FIXED_BYTES: f64 = 96.0 * (1u64 << 20) as f64;
 /// Index bytes per ternary code: a 64-byte line of presence bits and rank
 /// covers 448 codes.
 const INDEX_BYTES_PER_CODE: f64 = 64.0 / 448.0;
@@ -44,12 +32,8 @@ pub struct Estimate {
     pub legal_positions: f64,
     pub canonical_positions: f64,
     pub states: f64,
-    /// Bytes for the index and the cells.
+    /// Bytes for the index and the solve's working memory.
     pub memory_bytes: f64,
-    /// Bytes for the index and the cells, compressed.
-    pub compressed_memory_bytes: f64,
-    /// Bytes for the index and the lean solve's tallies.
-    pub lean_memory_bytes: f64,
 }
 
 /// Estimates the size of solving `board`.
@@ -66,83 +50,36 @@ pub fn estimate(board: &Board) -> Estimate {
         legal_positions: legal,
         canonical_positions: canonical,
         states,
-        memory_bytes: index_bytes + states * CELL_BYTES,
-        compressed_memory_bytes: index_bytes
-            + states * COMPRESSED_CELL_BYTES
-            + COMPRESSED_FIXED_BYTES,
-        lean_memory_bytes: index_bytes + states * LEAN_BYTES + LEAN_FIXED_BYTES,
+        memory_bytes: index_bytes + states * STATE_BYTES + FIXED_BYTES,
     }
 }
 
-/// How the user asked the solver to keep its cells.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum CellChoice {
-    /// Flat cells if they fit in the memory available, else compressed.
-    #[default]
-    Auto,
-    Flat,
-    Compressed,
-    /// The lean solve: a byte per state, values in spools on disk.
-    Lean,
-}
-
-/// Refuses a board the solver cannot number or whose flat cells this
-/// machine cannot hold, with the figures: what verifying a table needs
-/// (its values are held at about the size of flat cells).
+/// Refuses a board the solver cannot number or this machine cannot hold,
+/// with the figures.
 pub fn check_fits(board: &Board) -> Result<(), String> {
-    choose_cells(board, CellChoice::Flat).map(|_| ())
+    check_fits_within(board, available_memory())
 }
 
-/// The form of cells to solve `board` with, as asked (`None`: the lean
-/// solve); or why the board is refused, with the figures.
-pub fn choose_cells(board: &Board, choice: CellChoice) -> Result<Option<CellForm>, String> {
-    choose_cells_within(board, choice, available_memory())
-}
-
-/// As `choose_cells`, with `available` bytes of memory (unknown: `None`).
-fn choose_cells_within(
-    board: &Board,
-    choice: CellChoice,
-    available: Option<u64>,
-) -> Result<Option<CellForm>, String> {
+/// As `check_fits`, with `available` bytes of memory (unknown: `None`).
+fn check_fits_within(board: &Board, available: Option<u64>) -> Result<(), String> {
     let estimate = estimate(board);
     let figures = format!(
-        "about {} legal positions, {} states after symmetry, needing about {} of memory ({} with compressed cells, {} in the lean solve)",
+        "about {} legal positions, {} states after symmetry, needing about {} of memory",
         human(estimate.legal_positions),
         human(estimate.states),
         human_bytes(estimate.memory_bytes),
-        human_bytes(estimate.compressed_memory_bytes),
-        human_bytes(estimate.lean_memory_bytes),
     );
     if !within_index_limit(board) {
         return Err(format!(
             "board {board} is too large: {figures}; smallgo numbers boards of at most {MAX_INDEX_POINTS} points"
         ));
     }
-    let Some(available) = available.map(|a| a as f64) else {
-        return Ok(match choice {
-            CellChoice::Compressed => Some(CellForm::compressed()),
-            CellChoice::Auto | CellChoice::Flat => Some(CellForm::Flat),
-            CellChoice::Lean => None,
-        });
-    };
-    let too_large = || {
-        Err(format!(
+    match available {
+        Some(available) if estimate.memory_bytes > available as f64 => Err(format!(
             "board {board} is too large for this machine: {figures}, and {} is available",
-            human_bytes(available)
-        ))
-    };
-    let flat_fits = estimate.memory_bytes <= available;
-    let compressed_fits = estimate.compressed_memory_bytes <= available;
-    let lean_fits = estimate.lean_memory_bytes <= available;
-    match choice {
-        CellChoice::Flat if flat_fits => Ok(Some(CellForm::Flat)),
-        CellChoice::Auto if flat_fits => Ok(Some(CellForm::Flat)),
-        CellChoice::Auto | CellChoice::Compressed if compressed_fits => {
-            Ok(Some(CellForm::compressed()))
-        }
-        CellChoice::Lean if lean_fits => Ok(None),
-        _ => too_large(),
+            human_bytes(available as f64)
+        )),
+        _ => Ok(()),
     }
 }
 
@@ -226,51 +163,20 @@ pub fn human_bytes(bytes: f64) -> String {
 mod tests {
     use super::*;
 
-    #[test]
-    fn small_boards_get_the_cells_asked_for() {
-        let board: Board = "3x3".parse().unwrap();
-        assert_eq!(
-            choose_cells(&board, CellChoice::Auto),
-            Ok(Some(CellForm::Flat))
-        );
-        assert_eq!(
-            choose_cells(&board, CellChoice::Flat),
-            Ok(Some(CellForm::Flat))
-        );
-        assert_eq!(
-            choose_cells(&board, CellChoice::Compressed),
-            Ok(Some(CellForm::compressed()))
-        );
-        assert_eq!(choose_cells(&board, CellChoice::Lean), Ok(None));
-        // On a big board compressed cells need about two thirds of the memory.
-        let big = estimate(&"3x7".parse().unwrap());
-        assert!(big.compressed_memory_bytes < 0.7 * big.memory_bytes);
-    }
-
     /// Boards past 2^32 states are numbered; what refuses them is memory.
     #[test]
     fn boards_of_more_than_2_to_the_32_states_are_judged_by_memory() {
         let board: Board = "2x11".parse().unwrap();
         assert!(estimate(&board).states > u32::MAX as f64);
         let gib = 1u64 << 30;
-        for choice in [
-            CellChoice::Auto,
-            CellChoice::Flat,
-            CellChoice::Compressed,
-            CellChoice::Lean,
-        ] {
-            let message = choose_cells_within(&board, choice, Some(8 * gib)).unwrap_err();
-            assert!(message.contains("too large for this machine"), "{message}");
-            assert!(message.contains("8.0 GiB is available"), "{message}");
-        }
+        let message = check_fits_within(&board, Some(8 * gib)).unwrap_err();
+        assert!(message.contains("too large for this machine"), "{message}");
+        assert!(message.contains("8.0 GiB is available"), "{message}");
+        // It fits this project's machine of 24 GiB.
+        assert_eq!(check_fits_within(&board, Some(22 * gib)), Ok(()));
         assert_eq!(
-            choose_cells_within(&board, CellChoice::Auto, Some(1024 * gib)),
-            Ok(Some(CellForm::Flat))
-        );
-        // The lean solve fits 2x11 in this machine's 24 GiB.
-        assert_eq!(
-            choose_cells_within(&board, CellChoice::Lean, Some(22 * gib)),
-            Ok(None)
+            check_fits_within(&"3x3".parse().unwrap(), Some(gib)),
+            Ok(())
         );
     }
 

@@ -65,7 +65,6 @@ fn boards_over_the_limit_give_their_size() {
         );
         assert!(message.contains("states after symmetry"), "{message}");
         assert!(message.contains("of memory"), "{message}");
-        assert!(message.contains("with compressed cells"), "{message}");
     }
     assert!(files_in(folder.path()).is_empty());
 }
@@ -208,9 +207,8 @@ fn wait_for_log(log: &Path, text: &str) -> bool {
     false
 }
 
-/// `smallgo --build 3x5` into `dir`, saving a checkpoint before every level,
-/// keeping the cells as `cells` says.
-fn build_3x5_saving_every_level(dir: &str, cells: &str) -> Command {
+/// `smallgo --build 3x5` into `dir`, saving a checkpoint before every level.
+fn build_3x5_saving_every_level(dir: &str) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_smallgo"));
     command
         .args([
@@ -220,8 +218,6 @@ fn build_3x5_saving_every_level(dir: &str, cells: &str) -> Command {
             dir,
             "--checkpoint-interval",
             "0",
-            "--cells",
-            cells,
         ])
         .env("RUST_LOG", "info");
     command
@@ -229,19 +225,10 @@ fn build_3x5_saving_every_level(dir: &str, cells: &str) -> Command {
 
 #[test]
 fn a_killed_build_resumes_from_its_checkpoint_to_the_same_table() {
-    kill_and_resume("flat");
-}
-
-#[test]
-fn a_killed_build_with_compressed_cells_resumes_to_the_same_table() {
-    kill_and_resume("compressed");
-}
-
-fn kill_and_resume(cells: &str) {
     let folder = tempfile::tempdir().unwrap();
     let dir = folder.path().to_str().unwrap();
     let log = folder.path().join("first.log");
-    let child = build_3x5_saving_every_level(dir, cells)
+    let child = build_3x5_saving_every_level(dir)
         .stdout(Stdio::null())
         .stderr(std::fs::File::create(&log).unwrap())
         .spawn()
@@ -254,17 +241,17 @@ fn kill_and_resume(cells: &str) {
         .unwrap();
     assert!(status.success());
     let _ = child.wait_with_output();
-    let checkpoint = folder.path().join("3x5.sgtb.checkpoint");
-    assert!(checkpoint.exists());
+    let work = folder.path().join("3x5.sgtb.work");
+    assert!(work.join("checkpoint").exists());
     assert!(!folder.path().join("3x5.sgtb").exists());
 
-    let output = build_3x5_saving_every_level(dir, cells).output().unwrap();
+    let output = build_3x5_saving_every_level(dir).output().unwrap();
     assert!(output.status.success());
     let message = stderr(&output);
     assert!(message.contains("resuming at margin"), "{message}");
     assert!(
-        !checkpoint.exists(),
-        "the checkpoint is removed once the table is written"
+        !work.exists(),
+        "the working folder is removed once the table is written"
     );
     let shipped = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tablebases/3x5.sgtb"));
     assert!(
@@ -277,9 +264,10 @@ fn kill_and_resume(cells: &str) {
 fn a_damaged_checkpoint_is_set_aside() {
     let folder = tempfile::tempdir().unwrap();
     let dir = folder.path().to_str().unwrap();
+    std::fs::create_dir(folder.path().join("2x4.sgtb.work")).unwrap();
     std::fs::write(
-        folder.path().join("2x4.sgtb.checkpoint"),
-        b"SMALLGOC but cut short",
+        folder.path().join("2x4.sgtb.work/checkpoint"),
+        b"SMALLGOW but cut short",
     )
     .unwrap();
     let output = Command::new(env!("CARGO_BIN_EXE_smallgo"))
@@ -290,7 +278,7 @@ fn a_damaged_checkpoint_is_set_aside() {
     assert!(output.status.success());
     let message = stderr(&output);
     assert!(
-        message.contains("ignoring checkpoint") && message.contains("2x4.sgtb.checkpoint"),
+        message.contains("ignoring checkpoint") && message.contains("2x4.sgtb.work/checkpoint"),
         "{message}"
     );
     let shipped = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tablebases/2x4.sgtb"));

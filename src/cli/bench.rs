@@ -17,7 +17,7 @@ use std::time::Instant;
 use super::build::{build_checked, check_folder, BuildOptions};
 use super::EXIT_FAILURE;
 use crate::board::Board;
-use crate::plan::{choose_cells, human_bytes};
+use crate::plan::{check_fits, human_bytes};
 use crate::table::built_in;
 
 /// The boards `bench build` builds when none are named: the goals of the
@@ -41,7 +41,7 @@ pub fn build(boards: &[Board], folder: Option<PathBuf>, options: BuildOptions) -
         return ExitCode::from(EXIT_FAILURE);
     }
     for board in boards {
-        if let Err(message) = choose_cells(board, options.cells.choice()) {
+        if let Err(message) = check_fits(board) {
             eprintln!("smallgo: {message}");
             return ExitCode::from(EXIT_FAILURE);
         }
@@ -62,8 +62,6 @@ pub fn build(boards: &[Board], folder: Option<PathBuf>, options: BuildOptions) -
             .args([
                 "--checkpoint-interval",
                 &options.checkpoint_interval.as_secs().to_string(),
-                "--cells",
-                &options.cells.name(),
             ])
             .stdin(Stdio::null())
             .stderr(Stdio::inherit())

@@ -12,15 +12,13 @@ use std::time::{Duration, Instant};
 
 use super::manifest;
 use super::progress::{catch_interrupts, interrupted, BuildProgress};
-use super::{Cells, EXIT_FAILURE, EXIT_INTERRUPTED};
+use super::{EXIT_FAILURE, EXIT_INTERRUPTED};
 use crate::analysis::{best_moves, root_result};
 use crate::board::Board;
-use crate::checkpoint::CheckpointFile;
+use crate::checkpoint::WorkFolder;
 use crate::index::StateCounts;
-use crate::plan::{choose_cells, cpu_seconds, human_bytes, peak_memory, reset_peak_memory};
-use crate::solver::spool::SpoolFolder;
-use crate::solver::store::CellForm;
-use crate::solver::{solve_lean, solve_with_checkpoints, SolveError, SolveStats};
+use crate::plan::{check_fits, cpu_seconds, human_bytes, peak_memory, reset_peak_memory};
+use crate::solver::{solve_in, SolveError, SolveStats, Workspace};
 use crate::state::State;
 use crate::table::file_name;
 use crate::table::writer::{self, Written};
@@ -34,17 +32,6 @@ pub fn check_folder(folder: &Path) -> Result<(), String> {
         .map_err(|e| format!("cannot write in table folder {}: {e}", folder.display()))?;
     let _ = fs::remove_file(&probe);
     Ok(())
-}
-
-/// The lean solve's working folder for a table: hidden beside it, unique
-/// to this process, removed when the solve's values are written.
-fn spool_folder(table: &Path) -> PathBuf {
-    let folder = table.parent().unwrap_or(Path::new(""));
-    let name = table
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    folder.join(format!(".{name}.spools.{}", std::process::id()))
 }
 
 /// What a build did, with its figures.
@@ -78,60 +65,69 @@ impl BuildReport {
 pub struct BuildOptions {
     /// Save a checkpoint at most this often (zero: before every level).
     pub checkpoint_interval: Duration,
-    /// How to keep the solver's cells.
-    pub cells: Cells,
 }
 
 /// Why a build did not finish.
 pub enum BuildFailure {
-    Interrupted,
+    /// Stopped by Ctrl-C; the working folder is kept if it holds a
+    /// checkpoint to resume from.
+    Interrupted {
+        kept: Option<PathBuf>,
+    },
     Failed(String),
 }
 
 /// Solves `board`, writes its table into `folder` and records it in the
-/// folder's manifest. The caller has checked the board and the folder. A
-/// checkpoint beside the table is resumed from if there is one, saved at
-/// most once per `checkpoint_interval`, and removed once the table is
+/// folder's manifest. The caller has checked the board and the folder. The
+/// solve works in `RxC.sgtb.work` beside the table: it resumes from the
+/// checkpoint there if there is one, saves one at most once per
+/// `checkpoint_interval`, and the folder is removed once the table is
 /// written.
 pub fn build_board(
     board: Board,
     folder: &Path,
     progress: &BuildProgress,
     checkpoint_interval: Duration,
-    form: Option<CellForm>,
 ) -> Result<BuildReport, BuildFailure> {
-    let table = folder.join(file_name(&board));
-    let checkpoints = CheckpointFile::new(&table, checkpoint_interval);
+    let work = WorkFolder::open(&folder.join(file_name(&board)), checkpoint_interval)
+        .map_err(BuildFailure::Failed)?;
     reset_peak_memory();
     let start_up_bytes = peak_memory();
     let cpu_before = cpu_seconds();
     let started = Instant::now();
-    let solved = match form {
-        Some(form) => solve_with_checkpoints(board, form, progress, &checkpoints),
-        None => SpoolFolder::at(&spool_folder(&table))
-            .map_err(|error| SolveError::Spool(error.to_string()))
-            .and_then(|spools| solve_lean(board, spools, progress)),
+    let stopped = |work: WorkFolder| {
+        if work.has_checkpoint() {
+            BuildFailure::Interrupted {
+                kept: Some(work.path().to_path_buf()),
+            }
+        } else {
+            work.remove();
+            BuildFailure::Interrupted { kept: None }
+        }
     };
-    let solution = match solved {
+    let solution = match solve_in(board, Workspace::Folder(&work), progress) {
         Ok(solution) => solution,
-        Err(SolveError::Cancelled) => return Err(BuildFailure::Interrupted),
+        Err(SolveError::Cancelled) => return Err(stopped(work)),
         Err(error) => {
+            work.remove();
             return Err(BuildFailure::Failed(format!(
                 "cannot build {board}: {error}"
-            )))
+            )));
         }
     };
     let solve_seconds = started.elapsed().as_secs_f64();
     let written = match writer::write(&solution, folder, &interrupted) {
         Ok(Some(written)) => written,
-        Ok(None) => return Err(BuildFailure::Interrupted),
+        Ok(None) => {
+            drop(solution);
+            return Err(stopped(work));
+        }
         Err(error) => {
             return Err(BuildFailure::Failed(format!(
                 "cannot write the table of {board}: {error}"
             )))
         }
     };
-    checkpoints.remove();
     let seconds = started.elapsed().as_secs_f64();
     let cpu_seconds = cpu_seconds() - cpu_before;
     let peak_bytes = peak_memory();
@@ -140,9 +136,17 @@ pub fn build_board(
     let best_first_moves: Vec<String> = best_moves(&solution, &State::start(), 0.0, true)
         .map(|moves| moves.iter().map(|m| m.name(&board)).collect())
         .unwrap_or_default();
+    let (counts, stats, index_bytes) = (
+        solution.index().counts(),
+        *solution.stats(),
+        solution.index().memory_bytes(),
+    );
+    // The values are read from the working folder until here.
+    drop(solution);
+    work.remove();
     let entry = manifest::Entry {
         board,
-        states: solution.index().counts().states,
+        states: counts.states,
         root_result: result.clone(),
         best_first_moves: best_first_moves.clone(),
         file_bytes: written.bytes,
@@ -153,15 +157,15 @@ pub fn build_board(
         eprintln!("smallgo: the table is written, but the manifest is not: {error}");
     }
     Ok(BuildReport {
-        counts: solution.index().counts(),
-        stats: *solution.stats(),
+        counts,
+        stats,
         written,
         seconds,
         solve_seconds,
         cpu_seconds,
         start_up_bytes,
         peak_bytes,
-        index_bytes: solution.index().memory_bytes(),
+        index_bytes,
         result,
         best_first_moves,
     })
@@ -174,34 +178,26 @@ pub fn build_checked(
     folder: &Path,
     options: BuildOptions,
 ) -> Result<BuildReport, ExitCode> {
-    let form = match choose_cells(&board, options.cells.choice()).and_then(|form| {
-        check_folder(folder)?;
-        Ok(form)
-    }) {
-        Ok(form) => form,
-        Err(message) => {
-            eprintln!("smallgo: {message}");
-            return Err(ExitCode::from(EXIT_FAILURE));
-        }
-    };
-    match form {
-        Some(CellForm::Flat) => {}
-        Some(CellForm::Compressed { .. }) => {
-            log::info!("{board}: keeping the cells compressed in blocks")
-        }
-        None => log::info!(
-            "{board}: a byte per state, the values in {}",
-            spool_folder(&folder.join(file_name(&board))).display()
-        ),
+    if let Err(message) = check_fits(&board).and_then(|()| check_folder(folder)) {
+        eprintln!("smallgo: {message}");
+        return Err(ExitCode::from(EXIT_FAILURE));
     }
     catch_interrupts();
     let progress = BuildProgress::new(board.name());
-    let report = build_board(board, folder, &progress, options.checkpoint_interval, form);
+    let report = build_board(board, folder, &progress, options.checkpoint_interval);
     progress.finish();
     match report {
         Ok(report) => Ok(report),
-        Err(BuildFailure::Interrupted) => {
+        Err(BuildFailure::Interrupted { kept: None }) => {
             eprintln!("smallgo: interrupted; no table written");
+            Err(ExitCode::from(EXIT_INTERRUPTED))
+        }
+        Err(BuildFailure::Interrupted { kept: Some(work) }) => {
+            eprintln!(
+                "smallgo: interrupted; no table written. The work so far is kept in {}: \
+                 the same command resumes from it",
+                work.display()
+            );
             Err(ExitCode::from(EXIT_INTERRUPTED))
         }
         Err(BuildFailure::Failed(message)) => {

@@ -15,10 +15,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Parser, Subcommand};
 
 use crate::board::Board;
-use crate::plan::CellChoice;
 use crate::table::verify;
 
 /// Exit code for bad input (files, arguments).
@@ -51,14 +50,6 @@ struct Arguments {
     /// level.
     #[arg(long, value_name = "SECONDS", default_value_t = 60, global = true)]
     checkpoint_interval: u64,
-
-    /// Builds: how to keep the solver's cells. auto: flat (4 bytes per
-    /// state, fastest) when they fit in the memory available, else
-    /// compressed (about 2.3 bytes per state, about 8 times slower); lean:
-    /// a byte per state, the values written to working files beside the
-    /// table. All give the same table.
-    #[arg(long, value_enum, default_value_t = Cells::Auto, global = true)]
-    cells: Cells,
 
     /// Engine: answer `resign` in lost positions (by default smallgo plays
     /// every game out, resisting as long as it can).
@@ -106,34 +97,6 @@ enum Bench {
     },
 }
 
-/// `--cells`: how a build keeps the solver's cells.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub(crate) enum Cells {
-    Auto,
-    Flat,
-    Compressed,
-    Lean,
-}
-
-impl Cells {
-    pub(crate) fn choice(self) -> CellChoice {
-        match self {
-            Cells::Auto => CellChoice::Auto,
-            Cells::Flat => CellChoice::Flat,
-            Cells::Compressed => CellChoice::Compressed,
-            Cells::Lean => CellChoice::Lean,
-        }
-    }
-
-    /// The value as the command line spells it.
-    pub(crate) fn name(self) -> String {
-        self.to_possible_value()
-            .expect("no value of Cells is skipped")
-            .get_name()
-            .to_string()
-    }
-}
-
 fn parse_board(text: &str) -> Result<Board, String> {
     text.parse::<Board>().map_err(|e| e.to_string())
 }
@@ -153,7 +116,6 @@ pub fn run(arguments: impl IntoIterator<Item = OsString>) -> ExitCode {
         .init();
     let options = build::BuildOptions {
         checkpoint_interval: Duration::from_secs(arguments.checkpoint_interval),
-        cells: arguments.cells,
     };
     match (arguments.build, arguments.command) {
         (Some(_), Some(_)) => {

@@ -30,10 +30,11 @@ use rayon::prelude::*;
 use super::spool::{encode, Spool, SpoolFolder};
 use super::{
     bits_of, cell, count_position, push_updates, CountScratch, LayerFlags, Observer, Phase,
-    PredecessorScratch, SolveError, SolveStats, ValueRun, ValueRunCells, CHILD_WON,
+    PredecessorScratch, SolveError, SolveProgress, SolveStats, ValueRun, CHILD_WON,
     STATES_PER_FLAG, STATES_PER_FLAG_WORD, UPDATE_BATCH,
 };
 use crate::board::Board;
+use crate::checkpoint::{PartitionMark, Saved, WorkFolder};
 use crate::index::{PositionNumber, StateIndex, StateNumber};
 use crate::prefetch::prefetch_element;
 use crate::value::Value;
@@ -472,16 +473,14 @@ impl LoggedValues {
     }
 
     /// The values of the states of positions `positions`, read at once.
-    pub fn values_of(&self, index: &StateIndex, positions: Range<PositionNumber>) -> ValueRun<'_> {
+    pub fn values_of(&self, index: &StateIndex, positions: Range<PositionNumber>) -> ValueRun {
         let (plain, ko) = index.state_runs(positions);
         ValueRun {
             points: self.points,
-            runs: ValueRunCells::Copied {
-                plain_start: plain.start,
-                plain: self.cells(plain),
-                ko_start: ko.start,
-                ko: self.cells(ko),
-            },
+            plain_start: plain.start,
+            plain: self.cells(plain),
+            ko_start: ko.start,
+            ko: self.cells(ko),
         }
     }
 
@@ -493,18 +492,102 @@ impl LoggedValues {
     }
 }
 
+/// Where a lean solve keeps its spools: in memory, or in a build's
+/// working folder, which also holds its checkpoints.
+#[derive(Clone, Copy)]
+pub enum Workspace<'a> {
+    Memory,
+    Folder(&'a WorkFolder),
+}
+
+/// The spools' names: seeds by margin, values by partition.
+fn seed_name(margin: i32) -> String {
+    format!("seeds.{margin}")
+}
+
+fn value_name(partition: usize) -> String {
+    format!("values.{partition}")
+}
+
+/// A solve taken up from a checkpoint: its tallies, spools and progress.
+fn resume(
+    folder: &SpoolFolder,
+    saved: Saved,
+    points: i32,
+    states: u64,
+) -> Result<(Vec<AtomicU64>, Vec<Spool>, ValueLog, SolveProgress), String> {
+    let margins = (2 * points + 1) as usize;
+    let partitions = (states >> saved.shift) as usize + 1;
+    if saved.spools.len() != margins + partitions || saved.partitions.len() != partitions {
+        return Err("its spools do not fit the board".into());
+    }
+    let reopen = |name: String, mark| folder.reopen(&name, mark).map_err(|e| e.to_string());
+    let seeds = (0..margins)
+        .map(|m| reopen(seed_name(m as i32 - points), saved.spools[m]))
+        .collect::<Result<Vec<_>, _>>()?;
+    let spools = (0..partitions)
+        .map(|p| reopen(value_name(p), saved.spools[margins + p]))
+        .collect::<Result<Vec<_>, _>>()?;
+    let log = ValueLog {
+        shift: saved.shift,
+        spools,
+        layer: saved.partitions.iter().map(|p| p.layer).collect(),
+        last: saved.partitions.iter().map(|p| p.last).collect(),
+    };
+    Ok((saved.tallies, seeds, log, saved.progress))
+}
+
+/// Offers the solve at a level boundary to the working folder's
+/// checkpoints.
+fn offer(
+    work: Workspace<'_>,
+    (board, states): (Board, u64),
+    progress: SolveProgress,
+    tallies: &[AtomicU64],
+    seeds: &mut [Spool],
+    log: &mut ValueLog,
+) {
+    let Workspace::Folder(work) = work else {
+        return;
+    };
+    let shift = log.shift;
+    let mark_spools = || {
+        let mut marks = Vec::with_capacity(seeds.len() + log.spools.len());
+        for spool in seeds.iter_mut().chain(log.spools.iter_mut()) {
+            spool.sync()?;
+            marks.push(spool.mark()?);
+        }
+        let partitions = log
+            .layer
+            .iter()
+            .zip(&log.last)
+            .map(|(&layer, &last)| PartitionMark { layer, last })
+            .collect();
+        Ok((marks, partitions))
+    };
+    work.offer(board, states, progress, shift, mark_spools, tallies);
+}
+
 /// Solves every state of `board` in a byte per state, keeping seeds and
-/// values in spools in `folder`, the values in partitions of `2^shift`
+/// values in spools in `work`, the values in partitions of `2^shift`
 /// states (by default about a 256th of the states; at least
-/// `MIN_PARTITION_SHIFT`).
+/// `MIN_PARTITION_SHIFT`). In a working folder the solve resumes from its
+/// checkpoint if there is one, and offers it one after counting children
+/// and after each level: the tallies and spools at a level boundary
+/// determine the rest of the solve, so a resumed solve ends exactly as an
+/// uninterrupted one.
 pub fn solve(
     board: Board,
-    folder: SpoolFolder,
+    work: Workspace<'_>,
     observer: &dyn Observer,
     shift: Option<u32>,
 ) -> Result<(StateIndex, LoggedValues, SolveStats), SolveError> {
     let mut stats = SolveStats::default();
     let points = board.points() as i32;
+    let folder = match work {
+        Workspace::Memory => SpoolFolder::memory(),
+        Workspace::Folder(work) => work.spools(),
+    };
 
     let started = Instant::now();
     observer.phase_started(Phase::Enumerate, 0);
@@ -517,32 +600,68 @@ pub fn solve(
     }
     let counts = index.counts();
 
-    let started = Instant::now();
-    observer.phase_started(Phase::CountChildren, counts.positions);
-    let tallies: Vec<AtomicU64> = {
-        let mut words = Vec::with_capacity(counts.states.div_ceil(8) as usize);
-        crate::huge_pages::advise(words.spare_capacity_mut());
-        words.resize_with(counts.states.div_ceil(8) as usize, || AtomicU64::new(0));
-        words
+    let saved = match work {
+        Workspace::Folder(work) => work.load(board, counts.states),
+        Workspace::Memory => None,
     };
-    let mut seeds: Vec<Spool> = (0..2 * points + 1)
-        .map(|margin| folder.spool(&format!("seeds.{}", margin - points)))
-        .collect::<io::Result<_>>()
-        .map_err(spool_error)?;
-    stats.edges = count_children(&index, &tallies, &mut seeds, observer)?;
-    stats.count_seconds = started.elapsed().as_secs_f64();
-    if observer.cancelled() {
-        return Err(SolveError::Cancelled);
-    }
+    let resumed = saved.and_then(
+        |saved| match resume(&folder, saved, points, counts.states) {
+            Ok(resumed) => Some(resumed),
+            Err(reason) => {
+                log::warn!("{board}: ignoring the checkpoint: {reason}; starting afresh");
+                if let Workspace::Folder(work) = work {
+                    work.clear();
+                }
+                None
+            }
+        },
+    );
+    let (tallies, mut seeds, mut log, mut progress) = match resumed {
+        Some(resumed) => resumed,
+        None => {
+            let started = Instant::now();
+            observer.phase_started(Phase::CountChildren, counts.positions);
+            let tallies: Vec<AtomicU64> = {
+                let mut words = Vec::with_capacity(counts.states.div_ceil(8) as usize);
+                crate::huge_pages::advise(words.spare_capacity_mut());
+                words.resize_with(counts.states.div_ceil(8) as usize, || AtomicU64::new(0));
+                words
+            };
+            let mut seeds: Vec<Spool> = (-points..=points)
+                .map(|margin| folder.spool(&seed_name(margin)))
+                .collect::<io::Result<_>>()
+                .map_err(spool_error)?;
+            let edges = count_children(&index, &tallies, &mut seeds, observer)?;
+            stats.count_seconds = started.elapsed().as_secs_f64();
+            if observer.cancelled() {
+                return Err(SolveError::Cancelled);
+            }
+            let shift = shift
+                .unwrap_or_else(|| partition_shift(counts.states))
+                .max(MIN_PARTITION_SHIFT);
+            let mut log = ValueLog::new(counts.states, shift, &folder)?;
+            let progress = SolveProgress {
+                next_level: points,
+                edges,
+                ..SolveProgress::default()
+            };
+            offer(
+                work,
+                (board, counts.states),
+                progress,
+                &tallies,
+                &mut seeds,
+                &mut log,
+            );
+            (tallies, seeds, log, progress)
+        }
+    };
 
     let started = Instant::now();
     observer.phase_started(Phase::Retrograde, 2 * counts.states);
+    observer.advanced(progress.flips);
     let mut flags = LayerFlags::new(counts.states);
-    let shift = shift
-        .unwrap_or_else(|| partition_shift(counts.states))
-        .max(MIN_PARTITION_SHIFT);
-    let mut log = ValueLog::new(counts.states, shift, &folder)?;
-    for level in (-points..=points).rev() {
+    for level in (-points..=progress.next_level).rev() {
         observer.level_started(level);
         let mut waiting = seed_level(&tallies, &flags, &mut seeds, level, points)?;
         flags.advance();
@@ -563,18 +682,29 @@ pub fn solve(
             flags.advance();
             level_flips += here;
             observer.advanced(here);
-            stats.largest_layer = stats.largest_layer.max(here);
-            stats.largest_depth = stats.largest_depth.max(depth);
+            progress.largest_layer = progress.largest_layer.max(here);
+            progress.largest_depth = progress.largest_depth.max(depth);
             waiting = next;
             depth += 1;
         }
-        stats.flips += level_flips;
+        progress.flips += level_flips;
+        progress.next_level = level - 1;
         observer.level_finished(level, depth - 1, level_flips);
+        offer(
+            work,
+            (board, counts.states),
+            progress,
+            &tallies,
+            &mut seeds,
+            &mut log,
+        );
     }
     drop(tallies);
-    for spool in seeds {
-        spool.remove();
-    }
+    drop(seeds);
+    stats.edges = progress.edges;
+    stats.flips = progress.flips;
+    stats.largest_layer = progress.largest_layer;
+    stats.largest_depth = progress.largest_depth;
     stats.retrograde_seconds = started.elapsed().as_secs_f64();
     let values = LoggedValues {
         points,

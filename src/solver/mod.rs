@@ -17,16 +17,20 @@
 //! Each state becomes Win once and Lose once, so the whole solve visits every
 //! edge about twice. Layers are processed in parallel; within a layer the
 //! order does not matter, so results do not depend on the thread count.
+//!
+//! The solve keeps a byte per state (`tally`) beside the index; the seeds of
+//! each threshold and every value decided are written to spools (`spool`),
+//! in memory or in a build's working folder, where checkpoints let a killed
+//! build resume (`lean`, `crate::checkpoint`). This module holds what the
+//! phases share: counting a position's children, finding a state's
+//! predecessors, and the layers' flags.
 
 pub mod cell;
 pub mod lean;
 pub mod spool;
-pub mod store;
 pub mod tally;
 
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
-use std::sync::Mutex;
-use std::time::Instant;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
@@ -37,11 +41,10 @@ use crate::index::{
     SLOT_PASSED, SLOT_PLAIN,
 };
 use crate::position::{Placement, Position};
-use crate::prefetch::{prefetch, prefetch_element};
 use crate::state::State;
 use crate::unmove::{self, LastMove};
 use crate::value::Value;
-use store::{Blocks, CellBuilder, CellForm, CellStore};
+pub use lean::Workspace;
 
 /// The phases of a solve, in order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -142,15 +145,8 @@ pub struct SolveStats {
 /// A solved board: the index and every state's value.
 pub struct Solution {
     index: StateIndex,
-    values: Held,
+    values: lean::LoggedValues,
     stats: SolveStats,
-}
-
-/// Where a solution's values are: in the solver's cells, or in the lean
-/// solve's spools.
-enum Held {
-    Cells(CellStore),
-    Logged(lean::LoggedValues),
 }
 
 /// The value a finished cell records.
@@ -174,45 +170,28 @@ fn cell_value(c: u32, points: i32) -> Value {
 }
 
 /// The values of the states of a run of positions, ready to be read a run
-/// of state numbers at a time (see `Solution::values_of`).
-pub struct ValueRun<'a> {
+/// of state numbers at a time (see `Solution::values_of`): the cells of
+/// their plain and passed states from the first one's number, and of their
+/// ko states from the first one's.
+pub struct ValueRun {
     points: i32,
-    runs: ValueRunCells<'a>,
+    plain_start: StateNumber,
+    plain: Vec<u32>,
+    ko_start: StateNumber,
+    ko: Vec<u32>,
 }
 
-enum ValueRunCells<'a> {
-    Flat(&'a [u32]),
-    /// The plain and passed states' cells from their first number, and the
-    /// ko states' cells from theirs.
-    Copied {
-        plain_start: StateNumber,
-        plain: Vec<u32>,
-        ko_start: StateNumber,
-        ko: Vec<u32>,
-    },
-}
-
-impl ValueRun<'_> {
+impl ValueRun {
     /// Appends the values of states `numbers` to `out`: a run of the run's
     /// plain and passed states, or of its ko states.
     pub fn values(&self, numbers: std::ops::Range<StateNumber>, out: &mut Vec<Value>) {
-        let cells = match &self.runs {
-            ValueRunCells::Flat(cells) => &cells[numbers.start as usize..numbers.end as usize],
-            ValueRunCells::Copied {
-                plain_start,
-                plain,
-                ko_start,
-                ko,
-            } => {
-                // Ko states are numbered after every plain and passed state.
-                let (cells, start) = if numbers.start >= *ko_start {
-                    (ko, ko_start)
-                } else {
-                    (plain, plain_start)
-                };
-                &cells[(numbers.start - start) as usize..(numbers.end - start) as usize]
-            }
+        // Ko states are numbered after every plain and passed state.
+        let (cells, start) = if numbers.start >= self.ko_start {
+            (&self.ko, self.ko_start)
+        } else {
+            (&self.plain, self.plain_start)
         };
+        let cells = &cells[(numbers.start - start) as usize..(numbers.end - start) as usize];
         out.extend(cells.iter().map(|&c| cell_value(c, self.points)));
     }
 }
@@ -230,46 +209,15 @@ impl Solution {
         &self.stats
     }
 
-    /// The value of state `number`. With compressed cells this
-    /// decompresses a block: for many values use `values_of`.
+    /// The value of state `number`. This turns a partition of the values
+    /// back into cells: for many values use `values_of`.
     pub fn value(&self, number: StateNumber) -> Value {
-        match &self.values {
-            Held::Cells(cells) => {
-                cell_value(cells.get(number as usize), self.board().points() as i32)
-            }
-            Held::Logged(values) => values.value(number),
-        }
+        self.values.value(number)
     }
 
     /// The values of the states of positions `positions`, read at once.
-    pub fn values_of(&self, positions: std::ops::Range<PositionNumber>) -> ValueRun<'_> {
-        let points = self.board().points() as i32;
-        let cells = match &self.values {
-            Held::Cells(cells) => cells,
-            Held::Logged(values) => return values.values_of(&self.index, positions),
-        };
-        let runs = match cells {
-            CellStore::Flat(cells) => ValueRunCells::Flat(cells),
-            CellStore::Compressed(_) => {
-                let (plain, ko) = self.index.state_runs(positions);
-                ValueRunCells::Copied {
-                    plain_start: plain.start,
-                    plain: cells.range(plain.start as usize..plain.end as usize),
-                    ko_start: ko.start,
-                    ko: cells.range(ko.start as usize..ko.end as usize),
-                }
-            }
-        };
-        ValueRun { points, runs }
-    }
-
-    /// How the cells were kept; `None` for the lean solve, whose values are
-    /// in spools.
-    pub fn cell_form(&self) -> Option<CellForm> {
-        match &self.values {
-            Held::Cells(cells) => Some(cells.form()),
-            Held::Logged(_) => None,
-        }
+    pub fn values_of(&self, positions: std::ops::Range<PositionNumber>) -> ValueRun {
+        self.values.values_of(&self.index, positions)
     }
 
     /// The value of any legal state (in any orientation).
@@ -277,13 +225,9 @@ impl Solution {
         self.index.rank(state).map(|number| self.value(number))
     }
 
-    /// Bytes held: the index and the cells.
+    /// Bytes held: the index and the values turned back into cells.
     pub fn memory_bytes(&self) -> usize {
-        self.index.memory_bytes()
-            + match &self.values {
-                Held::Cells(cells) => cells.memory_bytes(),
-                Held::Logged(values) => values.memory_bytes(),
-            }
+        self.index.memory_bytes() + self.values.memory_bytes()
     }
 }
 
@@ -406,15 +350,14 @@ fn predecessor_numbers(
 }
 
 /// Where the states of a layer are: one bit per 64 consecutive states, one
-/// word per 4096. A state of the layer at threshold `m` and depth `d` is
-/// recognised by its cell (A = m and dA = d, or B = m and dB = d), so the
-/// layers cost no memory beyond these bits.
+/// word per 4096. A state of the layer is recognised by its tally's marks
+/// (`tally::pending`), so the layers cost no memory beyond these bits.
 struct LayerFlags {
     current: Vec<AtomicU64>,
     next: Vec<AtomicU64>,
 }
 
-const STATES_PER_FLAG: StateNumber = cell::RUN as StateNumber;
+const STATES_PER_FLAG: StateNumber = 64;
 const STATES_PER_FLAG_WORD: StateNumber = 64 * STATES_PER_FLAG;
 
 /// The positions of the set bits of `bits`, lowest first.
@@ -458,14 +401,6 @@ impl LayerFlags {
             .par_iter()
             .for_each(|w| w.store(0, Ordering::Relaxed));
     }
-}
-
-/// Views a cell array as atomics for the parallel phases.
-fn atomic_cells(cells: &mut [u32]) -> &[AtomicU32] {
-    // SAFETY: `AtomicU32` has the same size, alignment and bit validity as
-    // `u32` (std documents this), and the exclusive borrow of `cells` means no
-    // other access exists while the returned view lives.
-    unsafe { &*(cells as *mut [u32] as *const [AtomicU32]) }
 }
 
 /// Scratch space for counting children, reused from position to position.
@@ -548,203 +483,12 @@ fn count_position(
     edges
 }
 
-/// Phase 2: every state's count of distinct children, and the pass margin of
-/// every state after a pass, in cells of form `form`; and the edges.
-fn count_children(index: &StateIndex, form: CellForm, observer: &dyn Observer) -> (CellStore, u64) {
-    let counts = index.counts();
-    match form {
-        CellForm::Flat => {
-            let mut cells = vec![0u32; counts.states as usize];
-            crate::huge_pages::advise(&cells);
-            let edges = count_children_flat(index, &mut cells, observer);
-            (CellStore::Flat(cells), edges)
-        }
-        CellForm::Compressed { block_cells } => {
-            count_children_compressed(index, form, block_cells, observer)
-        }
-    }
-}
-
-fn count_children_flat(index: &StateIndex, cells: &mut [u32], observer: &dyn Observer) -> u64 {
-    let positions = index.counts().positions;
-    let points = index.board().points() as i32;
-    let chunk = 4096u64;
-    let cells = atomic_cells(cells);
-    let chunks = positions.div_ceil(chunk);
-    (0..chunks)
-        .into_par_iter()
-        .map_init(CountScratch::default, |scratch, c| {
-            let first = c * chunk;
-            let last = (first + chunk).min(positions);
-            let mut edges = 0u64;
-            for entry in index.positions(first).take((last - first) as usize) {
-                edges += count_position(index, &entry, scratch, |number, children, margin| {
-                    cells[number as usize]
-                        .store(cell::fresh(children, margin, points), Ordering::Relaxed)
-                });
-            }
-            observer.advanced(last - first);
-            edges
-        })
-        .sum()
-}
-
-/// Phase 2 into compressed blocks: runs of positions are counted in
-/// parallel, and their cells handed on in order (the plain and passed states
-/// first, then the ko states, kept aside meanwhile).
-fn count_children_compressed(
-    index: &StateIndex,
-    form: CellForm,
-    block_cells: usize,
-    observer: &dyn Observer,
-) -> (CellStore, u64) {
-    let counts = index.counts();
-    let positions = counts.positions;
-    let points = index.board().points() as i32;
-    let chunk = (block_cells as u64 / 2).max(1);
-    let chunks = positions.div_ceil(chunk);
-    let batch = 64 * rayon::current_num_threads() as u64;
-    let mut builder = CellBuilder::new(form, counts.states as usize);
-    let mut ko_runs: Vec<Vec<u32>> = Vec::new();
-    let mut edges = 0u64;
-    for first_chunk in (0..chunks).step_by(batch as usize) {
-        let counted: Vec<(Vec<u32>, Vec<u32>, u64)> = (first_chunk
-            ..(first_chunk + batch).min(chunks))
-            .into_par_iter()
-            .map_init(CountScratch::default, |scratch, c| {
-                let first = c * chunk;
-                let last = (first + chunk).min(positions);
-                let mut plain = vec![0u32; 2 * (last - first) as usize];
-                let mut ko = Vec::new();
-                let mut edges = 0u64;
-                let plain_start = 2 * first as StateNumber;
-                for entry in index.positions(first).take((last - first) as usize) {
-                    edges += count_position(index, &entry, scratch, |number, children, margin| {
-                        let cell = cell::fresh(children, margin, points);
-                        if number < 2 * positions as StateNumber {
-                            plain[(number - plain_start) as usize] = cell;
-                        } else {
-                            ko.push(cell);
-                        }
-                    });
-                }
-                observer.advanced(last - first);
-                (plain, ko, edges)
-            })
-            .collect();
-        for (plain, ko, chunk_edges) in counted {
-            builder.push(&plain);
-            if !ko.is_empty() {
-                ko_runs.push(ko);
-            }
-            edges += chunk_edges;
-        }
-    }
-    for ko in ko_runs {
-        builder.push(&ko);
-    }
-    let cells = builder
-        .finish()
-        .expect("every state of every position was counted once");
-    (cells, edges)
-}
-
-/// Phase 3, first step of a level: the states whose second pass ends the game
-/// with margin `level` are won at depth 1; those whose second pass gives the
-/// opponent `level` have one more child won for the opponent. Marks the
-/// states decided in the next layer of `flags`; returns their flips (a state
-/// both won and lost counts twice, as the layers count it).
-fn seed_level(index: &StateIndex, cells: &mut CellStore, flags: &LayerFlags, level: i32) -> u64 {
-    let points = index.board().points() as i32;
-    let positions = index.counts().positions;
-    match cells {
-        CellStore::Flat(cells) => {
-            // Plain and passed states alternate up to the ko states; only
-            // the passed ones (odd numbers) are seeded, and few of those at
-            // any level. A run of cells at a time: which are seeded, then
-            // those few.
-            let test = cell::CellTest::seeds(level, points);
-            const PASSED: u64 = 0xaaaa_aaaa_aaaa_aaaa;
-            cells[..2 * positions as usize]
-                .par_chunks_mut(cell::RUN)
-                .enumerate()
-                .map(|(run, cells)| {
-                    let first = (cell::RUN * run) as StateNumber;
-                    let mut decided = 0;
-                    for i in bits_of(test.matching(cells) & PASSED) {
-                        let (new, flips) = cell::seeded(cells[i], level, points);
-                        cells[i] = new;
-                        if flips > 0 {
-                            flags.mark_next(first + i as StateNumber);
-                            decided += flips as u64;
-                        }
-                    }
-                    decided
-                })
-                .sum()
-        }
-        CellStore::Compressed(blocks) => {
-            let plain_end = 2 * positions as usize;
-            let block_cells = blocks.block_cells();
-            blocks.update_each(
-                |block| block * block_cells < plain_end,
-                |block, cells| {
-                    let first = block * block_cells;
-                    let passed_first = first | SLOT_PASSED as usize;
-                    let passed = (passed_first..(first + cells.len()).min(plain_end)).step_by(2);
-                    change_block(
-                        cells,
-                        first,
-                        flags,
-                        passed.map(|number| (number, ())),
-                        |old, ()| cell::seeded(old, level, points),
-                    )
-                },
-            )
-        }
-    }
-}
-
 /// Marks an update for a predecessor of a state that became won (else lost);
 /// above every state number.
 const CHILD_WON: u64 = 1 << 63;
 /// Updates waiting, their cells asked for, before they are applied
 /// together (once the next group has been worked out).
 const UPDATE_BATCH: usize = 128;
-
-/// Applies the first `count` updates to predecessors (their cells asked
-/// for earlier): `p | CHILD_WON` counts down `p`'s children (and makes it
-/// lost at zero), `p` alone makes it won. Returns how many states this
-/// decided; removes those updates.
-fn apply_updates(
-    cells: &[AtomicU32],
-    flags: &LayerFlags,
-    updates: &mut Vec<u64>,
-    count: usize,
-    code: u32,
-    depth: u32,
-) -> u64 {
-    let mut decided = 0;
-    for &update in &updates[..count] {
-        let number = (update & !CHILD_WON) as StateNumber;
-        let target = &cells[number as usize];
-        let now_decided = if update & CHILD_WON != 0 {
-            let last = cell::child_won(target);
-            if last {
-                cell::set_opponent(target, code, depth);
-            }
-            last
-        } else {
-            cell::set_mover(target, code, depth)
-        };
-        if now_decided {
-            flags.mark_next(number);
-            decided += 1;
-        }
-    }
-    updates.drain(..count);
-    decided
-}
 
 /// Scratch space for finding predecessors, reused from group to group.
 #[derive(Default)]
@@ -810,273 +554,6 @@ fn push_updates(
     here
 }
 
-/// Phase 3, one layer: every state decided at threshold `level` and depth
-/// `depth` updates its predecessors, marking those decided at `depth + 1` in
-/// the next layer. Returns (states of this layer, states of the next).
-fn propagate_layer(
-    index: &StateIndex,
-    cells: &[AtomicU32],
-    flags: &LayerFlags,
-    level: i32,
-    depth: u32,
-) -> (u64, u64) {
-    let points = index.board().points() as i32;
-    let code = cell::margin_code(level, points);
-    let next_depth = depth + 1;
-    let states = index.counts().states as StateNumber;
-    let test = cell::CellTest::decided(code, depth);
-    (0..flags.current.len())
-        .into_par_iter()
-        .filter(|&w| flags.current[w].load(Ordering::Relaxed) != 0)
-        .map_init(
-            || {
-                (
-                    PredecessorScratch::default(),
-                    Vec::<u64>::with_capacity(2 * UPDATE_BATCH),
-                    // Kept from word to word: the words come in order.
-                    index.state_cursor(),
-                )
-            },
-            |(scratch, updates, cursor), w| {
-                let mut bits = flags.current[w].load(Ordering::Relaxed);
-                let (mut here, mut decided) = (0u64, 0u64);
-                let group_first = |bits: u64| {
-                    w as StateNumber * STATES_PER_FLAG_WORD
-                        + bits.trailing_zeros() as StateNumber * STATES_PER_FLAG
-                };
-                while bits != 0 {
-                    let block = group_first(bits);
-                    bits &= bits - 1;
-                    // The next group's cells are read after this group's
-                    // work: ask for them now.
-                    if bits != 0 {
-                        let next = group_first(bits) as usize;
-                        let last = (next + STATES_PER_FLAG as usize).min(cells.len()) - 1;
-                        for number in (next..last).step_by(16).chain([last]) {
-                            prefetch(&cells[number]);
-                        }
-                        index.prefetch_state(next as StateNumber);
-                    }
-                    let run =
-                        &cells[block as usize..(block + STATES_PER_FLAG).min(states) as usize];
-                    let hits = test.matching_by(run.len(), |i| run[i].load(Ordering::Relaxed));
-                    let group = bits_of(hits).map(|i| {
-                        let cell = run[i].load(Ordering::Relaxed);
-                        (
-                            block + i as StateNumber,
-                            cell::decided_won(cell, code, depth),
-                            cell::decided_lost(cell, code, depth),
-                        )
-                    });
-                    let waiting = updates.len();
-                    here += push_updates(index, cursor, group, scratch, updates, |p| {
-                        prefetch_element(cells, p as usize)
-                    });
-                    // The updates asked for before this group have had its
-                    // work to arrive.
-                    if waiting >= UPDATE_BATCH {
-                        decided += apply_updates(cells, flags, updates, waiting, code, next_depth);
-                    }
-                }
-                let waiting = updates.len();
-                decided += apply_updates(cells, flags, updates, waiting, code, next_depth);
-                (here, decided)
-            },
-        )
-        .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
-}
-
-/// With compressed cells, the updates waiting for each block: `offset << 1
-/// | child won`, the offset within the block. Two bytes an update, so that
-/// many can wait before the blocks are rewritten. Allocated once per solve.
-struct Buckets {
-    waiting: Vec<Mutex<Vec<u16>>>,
-    count: AtomicU64,
-}
-
-impl Buckets {
-    fn new(blocks: usize) -> Buckets {
-        Buckets {
-            waiting: (0..blocks).map(|_| Mutex::new(Vec::new())).collect(),
-            count: AtomicU64::new(0),
-        }
-    }
-
-    fn bucket(&self, block: usize) -> std::sync::MutexGuard<'_, Vec<u16>> {
-        self.waiting[block]
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// Files updates (`number | CHILD_WON` or `number`) in their blocks'
-    /// buckets; sorts them on the way.
-    fn file(&self, updates: &mut [u64], block_cells: usize) {
-        let target = |update: &u64| (update & !CHILD_WON) as usize;
-        updates.sort_unstable_by_key(target);
-        for run in updates.chunk_by(|a, b| target(a) / block_cells == target(b) / block_cells) {
-            let block = target(&run[0]) / block_cells;
-            let first = block * block_cells;
-            self.bucket(block).extend(
-                run.iter()
-                    .map(|u| ((target(u) - first) << 1 | (u & CHILD_WON != 0) as usize) as u16),
-            );
-        }
-        self.count
-            .fetch_add(updates.len() as u64, Ordering::Relaxed);
-    }
-}
-
-/// Phase 3, one layer, with compressed cells. The layer's blocks are read a
-/// few at a time in parallel, and their states' updates filed by block;
-/// once about one update per 4 states of the board waits (or the layer is
-/// read), every block with updates is decompressed, updated and compressed
-/// once. Returns (states of this layer, states of the next).
-fn propagate_layer_compressed(
-    index: &StateIndex,
-    blocks: &mut Blocks,
-    flags: &LayerFlags,
-    (level, depth): (i32, u32),
-    buckets: &Buckets,
-) -> (u64, u64) {
-    let points = index.board().points() as i32;
-    let code = cell::margin_code(level, points);
-    let next_depth = depth + 1;
-    let test = cell::CellTest::decided(code, depth);
-    let block_cells = blocks.block_cells();
-    let groups_per_block = (block_cells / STATES_PER_FLAG as usize) as u64;
-    let flagged = |group: u64| {
-        flags.current[(group / 64) as usize].load(Ordering::Relaxed) >> (group % 64) & 1 != 0
-    };
-    // The blocks holding states of this layer.
-    let mut layer_blocks: Vec<usize> = Vec::new();
-    for (w, word) in flags.current.iter().enumerate() {
-        let mut bits = word.load(Ordering::Relaxed);
-        while bits != 0 {
-            let group = w as u64 * 64 + bits.trailing_zeros() as u64;
-            bits &= bits - 1;
-            let block = (group / groups_per_block) as usize;
-            if layer_blocks.last() != Some(&block) {
-                layer_blocks.push(block);
-            }
-        }
-    }
-    let budget = update_budget(index.counts().states);
-    let blocks_at_once = 8 * rayon::current_num_threads();
-    let rounds = layer_blocks.len().div_ceil(blocks_at_once);
-    let (mut here, mut decided) = (0u64, 0u64);
-    for (round, some_blocks) in layer_blocks.chunks(blocks_at_once).enumerate() {
-        // Read: the updates of these blocks' states of the layer.
-        let reader: &Blocks = blocks;
-        here += some_blocks
-            .par_iter()
-            .map_init(
-                || (Vec::new(), PredecessorScratch::default(), Vec::new()),
-                |(cells, scratch, block_updates), &block| {
-                    let mut here = 0;
-                    block_updates.clear();
-                    reader.read(block, cells);
-                    let first = (block * block_cells) as u64;
-                    let mut cursor = index.state_cursor();
-                    let groups = (cells.len() as u64).div_ceil(STATES_PER_FLAG);
-                    for g in 0..groups {
-                        if !flagged(first / STATES_PER_FLAG + g) {
-                            continue;
-                        }
-                        let group_first = (g * STATES_PER_FLAG) as usize;
-                        let group_end = (group_first + STATES_PER_FLAG as usize).min(cells.len());
-                        let run = &cells[group_first..group_end];
-                        let group = bits_of(test.matching(run)).map(|offset| {
-                            (
-                                (first as usize + group_first + offset) as StateNumber,
-                                cell::decided_won(run[offset], code, depth),
-                                cell::decided_lost(run[offset], code, depth),
-                            )
-                        });
-                        here +=
-                            push_updates(index, &mut cursor, group, scratch, block_updates, |_| {});
-                    }
-                    buckets.file(block_updates, block_cells);
-                    here
-                },
-            )
-            .sum::<u64>();
-        if buckets.count.load(Ordering::Relaxed) as usize >= budget || round + 1 == rounds {
-            decided += apply_waiting(blocks, flags, buckets, code, next_depth);
-        }
-    }
-    (here, decided)
-}
-
-/// Updates waiting before the blocks are rewritten, with compressed cells:
-/// one for every 4 states of the board (half a byte per state), at least
-/// 4 M.
-fn update_budget(states: u64) -> usize {
-    (states as usize / 4).max(1 << 22)
-}
-
-/// Applies the waiting updates to compressed cells, each touched block at
-/// once. Returns how many states this decided; empties the buckets.
-fn apply_waiting(
-    blocks: &mut Blocks,
-    flags: &LayerFlags,
-    buckets: &Buckets,
-    code: u32,
-    depth: u32,
-) -> u64 {
-    let block_cells = blocks.block_cells();
-    let decided = blocks.update_each(
-        |block| !buckets.bucket(block).is_empty(),
-        |block, cells| {
-            let mut waiting = buckets.bucket(block);
-            let first = block * block_cells;
-            let result = change_block(
-                cells,
-                first,
-                flags,
-                waiting
-                    .iter()
-                    .map(|&u| (first + (u >> 1) as usize, u & 1 != 0)),
-                |old, child_won| {
-                    let (new, decided) = cell::with_update(old, child_won, code, depth);
-                    (new, decided as u32)
-                },
-            );
-            // Give back what a busy round took, so that the buckets hold
-            // about the budget and not each bucket's largest round.
-            waiting.clear();
-            waiting.shrink_to(256);
-            result
-        },
-    );
-    buckets.count.store(0, Ordering::Relaxed);
-    decided
-}
-
-/// Changes cells of a decompressed block whose first state is `first`: for
-/// each `(number, what)`, `change(cell, what)` gives the new cell and how
-/// many flips (Win, Lose) that made; a state that flipped is marked in the
-/// next layer. Returns whether any cell changed, and the flips.
-fn change_block<T>(
-    cells: &mut [u32],
-    first: usize,
-    flags: &LayerFlags,
-    changes: impl Iterator<Item = (usize, T)>,
-    change: impl Fn(u32, T) -> (u32, u32),
-) -> (bool, u64) {
-    let (mut changed, mut decided) = (false, 0);
-    for (number, what) in changes {
-        let old = cells[number - first];
-        let (new, flips) = change(old, what);
-        changed |= new != old;
-        cells[number - first] = new;
-        if flips > 0 {
-            flags.mark_next(number as StateNumber);
-            decided += flips as u64;
-        }
-    }
-    (changed, decided)
-}
-
 /// Where a solve stands between levels: enough, with the cells, to go on
 /// from there.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -1089,162 +566,36 @@ pub struct SolveProgress {
     pub flips: u64,
 }
 
-/// Somewhere to save a long solve between levels and resume it from.
-pub trait CheckpointStore: Sync {
-    /// A saved solve of `board` with `states` states, if there is one, its
-    /// cells in form `form`.
-    fn load(&self, board: Board, states: u64, form: CellForm)
-        -> Option<(SolveProgress, CellStore)>;
-    /// The solve reached a level boundary; the store may save it.
-    fn offer(&self, board: Board, progress: SolveProgress, cells: &CellStore);
-}
-
-/// No checkpoints: every solve starts from the beginning.
-pub struct NoCheckpoints;
-
-impl CheckpointStore for NoCheckpoints {
-    fn load(&self, _: Board, _: u64, _: CellForm) -> Option<(SolveProgress, CellStore)> {
-        None
-    }
-
-    fn offer(&self, _: Board, _: SolveProgress, _: &CellStore) {}
-}
-
-/// Solves every state of `board`, with flat cells.
+/// Solves every state of `board`, its values kept in memory.
 pub fn solve(board: Board, observer: &dyn Observer) -> Result<Solution, SolveError> {
-    solve_with_checkpoints(board, CellForm::Flat, observer, &NoCheckpoints)
+    solve_in(board, Workspace::Memory, observer)
 }
 
-/// Solves every state of `board`, resuming from `store` if it holds a saved
-/// solve and offering it the cells after counting children and after each
-/// level. The cells at a level boundary determine the rest of the solve, so
-/// a resumed solve ends exactly as an uninterrupted one.
-pub fn solve_with_checkpoints(
+/// Solves every state of `board` (see `lean`), keeping the values in
+/// `work`: in memory, or in a build's working folder, where the solve
+/// resumes from a checkpoint if there is one and saves checkpoints as it
+/// goes.
+pub fn solve_in(
     board: Board,
-    form: CellForm,
-    observer: &dyn Observer,
-    store: &dyn CheckpointStore,
-) -> Result<Solution, SolveError> {
-    let mut stats = SolveStats::default();
-
-    let started = Instant::now();
-    observer.phase_started(Phase::Enumerate, 0);
-    let index = StateIndex::build(board).ok_or(SolveError::TooLarge {
-        points: board.points(),
-    })?;
-    stats.enumerate_seconds = started.elapsed().as_secs_f64();
-    if observer.cancelled() {
-        return Err(SolveError::Cancelled);
-    }
-
-    let counts = index.counts();
-    let points = board.points() as i32;
-    let (mut cells, mut progress) = match store.load(board, counts.states, form) {
-        Some((progress, cells)) if cells.len() as u64 == counts.states => (cells, progress),
-        _ => {
-            let started = Instant::now();
-            observer.phase_started(Phase::CountChildren, counts.positions);
-            let (cells, edges) = count_children(&index, form, observer);
-            stats.count_seconds = started.elapsed().as_secs_f64();
-            if observer.cancelled() {
-                return Err(SolveError::Cancelled);
-            }
-            let progress = SolveProgress {
-                next_level: points,
-                edges,
-                ..SolveProgress::default()
-            };
-            store.offer(board, progress, &cells);
-            (cells, progress)
-        }
-    };
-
-    let started = Instant::now();
-    // Each state flips at most twice: a bound for progress.
-    observer.phase_started(Phase::Retrograde, 2 * counts.states);
-    observer.advanced(progress.flips);
-    let mut flags = LayerFlags::new(counts.states);
-    let buckets = match &cells {
-        CellStore::Compressed(blocks) => Buckets::new(blocks.len()),
-        CellStore::Flat(_) => Buckets::new(0),
-    };
-    for level in (-points..=progress.next_level).rev() {
-        observer.level_started(level);
-        let mut waiting = seed_level(&index, &mut cells, &flags, level);
-        flags.advance();
-        let mut depth = 1;
-        let mut level_flips = 0u64;
-        while waiting > 0 {
-            if observer.cancelled() {
-                return Err(SolveError::Cancelled);
-            }
-            if depth + 1 > cell::MAX_MOVER_DEPTH {
-                return Err(SolveError::DepthOverflow {
-                    level,
-                    depth: depth + 1,
-                });
-            }
-            let (here, next) = match &mut cells {
-                CellStore::Flat(cells) => {
-                    propagate_layer(&index, atomic_cells(cells), &flags, level, depth)
-                }
-                CellStore::Compressed(blocks) => {
-                    propagate_layer_compressed(&index, blocks, &flags, (level, depth), &buckets)
-                }
-            };
-            debug_assert_eq!(here, waiting);
-            flags.advance();
-            level_flips += here;
-            observer.advanced(here);
-            progress.largest_layer = progress.largest_layer.max(here);
-            progress.largest_depth = progress.largest_depth.max(depth);
-            waiting = next;
-            depth += 1;
-        }
-        progress.flips += level_flips;
-        progress.next_level = level - 1;
-        observer.level_finished(level, depth - 1, level_flips);
-        log::debug!(
-            "{board}: after margin {level:+} the cells take {} bytes",
-            cells.memory_bytes()
-        );
-        store.offer(board, progress, &cells);
-    }
-    stats.edges = progress.edges;
-    stats.flips = progress.flips;
-    stats.largest_layer = progress.largest_layer;
-    stats.largest_depth = progress.largest_depth;
-    stats.retrograde_seconds = started.elapsed().as_secs_f64();
-    Ok(Solution {
-        index,
-        values: Held::Cells(cells),
-        stats,
-    })
-}
-
-/// Solves every state of `board` in the lean solve (see `lean`): a byte per
-/// state beside the index, the seeds and values in spools in `folder`.
-pub fn solve_lean(
-    board: Board,
-    folder: spool::SpoolFolder,
+    work: Workspace<'_>,
     observer: &dyn Observer,
 ) -> Result<Solution, SolveError> {
-    solve_lean_in_partitions(board, folder, observer, None)
+    solve_in_partitions(board, work, observer, None)
 }
 
-/// `solve_lean` with the values' spools in partitions of `2^shift` states,
+/// `solve_in` with the values' spools in partitions of `2^shift` states,
 /// so that tests can make many partitions on small boards.
 #[doc(hidden)]
-pub fn solve_lean_in_partitions(
+pub fn solve_in_partitions(
     board: Board,
-    folder: spool::SpoolFolder,
+    work: Workspace<'_>,
     observer: &dyn Observer,
     shift: Option<u32>,
 ) -> Result<Solution, SolveError> {
-    let (index, values, stats) = lean::solve(board, folder, observer, shift)?;
+    let (index, values, stats) = lean::solve(board, work, observer, shift)?;
     Ok(Solution {
         index,
-        values: Held::Logged(values),
+        values,
         stats,
     })
 }
@@ -1260,14 +611,13 @@ mod tests {
         for name in ["1x5", "2x3", "3x3", "2x4", "1x7", "3x4", "2x5"] {
             let board: Board = name.parse().unwrap();
             let index = StateIndex::build(board).unwrap();
-            let points = board.points() as i32;
             let mut scratch = CountScratch::default();
             let (mut spared, mut total_edges) = (0, 0);
             for entry in index.positions(0) {
-                let mut cells = Vec::new();
+                let mut counted = Vec::new();
                 let edges =
                     count_position(&index, &entry, &mut scratch, |number, children, margin| {
-                        cells.push((number, cell::fresh(children, margin, points)))
+                        counted.push((number, children, margin))
                     });
                 if !index
                     .codec()
@@ -1276,7 +626,7 @@ mod tests {
                     spared += 1;
                 }
                 let mut slow_edges = 0;
-                for (number, cell) in cells {
+                for (number, children_counted, margin) in counted {
                     let state = index.unrank(number);
                     let mut children: Vec<StateNumber> = board
                         .all()
@@ -1288,15 +638,8 @@ mod tests {
                     children.dedup();
                     // A pass leads on, or ends the game: one child more.
                     let count = children.len() as u32 + 1;
-                    assert_eq!(
-                        cell::children_left(cell),
-                        count,
-                        "{name}: children of {state:?}"
-                    );
-                    assert_eq!(
-                        cell,
-                        cell::fresh(count, second_pass_margin(&state, &board), points)
-                    );
+                    assert_eq!(children_counted, count, "{name}: children of {state:?}");
+                    assert_eq!(margin, second_pass_margin(&state, &board));
                     slow_edges += count as u64;
                 }
                 assert_eq!(

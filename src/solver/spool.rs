@@ -5,11 +5,15 @@
 //!
 //! Numbers are written as LEB128 varints of their gaps: a run of ascending
 //! state numbers costs a byte or two each. A spool knows nothing of what
-//! the numbers mean; its writer and reader agree on that.
+//! the numbers mean; its writer and reader agree on that. It keeps the
+//! CRC-32 of what it holds, so that a checkpoint can record a spool's
+//! length and checksum and a resumed solve can trust it (`reopen`).
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufRead, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+
+use crc32fast::Hasher as Crc;
 
 /// Where a spool's bytes are.
 enum Backing {
@@ -22,6 +26,15 @@ pub struct Spool {
     backing: Backing,
     /// Bytes appended so far.
     len: u64,
+    /// Their CRC-32.
+    crc: Crc,
+}
+
+/// A spool's length and the CRC-32 of its bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SpoolMark {
+    pub len: u64,
+    pub crc: u32,
 }
 
 /// Bytes of a spool file's write buffer: a few hundred spools are open at
@@ -34,6 +47,7 @@ impl Spool {
         Spool {
             backing: Backing::Memory(Vec::new()),
             len: 0,
+            crc: Crc::new(),
         }
     }
 
@@ -51,7 +65,73 @@ impl Spool {
                 path,
             },
             len: 0,
+            crc: Crc::new(),
         })
+    }
+
+    /// The spool in file `path` as it was at `mark`: its first `mark.len`
+    /// bytes must have checksum `mark.crc`, and anything after them is cut
+    /// off. Appending goes on from there.
+    pub fn reopen(path: PathBuf, mark: SpoolMark) -> io::Result<Spool> {
+        let file = OpenOptions::new().read(true).write(true).open(&path)?;
+        if file.metadata()?.len() < mark.len {
+            return Err(io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                format!("{} is shorter than its checkpoint says", path.display()),
+            ));
+        }
+        let mut crc = Crc::new();
+        let mut reader = BufReader::with_capacity(1 << 20, (&file).take(mark.len));
+        loop {
+            let buffer = reader.fill_buf()?;
+            if buffer.is_empty() {
+                break;
+            }
+            crc.update(buffer);
+            let n = buffer.len();
+            reader.consume(n);
+        }
+        if crc.clone().finalize() != mark.crc {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!(
+                    "{} does not match its checkpoint's checksum",
+                    path.display()
+                ),
+            ));
+        }
+        file.set_len(mark.len)?;
+        let mut file = file;
+        file.seek(SeekFrom::Start(mark.len))?;
+        Ok(Spool {
+            backing: Backing::File {
+                out: BufWriter::with_capacity(WRITE_BUFFER, file),
+                path,
+            },
+            len: mark.len,
+            crc,
+        })
+    }
+
+    /// Where the spool stands: its length and checksum so far. For a spool
+    /// in a file, its bytes are flushed to the file first.
+    pub fn mark(&mut self) -> io::Result<SpoolMark> {
+        if let Backing::File { out, .. } = &mut self.backing {
+            out.flush()?;
+        }
+        Ok(SpoolMark {
+            len: self.len,
+            crc: self.crc.clone().finalize(),
+        })
+    }
+
+    /// Flushes the spool's file to disk.
+    pub fn sync(&mut self) -> io::Result<()> {
+        if let Backing::File { out, .. } = &mut self.backing {
+            out.flush()?;
+            out.get_ref().sync_data()?;
+        }
+        Ok(())
     }
 
     /// Bytes appended so far.
@@ -83,6 +163,7 @@ impl Spool {
             Backing::Memory(data) => data.extend_from_slice(bytes),
             Backing::File { out, .. } => out.write_all(bytes)?,
         }
+        self.crc.update(bytes);
         self.len += bytes.len() as u64;
         Ok(())
     }
@@ -177,19 +258,25 @@ impl SpoolReader<'_> {
     }
 }
 
-/// A folder for spool files, removed with them when dropped; or none, for
-/// spools in memory.
+/// Where spools are made: a folder for their files, or none, for spools in
+/// memory. A folder made by `at` is removed with its files when dropped;
+/// one given to `within` belongs to someone else and stays.
 pub struct SpoolFolder {
     path: Option<PathBuf>,
+    owned: bool,
 }
 
 impl SpoolFolder {
     /// Spools in memory.
     pub fn memory() -> SpoolFolder {
-        SpoolFolder { path: None }
+        SpoolFolder {
+            path: None,
+            owned: false,
+        }
     }
 
-    /// Spools in a new folder `path` (emptied if it exists).
+    /// Spools in a new folder `path` (emptied if it exists), removed when
+    /// this is dropped.
     pub fn at(path: &Path) -> io::Result<SpoolFolder> {
         if path.exists() {
             fs::remove_dir_all(path)?;
@@ -197,7 +284,16 @@ impl SpoolFolder {
         fs::create_dir_all(path)?;
         Ok(SpoolFolder {
             path: Some(path.to_path_buf()),
+            owned: true,
         })
+    }
+
+    /// Spools in the existing folder `path`, which outlives them.
+    pub fn within(path: &Path) -> SpoolFolder {
+        SpoolFolder {
+            path: Some(path.to_path_buf()),
+            owned: false,
+        }
     }
 
     /// A new spool named `name`.
@@ -207,11 +303,23 @@ impl SpoolFolder {
             Some(folder) => Spool::create(folder.join(name)),
         }
     }
+
+    /// The spool named `name` as it was at `mark` (see `Spool::reopen`);
+    /// spools in memory are not kept, so there is none to reopen.
+    pub fn reopen(&self, name: &str, mark: SpoolMark) -> io::Result<Spool> {
+        match &self.path {
+            None => Err(io::Error::new(
+                io::ErrorKind::NotFound,
+                "spools in memory are not kept",
+            )),
+            Some(folder) => Spool::reopen(folder.join(name), mark),
+        }
+    }
 }
 
 impl Drop for SpoolFolder {
     fn drop(&mut self) {
-        if let Some(path) = &self.path {
+        if let (Some(path), true) = (&self.path, self.owned) {
             let _ = fs::remove_dir_all(path);
         }
     }

@@ -29,8 +29,8 @@ pub struct Written {
 }
 
 /// The values of a board's states as the writer reads them: a batch of
-/// positions at a time, so that a solution with compressed cells
-/// decompresses each of its blocks once.
+/// positions at a time, so that a solution turns each partition of its
+/// values back into cells once.
 pub trait StateValues: Sync {
     /// The values of the states of positions `positions`.
     fn batch(&self, positions: Range<PositionNumber>) -> impl ValueBatch + '_;
@@ -61,20 +61,16 @@ impl StateValues for Solution {
     }
 }
 
-impl ValueBatch for ValueRun<'_> {
+impl ValueBatch for ValueRun {
     fn values(&self, numbers: Range<StateNumber>, out: &mut Vec<Value>) {
         ValueRun::values(self, numbers, out)
     }
 }
 
 /// Blocks compressed at once before they are written. Blocks take
-/// unequal times, and a batch ends when its slowest block does: with
-/// eight, the two cores of this project's machine were 80 to 90% busy
-/// while writing 3x6. Thirty-two keep memory small (about 0.2 MiB of
-/// compressed blocks on 3x6 and 3x7, and with compressed cells about
-/// 1 MiB of cells copied out for the batch) and the cores busier: the
-/// write phase of 2x8 took 0.57 to 1.02 s against 0.76 to 1.10 s, and of
-/// 3x6 5.36 and 5.73 s against 5.70 and 6.62 s, in alternating runs.
+/// unequal times, and a batch ends when its slowest block does: eight left
+/// the two cores 80 to 90% busy, thirty-two keep them busier while the
+/// batch's compressed blocks stay a fraction of a MiB.
 const BLOCKS_PER_BATCH: u64 = 32;
 
 /// Writes the table of `index`'s states with values `values` to `out`;

@@ -299,3 +299,53 @@ fn a_damaged_checkpoint_is_set_aside() {
     );
     assert_eq!(files_in(folder.path()), ["2x4.sgtb", "manifest.tsv"]);
 }
+
+/// Runs smallgo with its standard output a pipe whose reader is already
+/// gone, as in `smallgo ... | true`.
+fn smallgo_into_closed_pipe(arguments: &[&str]) -> Output {
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    Command::new(env!("CARGO_BIN_EXE_smallgo"))
+        .args(arguments)
+        .env("RUST_LOG", "warn")
+        .stdin(Stdio::null())
+        .stdout(writer)
+        .stderr(Stdio::piped())
+        .output()
+        .expect("the binary runs")
+}
+
+#[test]
+fn a_closed_standard_output_ends_quietly() {
+    let folder = tempfile::tempdir().unwrap();
+    let dir = folder.path().to_str().unwrap();
+    let output = smallgo_into_closed_pipe(&["--build", "3x4", "--tables", dir]);
+    let message = stderr(&output);
+    assert_eq!(output.status.code(), Some(0), "{message}");
+    assert!(!message.contains("panicked"), "{message}");
+    assert!(!message.contains("Broken pipe"), "{message}");
+    // The table is complete: it verifies, and the folder holds nothing else.
+    assert_eq!(files_in(folder.path()), ["3x4.sgtb", "manifest.tsv"]);
+    let table = folder.path().join("3x4.sgtb");
+    assert!(smallgo(&["verify", table.to_str().unwrap()])
+        .status
+        .success());
+
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("tablebases");
+    let files: Vec<String> = (1..=6)
+        .map(|n| shipped.join(format!("1x{n}.sgtb")).display().to_string())
+        .collect();
+    let mut arguments = vec!["verify"];
+    arguments.extend(files.iter().map(String::as_str));
+    let output = smallgo_into_closed_pipe(&arguments);
+    let message = stderr(&output);
+    assert_eq!(output.status.code(), Some(0), "{message}");
+    assert!(message.is_empty(), "{message}");
+
+    // A table that fails still fails, whatever became of standard output.
+    let bad = folder.path().join("bad.sgtb");
+    std::fs::write(&bad, b"not a table").unwrap();
+    let output = smallgo_into_closed_pipe(&["verify", bad.to_str().unwrap(), &files[0]]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert!(stderr(&output).contains("bad.sgtb"));
+}

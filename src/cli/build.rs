@@ -190,19 +190,27 @@ pub fn run(board: Board, folder: PathBuf, options: BuildOptions) -> ExitCode {
         Ok(report) => report,
         Err(code) => return code,
     };
+    match print_summary(board, &report) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => super::output_failed(&error),
+    }
+}
+
+/// The summary of a finished build, on standard output.
+fn print_summary(board: Board, report: &BuildReport) -> std::io::Result<()> {
     let counts = report.counts;
     let stats = report.stats;
     let states = counts.states as f64;
-    println!("board               {board}");
-    println!("legal positions     {}", counts.legal_positions);
-    println!("canonical positions {}", counts.positions);
-    println!("ko states           {}", counts.ko_states);
-    println!("states              {}", counts.states);
-    println!("edges               {}", stats.edges);
-    println!("largest depth       {}", stats.largest_depth);
-    println!("result at komi 0    {}", report.result);
-    println!("best first moves    {}", report.best_first_moves.join(" "));
-    println!(
+    outln!("board               {board}")?;
+    outln!("legal positions     {}", counts.legal_positions)?;
+    outln!("canonical positions {}", counts.positions)?;
+    outln!("ko states           {}", counts.ko_states)?;
+    outln!("states              {}", counts.states)?;
+    outln!("edges               {}", stats.edges)?;
+    outln!("largest depth       {}", stats.largest_depth)?;
+    outln!("result at komi 0    {}", report.result)?;
+    outln!("best first moves    {}", report.best_first_moves.join(" "))?;
+    outln!(
         "wall time           {:.2} s (enumerate {:.2}, count children {:.2}, retrograde {:.2}, write {:.2}); cpu {:.2} s",
         report.seconds,
         stats.enumerate_seconds,
@@ -210,31 +218,31 @@ pub fn run(board: Board, folder: PathBuf, options: BuildOptions) -> ExitCode {
         stats.retrograde_seconds,
         report.seconds - report.solve_seconds,
         report.cpu_seconds
-    );
-    println!(
+    )?;
+    outln!(
         "rate                {:.2} M states/s, {:.2} M edges/s",
         states / report.seconds / 1e6,
         stats.edges as f64 / report.seconds / 1e6
-    );
+    )?;
     match (
         report.peak_bytes,
         report.start_up_bytes,
         report.rest_per_state(),
     ) {
-        (Some(peak), Some(start_up), Some(rest)) => println!(
+        (Some(peak), Some(start_up), Some(rest)) => outln!(
             "peak memory         {} (start-up {}, index {}, the rest {rest:.2} bytes/state)",
             human_bytes(peak as f64),
             human_bytes(start_up as f64),
             human_bytes(report.index_bytes as f64),
-        ),
-        _ => println!("peak memory         unknown"),
+        )?,
+        _ => outln!("peak memory         unknown")?,
     }
-    println!(
+    outln!(
         "table               {} ({}, {:.3} bytes/state, crc32 {:08x})",
         report.written.path.display(),
         human_bytes(report.written.bytes as f64),
         report.written.bytes as f64 / states,
         report.written.checksum
-    );
-    ExitCode::SUCCESS
+    )?;
+    Ok(())
 }

@@ -349,3 +349,83 @@ fn a_closed_standard_output_ends_quietly() {
     assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
     assert!(stderr(&output).contains("bad.sgtb"));
 }
+
+#[test]
+fn verify_refuses_odd_files_at_once() {
+    let folder = tempfile::tempdir().unwrap();
+    let fifo = folder.path().join("3x3.sgtb");
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("tablebases");
+    // An 8 GiB sparse file: a sound table with a hole after it, and a hole
+    // alone.
+    let long_table = folder.path().join("long.sgtb");
+    let table_bytes = std::fs::copy(shipped.join("2x4.sgtb"), &long_table).unwrap();
+    let extra = format!("bytes where the header describes {table_bytes}: extra bytes at the end");
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&long_table)
+        .unwrap()
+        .set_len(8 << 30)
+        .unwrap();
+    let hole = folder.path().join("hole.sgtb");
+    std::fs::File::create(&hole)
+        .unwrap()
+        .set_len(8 << 30)
+        .unwrap();
+    let mut renamed = std::fs::read(shipped.join("3x4.sgtb")).unwrap();
+    renamed[17] ^= 1;
+    let renamed_path = folder.path().join("3x4.sgtb");
+    std::fs::write(&renamed_path, &renamed).unwrap();
+    for (file, fault) in [
+        (fifo.as_path(), "a FIFO, not a regular file"),
+        (
+            Path::new("/dev/zero"),
+            "a character device, not a regular file",
+        ),
+        (
+            Path::new("/dev/urandom"),
+            "a character device, not a regular file",
+        ),
+        (folder.path(), "a folder, not a regular file"),
+        (long_table.as_path(), extra.as_str()),
+        (hole.as_path(), "not a smallgo table"),
+        (renamed_path.as_path(), "holds board 3x5, not 3x4"),
+    ] {
+        let started = Instant::now();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_smallgo"))
+            .args(["verify", file.to_str().unwrap()])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            if started.elapsed() > Duration::from_secs(10) {
+                child.kill().unwrap();
+                panic!("verify {} hangs", file.display());
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        let output = child.wait_with_output().unwrap();
+        let message = stderr(&output);
+        assert_eq!(status.code(), Some(1), "{}: {message}", file.display());
+        assert!(
+            message.contains(&file.display().to_string()) && message.contains(fault),
+            "{}: {message}",
+            file.display()
+        );
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "verify {} took {:?}",
+            file.display(),
+            started.elapsed()
+        );
+    }
+}

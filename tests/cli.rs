@@ -429,3 +429,168 @@ fn verify_refuses_odd_files_at_once() {
         );
     }
 }
+
+/// The id of a process that has ended.
+fn a_dead_process_id() -> u32 {
+    let mut child = Command::new("true").spawn().unwrap();
+    let id = child.id();
+    child.wait().unwrap();
+    id
+}
+
+/// The temporary files in `folder` (hidden names with `.tmp.`).
+fn temporaries_in(folder: &Path) -> Vec<String> {
+    files_in(folder)
+        .into_iter()
+        .filter(|name| name.starts_with('.') && name.contains(".tmp."))
+        .collect()
+}
+
+#[test]
+fn a_build_removes_the_temporaries_of_dead_processes_only() {
+    let folder = tempfile::tempdir().unwrap();
+    let dead = a_dead_process_id();
+    let live = std::process::id();
+    let stale = [
+        format!(".3x4.sgtb.tmp.{dead}"),
+        format!(".3x4.sgtb.checkpoint.tmp.{dead}"),
+        format!(".manifest.tsv.tmp.{dead}"),
+        format!(".smallgo-write-test.{dead}"),
+    ];
+    let kept = [
+        // A live process's: a build going on beside this one.
+        format!(".2x4.sgtb.tmp.{live}"),
+        format!(".2x4.sgtb.checkpoint.tmp.{live}"),
+        // Not smallgo's.
+        format!(".notes.txt.tmp.{dead}"),
+        format!("3x4.sgtb.tmp.{dead}"),
+    ];
+    for name in stale.iter().chain(&kept) {
+        std::fs::write(folder.path().join(name), b"partial").unwrap();
+    }
+    let output = smallgo(&[
+        "--build",
+        "2x3",
+        "--tables",
+        folder.path().to_str().unwrap(),
+    ]);
+    let message = stderr(&output);
+    assert!(output.status.success(), "{message}");
+    for name in &stale {
+        assert!(!folder.path().join(name).exists(), "{name} stays");
+        assert!(
+            message.contains(&format!(
+                "removed stale temporary {} (process {dead} is gone)",
+                folder.path().join(name).display()
+            )),
+            "{name}: {message}"
+        );
+    }
+    for name in &kept {
+        assert!(folder.path().join(name).exists(), "{name} was removed");
+    }
+}
+
+fn signal(child: &std::process::Child, signal: i32) {
+    assert_eq!(unsafe { libc::kill(child.id() as i32, signal) }, 0);
+}
+
+/// Starts a build of 3x5 (about a second here) with a checkpoint before
+/// every level, and waits until it is writing one (the one write that a
+/// first Ctrl-C lets finish).
+fn build_until_a_temporary(folder: &Path) -> Option<std::process::Child> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_smallgo"))
+        .args(["--build", "3x5", "--checkpoint-interval", "0", "--tables"])
+        .arg(folder)
+        .env("RUST_LOG", "warn")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while started.elapsed() < Duration::from_secs(60) {
+        if temporaries_in(folder)
+            .iter()
+            .any(|name| name.contains(".checkpoint.tmp."))
+        {
+            return Some(child);
+        }
+        if child.try_wait().unwrap().is_some() {
+            return None;
+        }
+        std::thread::sleep(Duration::from_micros(200));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    panic!("no checkpoint being written in 60 s");
+}
+
+#[test]
+fn sigterm_and_a_second_ctrl_c_leave_no_temporaries() {
+    let clean = tempfile::tempdir().unwrap();
+    assert!(
+        smallgo(&["--build", "3x5", "--tables", clean.path().to_str().unwrap()])
+            .status
+            .success()
+    );
+    let expected = std::fs::read(clean.path().join("3x5.sgtb")).unwrap();
+    for signals in [&[libc::SIGTERM][..], &[libc::SIGINT, libc::SIGINT]] {
+        let folder = tempfile::tempdir().unwrap();
+        // The build may end before a signal lands: try a few times.
+        let mut caught = false;
+        for _ in 0..5 {
+            let Some(child) = build_until_a_temporary(folder.path()) else {
+                let _ = std::fs::remove_file(folder.path().join("3x5.sgtb"));
+                continue;
+            };
+            for &number in signals {
+                signal(&child, number);
+                // Two signals sent at once may arrive as one.
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            let output = child.wait_with_output().unwrap();
+            let message = stderr(&output);
+            if output.status.success() {
+                let _ = std::fs::remove_file(folder.path().join("3x5.sgtb"));
+                continue;
+            }
+            assert_eq!(output.status.code(), Some(130), "{signals:?}: {message}");
+            assert!(message.contains("interrupted"), "{message}");
+            assert!(!message.contains("panicked"), "{message}");
+            assert_eq!(
+                temporaries_in(folder.path()),
+                Vec::<String>::new(),
+                "{signals:?}"
+            );
+            assert!(!folder.path().join("3x5.sgtb").exists());
+            // A first signal lets the checkpoint being written finish, and
+            // the checkpoint stays for the next build.
+            let checkpoint = folder.path().join("3x5.sgtb.checkpoint");
+            if signals.len() == 1 {
+                assert!(checkpoint.exists());
+                assert!(
+                    message.contains(&format!("the checkpoint {} stays", checkpoint.display())),
+                    "{message}"
+                );
+            }
+            caught = true;
+            break;
+        }
+        assert!(caught, "{signals:?}: every build ended before its signal");
+        // What stays is at most the checkpoint, and a rerun finishes from it
+        // with the same table as a clean build.
+        let output = smallgo(&[
+            "--build",
+            "3x5",
+            "--tables",
+            folder.path().to_str().unwrap(),
+        ]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        assert_eq!(
+            std::fs::read(folder.path().join("3x5.sgtb")).unwrap(),
+            expected
+        );
+        assert_eq!(files_in(folder.path()), ["3x5.sgtb", "manifest.tsv"]);
+    }
+}

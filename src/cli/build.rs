@@ -3,7 +3,13 @@
 //!
 //! Everything that can be checked before a long solve is checked first: the
 //! board fits the solver and the machine's memory, and the folder can be
-//! written.
+//! written. Temporary files that builds now gone left in the folder are
+//! removed first.
+//!
+//! Ctrl-C or SIGTERM (or SIGHUP) stops a build cleanly: no table is written,
+//! this build's temporary files are removed, and its last checkpoint, if it
+//! saved one, stays so that the same `--build` resumes from it. A second
+//! signal exits at once, removing the temporary files first.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -15,7 +21,7 @@ use super::progress::{catch_interrupts, interrupted, BuildProgress};
 use super::{Cells, EXIT_FAILURE, EXIT_INTERRUPTED};
 use crate::analysis::{best_moves, root_result};
 use crate::board::Board;
-use crate::checkpoint::CheckpointFile;
+use crate::checkpoint::{checkpoint_path, CheckpointFile};
 use crate::index::StateCounts;
 use crate::plan::{choose_cells, cpu_seconds, human_bytes, peak_memory, reset_peak_memory};
 use crate::solver::store::CellForm;
@@ -28,7 +34,7 @@ use crate::table::writer::{self, Written};
 pub fn check_folder(folder: &Path) -> Result<(), String> {
     fs::create_dir_all(folder)
         .map_err(|e| format!("cannot create table folder {}: {e}", folder.display()))?;
-    let probe = folder.join(format!(".smallgo-write-test.{}", std::process::id()));
+    let probe = writer::write_test_path(folder);
     fs::write(&probe, b"")
         .map_err(|e| format!("cannot write in table folder {}: {e}", folder.display()))?;
     let _ = fs::remove_file(&probe);
@@ -168,6 +174,7 @@ pub fn build_checked(
     if form != CellForm::Flat {
         log::info!("{board}: keeping the cells compressed in blocks");
     }
+    writer::remove_stale_temporaries(folder);
     catch_interrupts();
     let progress = BuildProgress::new(board.name());
     let report = build_board(board, folder, &progress, options.checkpoint_interval, form);
@@ -175,7 +182,15 @@ pub fn build_checked(
     match report {
         Ok(report) => Ok(report),
         Err(BuildFailure::Interrupted) => {
-            eprintln!("smallgo: interrupted; no table written");
+            let checkpoint = checkpoint_path(&folder.join(file_name(&board)));
+            if checkpoint.exists() {
+                eprintln!(
+                    "smallgo: interrupted; no table written; the checkpoint {} stays, and the same --build resumes from it",
+                    checkpoint.display()
+                );
+            } else {
+                eprintln!("smallgo: interrupted; no table written");
+            }
             Err(ExitCode::from(EXIT_INTERRUPTED))
         }
         Err(BuildFailure::Failed(message)) => {

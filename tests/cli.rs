@@ -594,3 +594,28 @@ fn sigterm_and_a_second_ctrl_c_leave_no_temporaries() {
         assert_eq!(files_in(folder.path()), ["3x5.sgtb", "manifest.tsv"]);
     }
 }
+
+#[test]
+fn a_build_under_nohup_ignores_sighup() {
+    let folder = tempfile::tempdir().unwrap();
+    let child = Command::new("nohup")
+        .arg(env!("CARGO_BIN_EXE_smallgo"))
+        .args(["--build", "3x5", "--checkpoint-interval", "0", "--tables"])
+        .arg(folder.path())
+        .env("RUST_LOG", "warn")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Once the build is under way (its handler installed), hang up.
+    let started = Instant::now();
+    while !folder.path().join("3x5.sgtb.checkpoint").exists() {
+        assert!(started.elapsed() < Duration::from_secs(60));
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    signal(&child, libc::SIGHUP);
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(files_in(folder.path()), ["3x5.sgtb", "manifest.tsv"]);
+}

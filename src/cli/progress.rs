@@ -14,10 +14,32 @@ use crate::table::writer::remove_live_temporaries;
 
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
+/// The signals the handler takes that were ignored when smallgo started
+/// (`nohup` ignores SIGHUP; a shell ignores SIGINT in background jobs of a
+/// script).
+#[cfg(unix)]
+fn ignored_signals() -> Vec<libc::c_int> {
+    [libc::SIGINT, libc::SIGTERM, libc::SIGHUP]
+        .into_iter()
+        .filter(|&signal| {
+            // SAFETY: a query only: no new action is given.
+            unsafe {
+                let mut current: libc::sigaction = std::mem::zeroed();
+                libc::sigaction(signal, std::ptr::null(), &mut current) == 0
+                    && current.sa_sigaction == libc::SIG_IGN
+            }
+        })
+        .collect()
+}
+
 /// Installs the handler of Ctrl-C, SIGTERM and SIGHUP: the first asks the
 /// build to stop cleanly (no table is written), a second one removes this
-/// process's temporary files and exits at once.
+/// process's temporary files and exits at once. A signal that was ignored
+/// when smallgo started stays ignored, so that `nohup smallgo --build`
+/// outlives its terminal.
 pub fn catch_interrupts() {
+    #[cfg(unix)]
+    let ignored = ignored_signals();
     let _ = ctrlc::set_handler(|| {
         // Written without eprintln!, which would panic on a closed stderr.
         let mut stderr = std::io::stderr();
@@ -32,6 +54,13 @@ pub fn catch_interrupts() {
             "smallgo: interrupted: stopping (once more to stop at once)"
         );
     });
+    #[cfg(unix)]
+    for signal in ignored {
+        // SAFETY: restores the disposition the process started with.
+        unsafe {
+            libc::signal(signal, libc::SIG_IGN);
+        }
+    }
 }
 
 /// Whether Ctrl-C was pressed.

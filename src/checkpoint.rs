@@ -212,6 +212,14 @@ impl CheckpointStore for CheckpointFile {
         if !self.path.exists() {
             return None;
         }
+        // A FIFO or a device would block or never end: not read, not removed.
+        if let Some(reason) = crate::table::not_regular(&self.path) {
+            log::warn!(
+                "{board}: ignoring checkpoint {}: {reason}; starting afresh",
+                self.path.display()
+            );
+            return None;
+        }
         match self.read(board, states, form) {
             Ok((progress, cells)) => {
                 log::info!(

@@ -619,3 +619,46 @@ fn a_build_under_nohup_ignores_sighup() {
     assert!(output.status.success(), "{}", stderr(&output));
     assert_eq!(files_in(folder.path()), ["3x5.sgtb", "manifest.tsv"]);
 }
+
+#[test]
+fn a_checkpoint_that_is_no_regular_file_is_ignored() {
+    let folder = tempfile::tempdir().unwrap();
+    let checkpoint = folder.path().join("2x4.sgtb.checkpoint");
+    assert!(Command::new("mkfifo")
+        .arg(&checkpoint)
+        .status()
+        .unwrap()
+        .success());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_smallgo"))
+        .args(["--build", "2x4", "--tables"])
+        .arg(folder.path())
+        .env("RUST_LOG", "warn")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > Duration::from_secs(20) {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            panic!("the build hangs on a FIFO checkpoint");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let output = child.wait_with_output().unwrap();
+    let message = stderr(&output);
+    assert!(output.status.success(), "{message}");
+    assert!(
+        message.contains(&format!(
+            "ignoring checkpoint {}: a FIFO, not a regular file",
+            checkpoint.display()
+        )),
+        "{message}"
+    );
+    let shipped = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tablebases/2x4.sgtb"));
+    assert!(
+        std::fs::read(folder.path().join("2x4.sgtb")).unwrap() == std::fs::read(shipped).unwrap()
+    );
+}

@@ -9,7 +9,8 @@
 //!   rerun must write the clean build's bytes and leave no temporary file.
 //! - Odd files: a FIFO, devices, a folder, an empty file, a truncated
 //!   table, an 8 GiB sparse one, a table whose header names another board,
-//!   random bytes, and tables with random bit flips. `verify` must refuse
+//!   random bytes, tables with random bit flips, and a FIFO as a
+//!   checkpoint. `verify` must refuse
 //!   each promptly, and the engine with `--tables` must answer every board
 //!   as it does from its built-in tables alone.
 //!
@@ -377,6 +378,13 @@ fn odd_files(folder: &Path, random: &mut Random, clean: &[(String, Vec<u8>)]) ->
         .unwrap()
         .success());
     made.push(fifo);
+    // A FIFO where a build looks for its checkpoint (not verified: the
+    // first checkpoint a build of 2x4 saves replaces it).
+    assert!(Command::new("mkfifo")
+        .arg(folder.join("2x4.sgtb.checkpoint"))
+        .status()
+        .unwrap()
+        .success());
     for (name, target) in [("2x2.sgtb", "/dev/zero"), ("1x6.sgtb", "/dev/urandom")] {
         std::os::unix::fs::symlink(target, folder.join(name)).unwrap();
         made.push(folder.join(name));

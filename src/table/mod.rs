@@ -147,6 +147,14 @@ pub fn open_regular(path: &Path) -> Result<File, TableError> {
     Ok(file)
 }
 
+/// Why `path` is not a regular file (symbolic links followed), as
+/// `open_regular` says it: `a FIFO, not a regular file`; `None` for a
+/// regular file or one that cannot be looked at.
+pub fn not_regular(path: &Path) -> Option<String> {
+    let file_type = std::fs::metadata(path).ok()?.file_type();
+    (!file_type.is_file()).then(|| format!("{}, not a regular file", kind_of(file_type)))
+}
+
 /// Checks that a table file's name and the board its header names agree.
 pub fn check_name(path: &Path, board: Board) -> Result<(), TableError> {
     match board_of_name(path) {

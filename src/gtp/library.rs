@@ -128,7 +128,7 @@ impl Library {
                 Ok(table) => {
                     log::info!("{board}: serving from {}", path.display());
                     for other in &candidates[tried + 1..] {
-                        log::info!("{board}: not needed: {}", other.display());
+                        log::info!("{board}: also found, not tried: {}", other.display());
                     }
                     return Some(table);
                 }

@@ -57,3 +57,21 @@
 # The failed commands left komi as it was.
 240 final_score
 #? [W\+0\.25]
+
+# Any komi prints as the exact margin in its shortest decimal form: never
+# a trailing dot, never an exponent, whole margins without decimals.
+250 komi 0.0000001
+260 boardsize 3
+270 smallgo-value
+#? [B\+8\.9999999]
+
+280 smallgo-move-labels b
+#? [A1 -9\.0000001 B1 \+2\.9999999 C1 -9\.0000001 A2 \+2\.9999999 B2 \+8\.9999999 C2 \+2\.9999999 A3 -9\.0000001 B3 \+2\.9999999 C3 -9\.0000001]
+
+290 komi 6.3
+300 smallgo-value
+#? [B\+2\.7]
+
+310 komi 9
+320 smallgo-value
+#? [0]

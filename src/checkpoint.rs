@@ -67,6 +67,66 @@ pub fn work_path(table: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
+/// Removes what builds now gone left of their working folders in `folder`:
+/// in each `*.sgtb.work` that no build holds, the temporaries of gone
+/// processes, and the whole folder if it holds no checkpoint to resume
+/// from. Logs each; returns the folders removed.
+pub fn remove_abandoned(folder: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = fs::read_dir(folder) else {
+        return Vec::new();
+    };
+    let mut removed = Vec::new();
+    for entry in entries.filter_map(Result::ok) {
+        let path = entry.path();
+        let is_work = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| n.ends_with(".sgtb.work"));
+        if !is_work || !entry.file_type().is_ok_and(|t| t.is_dir()) {
+            continue;
+        }
+        let Ok(lock) = try_lock(&path) else {
+            continue;
+        };
+        crate::table::writer::remove_stale_temporaries(&path);
+        if !path.join("checkpoint").exists() {
+            drop(lock);
+            match fs::remove_dir_all(&path) {
+                Ok(()) => {
+                    log::warn!(
+                        "removed abandoned working folder {} (no build holds it, and it has no checkpoint)",
+                        path.display()
+                    );
+                    removed.push(path);
+                }
+                Err(error) => log::warn!("cannot remove {}: {error}", path.display()),
+            }
+        }
+    }
+    removed
+}
+
+/// Takes the lock of the working folder `path`, if no build holds it.
+fn try_lock(path: &Path) -> Result<File, String> {
+    let lock_path = path.join("lock");
+    let lock = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(&lock_path)
+        .map_err(|e| format!("cannot open {}: {e}", lock_path.display()))?;
+    // SAFETY: `flock` only reads the descriptor, which `lock` keeps open
+    // for the call.
+    if unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+        return Err(format!(
+            "another build is using {}; wait for it to end",
+            path.display()
+        ));
+    }
+    Ok(lock)
+}
+
 /// Where one value partition's spool stands: the layer it last recorded
 /// states of, and the last of those states.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -102,22 +162,9 @@ impl WorkFolder {
         let path = work_path(table);
         fs::create_dir_all(&path)
             .map_err(|e| format!("cannot make working folder {}: {e}", path.display()))?;
-        let lock_path = path.join("lock");
-        let lock = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(&lock_path)
-            .map_err(|e| format!("cannot open {}: {e}", lock_path.display()))?;
-        // SAFETY: `flock` only reads the descriptor, which `lock` keeps open
-        // for the call.
-        if unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
-            return Err(format!(
-                "another build is using {}; wait for it to end",
-                path.display()
-            ));
-        }
+        let lock = try_lock(&path)?;
+        // Temporaries of a build that is gone.
+        crate::table::writer::remove_stale_temporaries(&path);
         Ok(WorkFolder {
             path,
             _lock: lock,
@@ -156,6 +203,15 @@ impl WorkFolder {
     pub fn load(&self, board: Board, states: u64) -> Option<Saved> {
         let path = self.checkpoint_path();
         if !path.exists() {
+            self.clear();
+            return None;
+        }
+        // A FIFO or a device would block or never end: not read.
+        if let Some(reason) = crate::table::not_regular(&path) {
+            log::warn!(
+                "{board}: ignoring checkpoint {}: {reason}; starting afresh",
+                path.display()
+            );
             self.clear();
             return None;
         }

@@ -8,6 +8,8 @@
 //! about 2.1 per canonical position (with and without a pending pass, plus
 //! ko states), as measured on the boards solved so far.
 
+use std::path::Path;
+
 use crate::board::Board;
 use crate::index::MAX_INDEX_POINTS;
 use crate::symmetry::symmetries;
@@ -54,33 +56,141 @@ pub fn estimate(board: &Board) -> Estimate {
     }
 }
 
-/// Refuses a board the solver cannot number or this machine cannot hold,
-/// with the figures.
-pub fn check_fits(board: &Board) -> Result<(), String> {
-    check_fits_within(board, available_memory())
+/// Bytes of disk per state a build needs at its peak: the working folder's
+/// spools (seeds and values, 3.5), its checkpoint and the checkpoint's
+/// next copy (1 each), and the table (0.8).
+pub const DISK_BYTES: f64 = 6.5;
+/// Bytes of memory per state while verifying: every value, unpacked to 4
+/// bytes.
+pub const VERIFY_BYTES: f64 = 4.0;
+
+/// What a build may use: memory (the machine's available memory, or less if
+/// capped) and disk (free in the tables folder); `None` where unknown.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Room {
+    pub memory: Option<u64>,
+    /// The cap given with `--memory`, if any.
+    pub cap: Option<u64>,
+    pub disk: Option<u64>,
 }
 
-/// As `check_fits`, with `available` bytes of memory (unknown: `None`).
-fn check_fits_within(board: &Board, available: Option<u64>) -> Result<(), String> {
+impl Room {
+    /// The room for a build writing into `folder`, its memory capped at
+    /// `cap` bytes.
+    pub fn for_build(folder: &Path, cap: Option<u64>) -> Room {
+        let memory = match (available_memory(), cap) {
+            (Some(available), Some(cap)) => Some(available.min(cap)),
+            (available, cap) => available.or(cap),
+        };
+        Room {
+            memory,
+            cap,
+            disk: free_disk(folder),
+        }
+    }
+}
+
+/// Refuses a board the solver cannot number, or whose build does not fit
+/// `room` in memory or on the disk of `folder`, with the figures.
+pub fn check_build(board: &Board, folder: &Path, room: Room) -> Result<(), String> {
     let estimate = estimate(board);
+    let disk = estimate.states * DISK_BYTES;
     let figures = format!(
-        "about {} legal positions, {} states after symmetry, needing about {} of memory",
+        "about {} legal positions, {} states after symmetry, needing about {} of memory and {} of disk",
         human(estimate.legal_positions),
         human(estimate.states),
         human_bytes(estimate.memory_bytes),
+        human_bytes(disk),
     );
     if !within_index_limit(board) {
         return Err(format!(
             "board {board} is too large: {figures}; smallgo numbers boards of at most {MAX_INDEX_POINTS} points"
         ));
     }
-    match available {
-        Some(available) if estimate.memory_bytes > available as f64 => Err(format!(
-            "board {board} is too large for this machine: {figures}, and {} is available",
+    let memory_short = room
+        .memory
+        .is_some_and(|m| estimate.memory_bytes > m as f64);
+    let disk_short = room.disk.is_some_and(|d| disk > d as f64);
+    if !memory_short && !disk_short {
+        return Ok(());
+    }
+    let memory = match (room.memory, room.cap) {
+        (Some(m), Some(cap)) if m == cap => {
+            format!("{} of memory may be used (--memory)", human_bytes(m as f64))
+        }
+        (Some(m), _) => format!("{} of memory is available", human_bytes(m as f64)),
+        (None, _) => "the memory available is unknown".to_string(),
+    };
+    let free = room
+        .disk
+        .map_or("an unknown amount".to_string(), |d| human_bytes(d as f64));
+    Err(format!(
+        "board {board} is too large for this machine: {figures}; {memory}, and {free} is free on the disk of {}",
+        folder.display()
+    ))
+}
+
+/// Refuses a table this machine cannot verify (the verifier holds every
+/// value), with the figures.
+pub fn check_verify_fits(board: &Board) -> Result<(), String> {
+    let estimate = estimate(board);
+    let codes = 3f64.powi(board.points() as i32);
+    let needed = codes * INDEX_BYTES_PER_CODE
+        + estimate.states * (INDEX_BYTES_PER_STATE + VERIFY_BYTES)
+        + FIXED_BYTES;
+    match available_memory() {
+        Some(available) if needed > available as f64 => Err(format!(
+            "verifying {board} needs about {} of memory ({} states), and {} is available",
+            human_bytes(needed),
+            human(estimate.states),
             human_bytes(available as f64)
         )),
         _ => Ok(()),
     }
+}
+
+/// Bytes free for this user on the file system of `folder` (or of its
+/// nearest existing ancestor), if known.
+pub fn free_disk(folder: &Path) -> Option<u64> {
+    let existing = folder.ancestors().find(|p| p.exists())?;
+    let path = std::ffi::CString::new(existing.as_os_str().as_encoded_bytes()).ok()?;
+    let mut stats = std::mem::MaybeUninit::<libc::statvfs>::uninit();
+    // SAFETY: `path` is a NUL-terminated string and `stats` a buffer of the
+    // size `statvfs` fills; it is read only if the call succeeds.
+    let stats = unsafe {
+        if libc::statvfs(path.as_ptr(), stats.as_mut_ptr()) != 0 {
+            return None;
+        }
+        stats.assume_init()
+    };
+    Some(stats.f_bavail as u64 * stats.f_frsize as u64)
+}
+
+/// Parses a size such as `8G`, `512M`, `1.5G` or `1000000` (bytes); the
+/// units are binary (K, M, G, T, with an optional `i` and `B`).
+pub fn parse_size(text: &str) -> Result<u64, String> {
+    let trimmed = text.trim();
+    let upper = trimmed.to_ascii_uppercase();
+    let number_end = upper
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(upper.len());
+    let (number, unit) = upper.split_at(number_end);
+    let scale: u64 = match unit.trim_end_matches('B').trim_end_matches('I') {
+        "" => 1,
+        "K" => 1 << 10,
+        "M" => 1 << 20,
+        "G" => 1 << 30,
+        "T" => 1 << 40,
+        _ => return Err(format!("{text:?} is not a size (for example 8G or 512M)")),
+    };
+    let value: f64 = number
+        .parse()
+        .map_err(|_| format!("{text:?} is not a size (for example 8G or 512M)"))?;
+    let bytes = value * scale as f64;
+    if !bytes.is_finite() || bytes < 1.0 || bytes > u64::MAX as f64 {
+        return Err(format!("{text:?} is not a size (for example 8G or 512M)"));
+    }
+    Ok(bytes as u64)
 }
 
 /// Whether the solver can number this board at all.
@@ -163,21 +273,56 @@ pub fn human_bytes(bytes: f64) -> String {
 mod tests {
     use super::*;
 
-    /// Boards past 2^32 states are numbered; what refuses them is memory.
+    /// Boards past 2^32 states are numbered; what refuses them is memory
+    /// or disk, named with the figures.
     #[test]
-    fn boards_of_more_than_2_to_the_32_states_are_judged_by_memory() {
+    fn builds_are_judged_by_memory_and_disk() {
         let board: Board = "2x11".parse().unwrap();
         assert!(estimate(&board).states > u32::MAX as f64);
         let gib = 1u64 << 30;
-        let message = check_fits_within(&board, Some(8 * gib)).unwrap_err();
-        assert!(message.contains("too large for this machine"), "{message}");
-        assert!(message.contains("8.0 GiB is available"), "{message}");
-        // It fits this project's machine of 24 GiB.
-        assert_eq!(check_fits_within(&board, Some(22 * gib)), Ok(()));
+        let folder = Path::new("/some/tables");
+        let room = |memory, cap, disk| Room {
+            memory: Some(memory),
+            cap,
+            disk: Some(disk),
+        };
+        // This project's machine: 24 GiB, 80 GB of disk.
         assert_eq!(
-            check_fits_within(&"3x3".parse().unwrap(), Some(gib)),
+            check_build(&board, folder, room(22 * gib, None, 75 * gib)),
             Ok(())
         );
+        let message = check_build(&board, folder, room(8 * gib, None, 75 * gib)).unwrap_err();
+        assert!(message.contains("too large for this machine"), "{message}");
+        assert!(
+            message.contains("8.0 GiB of memory is available"),
+            "{message}"
+        );
+        assert!(
+            message.contains("75.0 GiB is free on the disk of /some/tables"),
+            "{message}"
+        );
+        let message =
+            check_build(&board, folder, room(8 * gib, Some(8 * gib), 75 * gib)).unwrap_err();
+        assert!(
+            message.contains("8.0 GiB of memory may be used (--memory)"),
+            "{message}"
+        );
+        let message = check_build(&board, folder, room(22 * gib, None, 10 * gib)).unwrap_err();
+        assert!(message.contains("10.0 GiB is free"), "{message}");
+        assert!(message.contains("of disk"), "{message}");
+        let small: Board = "3x3".parse().unwrap();
+        assert_eq!(check_build(&small, folder, room(gib, None, gib)), Ok(()));
+    }
+
+    #[test]
+    fn sizes_parse_in_binary_units() {
+        assert_eq!(parse_size("8G"), Ok(8 << 30));
+        assert_eq!(parse_size("512M"), Ok(512 << 20));
+        assert_eq!(parse_size("1.5GiB"), Ok(3 << 29));
+        assert_eq!(parse_size("1000"), Ok(1000));
+        for bad in ["", "G", "8X", "-1G", "0", "1.2.3G"] {
+            assert!(parse_size(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

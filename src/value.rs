@@ -91,16 +91,20 @@ impl fmt::Display for Value {
     }
 }
 
+/// Formats a number of points, komi included, as the shortest decimal that
+/// reads back as the same number: `9`, `8.5`, `8.9999999` (after komi
+/// 0.0000001). Never an exponent, never a trailing dot; minus zero is `0`.
+pub fn points_text(points: f64) -> String {
+    if points == 0.0 {
+        return "0".to_string();
+    }
+    format!("{points}")
+}
+
 /// Formats a Black-positive margin as GTP `final_score` does: `B+9`, `W+5.5`,
-/// or `0`.
+/// or `0`; the number as `points_text` writes it.
 pub fn score_text(black_margin: f64) -> String {
-    let magnitude = black_margin.abs();
-    let number = if magnitude.fract() == 0.0 {
-        format!("{magnitude:.0}")
-    } else {
-        let text = format!("{magnitude:.6}");
-        text.trim_end_matches('0').to_string()
-    };
+    let number = points_text(black_margin.abs());
     if black_margin > 0.0 {
         format!("B+{number}")
     } else if black_margin < 0.0 {
@@ -167,5 +171,10 @@ mod tests {
         assert_eq!(score_text(-5.5), "W+5.5");
         assert_eq!(score_text(0.0), "0");
         assert_eq!(score_text(-0.25), "W+0.25");
+        assert_eq!(score_text(9.0 - 0.0000001), "B+8.9999999");
+        assert_eq!(score_text(0.0000001), "B+0.0000001");
+        assert_eq!(score_text(9.0 - 6.3), "B+2.7");
+        assert_eq!(score_text(-1e20), "W+100000000000000000000");
+        assert_eq!(points_text(-0.0), "0");
     }
 }

@@ -287,3 +287,417 @@ fn a_damaged_checkpoint_is_set_aside() {
     );
     assert_eq!(files_in(folder.path()), ["2x4.sgtb", "manifest.tsv"]);
 }
+
+/// Runs smallgo with its standard output a pipe whose reader is already
+/// gone, as in `smallgo ... | true`.
+fn smallgo_into_closed_pipe(arguments: &[&str]) -> Output {
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    Command::new(env!("CARGO_BIN_EXE_smallgo"))
+        .args(arguments)
+        .env("RUST_LOG", "warn")
+        .stdin(Stdio::null())
+        .stdout(writer)
+        .stderr(Stdio::piped())
+        .output()
+        .expect("the binary runs")
+}
+
+#[test]
+fn a_closed_standard_output_ends_quietly() {
+    let folder = tempfile::tempdir().unwrap();
+    let dir = folder.path().to_str().unwrap();
+    let output = smallgo_into_closed_pipe(&["--build", "3x4", "--tables", dir]);
+    let message = stderr(&output);
+    assert_eq!(output.status.code(), Some(0), "{message}");
+    assert!(!message.contains("panicked"), "{message}");
+    assert!(!message.contains("Broken pipe"), "{message}");
+    // The table is complete: it verifies, and the folder holds nothing else.
+    assert_eq!(files_in(folder.path()), ["3x4.sgtb", "manifest.tsv"]);
+    let table = folder.path().join("3x4.sgtb");
+    assert!(smallgo(&["verify", table.to_str().unwrap()])
+        .status
+        .success());
+
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("tablebases");
+    let files: Vec<String> = (1..=6)
+        .map(|n| shipped.join(format!("1x{n}.sgtb")).display().to_string())
+        .collect();
+    let mut arguments = vec!["verify"];
+    arguments.extend(files.iter().map(String::as_str));
+    let output = smallgo_into_closed_pipe(&arguments);
+    let message = stderr(&output);
+    assert_eq!(output.status.code(), Some(0), "{message}");
+    assert!(message.is_empty(), "{message}");
+
+    // A table that fails still fails, whatever became of standard output.
+    let bad = folder.path().join("bad.sgtb");
+    std::fs::write(&bad, b"not a table").unwrap();
+    let output = smallgo_into_closed_pipe(&["verify", bad.to_str().unwrap(), &files[0]]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert!(stderr(&output).contains("bad.sgtb"));
+}
+
+#[test]
+fn verify_refuses_odd_files_at_once() {
+    let folder = tempfile::tempdir().unwrap();
+    let fifo = folder.path().join("3x3.sgtb");
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("tablebases");
+    // An 8 GiB sparse file: a sound table with a hole after it, and a hole
+    // alone.
+    let long_table = folder.path().join("long.sgtb");
+    let table_bytes = std::fs::copy(shipped.join("2x4.sgtb"), &long_table).unwrap();
+    let extra = format!("bytes where the header describes {table_bytes}: extra bytes at the end");
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&long_table)
+        .unwrap()
+        .set_len(8 << 30)
+        .unwrap();
+    let hole = folder.path().join("hole.sgtb");
+    std::fs::File::create(&hole)
+        .unwrap()
+        .set_len(8 << 30)
+        .unwrap();
+    let mut renamed = std::fs::read(shipped.join("3x4.sgtb")).unwrap();
+    renamed[17] ^= 1;
+    let renamed_path = folder.path().join("3x4.sgtb");
+    std::fs::write(&renamed_path, &renamed).unwrap();
+    for (file, fault) in [
+        (fifo.as_path(), "a FIFO, not a regular file"),
+        (
+            Path::new("/dev/zero"),
+            "a character device, not a regular file",
+        ),
+        (
+            Path::new("/dev/urandom"),
+            "a character device, not a regular file",
+        ),
+        (folder.path(), "a folder, not a regular file"),
+        (long_table.as_path(), extra.as_str()),
+        (hole.as_path(), "not a smallgo table"),
+        (renamed_path.as_path(), "holds board 3x5, not 3x4"),
+    ] {
+        let started = Instant::now();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_smallgo"))
+            .args(["verify", file.to_str().unwrap()])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            if started.elapsed() > Duration::from_secs(10) {
+                child.kill().unwrap();
+                panic!("verify {} hangs", file.display());
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        let output = child.wait_with_output().unwrap();
+        let message = stderr(&output);
+        assert_eq!(status.code(), Some(1), "{}: {message}", file.display());
+        assert!(
+            message.contains(&file.display().to_string()) && message.contains(fault),
+            "{}: {message}",
+            file.display()
+        );
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "verify {} took {:?}",
+            file.display(),
+            started.elapsed()
+        );
+    }
+}
+
+/// The id of a process that has ended.
+fn a_dead_process_id() -> u32 {
+    let mut child = Command::new("true").spawn().unwrap();
+    let id = child.id();
+    child.wait().unwrap();
+    id
+}
+
+/// The temporary files in `folder` and in its builds' working folders
+/// (hidden names with `.tmp.`).
+fn temporaries_in(folder: &Path) -> Vec<String> {
+    let mut names = Vec::new();
+    for name in files_in(folder) {
+        if name.ends_with(".sgtb.work") {
+            names.extend(
+                files_in(&folder.join(&name))
+                    .into_iter()
+                    .map(|inner| format!("{name}/{inner}")),
+            );
+        } else {
+            names.push(name);
+        }
+    }
+    names
+        .into_iter()
+        .filter(|name| name.rsplit('/').next().unwrap().starts_with('.') && name.contains(".tmp."))
+        .collect()
+}
+
+#[test]
+fn a_build_removes_the_temporaries_of_dead_processes_only() {
+    let folder = tempfile::tempdir().unwrap();
+    let dead = a_dead_process_id();
+    let live = std::process::id();
+    // A working folder with a checkpoint to resume from, which stays, and
+    // one without, which goes.
+    std::fs::create_dir(folder.path().join("2x4.sgtb.work")).unwrap();
+    std::fs::write(folder.path().join("2x4.sgtb.work/checkpoint"), b"saved").unwrap();
+    std::fs::create_dir(folder.path().join("3x4.sgtb.work")).unwrap();
+    std::fs::write(folder.path().join("3x4.sgtb.work/values.0"), b"partial").unwrap();
+    let stale = [
+        format!(".3x4.sgtb.tmp.{dead}"),
+        format!("2x4.sgtb.work/.checkpoint.tmp.{dead}"),
+        format!(".manifest.tsv.tmp.{dead}"),
+        format!(".smallgo-write-test.{dead}"),
+    ];
+    let kept = [
+        // A live process's: a build going on beside this one.
+        format!(".2x4.sgtb.tmp.{live}"),
+        format!("2x4.sgtb.work/.checkpoint.tmp.{live}"),
+        "2x4.sgtb.work/checkpoint".to_string(),
+        // Not smallgo's.
+        format!(".notes.txt.tmp.{dead}"),
+        format!("3x4.sgtb.tmp.{dead}"),
+    ];
+    for name in stale.iter().chain(&kept) {
+        std::fs::write(folder.path().join(name), b"partial").unwrap();
+    }
+    let output = smallgo(&[
+        "--build",
+        "2x3",
+        "--tables",
+        folder.path().to_str().unwrap(),
+    ]);
+    let message = stderr(&output);
+    assert!(output.status.success(), "{message}");
+    for name in &stale {
+        assert!(!folder.path().join(name).exists(), "{name} stays");
+        assert!(
+            message.contains(&format!(
+                "removed stale temporary {} (process {dead} is gone)",
+                folder.path().join(name).display()
+            )),
+            "{name}: {message}"
+        );
+    }
+    for name in &kept {
+        assert!(folder.path().join(name).exists(), "{name} was removed");
+    }
+    assert!(!folder.path().join("3x4.sgtb.work").exists());
+    assert!(
+        message.contains("removed abandoned working folder"),
+        "{message}"
+    );
+}
+
+fn signal(child: &std::process::Child, signal: i32) {
+    assert_eq!(unsafe { libc::kill(child.id() as i32, signal) }, 0);
+}
+
+/// Starts a build of 3x5 (about a second here) with a checkpoint before
+/// every level, and waits until it is writing one (the one write that a
+/// first Ctrl-C lets finish).
+fn build_until_a_temporary(folder: &Path) -> Option<std::process::Child> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_smallgo"))
+        .args(["--build", "3x5", "--checkpoint-interval", "0", "--tables"])
+        .arg(folder)
+        .env("RUST_LOG", "warn")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while started.elapsed() < Duration::from_secs(60) {
+        if temporaries_in(folder)
+            .iter()
+            .any(|name| name.contains(".checkpoint.tmp."))
+        {
+            return Some(child);
+        }
+        if child.try_wait().unwrap().is_some() {
+            return None;
+        }
+        std::thread::sleep(Duration::from_micros(200));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    panic!("no checkpoint being written in 60 s");
+}
+
+#[test]
+fn sigterm_and_a_second_ctrl_c_leave_no_temporaries() {
+    let clean = tempfile::tempdir().unwrap();
+    assert!(
+        smallgo(&["--build", "3x5", "--tables", clean.path().to_str().unwrap()])
+            .status
+            .success()
+    );
+    let expected = std::fs::read(clean.path().join("3x5.sgtb")).unwrap();
+    for signals in [&[libc::SIGTERM][..], &[libc::SIGINT, libc::SIGINT]] {
+        let folder = tempfile::tempdir().unwrap();
+        // The build may end before a signal lands: try a few times.
+        let mut caught = false;
+        for _ in 0..5 {
+            let Some(child) = build_until_a_temporary(folder.path()) else {
+                let _ = std::fs::remove_file(folder.path().join("3x5.sgtb"));
+                continue;
+            };
+            for &number in signals {
+                signal(&child, number);
+                // Two signals sent at once may arrive as one.
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            let output = child.wait_with_output().unwrap();
+            let message = stderr(&output);
+            if output.status.success() {
+                let _ = std::fs::remove_file(folder.path().join("3x5.sgtb"));
+                continue;
+            }
+            assert_eq!(output.status.code(), Some(130), "{signals:?}: {message}");
+            assert!(message.contains("interrupted"), "{message}");
+            assert!(!message.contains("panicked"), "{message}");
+            assert_eq!(
+                temporaries_in(folder.path()),
+                Vec::<String>::new(),
+                "{signals:?}"
+            );
+            assert!(!folder.path().join("3x5.sgtb").exists());
+            // A first signal lets the checkpoint being written finish, and
+            // the working folder stays with it for the next build.
+            let work = folder.path().join("3x5.sgtb.work");
+            if signals.len() == 1 {
+                assert!(work.join("checkpoint").exists());
+                assert!(
+                    message.contains(&format!(
+                        "its checkpoint stay in {}, and the same --build resumes from it",
+                        work.display()
+                    )),
+                    "{message}"
+                );
+            }
+            caught = true;
+            break;
+        }
+        assert!(caught, "{signals:?}: every build ended before its signal");
+        // What stays is at most the checkpoint, and a rerun finishes from it
+        // with the same table as a clean build.
+        let output = smallgo(&[
+            "--build",
+            "3x5",
+            "--tables",
+            folder.path().to_str().unwrap(),
+        ]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        assert_eq!(
+            std::fs::read(folder.path().join("3x5.sgtb")).unwrap(),
+            expected
+        );
+        assert_eq!(files_in(folder.path()), ["3x5.sgtb", "manifest.tsv"]);
+    }
+}
+
+#[test]
+fn a_build_under_nohup_ignores_sighup() {
+    let folder = tempfile::tempdir().unwrap();
+    let child = Command::new("nohup")
+        .arg(env!("CARGO_BIN_EXE_smallgo"))
+        .args(["--build", "3x5", "--checkpoint-interval", "0", "--tables"])
+        .arg(folder.path())
+        .env("RUST_LOG", "warn")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Once the build is under way (its handler installed), hang up.
+    let started = Instant::now();
+    while !folder.path().join("3x5.sgtb.work/checkpoint").exists() {
+        assert!(started.elapsed() < Duration::from_secs(60));
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    signal(&child, libc::SIGHUP);
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(files_in(folder.path()), ["3x5.sgtb", "manifest.tsv"]);
+}
+
+#[test]
+fn a_checkpoint_that_is_no_regular_file_is_ignored() {
+    let folder = tempfile::tempdir().unwrap();
+    std::fs::create_dir(folder.path().join("2x4.sgtb.work")).unwrap();
+    let checkpoint = folder.path().join("2x4.sgtb.work/checkpoint");
+    assert!(Command::new("mkfifo")
+        .arg(&checkpoint)
+        .status()
+        .unwrap()
+        .success());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_smallgo"))
+        .args(["--build", "2x4", "--tables"])
+        .arg(folder.path())
+        .env("RUST_LOG", "warn")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > Duration::from_secs(20) {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            panic!("the build hangs on a FIFO checkpoint");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let output = child.wait_with_output().unwrap();
+    let message = stderr(&output);
+    assert!(output.status.success(), "{message}");
+    assert!(
+        message.contains(&format!(
+            "ignoring checkpoint {}: a FIFO, not a regular file",
+            checkpoint.display()
+        )),
+        "{message}"
+    );
+    let shipped = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tablebases/2x4.sgtb"));
+    assert!(
+        std::fs::read(folder.path().join("2x4.sgtb")).unwrap() == std::fs::read(shipped).unwrap()
+    );
+}
+
+#[test]
+fn a_memory_cap_refuses_a_board_that_needs_more() {
+    let folder = tempfile::tempdir().unwrap();
+    let dir = folder.path().to_str().unwrap();
+    let output = smallgo(&["--build", "4x4", "--tables", dir, "--memory", "1M"]);
+    assert_eq!(output.status.code(), Some(1));
+    let message = stderr(&output);
+    assert!(
+        message.contains("board 4x4 is too large for this machine")
+            && message.contains("1.0 MiB of memory may be used (--memory)")
+            && message.contains(&format!("free on the disk of {dir}")),
+        "{message}"
+    );
+    assert!(files_in(folder.path()).is_empty());
+    // Within the cap, the build goes on.
+    let output = smallgo(&["--build", "2x3", "--tables", dir, "--memory", "512M"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let output = smallgo(&["--build", "2x3", "--tables", dir, "--memory", "8X"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("--memory"), "{}", stderr(&output));
+}

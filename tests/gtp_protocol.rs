@@ -394,3 +394,100 @@ fn kata_analyze_options_are_honoured_or_refused() {
     assert_eq!(engine.ask("kata-analyze b maxmoves x"), ["? syntax error"]);
     engine.quit();
 }
+
+fn shipped_table(name: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tablebases")
+        .join(name)
+}
+
+#[test]
+fn odd_files_in_the_tables_folder_are_refused_by_name() {
+    let folder = tempfile::tempdir().unwrap();
+    let dir = folder.path();
+    // A FIFO, a device, a folder, a table under a name that is no board's,
+    // and a table whose header names another board (bit 0 of byte 17).
+    let fifo = dir.join("3x3.sgtb");
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    std::os::unix::fs::symlink("/dev/zero", dir.join("2x2.sgtb")).unwrap();
+    std::fs::create_dir(dir.join("2x3.sgtb")).unwrap();
+    std::fs::copy(shipped_table("2x2.sgtb"), dir.join("notes.sgtb")).unwrap();
+    let mut bytes = std::fs::read(shipped_table("3x4.sgtb")).unwrap();
+    bytes[17] ^= 1;
+    std::fs::write(dir.join("3x4.sgtb"), &bytes).unwrap();
+
+    let mut engine = Engine::start(&["--tables", dir.to_str().unwrap()]);
+    assert_eq!(engine.ask("name"), ["= smallgo"]);
+    let log = engine.stderr();
+    for (file, fault) in [
+        ("3x3.sgtb", "a FIFO, not a regular file"),
+        ("2x2.sgtb", "a character device, not a regular file"),
+        ("2x3.sgtb", "a folder, not a regular file"),
+        ("notes.sgtb", "its name does not start with a board"),
+        ("3x4.sgtb", "holds board 3x5, not 3x4"),
+    ] {
+        let line = log
+            .lines()
+            .find(|line| line.contains(&dir.join(file).display().to_string()))
+            .unwrap_or_else(|| panic!("no line names {file} in:\n{log}"));
+        assert!(line.contains(fault), "{file}: {line}");
+    }
+    // The built-in tables serve those boards.
+    for (size, value) in [
+        ("boardsize 3", "= B+9"),
+        ("rectangular_boardsize 5 3", "= B+15"),
+    ] {
+        assert_eq!(engine.ask(size), ["= "]);
+        assert_eq!(engine.ask("smallgo-value"), [value]);
+    }
+    assert!(!engine.stderr().contains("refusing"));
+    engine.quit();
+}
+
+#[test]
+fn a_damaged_table_does_not_hide_a_sound_one() {
+    let good = std::fs::read(shipped_table("4x4.sgtb")).unwrap();
+    let mut damaged = good.clone();
+    let middle = damaged.len() / 2;
+    damaged[middle] ^= 0x10;
+    for (standard, other) in [(&good, &damaged), (&damaged, &good)] {
+        let folder = tempfile::tempdir().unwrap();
+        let dir = folder.path();
+        std::fs::write(dir.join("4x4.sgtb"), standard).unwrap();
+        std::fs::write(dir.join("4x4.v2.sgtb"), other).unwrap();
+        let mut engine = Engine::start(&[
+            "--without-built-in-tables",
+            "--tables",
+            dir.to_str().unwrap(),
+        ]);
+        assert_eq!(engine.ask("boardsize 4"), ["= "]);
+        assert_eq!(engine.ask("smallgo-value"), ["= B+1"]);
+        let log = engine.stderr();
+        let (serving, refused) = if *standard == good {
+            ("4x4.sgtb", None)
+        } else {
+            ("4x4.v2.sgtb", Some("4x4.sgtb"))
+        };
+        assert!(
+            log.contains(&format!(
+                "4x4: serving from {}",
+                dir.join(serving).display()
+            )),
+            "{log}"
+        );
+        if let Some(refused) = refused {
+            assert!(
+                log.contains(&format!(
+                    "refusing {}: checksum mismatch",
+                    dir.join(refused).display()
+                )),
+                "{log}"
+            );
+        }
+        engine.quit();
+    }
+}

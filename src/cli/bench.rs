@@ -17,7 +17,7 @@ use std::time::Instant;
 use super::build::{build_checked, check_folder, BuildOptions};
 use super::EXIT_FAILURE;
 use crate::board::Board;
-use crate::plan::{check_fits, human_bytes};
+use crate::plan::{check_build, human_bytes, Room};
 use crate::table::built_in;
 
 /// The boards `bench build` builds when none are named: the goals of the
@@ -41,7 +41,8 @@ pub fn build(boards: &[Board], folder: Option<PathBuf>, options: BuildOptions) -
         return ExitCode::from(EXIT_FAILURE);
     }
     for board in boards {
-        if let Err(message) = check_fits(board) {
+        if let Err(message) = check_build(board, &folder, Room::for_build(&folder, options.memory))
+        {
             eprintln!("smallgo: {message}");
             return ExitCode::from(EXIT_FAILURE);
         }
@@ -53,9 +54,12 @@ pub fn build(boards: &[Board], folder: Option<PathBuf>, options: BuildOptions) -
             return ExitCode::from(EXIT_FAILURE);
         }
     };
-    println!("{HEADER}");
     let mut status = ExitCode::SUCCESS;
+    let mut written = outln!("{HEADER}");
     for board in boards {
+        if written.is_err() {
+            break;
+        }
         let output = Command::new(&program)
             .args(["bench", "row", &board.name(), "--tables"])
             .arg(&folder)
@@ -63,12 +67,19 @@ pub fn build(boards: &[Board], folder: Option<PathBuf>, options: BuildOptions) -
                 "--checkpoint-interval",
                 &options.checkpoint_interval.as_secs().to_string(),
             ])
+            .args(
+                options
+                    .memory
+                    .map(|bytes| vec!["--memory".to_string(), bytes.to_string()])
+                    .unwrap_or_default(),
+            )
             .stdin(Stdio::null())
             .stderr(Stdio::inherit())
             .output();
         match output {
             Ok(output) if output.status.success() => {
-                print!("{}", String::from_utf8_lossy(&output.stdout))
+                written =
+                    super::write_out(format_args!("{}", String::from_utf8_lossy(&output.stdout)));
             }
             Ok(output) => {
                 eprintln!(
@@ -85,14 +96,19 @@ pub fn build(boards: &[Board], folder: Option<PathBuf>, options: BuildOptions) -
             }
         }
     }
-    println!(
-        "mem B/st: peak resident memory beyond the start-up memory and the index, per state; \
-         edges/s: edges of the state graph over wall time"
-    );
+    let written = written.and_then(|()| {
+        outln!(
+            "mem B/st: peak resident memory beyond the start-up memory and the index, per state; \
+             edges/s: edges of the state graph over wall time"
+        )
+    });
     if scratch {
         let _ = std::fs::remove_dir_all(&folder);
     }
-    status
+    match written {
+        Err(error) => super::output_failed(&error),
+        Ok(()) => status,
+    }
 }
 
 /// `smallgo bench row RxC --tables DIR`: builds one board and prints its
@@ -101,7 +117,7 @@ pub fn row(board: Board, folder: PathBuf, options: BuildOptions) -> ExitCode {
     match build_checked(board, &folder, options) {
         Ok(report) => {
             let states = report.counts.states as f64;
-            println!(
+            let written = outln!(
                 "{:<6} {:>13} {:>14} {:>8.2} {:>8.2} {:>10} {:>10} {:>9} {:>9.3} {:>9.2}M {:>9.2}M {:>7}",
                 board.name(),
                 report.counts.states,
@@ -116,7 +132,10 @@ pub fn row(board: Board, folder: PathBuf, options: BuildOptions) -> ExitCode {
                 report.stats.edges as f64 / report.seconds / 1e6,
                 report.result
             );
-            ExitCode::SUCCESS
+            match written {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(error) => super::output_failed(&error),
+            }
         }
         Err(code) => code,
     }
@@ -200,7 +219,21 @@ fn percentile(values: &mut [f64], fraction: f64) -> f64 {
     values[((values.len() - 1) as f64 * fraction).round() as usize]
 }
 
-fn engine_figures(program: &Path) -> std::io::Result<()> {
+/// Why `bench engine` stopped.
+enum BenchError {
+    /// Talking to the engine failed.
+    Engine(std::io::Error),
+    /// Standard output failed.
+    Output(std::io::Error),
+}
+
+impl From<std::io::Error> for BenchError {
+    fn from(error: std::io::Error) -> BenchError {
+        BenchError::Engine(error)
+    }
+}
+
+fn engine_figures(program: &Path) -> Result<(), BenchError> {
     // First reply: process start to the answer to protocol_version.
     let mut first = Vec::new();
     for _ in 0..20 {
@@ -210,12 +243,13 @@ fn engine_figures(program: &Path) -> std::io::Result<()> {
         first.push(started.elapsed().as_secs_f64() * 1e3);
         engine.quit();
     }
-    println!(
+    outln!(
         "first reply (start to protocol_version): median {:.2} ms, max {:.2} ms over {} starts",
         median(&mut first),
         first.iter().cloned().fold(0.0, f64::max),
         first.len()
-    );
+    )
+    .map_err(BenchError::Output)?;
 
     // genmove on 4x4, once the table is open: self-play at several komis.
     let mut engine = Engine::start(program)?;
@@ -238,12 +272,12 @@ fn engine_figures(program: &Path) -> std::io::Result<()> {
         }
     }
     let count = times.len();
-    println!(
+    outln!(
         "genmove on 4x4 (round trip through the pipe): median {:.3} ms, 90th percentile {:.3} ms, max {:.3} ms over {count} moves",
         median(&mut times),
         percentile(&mut times, 0.9),
         times.iter().cloned().fold(0.0, f64::max)
-    );
+    ).map_err(BenchError::Output)?;
     engine.quit();
 
     // Memory after playing on every built-in board.
@@ -263,12 +297,13 @@ fn engine_figures(program: &Path) -> std::io::Result<()> {
         engine.ask("smallgo-value")?;
     }
     let (now, peak) = engine.memory();
-    println!(
+    outln!(
         "resident memory after playing on all {} built-in boards: {} now, {} at the peak",
         boards.len(),
         now.map_or("?".to_string(), |b| human_bytes(b as f64)),
         peak.map_or("?".to_string(), |b| human_bytes(b as f64)),
-    );
+    )
+    .map_err(BenchError::Output)?;
     engine.quit();
     Ok(())
 }
@@ -284,7 +319,8 @@ pub fn engine() -> ExitCode {
     };
     match engine_figures(&program) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(error) => {
+        Err(BenchError::Output(error)) => super::output_failed(&error),
+        Err(BenchError::Engine(error)) => {
             eprintln!("smallgo: bench engine: {error}");
             ExitCode::from(EXIT_FAILURE)
         }

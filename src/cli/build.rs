@@ -3,7 +3,15 @@
 //!
 //! Everything that can be checked before a long solve is checked first: the
 //! board fits the solver and the machine's memory, and the folder can be
-//! written.
+//! written. Temporary files that builds now gone left in the folder are
+//! removed first, and so are their working folders that hold no
+//! checkpoint.
+//!
+//! Ctrl-C or SIGTERM (or SIGHUP) stops a build cleanly: no table is written,
+//! this build's temporary files are removed, and its working folder
+//! `RxC.sgtb.work` stays if it holds a checkpoint, so that the same
+//! `--build` resumes from it. A second signal exits at once, removing the
+//! temporary files first.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -17,7 +25,7 @@ use crate::analysis::{best_moves, root_result};
 use crate::board::Board;
 use crate::checkpoint::WorkFolder;
 use crate::index::StateCounts;
-use crate::plan::{check_fits, cpu_seconds, human_bytes, peak_memory, reset_peak_memory};
+use crate::plan::{check_build, cpu_seconds, human_bytes, peak_memory, reset_peak_memory, Room};
 use crate::solver::{solve_in, SolveError, SolveStats, Workspace};
 use crate::state::State;
 use crate::table::file_name;
@@ -27,7 +35,7 @@ use crate::table::writer::{self, Written};
 pub fn check_folder(folder: &Path) -> Result<(), String> {
     fs::create_dir_all(folder)
         .map_err(|e| format!("cannot create table folder {}: {e}", folder.display()))?;
-    let probe = folder.join(format!(".smallgo-write-test.{}", std::process::id()));
+    let probe = writer::write_test_path(folder);
     fs::write(&probe, b"")
         .map_err(|e| format!("cannot write in table folder {}: {e}", folder.display()))?;
     let _ = fs::remove_file(&probe);
@@ -65,6 +73,8 @@ impl BuildReport {
 pub struct BuildOptions {
     /// Save a checkpoint at most this often (zero: before every level).
     pub checkpoint_interval: Duration,
+    /// Use at most this many bytes of memory.
+    pub memory: Option<u64>,
 }
 
 /// Why a build did not finish.
@@ -178,10 +188,14 @@ pub fn build_checked(
     folder: &Path,
     options: BuildOptions,
 ) -> Result<BuildReport, ExitCode> {
-    if let Err(message) = check_fits(&board).and_then(|()| check_folder(folder)) {
+    let checked = check_folder(folder)
+        .and_then(|()| check_build(&board, folder, Room::for_build(folder, options.memory)));
+    if let Err(message) = checked {
         eprintln!("smallgo: {message}");
         return Err(ExitCode::from(EXIT_FAILURE));
     }
+    writer::remove_stale_temporaries(folder);
+    crate::checkpoint::remove_abandoned(folder);
     catch_interrupts();
     let progress = BuildProgress::new(board.name());
     let report = build_board(board, folder, &progress, options.checkpoint_interval);
@@ -194,8 +208,7 @@ pub fn build_checked(
         }
         Err(BuildFailure::Interrupted { kept: Some(work) }) => {
             eprintln!(
-                "smallgo: interrupted; no table written. The work so far is kept in {}: \
-                 the same command resumes from it",
+                "smallgo: interrupted; no table written; the work so far and its checkpoint stay in {}, and the same --build resumes from it",
                 work.display()
             );
             Err(ExitCode::from(EXIT_INTERRUPTED))
@@ -212,19 +225,27 @@ pub fn run(board: Board, folder: PathBuf, options: BuildOptions) -> ExitCode {
         Ok(report) => report,
         Err(code) => return code,
     };
+    match print_summary(board, &report) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => super::output_failed(&error),
+    }
+}
+
+/// The summary of a finished build, on standard output.
+fn print_summary(board: Board, report: &BuildReport) -> std::io::Result<()> {
     let counts = report.counts;
     let stats = report.stats;
     let states = counts.states as f64;
-    println!("board               {board}");
-    println!("legal positions     {}", counts.legal_positions);
-    println!("canonical positions {}", counts.positions);
-    println!("ko states           {}", counts.ko_states);
-    println!("states              {}", counts.states);
-    println!("edges               {}", stats.edges);
-    println!("largest depth       {}", stats.largest_depth);
-    println!("result at komi 0    {}", report.result);
-    println!("best first moves    {}", report.best_first_moves.join(" "));
-    println!(
+    outln!("board               {board}")?;
+    outln!("legal positions     {}", counts.legal_positions)?;
+    outln!("canonical positions {}", counts.positions)?;
+    outln!("ko states           {}", counts.ko_states)?;
+    outln!("states              {}", counts.states)?;
+    outln!("edges               {}", stats.edges)?;
+    outln!("largest depth       {}", stats.largest_depth)?;
+    outln!("result at komi 0    {}", report.result)?;
+    outln!("best first moves    {}", report.best_first_moves.join(" "))?;
+    outln!(
         "wall time           {:.2} s (enumerate {:.2}, count children {:.2}, retrograde {:.2}, write {:.2}); cpu {:.2} s",
         report.seconds,
         stats.enumerate_seconds,
@@ -232,31 +253,31 @@ pub fn run(board: Board, folder: PathBuf, options: BuildOptions) -> ExitCode {
         stats.retrograde_seconds,
         report.seconds - report.solve_seconds,
         report.cpu_seconds
-    );
-    println!(
+    )?;
+    outln!(
         "rate                {:.2} M states/s, {:.2} M edges/s",
         states / report.seconds / 1e6,
         stats.edges as f64 / report.seconds / 1e6
-    );
+    )?;
     match (
         report.peak_bytes,
         report.start_up_bytes,
         report.rest_per_state(),
     ) {
-        (Some(peak), Some(start_up), Some(rest)) => println!(
+        (Some(peak), Some(start_up), Some(rest)) => outln!(
             "peak memory         {} (start-up {}, index {}, the rest {rest:.2} bytes/state)",
             human_bytes(peak as f64),
             human_bytes(start_up as f64),
             human_bytes(report.index_bytes as f64),
-        ),
-        _ => println!("peak memory         unknown"),
+        )?,
+        _ => outln!("peak memory         unknown")?,
     }
-    println!(
+    outln!(
         "table               {} ({}, {:.3} bytes/state, crc32 {:08x})",
         report.written.path.display(),
         human_bytes(report.written.bytes as f64),
         report.written.bytes as f64 / states,
         report.written.checksum
-    );
-    ExitCode::SUCCESS
+    )?;
+    Ok(())
 }

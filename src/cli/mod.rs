@@ -3,7 +3,18 @@
 //!
 //! Parsing, dispatch and exit codes live here; each command is its own
 //! module. Errors are printed once, as `smallgo: ...` naming the file or
-//! argument at fault, and give a non-zero exit code.
+//! argument at fault, and give a non-zero exit code. Standard output whose
+//! reader has gone (a broken pipe, as with `| head`) is not an error: the
+//! command stops writing and exits quietly, as ripgrep does; a table being
+//! built is complete by the time anything is printed.
+
+/// `println!` that returns the write's error instead of panicking: use with
+/// `?` and end through `output_failed`.
+macro_rules! outln {
+    ($($arguments:tt)*) => {
+        $crate::cli::write_out(format_args!("{}\n", format_args!($($arguments)*)))
+    };
+}
 
 mod bench;
 mod build;
@@ -11,6 +22,7 @@ mod manifest;
 mod progress;
 
 use std::ffi::OsString;
+use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -50,6 +62,12 @@ struct Arguments {
     /// level.
     #[arg(long, value_name = "SECONDS", default_value_t = 60, global = true)]
     checkpoint_interval: u64,
+
+    /// Builds: use at most this much memory (for example 8G or 512M); a
+    /// board that needs more is refused before it starts. By default, the
+    /// memory available.
+    #[arg(long, value_name = "SIZE", value_parser = crate::plan::parse_size, global = true)]
+    memory: Option<u64>,
 
     /// Engine: answer `resign` in lost positions (by default smallgo plays
     /// every game out, resisting as long as it can).
@@ -97,6 +115,24 @@ enum Bench {
     },
 }
 
+/// Writes `text` to standard output and flushes it.
+pub(crate) fn write_out(text: std::fmt::Arguments) -> io::Result<()> {
+    let mut out = io::stdout().lock();
+    out.write_fmt(text).and_then(|()| out.flush())
+}
+
+/// How a command ends when standard output fails: a reader that has gone
+/// (a broken pipe) ends it quietly with success, anything else is told and
+/// fails.
+pub(crate) fn output_failed(error: &io::Error) -> ExitCode {
+    if error.kind() == io::ErrorKind::BrokenPipe {
+        ExitCode::SUCCESS
+    } else {
+        eprintln!("smallgo: cannot write to standard output: {error}");
+        ExitCode::from(EXIT_FAILURE)
+    }
+}
+
 fn parse_board(text: &str) -> Result<Board, String> {
     text.parse::<Board>().map_err(|e| e.to_string())
 }
@@ -116,6 +152,7 @@ pub fn run(arguments: impl IntoIterator<Item = OsString>) -> ExitCode {
         .init();
     let options = build::BuildOptions {
         checkpoint_interval: Duration::from_secs(arguments.checkpoint_interval),
+        memory: arguments.memory,
     };
     match (arguments.build, arguments.command) {
         (Some(_), Some(_)) => {
@@ -165,13 +202,22 @@ fn verify_files(files: &[PathBuf]) -> ExitCode {
     let mut failed = false;
     for file in files {
         match verify::verify_file(file) {
-            Ok(report) => println!(
-                "{}: ok ({} states, {} edges, {:.2} s)",
-                file.display(),
-                report.states,
-                report.edges,
-                report.seconds
-            ),
+            Ok(report) => {
+                if let Err(error) = outln!(
+                    "{}: ok ({} states, {} edges, {:.2} s)",
+                    file.display(),
+                    report.states,
+                    report.edges,
+                    report.seconds
+                ) {
+                    let code = output_failed(&error);
+                    return if failed {
+                        ExitCode::from(EXIT_FAILURE)
+                    } else {
+                        code
+                    };
+                }
+            }
             Err(error) => {
                 eprintln!("smallgo: verify: {error}");
                 failed = true;

@@ -1,8 +1,8 @@
 //! What a build shows while it runs: on a terminal a progress bar (phase,
 //! margin level, states done, rate, ETA); otherwise plain log lines. Also the
-//! Ctrl-C flag the solve polls.
+//! Ctrl-C (and SIGTERM) flag the solve polls.
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -10,17 +10,57 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
 use crate::solver::{Observer, Phase};
+use crate::table::writer::remove_live_temporaries;
 
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
-/// Installs the Ctrl-C handler: the first Ctrl-C asks the build to stop
-/// cleanly (no table is written), a second one exits at once.
+/// The signals the handler takes that were ignored when smallgo started
+/// (`nohup` ignores SIGHUP; a shell ignores SIGINT in background jobs of a
+/// script).
+#[cfg(unix)]
+fn ignored_signals() -> Vec<libc::c_int> {
+    [libc::SIGINT, libc::SIGTERM, libc::SIGHUP]
+        .into_iter()
+        .filter(|&signal| {
+            // SAFETY: a query only: no new action is given.
+            unsafe {
+                let mut current: libc::sigaction = std::mem::zeroed();
+                libc::sigaction(signal, std::ptr::null(), &mut current) == 0
+                    && current.sa_sigaction == libc::SIG_IGN
+            }
+        })
+        .collect()
+}
+
+/// Installs the handler of Ctrl-C, SIGTERM and SIGHUP: the first asks the
+/// build to stop cleanly (no table is written), a second one removes this
+/// process's temporary files and exits at once. A signal that was ignored
+/// when smallgo started stays ignored, so that `nohup smallgo --build`
+/// outlives its terminal.
 pub fn catch_interrupts() {
+    #[cfg(unix)]
+    let ignored = ignored_signals();
     let _ = ctrlc::set_handler(|| {
+        // Written without eprintln!, which would panic on a closed stderr.
+        let mut stderr = std::io::stderr();
         if INTERRUPTED.swap(true, Ordering::SeqCst) {
+            // Held until the exit, so that no new temporary file appears.
+            let _no_new_temporaries = remove_live_temporaries();
+            let _ = writeln!(stderr, "smallgo: interrupted again: stopping at once");
             std::process::exit(130);
         }
+        let _ = writeln!(
+            stderr,
+            "smallgo: interrupted: stopping (once more to stop at once)"
+        );
     });
+    #[cfg(unix)]
+    for signal in ignored {
+        // SAFETY: restores the disposition the process started with.
+        unsafe {
+            libc::signal(signal, libc::SIG_IGN);
+        }
+    }
 }
 
 /// Whether Ctrl-C was pressed.

@@ -13,7 +13,7 @@ use crate::board::Board;
 use crate::colour::Colour;
 use crate::moves::Move;
 use crate::position::Position;
-use crate::value::{score_text, Outcome};
+use crate::value::{points_text, score_text, Outcome};
 
 use super::game::Game;
 use super::library::{Library, Oracle};
@@ -113,16 +113,6 @@ pub struct Engine {
     /// Values for the game's board, opened on first use.
     oracle: Option<Oracle>,
     komi: f64,
-}
-
-/// Formats a number of points for texts: `9`, `8.5`.
-fn points_text(points: f64) -> String {
-    if points.fract() == 0.0 {
-        format!("{points:.0}")
-    } else {
-        let text = format!("{points:.6}");
-        text.trim_end_matches('0').to_string()
-    }
 }
 
 /// Formats a float so that it always has a decimal point: `1.0`, `0.5`.

@@ -5,6 +5,11 @@
 //!
 //! A table that fails its checks is refused with a message naming the file
 //! and the fault; the engine goes on with the other sources and boards.
+//! Several files may hold one board (`4x4.sgtb`, `4x4.v2.sgtb`): each is
+//! tried in turn, `RxC.sgtb` first, until one is sound, and the log says
+//! which serves and why the others were refused. A file is filed under the
+//! board its name gives, and refused at once if its header names another;
+//! anything but a regular file is refused without being read.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -16,7 +21,7 @@ use crate::plan::estimate;
 use crate::position::Position;
 use crate::solver::{solve, Silent, Solution};
 use crate::state::State;
-use crate::table::{built_in, format, TableError, Tablebase};
+use crate::table::{board_of_name, built_in, check_name, file_name, format, TableError, Tablebase};
 use crate::value::Value;
 
 /// Boards with about this many states or fewer are solved on the spot when
@@ -25,7 +30,8 @@ pub const SOLVE_ON_THE_SPOT_STATES: f64 = 1.5e6;
 
 /// The sources of values the engine knows of.
 pub struct Library {
-    files: BTreeMap<Board, PathBuf>,
+    /// The candidate files of each board, in the order they are tried.
+    files: BTreeMap<Board, Vec<PathBuf>>,
     built_in: BTreeMap<Board, &'static [u8]>,
 }
 
@@ -54,7 +60,7 @@ impl Library {
                 }
             }
         }
-        let mut files = BTreeMap::new();
+        let mut files: BTreeMap<Board, Vec<PathBuf>> = BTreeMap::new();
         if let Some(folder) = folder {
             match std::fs::read_dir(folder) {
                 Err(error) => log::error!("--tables {}: {error}", folder.display()),
@@ -66,17 +72,40 @@ impl Library {
                         .collect();
                     paths.sort();
                     for path in paths {
-                        match Tablebase::peek_board(&path) {
-                            Ok(board) => {
-                                files.insert(board, path);
-                            }
+                        match Self::candidate(&path) {
+                            Ok(board) => files.entry(board).or_default().push(path),
                             Err(error) => log::error!("skipping {error}"),
                         }
                     }
                 }
             }
         }
+        // The standard name first, then the others in name order.
+        for (board, paths) in files.iter_mut() {
+            let standard = file_name(board);
+            paths.sort_by_key(|p| p.file_name().is_none_or(|n| *n != *standard));
+        }
         Library { files, built_in }
+    }
+
+    /// The board a file in the tables folder is a candidate for: the board
+    /// its name gives, which its header must hold.
+    fn candidate(path: &Path) -> Result<Board, TableError> {
+        let Some(named) = board_of_name(path) else {
+            return Err(TableError::io(
+                path,
+                std::io::Error::new(
+                    std::io::ErrorKind::InvalidInput,
+                    format!(
+                        "its name does not start with a board (RxC.{})",
+                        format::EXTENSION
+                    ),
+                ),
+            ));
+        };
+        let board = Tablebase::peek_board(path)?;
+        check_name(path, board)?;
+        Ok(named)
     }
 
     /// The boards with a table, from files or built in.
@@ -93,15 +122,27 @@ impl Library {
     }
 
     fn open_table(&self, board: Board) -> Option<Tablebase> {
-        if let Some(path) = self.files.get(&board) {
+        let candidates = self.files.get(&board).map_or(&[][..], Vec::as_slice);
+        for (tried, path) in candidates.iter().enumerate() {
             match Tablebase::open_for(path, board) {
-                Ok(table) => return Some(table),
+                Ok(table) => {
+                    log::info!("{board}: serving from {}", path.display());
+                    for other in &candidates[tried + 1..] {
+                        log::info!("{board}: also found, not tried: {}", other.display());
+                    }
+                    return Some(table);
+                }
                 Err(error) => log::error!("refusing {error}"),
             }
         }
         let bytes = self.built_in.get(&board)?;
         match Tablebase::from_static(&board.name(), bytes) {
-            Ok(table) => Some(table),
+            Ok(table) => {
+                if !candidates.is_empty() {
+                    log::info!("{board}: serving from the built-in table");
+                }
+                Some(table)
+            }
             Err(error) => {
                 log::error!("refusing {error}");
                 None

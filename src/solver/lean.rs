@@ -700,6 +700,12 @@ pub fn solve(
         );
     }
     drop(tallies);
+    log::info!(
+        "{board}: {} flips, recorded in {} bytes of values and {} bytes of seeds",
+        progress.flips,
+        log.spools.iter().map(Spool::len).sum::<u64>(),
+        seeds.iter().map(Spool::len).sum::<u64>()
+    );
     drop(seeds);
     stats.edges = progress.edges;
     stats.flips = progress.flips;

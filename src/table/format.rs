@@ -76,6 +76,11 @@ pub enum Fault {
         expected: Board,
         found: String,
     },
+    /// The file goes on past the end its block table gives.
+    Oversized {
+        length: u64,
+        expected: u64,
+    },
     /// The data contradicts itself: a bad offset, count, code or block.
     Inconsistent(String),
 }
@@ -105,6 +110,10 @@ impl fmt::Display for Fault {
             Fault::WrongBoard { expected, found } => {
                 write!(f, "holds board {found}, not {expected}")
             }
+            Fault::Oversized { length, expected } => write!(
+                f,
+                "{length} bytes where the header describes {expected}: extra bytes at the end"
+            ),
             Fault::Inconsistent(what) => write!(f, "corrupted table: {what}"),
         }
     }
@@ -256,10 +265,16 @@ impl Header {
             bytes,
             header.block_table_offset as usize + header.blocks as usize * 8,
         );
-        if last_offset != bytes.len() as u64 {
+        if last_offset > bytes.len() as u64 {
             return Err(Fault::Truncated {
                 length: bytes.len() as u64,
-                needed: last_offset.max(bytes.len() as u64 + 1),
+                needed: last_offset,
+            });
+        }
+        if last_offset < bytes.len() as u64 {
+            return Err(Fault::Oversized {
+                length: bytes.len() as u64,
+                expected: last_offset,
             });
         }
         let computed = file_checksum(bytes);

@@ -4,6 +4,10 @@
 //!
 //! The layers above (GTP, command line) use `Tablebase` and `Value` only;
 //! they never see table bytes or index arithmetic.
+//!
+//! Only regular files are opened as tables (a FIFO or a device would block
+//! or never end), and a file's name must agree with the board its header
+//! names: `3x4.sgtb`, or `3x4.` and any suffix such as `3x4.v2.sgtb`.
 
 pub mod built_in;
 pub mod format;
@@ -12,7 +16,10 @@ pub mod verify;
 pub mod writer;
 
 use std::fmt;
+use std::fs::File;
 use std::path::{Path, PathBuf};
+
+use crate::board::Board;
 
 pub use format::Fault;
 pub use probe::Tablebase;
@@ -71,6 +78,93 @@ impl fmt::Display for TableError {
 impl std::error::Error for TableError {}
 
 /// The file name of a board's table: `RxC.sgtb`.
-pub fn file_name(board: &crate::board::Board) -> String {
+pub fn file_name(board: &Board) -> String {
     format!("{}.{}", board.name(), format::EXTENSION)
+}
+
+/// The board a table file's name gives: the part before the first dot
+/// (`3x4.sgtb`, `3x4.v2.sgtb`), spelled as smallgo spells boards; `None`
+/// if the name does not start with a board.
+pub fn board_of_name(path: &Path) -> Option<Board> {
+    let name = path.file_name()?.to_str()?;
+    let (stem, _) = name.split_once('.')?;
+    let board: Board = stem.parse().ok()?;
+    (board.name() == stem).then_some(board)
+}
+
+/// What kind of file `file_type` is, for messages.
+fn kind_of(file_type: std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if file_type.is_fifo() {
+            return "a FIFO";
+        }
+        if file_type.is_char_device() {
+            return "a character device";
+        }
+        if file_type.is_block_device() {
+            return "a block device";
+        }
+        if file_type.is_socket() {
+            return "a socket";
+        }
+    }
+    if file_type.is_dir() {
+        "a folder"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// Opens a file for reading if it is a regular file (symbolic links
+/// followed), and refuses anything else by name: reading a FIFO or a
+/// device as a table would block or never end. On Unix the file is opened
+/// without blocking (opening a FIFO with no writer would wait for one) and
+/// its type is checked on the open file, so it cannot change in between.
+pub fn open_regular(path: &Path) -> Result<File, TableError> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path).map_err(|e| TableError::io(path, e))?;
+    let file_type = file
+        .metadata()
+        .map_err(|e| TableError::io(path, e))?
+        .file_type();
+    if !file_type.is_file() {
+        return Err(TableError::io(
+            path,
+            std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                format!("{}, not a regular file", kind_of(file_type)),
+            ),
+        ));
+    }
+    Ok(file)
+}
+
+/// Why `path` is not a regular file (symbolic links followed), as
+/// `open_regular` says it: `a FIFO, not a regular file`; `None` for a
+/// regular file or one that cannot be looked at.
+pub fn not_regular(path: &Path) -> Option<String> {
+    let file_type = std::fs::metadata(path).ok()?.file_type();
+    (!file_type.is_file()).then(|| format!("{}, not a regular file", kind_of(file_type)))
+}
+
+/// Checks that a table file's name and the board its header names agree.
+pub fn check_name(path: &Path, board: Board) -> Result<(), TableError> {
+    match board_of_name(path) {
+        Some(named) if named != board => Err(TableError::Corrupt {
+            origin: Origin::File(path.to_path_buf()),
+            fault: Fault::WrongBoard {
+                expected: named,
+                found: board.name(),
+            },
+        }),
+        _ => Ok(()),
+    }
 }

@@ -7,7 +7,6 @@
 //! per 64 codes and checks the codes before it within those 64, so no
 //! per-position index is held in memory.
 
-use std::fs::File;
 use std::path::Path;
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -59,7 +58,7 @@ impl std::fmt::Debug for Tablebase {
 impl Tablebase {
     /// Opens a table file and checks its header and checksum.
     pub fn open(path: &Path) -> Result<Tablebase, TableError> {
-        let file = File::open(path).map_err(|e| TableError::io(path, e))?;
+        let file = super::open_regular(path)?;
         // SAFETY: the map is read-only and every byte read from it is checked
         // before use (bounds, codes, checksum), so unexpected contents give a
         // `Fault`, not undefined behaviour in our code. smallgo itself never
@@ -75,11 +74,9 @@ impl Tablebase {
     pub fn peek_board(path: &Path) -> Result<Board, TableError> {
         use std::io::Read;
         let mut prefix = Vec::with_capacity(super::format::HEADER_SIZE);
-        File::open(path)
-            .and_then(|file| {
-                file.take(super::format::HEADER_SIZE as u64)
-                    .read_to_end(&mut prefix)
-            })
+        super::open_regular(path)?
+            .take(super::format::HEADER_SIZE as u64)
+            .read_to_end(&mut prefix)
             .map_err(|e| TableError::io(path, e))?;
         Header::peek_board(&prefix).map_err(|fault| TableError::Corrupt {
             origin: Origin::File(path.to_path_buf()),

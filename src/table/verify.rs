@@ -291,7 +291,7 @@ pub fn verify_bytes(origin: &Origin, bytes: &[u8]) -> Result<VerifyReport, Table
     };
     let table = TableBytes::new(bytes).map_err(corrupt)?;
     let board = table.header().board;
-    if let Err(message) = crate::plan::check_fits(&board) {
+    if let Err(message) = crate::plan::check_verify_fits(&board) {
         return Err(corrupt(Fault::Inconsistent(format!(
             "cannot verify here: {message}"
         ))));
@@ -317,8 +317,21 @@ pub fn verify_bytes(origin: &Origin, bytes: &[u8]) -> Result<VerifyReport, Table
     })
 }
 
-/// Verifies a table file.
+/// Verifies a table file. Only a regular file is read, mapped rather than
+/// read whole: its length is checked against its header's block table
+/// before any checksum or block touches the rest, so a huge or endless file
+/// is refused at once. A name that starts with a board (`3x4.sgtb`) must
+/// name the board the header holds.
 pub fn verify_file(path: &std::path::Path) -> Result<VerifyReport, TableError> {
-    let bytes = std::fs::read(path).map_err(|e| TableError::io(path, e))?;
-    verify_bytes(&Origin::File(path.to_path_buf()), &bytes)
+    let file = super::open_regular(path)?;
+    // SAFETY: read-only, and every byte is checked before use; see
+    // `Tablebase::open` for what another program changing the file could do.
+    let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| TableError::io(path, e))?;
+    let origin = Origin::File(path.to_path_buf());
+    let board = super::format::Header::peek_board(&map).map_err(|fault| TableError::Corrupt {
+        origin: origin.clone(),
+        fault,
+    })?;
+    super::check_name(path, board)?;
+    verify_bytes(&origin, &map)
 }

@@ -26,10 +26,19 @@ impl Values for Solution {
     }
 
     fn value_of(&self, state: &State) -> Result<Value, TableError> {
-        self.probe(state).ok_or_else(|| TableError::NoSuchState {
-            origin: crate::table::Origin::BuiltIn(format!("solution {}", Solution::board(self))),
-            state: format!("{state:?}"),
-        })
+        let origin =
+            || crate::table::Origin::BuiltIn(format!("solution {}", Solution::board(self)));
+        match self.probe(state) {
+            Ok(Some(value)) => Ok(value),
+            Ok(None) => Err(TableError::NoSuchState {
+                origin: origin(),
+                state: format!("{state:?}"),
+            }),
+            Err(error) => Err(TableError::Corrupt {
+                origin: origin(),
+                fault: crate::table::format::Fault::Inconsistent(error.to_string()),
+            }),
+        }
     }
 }
 

@@ -34,7 +34,7 @@ fn check_board(name: &str) {
         let komi = komi_halves as f64 / 2.0;
         let reference = game.solve(komi_halves);
         for (state, expected) in game.states.iter().zip(&reference) {
-            let value = solution.probe(&state.mover_view()).unwrap();
+            let value = solution.probe(&state.mover_view()).unwrap().unwrap();
             let mover = Forced {
                 half_points: 0,
                 plies: value.mover_depth as u32,

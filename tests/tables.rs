@@ -64,7 +64,7 @@ fn written_tables_verify_and_probe_back_every_state() {
             let state = index.unrank(number);
             assert_eq!(
                 table.probe(&state).unwrap(),
-                solution.value(number),
+                solution.value(number).unwrap(),
                 "{name}: state {number}"
             );
         }
@@ -82,7 +82,10 @@ fn written_tables_verify_and_probe_back_every_state() {
                     state.ko().map(|k| g.apply(k)),
                     state.passed(),
                 );
-                assert_eq!(table.probe(&image).unwrap(), solution.value(number));
+                assert_eq!(
+                    table.probe(&image).unwrap(),
+                    solution.value(number).unwrap()
+                );
             }
         }
     }
@@ -147,19 +150,19 @@ fn the_verifier_rejects_every_single_altered_value() {
         let index = solution.index();
         let points = index.board().points() as i8;
         let states = index.counts().states as StateNumber;
-        let honest = |n: StateNumber| solution.value(n);
+        let honest = |n: StateNumber| solution.value(n).unwrap();
         assert!(
             check_values(index, &honest).is_ok(),
             "{name}: the true values pass"
         );
         let mut altered_count = 0;
         for target in 0..states {
-            for altered in alterations(solution.value(target), points) {
+            for altered in alterations(solution.value(target).unwrap(), points) {
                 let values = |n: StateNumber| {
                     if n == target {
                         altered
                     } else {
-                        solution.value(n)
+                        solution.value(n).unwrap()
                     }
                 };
                 assert!(
@@ -185,7 +188,7 @@ fn the_verifier_rejects_altered_values_in_files() {
     let states = index.counts().states as StateNumber;
     let points = index.board().points() as i8;
     for target in (0..states).step_by(97) {
-        for altered in alterations(solution.value(target), points)
+        for altered in alterations(solution.value(target).unwrap(), points)
             .into_iter()
             .take(3)
         {
@@ -193,7 +196,7 @@ fn the_verifier_rejects_altered_values_in_files() {
                 if n == target {
                     altered
                 } else {
-                    solution.value(n)
+                    solution.value(n).unwrap()
                 }
             };
             let (cursor, _) = encode_values(

@@ -411,77 +411,118 @@ const CACHED_PARTITIONS: usize = 4;
 
 impl LoggedValues {
     /// The cells (see `cell`) of partition `p`: A, dA, B and dB of each of
-    /// its states, from its spool.
-    fn partition(&self, p: usize) -> Arc<Vec<u32>> {
-        {
+    /// its states, from its spool. A partition not yet turned back is
+    /// decoded together with the next one, one on each core: the writer
+    /// asks for them in order.
+    fn partition(&self, p: usize) -> io::Result<Arc<Vec<u32>>> {
+        let cached = |q: usize| {
             let cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
-            if let Some((_, cells)) = cache.iter().find(|(q, _)| *q == p) {
-                return cells.clone();
+            cache
+                .iter()
+                .find(|(r, _)| *r == q)
+                .map(|(_, cells)| cells.clone())
+        };
+        if let Some(cells) = cached(p) {
+            return Ok(cells);
+        }
+        let next = p + 1;
+        let ahead = next < self.spools.len() && cached(next).is_none();
+        let (cells, next_cells) = rayon::join(
+            || self.decode(p),
+            || ahead.then(|| self.decode(next)).transpose(),
+        );
+        let cells = Arc::new(cells?);
+        let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+        for (q, decoded) in [(p, Some(cells.clone())), (next, next_cells?.map(Arc::new))] {
+            if let Some(decoded) = decoded {
+                if cache.len() >= CACHED_PARTITIONS {
+                    cache.remove(0);
+                }
+                cache.push((q, decoded));
             }
         }
+        Ok(cells)
+    }
+
+    /// Reads partition `p`'s spool into cells.
+    fn decode(&self, p: usize) -> io::Result<Vec<u32>> {
         let base = (p as u64) << self.shift;
         let mut cells = vec![0u32; 1 << self.shift];
-        {
-            let mut spool = self.spools[p].lock().unwrap_or_else(|e| e.into_inner());
-            let mut reader = spool.reader().expect("reading a spool this solve wrote");
-            let (mut code, mut depth, mut number) = (0, 0, base);
-            while let Some(value) = reader.next_value().expect("a spool this solve wrote") {
-                if value == 0 {
-                    let level = reader.expect_value().expect("a whole mark") as i32 - self.points;
-                    code = cell::margin_code(level, self.points);
-                    depth = reader.expect_value().expect("a whole mark") as u32;
-                    number = base;
-                    continue;
+        let mut spool = self.spools[p].lock().unwrap_or_else(|e| e.into_inner());
+        let mut reader = spool.reader()?;
+        let damaged = |what: &str| {
+            io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("the values' spool {p} is damaged: {what}"),
+            )
+        };
+        let (mut code, mut depth, mut number) = (0, 0, base);
+        while let Some(value) = reader.next_value()? {
+            if value == 0 {
+                let level = reader.expect_value()? as i64 - self.points as i64;
+                if level.unsigned_abs() > self.points as u64 {
+                    return Err(damaged("a level off the board"));
                 }
-                number += value >> 2;
-                let c = &mut cells[(number - base) as usize];
-                if value & KIND_WON != 0 {
-                    *c = cell::with_mover(*c, code, depth).unwrap_or(*c);
+                code = cell::margin_code(level as i32, self.points);
+                depth = reader.expect_value()?;
+                if depth == 0 || depth > cell::MAX_MOVER_DEPTH as u64 {
+                    return Err(damaged("a depth out of range"));
                 }
-                if value & KIND_LOST != 0 {
-                    *c = cell::with_opponent(*c, code, depth);
-                }
+                number = base;
+                continue;
+            }
+            number = number
+                .checked_add(value >> 2)
+                .filter(|&n| n - base < cells.len() as u64)
+                .ok_or_else(|| damaged("a state past its partition"))?;
+            let c = &mut cells[(number - base) as usize];
+            if value & KIND_WON != 0 {
+                *c = cell::with_mover(*c, code, depth as u32).unwrap_or(*c);
+            }
+            if value & KIND_LOST != 0 {
+                *c = cell::with_opponent(*c, code, depth as u32);
             }
         }
-        let cells = Arc::new(cells);
-        let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
-        if cache.len() >= CACHED_PARTITIONS {
-            cache.remove(0);
-        }
-        cache.push((p, cells.clone()));
-        cells
+        Ok(cells)
     }
 
     /// The cells of states `numbers`.
-    fn cells(&self, numbers: Range<StateNumber>) -> Vec<u32> {
+    fn cells(&self, numbers: Range<StateNumber>) -> io::Result<Vec<u32>> {
         let mut out = Vec::with_capacity((numbers.end - numbers.start) as usize);
         let mut n = numbers.start;
         while n < numbers.end {
             let p = (n >> self.shift) as usize;
             let base = (p as u64) << self.shift;
             let end = numbers.end.min(base + (1 << self.shift));
-            let cells = self.partition(p);
+            let cells = self.partition(p)?;
             out.extend_from_slice(&cells[(n - base) as usize..(end - base) as usize]);
             n = end;
         }
-        out
+        Ok(out)
     }
 
     /// The value of state `number`.
-    pub fn value(&self, number: StateNumber) -> Value {
-        super::cell_value(self.cells(number..number + 1)[0], self.points)
+    pub fn value(&self, number: StateNumber) -> io::Result<Value> {
+        Ok(super::cell_value(
+            self.cells(number..number + 1)?[0],
+            self.points,
+        ))
     }
 
     /// The values of the states of positions `positions`, read at once.
-    pub fn values_of(&self, index: &StateIndex, positions: Range<PositionNumber>) -> ValueRun {
+    pub fn values_of(
+        &self,
+        index: &StateIndex,
+        positions: Range<PositionNumber>,
+    ) -> io::Result<ValueRun> {
         let (plain, ko) = index.state_runs(positions);
-        ValueRun {
+        Ok(ValueRun {
             points: self.points,
             plain_start: plain.start,
-            plain: self.cells(plain),
+            plain: self.cells(plain)?,
             ko_start: ko.start,
-            ko: self.cells(ko),
-        }
+            ko: self.cells(ko)?,
+        })
     }
 
     /// Bytes held in memory: the cached partitions (and the spools, if they

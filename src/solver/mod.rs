@@ -210,19 +210,27 @@ impl Solution {
     }
 
     /// The value of state `number`. This turns a partition of the values
-    /// back into cells: for many values use `values_of`.
-    pub fn value(&self, number: StateNumber) -> Value {
+    /// back into cells: for many values use `values_of`. Fails only if the
+    /// solve's spools in its working folder cannot be read.
+    pub fn value(&self, number: StateNumber) -> std::io::Result<Value> {
         self.values.value(number)
     }
 
     /// The values of the states of positions `positions`, read at once.
-    pub fn values_of(&self, positions: std::ops::Range<PositionNumber>) -> ValueRun {
+    pub fn values_of(
+        &self,
+        positions: std::ops::Range<PositionNumber>,
+    ) -> std::io::Result<ValueRun> {
         self.values.values_of(&self.index, positions)
     }
 
-    /// The value of any legal state (in any orientation).
-    pub fn probe(&self, state: &State) -> Option<Value> {
-        self.index.rank(state).map(|number| self.value(number))
+    /// The value of any legal state (in any orientation); `None` for a
+    /// state that is not legal.
+    pub fn probe(&self, state: &State) -> std::io::Result<Option<Value>> {
+        self.index
+            .rank(state)
+            .map(|number| self.value(number))
+            .transpose()
     }
 
     /// Bytes held: the index and the values turned back into cells.

@@ -52,6 +52,9 @@ pub enum TableError {
     Corrupt { origin: Origin, fault: Fault },
     /// A probe asked for a state the table does not hold.
     NoSuchState { origin: Origin, state: String },
+    /// The table may be sound, but this machine cannot check it (too little
+    /// memory, a board past the index's limits).
+    CannotVerify { origin: Origin, reason: String },
 }
 
 impl TableError {
@@ -70,6 +73,9 @@ impl fmt::Display for TableError {
             TableError::Corrupt { origin, fault } => write!(f, "{origin}: {fault}"),
             TableError::NoSuchState { origin, state } => {
                 write!(f, "{origin}: no such state: {state}")
+            }
+            TableError::CannotVerify { origin, reason } => {
+                write!(f, "{origin}: cannot verify it here: {reason}")
             }
         }
     }

@@ -291,15 +291,17 @@ pub fn verify_bytes(origin: &Origin, bytes: &[u8]) -> Result<VerifyReport, Table
     };
     let table = TableBytes::new(bytes).map_err(corrupt)?;
     let board = table.header().board;
-    if let Err(message) = crate::plan::check_verify_fits(&board) {
-        return Err(corrupt(Fault::Inconsistent(format!(
-            "cannot verify here: {message}"
-        ))));
+    if let Err(reason) = crate::plan::check_verify_fits(&board) {
+        return Err(TableError::CannotVerify {
+            origin: origin.clone(),
+            reason,
+        });
     }
     let Some(index) = StateIndex::build(board) else {
-        return Err(corrupt(Fault::Inconsistent(format!(
-            "board {board} has more states than 32-bit numbers hold"
-        ))));
+        return Err(TableError::CannotVerify {
+            origin: origin.clone(),
+            reason: format!("board {board} is over the index's limits"),
+        });
     };
     let values = decode_all(&table, &index).map_err(corrupt)?;
     let edges = check_values(&index, &|number| values.get(number))

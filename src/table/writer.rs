@@ -40,8 +40,9 @@ pub struct Written {
 /// positions at a time, so that a solution turns each partition of its
 /// values back into cells once.
 pub trait StateValues: Sync {
-    /// The values of the states of positions `positions`.
-    fn batch(&self, positions: Range<PositionNumber>) -> impl ValueBatch + '_;
+    /// The values of the states of positions `positions`, or why they
+    /// cannot be read.
+    fn batch(&self, positions: Range<PositionNumber>) -> std::io::Result<impl ValueBatch + '_>;
 }
 
 /// The values of the states of a batch of positions.
@@ -52,8 +53,8 @@ pub trait ValueBatch: Sync {
 }
 
 impl<F: Fn(StateNumber) -> Value + Sync> StateValues for F {
-    fn batch(&self, _: Range<PositionNumber>) -> impl ValueBatch + '_ {
-        self
+    fn batch(&self, _: Range<PositionNumber>) -> std::io::Result<impl ValueBatch + '_> {
+        Ok(self)
     }
 }
 
@@ -64,7 +65,7 @@ impl<F: Fn(StateNumber) -> Value + Sync> ValueBatch for &F {
 }
 
 impl StateValues for Solution {
-    fn batch(&self, positions: Range<PositionNumber>) -> impl ValueBatch + '_ {
+    fn batch(&self, positions: Range<PositionNumber>) -> std::io::Result<impl ValueBatch + '_> {
         self.values_of(positions)
     }
 }
@@ -113,7 +114,7 @@ pub fn encode_values<W: Write + Seek>(
             return Ok(None);
         }
         let batch_end = (batch_start + BLOCKS_PER_BATCH).min(blocks);
-        let batch = values.batch(batch_start * per..(batch_end * per).min(counts.positions));
+        let batch = values.batch(batch_start * per..(batch_end * per).min(counts.positions))?;
         let compressed: Vec<Vec<u8>> = (batch_start..batch_end)
             .into_par_iter()
             .map(|block| {

@@ -701,3 +701,24 @@ fn a_memory_cap_refuses_a_board_that_needs_more() {
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).contains("--memory"), "{}", stderr(&output));
 }
+
+#[test]
+fn a_build_checks_its_table_before_putting_it_in_place() {
+    let folder = tempfile::tempdir().unwrap();
+    let dir = folder.path().to_str().unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_smallgo"))
+        .args(["--build", "2x4", "--tables", dir, "--verify"])
+        .env("RUST_LOG", "info")
+        .output()
+        .unwrap();
+    let message = stderr(&output);
+    assert!(output.status.success(), "{message}");
+    assert!(
+        message.contains("every state of the table checked"),
+        "{message}"
+    );
+    assert!(
+        message.contains("states of the table checked against their children"),
+        "{message}"
+    );
+}

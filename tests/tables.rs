@@ -9,7 +9,7 @@ use smallgo::board::Board;
 use smallgo::index::StateNumber;
 use smallgo::solver::{solve, Silent, Solution};
 use smallgo::table::format::{file_checksum, Fault, TableBytes, CHECKSUM_OFFSET};
-use smallgo::table::verify::{check_values, verify_bytes, verify_file};
+use smallgo::table::verify::{check_values, spot_check, verify_bytes, verify_file};
 use smallgo::table::writer::{encode, encode_values, write};
 use smallgo::table::{Origin, TableError, Tablebase};
 use smallgo::value::Value;
@@ -51,7 +51,9 @@ fn written_tables_verify_and_probe_back_every_state() {
     let folder = tempfile::tempdir().unwrap();
     for name in ["1x5", "2x3", "3x3", "2x5", "3x4"] {
         let solution = solved(name);
-        let written = write(&solution, folder.path(), &|| false).unwrap().unwrap();
+        let written = write(&solution, folder.path(), &|| false, &|_| Ok(()))
+            .unwrap()
+            .unwrap();
         assert_eq!(
             written.path.file_name().unwrap().to_string_lossy(),
             format!("{name}.sgtb")
@@ -280,4 +282,55 @@ fn resealed_garbage_never_panics_the_decoder() {
             let _ = verify_bytes(&origin(), &damaged);
         }
     }
+}
+
+/// The check before a table is put in place: a file with the true values
+/// passes, one with a sampled state's value altered or with other counts is
+/// refused, and so is a build whose check refuses: nothing is renamed.
+#[test]
+fn the_spot_check_refuses_altered_tables() {
+    let solution = solved("3x3");
+    let index = solution.index();
+    let edges = solution.stats().edges;
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("3x3.sgtb");
+    let (honest, _) = encode(&solution);
+    std::fs::write(&path, &honest).unwrap();
+    let sample = 64;
+    assert!(spot_check(&path, index, edges, sample).unwrap() > sample);
+    assert!(spot_check(&path, index, edges + 1, sample)
+        .unwrap_err()
+        .contains("edges"));
+    let points = index.board().points() as i8;
+    let root = index.rank(&smallgo::state::State::start()).unwrap();
+    let step = (index.counts().states / sample).max(1);
+    for target in [root, 0, step, 7 * step] {
+        for altered in alterations(solution.value(target).unwrap(), points)
+            .into_iter()
+            .take(3)
+        {
+            let values = |n: StateNumber| {
+                if n == target {
+                    altered
+                } else {
+                    solution.value(n).unwrap()
+                }
+            };
+            let (cursor, _) =
+                encode_values(index, edges, &values, Cursor::new(Vec::new()), &|| false)
+                    .unwrap()
+                    .unwrap();
+            std::fs::write(&path, cursor.into_inner()).unwrap();
+            let refused = spot_check(&path, index, edges, sample).unwrap_err();
+            assert!(refused.contains("children give"), "{target}: {refused}");
+        }
+    }
+    // A refused check leaves nothing under the table's name.
+    let other = tempfile::tempdir().unwrap();
+    let error = write(&solution, other.path(), &|| false, &|_| Err("no".into())).unwrap_err();
+    assert!(
+        error.to_string().contains("failed its check: no"),
+        "{error}"
+    );
+    assert_eq!(std::fs::read_dir(other.path()).unwrap().count(), 0);
 }

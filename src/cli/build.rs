@@ -29,6 +29,7 @@ use crate::plan::{check_build, cpu_seconds, human_bytes, peak_memory, reset_peak
 use crate::solver::{solve_in, SolveError, SolveStats, Workspace};
 use crate::state::State;
 use crate::table::file_name;
+use crate::table::verify::{spot_check, spot_sample, verify_file};
 use crate::table::writer::{self, Written};
 
 /// Makes sure the folder exists and takes new files.
@@ -75,6 +76,8 @@ pub struct BuildOptions {
     pub checkpoint_interval: Duration,
     /// Use at most this many bytes of memory.
     pub memory: Option<u64>,
+    /// Run the full verifier on the table before it is renamed into place.
+    pub verify: bool,
 }
 
 /// Why a build did not finish.
@@ -97,8 +100,9 @@ pub fn build_board(
     board: Board,
     folder: &Path,
     progress: &BuildProgress,
-    checkpoint_interval: Duration,
+    options: BuildOptions,
 ) -> Result<BuildReport, BuildFailure> {
+    let checkpoint_interval = options.checkpoint_interval;
     let work = WorkFolder::open(&folder.join(file_name(&board)), checkpoint_interval)
         .map_err(BuildFailure::Failed)?;
     reset_peak_memory();
@@ -126,7 +130,27 @@ pub fn build_board(
         }
     };
     let solve_seconds = started.elapsed().as_secs_f64();
-    let written = match writer::write(&solution, folder, &interrupted) {
+    // Before the table replaces anything: a spot check of what it holds
+    // against the verifier's rule, or with --verify all of it.
+    let check = |path: &Path| -> Result<(), String> {
+        let started = Instant::now();
+        if options.verify {
+            let report = verify_file(path).map_err(|error| error.to_string())?;
+            log::info!(
+                "{board}: every state of the table checked in {:.1} s",
+                report.seconds
+            );
+        }
+        let index = solution.index();
+        let sample = spot_sample(index.counts().states);
+        let checked = spot_check(path, index, solution.stats().edges, sample)?;
+        log::info!(
+            "{board}: {checked} states of the table checked against their children in {:.2} s",
+            started.elapsed().as_secs_f64()
+        );
+        Ok(())
+    };
+    let written = match writer::write(&solution, folder, &interrupted, &check) {
         Ok(Some(written)) => written,
         Ok(None) => {
             drop(solution);
@@ -189,7 +213,14 @@ pub fn build_checked(
     options: BuildOptions,
 ) -> Result<BuildReport, ExitCode> {
     let checked = check_folder(folder)
-        .and_then(|()| check_build(&board, folder, Room::for_build(folder, options.memory)));
+        .and_then(|()| check_build(&board, folder, Room::for_build(folder, options.memory)))
+        .and_then(|()| {
+            if options.verify {
+                crate::plan::check_verify_fits(&board)
+            } else {
+                Ok(())
+            }
+        });
     if let Err(message) = checked {
         eprintln!("smallgo: {message}");
         return Err(ExitCode::from(EXIT_FAILURE));
@@ -198,7 +229,7 @@ pub fn build_checked(
     crate::checkpoint::remove_abandoned(folder);
     catch_interrupts();
     let progress = BuildProgress::new(board.name());
-    let report = build_board(board, folder, &progress, options.checkpoint_interval);
+    let report = build_board(board, folder, &progress, options);
     progress.finish();
     match report {
         Ok(report) => Ok(report),

@@ -69,6 +69,11 @@ struct Arguments {
     #[arg(long, value_name = "SIZE", value_parser = crate::plan::parse_size, global = true)]
     memory: Option<u64>,
 
+    /// Builds: run the full verifier on the table before it is put in
+    /// place (every build checks a sample of its states anyway).
+    #[arg(long, global = true)]
+    verify: bool,
+
     /// Engine: answer `resign` in lost positions (by default smallgo plays
     /// every game out, resisting as long as it can).
     #[arg(long)]
@@ -153,6 +158,7 @@ pub fn run(arguments: impl IntoIterator<Item = OsString>) -> ExitCode {
     let options = build::BuildOptions {
         checkpoint_interval: Duration::from_secs(arguments.checkpoint_interval),
         memory: arguments.memory,
+        verify: arguments.verify,
     };
     match (arguments.build, arguments.command) {
         (Some(_), Some(_)) => {

@@ -176,30 +176,27 @@ fn seed_level(
     points: i32,
 ) -> Result<u64, SolveError> {
     const PARITY: u32 = 1;
-    let won = read_seeds(&mut seeds[(level + points) as usize], |numbers| {
-        numbers
-            .par_iter()
-            .filter(|&&n| {
-                let decided = tally::set_won(tallies, n, PARITY);
-                if decided {
-                    flags.mark_next(n);
-                }
-                decided
-            })
-            .count() as u64
-    })?;
-    let lost = read_seeds(&mut seeds[(points - level) as usize], |numbers| {
-        numbers
-            .par_iter()
-            .filter(|&&n| {
-                let decided = tally::child_won(tallies, n, PARITY);
-                if decided {
-                    flags.mark_next(n);
-                }
-                decided
-            })
-            .count() as u64
-    })?;
+    // A batch of seeds changed by `decide`, those it decides marked in the
+    // next layer (the first, at depth 1).
+    let apply = |decide: fn(&[AtomicU64], u64, u32) -> bool| {
+        move |numbers: &[StateNumber]| {
+            numbers
+                .par_iter()
+                .filter(|&&n| {
+                    let decided = decide(tallies, n, PARITY);
+                    if decided {
+                        flags.mark_next(n);
+                    }
+                    decided
+                })
+                .count() as u64
+        }
+    };
+    let won = read_seeds(&mut seeds[(level + points) as usize], apply(tally::set_won))?;
+    let lost = read_seeds(
+        &mut seeds[(points - level) as usize],
+        apply(tally::child_won),
+    )?;
     Ok(won + lost)
 }
 

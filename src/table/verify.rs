@@ -337,3 +337,75 @@ pub fn verify_file(path: &std::path::Path) -> Result<VerifyReport, TableError> {
     super::check_name(path, board)?;
     verify_bytes(&origin, &map)
 }
+
+/// States a spot check reads: about one in 50,000, at least 64 and at most
+/// 20,000, so that it costs a few percent of a build at most.
+pub fn spot_sample(states: u64) -> u64 {
+    (states / 50_000).clamp(64, 20_000)
+}
+
+/// The check a table file gets before it replaces anything (and before its
+/// build calls it done): its counts are the index's and `edges`, and the
+/// start position, its children, and about `sample` states spread evenly
+/// over the numbers each hold the value their children's values give, all
+/// read from the file through the prober. Returns the states checked.
+pub fn spot_check(
+    path: &std::path::Path,
+    index: &StateIndex,
+    edges: u64,
+    sample: u64,
+) -> Result<u64, String> {
+    let table = super::Tablebase::open_for(path, *index.board()).map_err(|e| e.to_string())?;
+    let header = table.header();
+    let counts = index.counts();
+    if (header.positions, header.ko_states, header.edges)
+        != (counts.positions, counts.ko_states, edges)
+    {
+        return Err(format!(
+            "it holds {} positions, {} ko states and {} edges where the solve has {}, {} and {edges}",
+            header.positions, header.ko_states, header.edges, counts.positions, counts.ko_states
+        ));
+    }
+    let board = *index.board();
+    let start = State::start();
+    let children =
+        start
+            .legal_moves(&board)
+            .into_iter()
+            .filter_map(|mv| match start.play(&board, mv) {
+                Some(Child::State(child)) => Some(child),
+                _ => None,
+            });
+    let mut numbers: Vec<StateNumber> = std::iter::once(start)
+        .chain(children)
+        .filter_map(|state| index.rank(&state))
+        .collect();
+    let step = (counts.states / sample.max(1)).max(1);
+    numbers.extend((0..counts.states).step_by(step as usize));
+    let fault = std::sync::Mutex::new(None::<String>);
+    let probe = |number: StateNumber| -> Value {
+        table.probe(&index.unrank(number)).unwrap_or_else(|error| {
+            *fault.lock().unwrap_or_else(|e| e.into_inner()) = Some(error.to_string());
+            Value::default()
+        })
+    };
+    numbers.par_iter().try_for_each(|&number| {
+        let state = index.unrank(number);
+        let stored = probe(number);
+        let (expected, _) = expected_value(index, &state, &probe);
+        if let Some(error) = fault.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            return Err(error);
+        }
+        if stored != expected {
+            return Err(Mismatch {
+                number,
+                state,
+                stored,
+                expected,
+            }
+            .to_string());
+        }
+        Ok(())
+    })?;
+    Ok(numbers.len() as u64)
+}

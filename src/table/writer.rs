@@ -339,14 +339,17 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), TableError> {
 }
 
 /// Writes a solved board's table into `folder` under its standard name,
-/// through a temporary file that is flushed and then renamed. `Ok(None)` if
-/// `cancelled` said stop before the file was in place.
+/// through a temporary file that is flushed, then handed to `check`, and
+/// only then renamed. `Ok(None)` if `cancelled` said stop before the file
+/// was in place; an error, and nothing renamed, if `check` refuses it.
 pub fn write(
     solution: &Solution,
     folder: &Path,
     cancelled: &dyn Fn() -> bool,
+    check: &dyn Fn(&Path) -> Result<(), String>,
 ) -> Result<Option<Written>, TableError> {
     let path = folder.join(file_name(solution.board()));
+    let temporary = temporary_path(&path);
     let result = replace_atomically(
         &path,
         |out| {
@@ -354,6 +357,9 @@ pub fn write(
                 return Ok(None);
             };
             out.flush()?;
+            check(&temporary).map_err(|refused| {
+                std::io::Error::other(format!("the table failed its check: {refused}"))
+            })?;
             Ok(Some((out.get_ref().metadata()?.len(), checksum)))
         },
         cancelled,

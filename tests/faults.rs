@@ -14,6 +14,10 @@
 //!   each promptly, and the engine with `--tables` must answer every board
 //!   as it does from its built-in tables alone.
 //!
+//! - Damaged checkpoints: after half of the stops, a bit of the stopped
+//!   build's checkpoint or of one of its spools is flipped; the rerun must
+//!   still write the clean build's bytes.
+//!
 //! It prints one report line (`cargo test --release --test faults --
 //! --nocapture` shows it): tried, then panics, hangs, wrong tables, wrong
 //! answers and orphans (temporary files left after a rerun), and fails
@@ -61,6 +65,9 @@ struct Report {
     tried: usize,
     /// Of those tried: builds stopped, odd files verified, engine commands.
     kills: usize,
+    /// Of the builds stopped: those whose working folder then had a bit
+    /// flipped in its checkpoint or a spool before the rerun.
+    flips: usize,
     verified: usize,
     commands: usize,
     panics: Vec<String>,
@@ -74,11 +81,13 @@ struct Report {
 impl Report {
     fn line(&self, seed: u64, seconds: f64) -> String {
         format!(
-            "faults: tried {} ({} builds stopped, {} odd files verified, {} engine commands), \
+            "faults: tried {} ({} builds stopped, {} of them with a bit flipped in a checkpoint or spool, \
+             {} odd files verified, {} engine commands), \
              panics {}, hangs {}, wrong tables {}, wrong answers {}, orphans {} \
              (seed {seed}, {seconds:.1} s{})",
             self.tried,
             self.kills,
+            self.flips,
             self.verified,
             self.commands,
             self.panics.len(),
@@ -275,8 +284,9 @@ fn kill_trial(
     fault: Fault,
     delay: Duration,
     interval: &str,
+    random: &mut Random,
 ) {
-    let what = format!(
+    let mut what = format!(
         "{board} {fault:?} after {} ms (interval {interval})",
         delay.as_millis()
     );
@@ -329,6 +339,14 @@ fn kill_trial(
     }
     // Never a half table under the table's name.
     check_table(report, &what, folder, board, clean, true);
+    // Half the time, a bit of the working folder flipped: the rerun must
+    // refuse what no longer checks, and still write the clean table.
+    if random.below(2) == 0 {
+        if let Some(flipped) = flip_a_bit(&folder.join(format!("{board}.sgtb.work")), random) {
+            report.flips += 1;
+            what.push_str(&format!(", then {flipped}"));
+        }
+    }
 
     // A rerun writes the clean table and leaves no temporary file.
     let rerun = wait_within(
@@ -366,6 +384,34 @@ fn kill_trial(
             .orphans
             .push(format!("{what}: {board}.sgtb.work after the rerun"));
     }
+}
+
+/// Flips one bit of the checkpoint or a spool in the working folder `work`,
+/// if it holds a checkpoint; says where.
+fn flip_a_bit(work: &Path, random: &mut Random) -> Option<String> {
+    if !work.join("checkpoint").exists() {
+        return None;
+    }
+    let mut files: Vec<PathBuf> = fs::read_dir(work)
+        .ok()?
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.file_name().is_some_and(|n| n != "lock"))
+        .filter(|p| fs::metadata(p).is_ok_and(|m| m.is_file() && m.len() > 0))
+        .collect();
+    files.sort();
+    let path = files
+        .get(random.below(files.len() as u64) as usize)?
+        .clone();
+    let mut bytes = fs::read(&path).ok()?;
+    let at = random.below(bytes.len() as u64) as usize;
+    let bit = random.below(8) as u8;
+    bytes[at] ^= 1 << bit;
+    fs::write(&path, &bytes).ok()?;
+    Some(format!(
+        "bit {bit} of byte {at} of {} flipped",
+        path.file_name()?.to_string_lossy()
+    ))
 }
 
 /// Leaves odd files in `folder`; returns their paths.
@@ -583,6 +629,7 @@ fn faults_leave_no_panic_hang_wrong_table_or_orphan() {
             fault,
             delay,
             interval,
+            &mut random,
         );
     }
 

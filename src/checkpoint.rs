@@ -436,6 +436,11 @@ fn read(path: &Path, board: Board, states: u64) -> Result<Saved, String> {
         ));
     }
     let shift = u32_at(56);
+    if !(crate::solver::lean::MIN_PARTITION_SHIFT..64).contains(&shift) {
+        return Err(format!(
+            "partitions of 2^{shift} states are not this solver's"
+        ));
+    }
     let marks = take(16 * spool_count as usize)?;
     let spools = marks
         .chunks_exact(16)

@@ -181,6 +181,28 @@ fn the_verifier_rejects_every_single_altered_value() {
     }
 }
 
+/// The table file of `solution` with state `target`'s value replaced by
+/// `altered`.
+fn altered_table(solution: &Solution, target: StateNumber, altered: Value) -> Vec<u8> {
+    let values = |n: StateNumber| {
+        if n == target {
+            altered
+        } else {
+            solution.value(n).unwrap()
+        }
+    };
+    let (cursor, _) = encode_values(
+        solution.index(),
+        solution.stats().edges,
+        &values,
+        Cursor::new(Vec::new()),
+        &|| false,
+    )
+    .unwrap()
+    .unwrap();
+    cursor.into_inner()
+}
+
 #[test]
 fn the_verifier_rejects_altered_values_in_files() {
     let solution = solved("3x3");
@@ -194,23 +216,7 @@ fn the_verifier_rejects_altered_values_in_files() {
             .into_iter()
             .take(3)
         {
-            let values = |n: StateNumber| {
-                if n == target {
-                    altered
-                } else {
-                    solution.value(n).unwrap()
-                }
-            };
-            let (cursor, _) = encode_values(
-                index,
-                solution.stats().edges,
-                &values,
-                Cursor::new(Vec::new()),
-                &|| false,
-            )
-            .unwrap()
-            .unwrap();
-            let bytes = cursor.into_inner();
+            let bytes = altered_table(&solution, target, altered);
             match verify_bytes(&origin(), &bytes) {
                 Err(TableError::Corrupt {
                     fault: Fault::Inconsistent(_),
@@ -309,18 +315,7 @@ fn the_spot_check_refuses_altered_tables() {
             .into_iter()
             .take(3)
         {
-            let values = |n: StateNumber| {
-                if n == target {
-                    altered
-                } else {
-                    solution.value(n).unwrap()
-                }
-            };
-            let (cursor, _) =
-                encode_values(index, edges, &values, Cursor::new(Vec::new()), &|| false)
-                    .unwrap()
-                    .unwrap();
-            std::fs::write(&path, cursor.into_inner()).unwrap();
+            std::fs::write(&path, altered_table(&solution, target, altered)).unwrap();
             let refused = spot_check(&path, index, edges, sample).unwrap_err();
             assert!(refused.contains("children give"), "{target}: {refused}");
         }

@@ -398,8 +398,6 @@ pub struct LoggedValues {
     spools: Vec<Mutex<Spool>>,
     /// Partitions turned back into cells lately, the latest last.
     cache: Mutex<Vec<(usize, Arc<Vec<u32>>)>>,
-    /// Keeps the spools' folder until they are dropped.
-    _folder: SpoolFolder,
 }
 
 /// Partitions kept turned back into cells: a batch of the writer's reads
@@ -755,7 +753,6 @@ pub fn solve(
         shift: log.shift,
         spools: log.spools.into_iter().map(Mutex::new).collect(),
         cache: Mutex::new(Vec::new()),
-        _folder: folder,
     };
     Ok((index, values, stats))
 }

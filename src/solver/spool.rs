@@ -9,7 +9,7 @@
 //! CRC-32 of what it holds, so that a checkpoint can record a spool's
 //! length and checksum and a resumed solve can trust it (`reopen`).
 
-use std::fs::{self, File, OpenOptions};
+use std::fs::{File, OpenOptions};
 use std::io::{self, BufRead, BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
@@ -181,14 +181,6 @@ impl Spool {
         };
         Ok(SpoolReader { source })
     }
-
-    /// Removes the spool's file, if it has one.
-    pub fn remove(self) {
-        if let Backing::File { out, path } = self.backing {
-            drop(out);
-            let _ = fs::remove_file(path);
-        }
-    }
 }
 
 /// Appends `value` as a varint to `out`, for a batch handed to
@@ -258,41 +250,22 @@ impl SpoolReader<'_> {
     }
 }
 
-/// Where spools are made: a folder for their files, or none, for spools in
-/// memory. A folder made by `at` is removed with its files when dropped;
-/// one given to `within` belongs to someone else and stays.
+/// Where spools are made: a folder for their files (a build's working
+/// folder, which outlives them), or none, for spools in memory.
 pub struct SpoolFolder {
     path: Option<PathBuf>,
-    owned: bool,
 }
 
 impl SpoolFolder {
     /// Spools in memory.
     pub fn memory() -> SpoolFolder {
-        SpoolFolder {
-            path: None,
-            owned: false,
-        }
+        SpoolFolder { path: None }
     }
 
-    /// Spools in a new folder `path` (emptied if it exists), removed when
-    /// this is dropped.
-    pub fn at(path: &Path) -> io::Result<SpoolFolder> {
-        if path.exists() {
-            fs::remove_dir_all(path)?;
-        }
-        fs::create_dir_all(path)?;
-        Ok(SpoolFolder {
-            path: Some(path.to_path_buf()),
-            owned: true,
-        })
-    }
-
-    /// Spools in the existing folder `path`, which outlives them.
+    /// Spools in the existing folder `path`.
     pub fn within(path: &Path) -> SpoolFolder {
         SpoolFolder {
             path: Some(path.to_path_buf()),
-            owned: false,
         }
     }
 
@@ -313,14 +286,6 @@ impl SpoolFolder {
                 "spools in memory are not kept",
             )),
             Some(folder) => Spool::reopen(folder.join(name), mark),
-        }
-    }
-}
-
-impl Drop for SpoolFolder {
-    fn drop(&mut self) {
-        if let (Some(path), true) = (&self.path, self.owned) {
-            let _ = fs::remove_dir_all(path);
         }
     }
 }
@@ -355,7 +320,7 @@ mod tests {
     fn varints_come_back_in_memory_and_in_files() {
         round_trip(&mut Spool::in_memory());
         let folder = tempfile::tempdir().unwrap();
-        let spools = SpoolFolder::at(&folder.path().join("spools")).unwrap();
+        let spools = SpoolFolder::within(folder.path());
         let mut spool = spools.spool("a").unwrap();
         round_trip(&mut spool);
         // Appending goes on after a read.
@@ -368,8 +333,6 @@ mod tests {
         drop(reader);
         assert_eq!(last, Some(5));
         drop(spool);
-        drop(spools);
-        assert!(!folder.path().join("spools").exists());
     }
 
     #[test]

@@ -46,8 +46,7 @@ pub fn estimate(board: &Board) -> Estimate {
         * 2.975_734_192_043_357_f64.powf(m * n);
     let canonical = legal / symmetries(board).len() as f64;
     let states = canonical * 2.1;
-    let codes = 3f64.powi(board.points() as i32);
-    let index_bytes = codes * INDEX_BYTES_PER_CODE + states * INDEX_BYTES_PER_STATE;
+    let index_bytes = index_bytes(board, states);
     Estimate {
         legal_positions: legal,
         canonical_positions: canonical,
@@ -60,9 +59,12 @@ pub fn estimate(board: &Board) -> Estimate {
 /// spools (seeds and values, 3.5), its checkpoint and the checkpoint's
 /// next copy (1 each), and the table (0.8).
 pub const DISK_BYTES: f64 = 6.5;
-/// Bytes of memory per state while verifying: every value, unpacked to 4
-/// bytes.
-pub const VERIFY_BYTES: f64 = 4.0;
+/// Bytes of memory per state for each half of a value verify holds: a
+/// byte, and room for the rare halves kept beside it (6 bytes each, 16
+/// while they are gathered).
+pub const VERIFY_BYTES_PER_HALF: f64 = 1.1;
+/// Bytes beyond those: the decoded blocks in flight and the code map.
+const VERIFY_FIXED_BYTES: f64 = 64.0 * (1u64 << 20) as f64;
 
 /// What a build may use: memory (the machine's available memory, or less if
 /// capped) and disk (free in the tables folder); `None` where unknown.
@@ -130,23 +132,45 @@ pub fn check_build(board: &Board, folder: &Path, room: Room) -> Result<(), Strin
     ))
 }
 
-/// Refuses a table this machine cannot verify (the verifier holds every
-/// value), with the figures.
-pub fn check_verify_fits(board: &Board) -> Result<(), String> {
-    let estimate = estimate(board);
-    let codes = 3f64.powi(board.points() as i32);
-    let needed = codes * INDEX_BYTES_PER_CODE
-        + estimate.states * (INDEX_BYTES_PER_STATE + VERIFY_BYTES)
-        + FIXED_BYTES;
-    match available_memory() {
-        Some(available) if needed > available as f64 => Err(format!(
-            "verifying {board} needs about {} of memory ({} states), and {} is available",
-            human_bytes(needed),
-            human(estimate.states),
-            human_bytes(available as f64)
-        )),
-        _ => Ok(()),
+/// How many of the two halves of every value (A with dA, B with dB)
+/// verify can hold at once for a table of `board` with `states` states,
+/// within `cap` bytes or the memory available: 2 (one pass over the table),
+/// 1 (two passes), or an error with the figures.
+pub fn verify_halves(board: &Board, states: u64, cap: Option<u64>) -> Result<u32, String> {
+    let memory = match (available_memory(), cap) {
+        (Some(available), Some(cap)) => Some(available.min(cap)),
+        (available, cap) => available.or(cap),
+    };
+    let Some(memory) = memory else {
+        return Ok(2);
+    };
+    if let Some(halves) = (1..=2)
+        .rev()
+        .find(|&h| verify_memory(board, states, h) <= memory as f64)
+    {
+        return Ok(halves);
     }
+    let allowed = if cap == Some(memory) {
+        format!("{} may be used (--memory)", human_bytes(memory as f64))
+    } else {
+        format!("{} is available", human_bytes(memory as f64))
+    };
+    Err(format!(
+        "verifying {board} needs about {} of memory ({} states), and {allowed}",
+        human_bytes(verify_memory(board, states, 1)),
+        human(states as f64),
+    ))
+}
+
+/// The memory verify needs holding `halves` halves of every value.
+pub fn verify_memory(board: &Board, states: u64, halves: u32) -> f64 {
+    let states = states as f64;
+    index_bytes(board, states) + states * halves as f64 * VERIFY_BYTES_PER_HALF + VERIFY_FIXED_BYTES
+}
+
+/// The index's bytes for `board` with `states` states.
+fn index_bytes(board: &Board, states: f64) -> f64 {
+    3f64.powi(board.points() as i32) * INDEX_BYTES_PER_CODE + states * INDEX_BYTES_PER_STATE
 }
 
 /// Bytes free for this user on the file system of `folder` (or of its

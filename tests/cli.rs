@@ -117,6 +117,36 @@ fn build_then_verify() {
     assert_eq!(std::fs::read(&table).unwrap(), first);
 }
 
+/// `verify --memory`: a cap that holds one half of every value gives two
+/// passes, one that holds both a single pass, and one below either a
+/// refusal with the figures.
+#[test]
+fn verify_within_a_memory_cap() {
+    let table = Path::new(env!("CARGO_MANIFEST_DIR")).join("tablebases/3x4.sgtb");
+    let table = table.to_str().unwrap();
+    let board = "3x4".parse().unwrap();
+    let states = smallgo::table::Tablebase::open(Path::new(table))
+        .unwrap()
+        .header()
+        .states;
+    let need = |halves| smallgo::plan::verify_memory(&board, states, halves).ceil() as u64;
+    for (memory, said) in [(need(1), "2 passes"), (need(2), "1 pass,")] {
+        let output = smallgo(&["verify", "--memory", &memory.to_string(), table]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        let out = String::from_utf8_lossy(&output.stdout);
+        assert!(out.contains(said), "--memory {memory}: {out}");
+    }
+    let output = smallgo(&["verify", "--memory", &(need(1) - 1).to_string(), table]);
+    assert_eq!(output.status.code(), Some(1));
+    let message = stderr(&output);
+    assert!(
+        message.contains("3x4.sgtb")
+            && message.contains("verifying 3x4 needs about")
+            && message.contains("may be used (--memory)"),
+        "{message}"
+    );
+}
+
 #[test]
 fn damaged_tables_are_refused_by_name() {
     let folder = tempfile::tempdir().unwrap();

@@ -9,7 +9,10 @@ use smallgo::board::Board;
 use smallgo::index::StateNumber;
 use smallgo::solver::{solve, Silent, Solution};
 use smallgo::table::format::{file_checksum, Fault, TableBytes, CHECKSUM_OFFSET};
-use smallgo::table::verify::{check_values, spot_check, verify_bytes, verify_file};
+use smallgo::table::verify::{
+    check_values, spot_check, verify_bytes, verify_file, verify_with, Quiet, VerifyObserver,
+    VerifyOptions,
+};
 use smallgo::table::writer::{encode, encode_values, write};
 use smallgo::table::{Origin, TableError, Tablebase};
 use smallgo::value::Value;
@@ -203,28 +206,117 @@ fn altered_table(solution: &Solution, target: StateNumber, altered: Value) -> Ve
     cursor.into_inner()
 }
 
+/// The ways verify can hold values: both halves in one pass or one half in
+/// each of two passes (memory capped between the two needs), with the
+/// usual 255 common halves coded in a byte, or with few or none, so that
+/// most halves are kept beside.
+fn verifier_settings(board: &Board, states: u64) -> Vec<(&'static str, VerifyOptions, u32)> {
+    let one_half = smallgo::plan::verify_memory(board, states, 1) as u64 + 1;
+    let two_passes = |common_halves| VerifyOptions {
+        memory: Some(one_half),
+        common_halves,
+    };
+    let one_pass = |common_halves| VerifyOptions {
+        memory: None,
+        common_halves,
+    };
+    vec![
+        ("one pass", one_pass(255), 1),
+        ("one pass, 3 common halves", one_pass(3), 1),
+        ("two passes", two_passes(255), 2),
+        ("two passes, no common half", two_passes(0), 2),
+    ]
+}
+
 #[test]
 fn the_verifier_rejects_altered_values_in_files() {
     let solution = solved("3x3");
     let index = solution.index();
     let (honest, _) = encode(&solution);
-    assert!(verify_bytes(&origin(), &honest).is_ok());
     let states = index.counts().states as StateNumber;
     let points = index.board().points() as i8;
-    for target in (0..states).step_by(97) {
-        for altered in alterations(solution.value(target).unwrap(), points)
-            .into_iter()
-            .take(3)
-        {
-            let bytes = altered_table(&solution, target, altered);
-            match verify_bytes(&origin(), &bytes) {
-                Err(TableError::Corrupt {
-                    fault: Fault::Inconsistent(_),
-                    ..
-                }) => {}
-                other => panic!("state {target} altered to {altered}: {other:?}"),
+    for (setting, options, passes) in verifier_settings(index.board(), states) {
+        let verify = |bytes: &[u8]| verify_with(&origin(), bytes, options, &Quiet, &|_| {});
+        let report = verify(&honest).unwrap();
+        assert_eq!(report.passes, passes, "{setting}");
+        assert_eq!(report.states, states, "{setting}");
+        for target in (0..states).step_by(97) {
+            for altered in alterations(solution.value(target).unwrap(), points)
+                .into_iter()
+                .take(3)
+            {
+                let bytes = altered_table(&solution, target, altered);
+                match verify(&bytes) {
+                    Err(TableError::Corrupt {
+                        fault: Fault::Inconsistent(_),
+                        ..
+                    }) => {}
+                    other => panic!("{setting}: state {target} altered to {altered}: {other:?}"),
+                }
             }
         }
+    }
+}
+
+/// Steps and blocks a verification reported.
+#[derive(Default)]
+struct Steps(std::sync::Mutex<Vec<(String, u64, u64)>>);
+
+impl VerifyObserver for Steps {
+    fn step_started(&self, step: &str, blocks: u64) {
+        self.0.lock().unwrap().push((step.to_string(), blocks, 0));
+    }
+    fn advanced(&self, blocks: u64) {
+        self.0.lock().unwrap().last_mut().unwrap().2 += blocks;
+    }
+}
+
+/// Verify releases each stretch of file bytes it has read, the whole file
+/// in each sweep, and only bytes within the file; it reports each sweep as
+/// a step whose blocks all get done.
+#[test]
+fn the_verifier_releases_every_byte_of_the_blocks_it_read() {
+    let (bytes, _) = encode(&solved("3x4"));
+    let table = TableBytes::new(&bytes).unwrap();
+    let blocks = table.blocks_span(0, table.header().blocks).unwrap();
+    let states = table.header().states;
+    for (setting, options, passes) in verifier_settings(&table.header().board, states) {
+        let released = std::sync::Mutex::new(Vec::new());
+        let steps = Steps::default();
+        verify_with(&origin(), &bytes, options, &steps, &|span| {
+            released.lock().unwrap().push(span)
+        })
+        .unwrap();
+        let steps = steps.0.into_inner().unwrap();
+        let sweeps = if passes == 1 { 3 } else { 4 };
+        assert_eq!(steps.len(), 1 + sweeps, "{setting}: {steps:?}");
+        for (step, total, done) in &steps[1..] {
+            assert_eq!(*total, table.header().blocks as u64, "{setting}: {step}");
+            assert_eq!(done, total, "{setting}: {step}");
+        }
+        let mut released = released.into_inner().unwrap();
+        assert!(
+            released
+                .iter()
+                .all(|s| blocks.start <= s.start && s.end <= blocks.end),
+            "{setting}: a span outside the blocks"
+        );
+        released.sort_by_key(|s| (s.start, s.end));
+        let mut covered = blocks.start;
+        for span in &released {
+            assert!(
+                span.start <= covered,
+                "{setting}: bytes {covered}.. never released"
+            );
+            covered = covered.max(span.end);
+        }
+        assert_eq!(covered, blocks.end, "{setting}");
+        // Each half held is one sweep over the blocks, and each check one.
+        let total: usize = released.iter().map(|s| s.len()).sum();
+        assert!(
+            total >= blocks.len() * sweeps,
+            "{setting}: {total} bytes released"
+        );
     }
 }
 

@@ -29,7 +29,7 @@ use crate::plan::{check_build, cpu_seconds, human_bytes, peak_memory, reset_peak
 use crate::solver::{solve_in, SolveError, SolveStats, Workspace};
 use crate::state::State;
 use crate::table::file_name;
-use crate::table::verify::{spot_check, spot_sample, verify_file};
+use crate::table::verify::{spot_check, spot_sample, verify_file_with, VerifyOptions};
 use crate::table::writer::{self, Written};
 
 /// Makes sure the folder exists and takes new files.
@@ -132,10 +132,15 @@ pub fn build_board(
     let solve_seconds = started.elapsed().as_secs_f64();
     // Before the table replaces anything: a spot check of what it holds
     // against the verifier's rule, or with --verify all of it.
+    let verify_options = VerifyOptions {
+        memory: options.memory,
+        ..VerifyOptions::default()
+    };
     let check = |path: &Path| -> Result<(), String> {
         let started = Instant::now();
         if options.verify {
-            let report = verify_file(path).map_err(|error| error.to_string())?;
+            let report = verify_file_with(path, verify_options, progress)
+                .map_err(|error| error.to_string())?;
             log::info!(
                 "{board}: every state of the table checked in {:.1} s",
                 report.seconds
@@ -216,7 +221,12 @@ pub fn build_checked(
         .and_then(|()| check_build(&board, folder, Room::for_build(folder, options.memory)))
         .and_then(|()| {
             if options.verify {
-                crate::plan::check_verify_fits(&board)
+                crate::plan::verify_halves(
+                    &board,
+                    crate::plan::estimate(&board).states as u64,
+                    options.memory,
+                )
+                .map(|_| ())
             } else {
                 Ok(())
             }

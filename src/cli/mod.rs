@@ -63,9 +63,10 @@ struct Arguments {
     #[arg(long, value_name = "SECONDS", default_value_t = 60, global = true)]
     checkpoint_interval: u64,
 
-    /// Builds: use at most this much memory (for example 8G or 512M); a
-    /// board that needs more is refused before it starts. By default, the
-    /// memory available.
+    /// Builds and verify: use at most this much memory (for example 8G or
+    /// 512M); a build that needs more is refused before it starts, and
+    /// verify reads the table twice, holding half of each value at a time,
+    /// when all of it does not fit. By default, the memory available.
     #[arg(long, value_name = "SIZE", value_parser = crate::plan::parse_size, global = true)]
     memory: Option<u64>,
 
@@ -170,7 +171,7 @@ pub fn run(arguments: impl IntoIterator<Item = OsString>) -> ExitCode {
             arguments.tables.unwrap_or_else(|| PathBuf::from(".")),
             options,
         ),
-        (None, Some(Command::Verify { files })) => verify_files(&files),
+        (None, Some(Command::Verify { files })) => verify_files(&files, arguments.memory),
         (None, Some(Command::Bench(Bench::Build { boards }))) => {
             let boards = if boards.is_empty() {
                 bench::DEFAULT_BOARDS
@@ -204,16 +205,25 @@ pub fn run(arguments: impl IntoIterator<Item = OsString>) -> ExitCode {
     }
 }
 
-fn verify_files(files: &[PathBuf]) -> ExitCode {
+fn verify_files(files: &[PathBuf], memory: Option<u64>) -> ExitCode {
     let mut failed = false;
+    let options = verify::VerifyOptions {
+        memory,
+        ..verify::VerifyOptions::default()
+    };
     for file in files {
-        match verify::verify_file(file) {
+        let progress = progress::BuildProgress::new(file.display().to_string());
+        let report = verify::verify_file_with(file, options, &progress);
+        progress.finish();
+        match report {
             Ok(report) => {
                 if let Err(error) = outln!(
-                    "{}: ok ({} states, {} edges, {:.2} s)",
+                    "{}: ok ({} states, {} edges, {} {}, {:.2} s)",
                     file.display(),
                     report.states,
                     report.edges,
+                    report.passes,
+                    if report.passes == 1 { "pass" } else { "passes" },
                     report.seconds
                 ) {
                     let code = output_failed(&error);

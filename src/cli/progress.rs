@@ -1,4 +1,4 @@
-//! What a build shows while it runs: on a terminal a progress bar (phase,
+//! What a build or a verification shows while it runs: on a terminal a progress bar (phase,
 //! margin level, states done, rate, ETA); otherwise plain log lines. Also the
 //! Ctrl-C (and SIGTERM) flag the solve polls.
 
@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
 use crate::solver::{Observer, Phase};
+use crate::table::verify::VerifyObserver;
 use crate::table::writer::remove_live_temporaries;
 
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
@@ -68,7 +69,7 @@ pub fn interrupted() -> bool {
     INTERRUPTED.load(Ordering::SeqCst)
 }
 
-/// Shows a build's progress.
+/// Shows a build's or a verification's progress.
 pub struct BuildProgress {
     board: String,
     bar: Option<ProgressBar>,
@@ -103,18 +104,14 @@ impl BuildProgress {
     }
 }
 
-impl Observer for BuildProgress {
-    fn phase_started(&self, phase: Phase, total: u64) {
+impl BuildProgress {
+    /// A step begins: `total` units of `unit` (0 when unknown).
+    fn start_step(&self, step: &str, total: u64, unit: &str) {
         *self.phase_started.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
         self.done.store(0, Ordering::Relaxed);
         self.total.store(total, Ordering::Relaxed);
         match &self.bar {
             Some(bar) => {
-                // The retrograde phase decides every state twice (won, lost).
-                let unit = match phase {
-                    Phase::Retrograde => "decisions",
-                    _ => "positions",
-                };
                 let template = if total == 0 {
                     "{prefix:>14} {spinner} {elapsed_precise} {msg}".to_string()
                 } else {
@@ -129,19 +126,29 @@ impl Observer for BuildProgress {
                         },
                     );
                 bar.set_style(style);
-                bar.set_prefix(format!("{} {}", self.board, phase.name()));
+                bar.set_prefix(format!("{} {step}", self.board));
                 bar.set_length(total);
                 bar.set_position(0);
                 bar.reset_eta();
                 bar.set_message("");
             }
             None => log::info!(
-                "{}: {} ({:.1} s in)",
+                "{}: {step} ({:.1} s in)",
                 self.board,
-                phase.name(),
                 self.started.elapsed().as_secs_f64()
             ),
         }
+    }
+}
+
+impl Observer for BuildProgress {
+    fn phase_started(&self, phase: Phase, total: u64) {
+        // The retrograde phase decides every state twice (won, lost).
+        let unit = match phase {
+            Phase::Retrograde => "decisions",
+            _ => "positions",
+        };
+        self.start_step(phase.name(), total, unit);
     }
 
     fn advanced(&self, work: u64) {
@@ -178,5 +185,15 @@ impl Observer for BuildProgress {
 
     fn cancelled(&self) -> bool {
         interrupted()
+    }
+}
+
+impl VerifyObserver for BuildProgress {
+    fn step_started(&self, step: &str, blocks: u64) {
+        self.start_step(&format!("verify: {step}"), blocks, "blocks");
+    }
+
+    fn advanced(&self, blocks: u64) {
+        Observer::advanced(self, blocks);
     }
 }

@@ -275,8 +275,16 @@ impl StateIndex {
 
     /// The number of any legal state (in any orientation).
     pub fn rank(&self, state: &State) -> Option<StateNumber> {
+        self.rank_canonical(state, self.codec.canonical(&state.position()))
+    }
+
+    /// `rank` in two steps, so that a batch of states can have their index
+    /// lines asked for (`prefetch(canonical.code)`) before any is read: this
+    /// is the second, given the canonical form of the state's position.
+    pub fn rank_canonical(&self, state: &State, canonical: Canonical) -> Option<StateNumber> {
         let board = self.board();
-        let entry = self.locate(&state.position())?;
+        let number = self.position_number(canonical.code)?;
+        let entry = PositionEntry { canonical, number };
         match (state.ko(), state.passed()) {
             (None, false) => Some(entry.plain()),
             (None, true) => Some(entry.passed()),

@@ -714,6 +714,19 @@ impl<'a> TableBytes<'a> {
         (first, (first + per).min(self.header.positions))
     }
 
+    /// The bytes blocks `first..last` take in the file, if their offsets
+    /// are in order and within it.
+    pub fn blocks_span(&self, first: u32, last: u32) -> Option<std::ops::Range<usize>> {
+        let header = &self.header;
+        if first >= last || last > header.blocks {
+            return None;
+        }
+        let table = header.block_table_offset as usize;
+        let start = u64_at(self.bytes, table + first as usize * 8);
+        let end = u64_at(self.bytes, table + last as usize * 8);
+        (start <= end && end <= self.bytes.len() as u64).then_some(start as usize..end as usize)
+    }
+
     /// Decodes block `block`.
     pub fn block(&self, block: u32) -> Result<Block, Fault> {
         let header = &self.header;

@@ -16,13 +16,17 @@
 //! Depths strictly fall along the choices that justify a value, so a table
 //! that passes cannot hold a value supported only by a cycle.
 
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU8, Ordering};
 use std::time::Instant;
 
 use rayon::prelude::*;
 
 use super::format::{Fault, TableBytes};
 use super::{Origin, TableError};
+use crate::index::code::Canonical;
 use crate::index::{StateIndex, StateNumber, SLOT_FIRST_KO};
+use crate::prefetch::prefetch_element;
 use crate::state::{Child, State};
 use crate::value::Value;
 
@@ -31,6 +35,9 @@ use crate::value::Value;
 pub struct VerifyReport {
     pub states: u64,
     pub edges: u64,
+    /// Passes over the table: one when both halves of every value fit in
+    /// memory at once, else two.
+    pub passes: u32,
     pub seconds: f64,
 }
 
@@ -61,6 +68,28 @@ pub fn expected_value(
     values: &(dyn Fn(StateNumber) -> Value + Sync),
 ) -> (Value, u64) {
     let board = index.board();
+    let mut ends = Vec::new();
+    let mut children: Vec<StateNumber> = Vec::new();
+    for mv in state.legal_moves(board) {
+        match state.play(board, mv).expect("legal moves are legal") {
+            Child::End { margin } => ends.push(margin),
+            Child::State(child) => children.push(
+                index
+                    .rank(&child)
+                    .expect("children of legal states are legal"),
+            ),
+        }
+    }
+    // Symmetric moves may reach one canonical child: count it once.
+    children.sort_unstable();
+    children.dedup();
+    minimax(&ends, children.iter().map(|&number| values(number)))
+}
+
+/// One step of minimax with depths: the value of a state whose moves end
+/// the game with `ends` (margins for the mover) or reach children with
+/// these values, and the number of edges that makes.
+fn minimax(ends: &[i32], children: impl Iterator<Item = Value>) -> (Value, u64) {
     // (margin, plies) choices for the mover and the opponent.
     let mut mover: Option<(i8, u16)> = None;
     let mut opponent: Option<(i8, u16)> = None;
@@ -88,24 +117,10 @@ pub fn expected_value(
             }
         }
     };
-    // Symmetric moves may reach one canonical child: count it once.
-    let mut children: Vec<StateNumber> = Vec::new();
-    for mv in state.legal_moves(board) {
-        match state.play(board, mv).expect("legal moves are legal") {
-            Child::End { margin } => consider(Some((margin as i8, 1)), Some((-margin as i8, 1))),
-            Child::State(child) => {
-                children.push(
-                    index
-                        .rank(&child)
-                        .expect("children of legal states are legal"),
-                );
-            }
-        }
+    for &margin in ends {
+        consider(Some((margin as i8, 1)), Some((-margin as i8, 1)));
     }
-    children.sort_unstable();
-    children.dedup();
-    for number in children {
-        let value = values(number);
+    for value in children {
         consider(
             value
                 .opponent_margin
@@ -168,46 +183,171 @@ pub fn check_values(
     Ok(edges)
 }
 
-/// Every value of a table in 32 bits each, so that the largest boards fit:
-/// margin codes of 6 bits (0 for none, else margin + 32), dA in 9 bits and
-/// dB in 11, the most smallgo ever writes.
-pub struct PackedValues(Vec<u32>);
+/// One side's half of a value, A(s) and dA(s) or B(s) and dB(s), held as
+/// one number: the margin plus 64 in the low 7 bits (0 for none), the depth
+/// above them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Half {
+    /// A(s) and dA(s).
+    Mover,
+    /// B(s) and dB(s).
+    Opponent,
+}
 
-const PACKED_MAX_MOVER_DEPTH: u16 = (1 << 9) - 1;
-const PACKED_MAX_OPPONENT_DEPTH: u16 = (1 << 11) - 1;
+/// Halves are below this: 7 bits of margin, 16 of depth.
+const HALVES: usize = 1 << 23;
 
-impl PackedValues {
-    fn pack(value: &Value) -> Option<u32> {
-        if value.mover_depth > PACKED_MAX_MOVER_DEPTH
-            || value.opponent_depth > PACKED_MAX_OPPONENT_DEPTH
-        {
-            return None;
-        }
-        let code = |margin: Option<i8>| margin.map_or(0, |m| (m as i32 + 32) as u32);
-        Some(
-            code(value.mover_margin)
-                | code(value.opponent_margin) << 6
-                | (value.mover_depth as u32) << 12
-                | (value.opponent_depth as u32) << 21,
-        )
+impl Half {
+    fn of(self, value: &Value) -> u32 {
+        let (margin, depth) = match self {
+            Half::Mover => (value.mover_margin, value.mover_depth),
+            Half::Opponent => (value.opponent_margin, value.opponent_depth),
+        };
+        // Margins are within the board's points, far inside -63..=63.
+        margin.map_or(0, |m| (m as i32 + 64) as u32 & 0x7f) | (depth as u32) << 7
     }
 
-    /// The value of state `number`.
-    pub fn get(&self, number: StateNumber) -> Value {
-        let packed = self.0[number as usize];
-        let margin = |code: u32| (code != 0).then(|| (code as i32 - 32) as i8);
-        Value {
-            mover_margin: margin(packed & 0x3f),
-            opponent_margin: margin(packed >> 6 & 0x3f),
-            mover_depth: (packed >> 12 & 0x1ff) as u16,
-            opponent_depth: (packed >> 21) as u16,
+    fn set(self, value: &mut Value, half: u32) {
+        let code = half & 0x7f;
+        let margin = (code != 0).then(|| (code as i32 - 64) as i8);
+        let depth = (half >> 7) as u16;
+        match self {
+            Half::Mover => (value.mover_margin, value.mover_depth) = (margin, depth),
+            Half::Opponent => (value.opponent_margin, value.opponent_depth) = (margin, depth),
+        }
+    }
+
+    /// The half of the children's values this half of a state follows
+    /// from: A(s) from the children's B, B(s) from their A.
+    fn of_children(self) -> Half {
+        match self {
+            Half::Mover => Half::Opponent,
+            Half::Opponent => Half::Mover,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Half::Mover => "A, dA",
+            Half::Opponent => "B, dB",
+        }
+    }
+
+    /// Only this half of `value`, the other left empty.
+    fn only(self, value: &Value) -> Value {
+        let mut out = Value::default();
+        self.set(&mut out, self.of(value));
+        out
+    }
+}
+
+/// How `verify` may use memory.
+#[derive(Clone, Copy, Debug)]
+pub struct VerifyOptions {
+    /// Use at most this many bytes (`--memory`); by default, the memory
+    /// available.
+    pub memory: Option<u64>,
+    /// How many of the most common halves get a code of their own (at most
+    /// 255); fewer only to test the others' path.
+    #[doc(hidden)]
+    pub common_halves: usize,
+}
+
+impl Default for VerifyOptions {
+    fn default() -> VerifyOptions {
+        VerifyOptions {
+            memory: None,
+            common_halves: 255,
         }
     }
 }
 
-/// Decodes every value of a table, in state order, checking that the file
-/// numbers the same states as `index`.
-pub fn decode_all(table: &TableBytes<'_>, index: &StateIndex) -> Result<PackedValues, Fault> {
+/// A byte a state that stands for one half of its value: one of the 255
+/// halves most common in a sample of the table, or `OTHER`, whose half is
+/// kept beside, found by state number.
+struct HalfTable {
+    half: Half,
+    codes: Vec<AtomicU8>,
+    common: Vec<u32>,
+    /// Where the other halves of each run of 2^16 states start in `others`.
+    starts: Vec<u64>,
+    /// The low 16 bits of each other half's state number, in state order.
+    other_numbers: Vec<u16>,
+    others: Vec<u32>,
+}
+
+const OTHER: u8 = 255;
+const RUN_SHIFT: u32 = 16;
+
+impl HalfTable {
+    fn get(&self, number: StateNumber) -> u32 {
+        let code = self.codes[number as usize].load(Ordering::Relaxed);
+        if let Some(&half) = self.common.get(code as usize) {
+            return half;
+        }
+        let run = (number >> RUN_SHIFT) as usize;
+        let (first, last) = (self.starts[run] as usize, self.starts[run + 1] as usize);
+        let at = self.other_numbers[first..last]
+            .binary_search(&(number as u16))
+            .expect("every state coded OTHER has its half kept beside");
+        self.others[first + at]
+    }
+}
+
+/// Blocks decoded at once: enough to keep both cores busy, few enough that
+/// their values and the file bytes they came from stay small.
+const BATCH: u32 = 64;
+
+/// The blocks in batches, with the bytes each batch took in the file.
+fn batches(table: &TableBytes<'_>) -> impl Iterator<Item = std::ops::Range<u32>> {
+    let blocks = table.header().blocks;
+    (0..blocks)
+        .step_by(BATCH as usize)
+        .map(move |first| first..(first + BATCH).min(blocks))
+}
+
+/// The `limit` halves most common in a sample of about a sixteenth of the
+/// blocks, most common first.
+fn common_halves(
+    table: &TableBytes<'_>,
+    half: Half,
+    limit: usize,
+    sweep: &Sweep<'_>,
+) -> Result<Vec<u32>, Fault> {
+    let blocks = table.header().blocks;
+    let stride = if blocks < 1024 { 1 } else { 16 };
+    let counts = (0..blocks)
+        .step_by(stride)
+        .collect::<Vec<u32>>()
+        .into_par_iter()
+        .map(|b| {
+            let mut counts: HashMap<u32, u64> = HashMap::new();
+            for value in table.block(b)?.values {
+                *counts.entry(half.of(&value)).or_default() += 1;
+            }
+            if let Some(span) = table.blocks_span(b, b + 1) {
+                (sweep.release)(span);
+            }
+            Ok(counts)
+        })
+        .try_reduce(HashMap::new, |mut all, counts| {
+            for (half, count) in counts {
+                *all.entry(half).or_default() += count;
+            }
+            Ok(all)
+        })?;
+    let mut ranked: Vec<(u32, u64)> = counts.into_iter().collect();
+    ranked.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    Ok(ranked
+        .into_iter()
+        .take(limit.min(OTHER as usize))
+        .map(|(half, _)| half)
+        .collect())
+}
+
+/// Checks that the file numbers the same states as `index`: counts and
+/// directory.
+fn check_numbering(table: &TableBytes<'_>, index: &StateIndex) -> Result<(), Fault> {
     let header = table.header();
     let counts = index.counts();
     if (header.positions, header.ko_states, header.states)
@@ -233,90 +373,358 @@ pub fn decode_all(table: &TableBytes<'_>, index: &StateIndex) -> Result<PackedVa
             "the directory does not match the board's positions".into(),
         ));
     }
-    let mut values = vec![0u32; counts.states as usize];
-    // Blocks decode in parallel, a batch at a time, so that only a batch of
-    // decoded blocks is held besides the values.
-    let blocks = header.blocks;
-    for batch in (0..blocks).step_by(64) {
-        let decoded: Vec<Result<Vec<(StateNumber, u32)>, Fault>> = (batch
-            ..(batch + 64).min(blocks))
+    Ok(())
+}
+
+/// Decodes block `b` and hands each of its states to `visit` with its
+/// position's code, its slot, its number and its stored value, after checking that each position has the ko
+/// states the board gives it.
+fn visit_block<E: From<Fault>>(
+    table: &TableBytes<'_>,
+    index: &StateIndex,
+    b: u32,
+    mut visit: impl FnMut(u64, u32, StateNumber, Value) -> Result<(), E>,
+) -> Result<(), E> {
+    let block = table.block(b)?;
+    let (first, last) = table.block_positions(b);
+    for (i, entry) in index
+        .positions(first)
+        .take((last - first) as usize)
+        .enumerate()
+    {
+        let stored = block.starts[i + 1] - block.starts[i];
+        if stored != entry.slots() {
+            return Err(Fault::Inconsistent(format!(
+                "position {} has {} ko states in the file, {} on the board",
+                entry.number,
+                stored as i64 - SLOT_FIRST_KO as i64,
+                entry.ko_states
+            ))
+            .into());
+        }
+        for slot in 0..entry.slots() {
+            let value = block.value(i, slot).expect("slot counted above");
+            visit(entry.code, slot, entry.state(slot), value)?;
+        }
+    }
+    Ok(())
+}
+
+/// Reads `half` of every state's value into a byte a state.
+fn read_halves(
+    table: &TableBytes<'_>,
+    index: &StateIndex,
+    half: Half,
+    limit: usize,
+    sweep: &Sweep<'_>,
+) -> Result<HalfTable, Fault> {
+    let common = common_halves(table, half, limit, sweep)?;
+    let mut encode = vec![OTHER; HALVES];
+    for (code, &h) in common.iter().enumerate() {
+        encode[h as usize] = code as u8;
+    }
+    let states = index.counts().states;
+    let codes: Vec<AtomicU8> = (0..states)
+        .into_par_iter()
+        .map(|_| AtomicU8::new(OTHER))
+        .collect();
+    let mut others: Vec<(StateNumber, u32)> = Vec::new();
+    for batch in batches(table) {
+        let found: Vec<Vec<(StateNumber, u32)>> = batch
+            .clone()
             .into_par_iter()
             .map(|b| {
-                let block = table.block(b)?;
-                let (first, last) = table.block_positions(b);
-                let mut numbered = Vec::with_capacity(block.values.len());
-                for (i, entry) in index
-                    .positions(first)
-                    .take((last - first) as usize)
-                    .enumerate()
-                {
-                    let stored = block.starts[i + 1] - block.starts[i];
-                    if stored != entry.slots() {
-                        return Err(Fault::Inconsistent(format!(
-                            "position {} has {} ko states in the file, {} on the board",
-                            entry.number,
-                            stored as i64 - SLOT_FIRST_KO as i64,
-                            entry.ko_states
-                        )));
+                let mut others = Vec::new();
+                visit_block(table, index, b, |_, _, number, value| {
+                    let h = half.of(&value);
+                    let code = encode[h as usize];
+                    codes[number as usize].store(code, Ordering::Relaxed);
+                    if code == OTHER {
+                        others.push((number, h));
                     }
-                    for slot in 0..entry.slots() {
-                        let value = block.value(i, slot).expect("slot counted above");
-                        let packed = PackedValues::pack(&value).ok_or_else(|| {
-                            Fault::Inconsistent(format!(
-                                "position {} slot {slot}: a depth beyond what smallgo writes",
-                                entry.number
-                            ))
-                        })?;
-                        numbered.push((entry.state(slot), packed));
+                    Ok::<(), Fault>(())
+                })?;
+                Ok(others)
+            })
+            .collect::<Result<_, Fault>>()?;
+        others.extend(found.into_iter().flatten());
+        sweep.done(table, batch);
+    }
+    drop(encode);
+    others.par_sort_unstable_by_key(|&(number, _)| number);
+    let runs = (states >> RUN_SHIFT) as usize + 1;
+    let mut starts = Vec::with_capacity(runs + 1);
+    let mut at = 0usize;
+    for run in 0..=runs as u64 {
+        while at < others.len() && others[at].0 >> RUN_SHIFT < run {
+            at += 1;
+        }
+        starts.push(at as u64);
+    }
+    let other_numbers = others.iter().map(|&(n, _)| n as u16).collect();
+    let other_halves = others.iter().map(|&(_, h)| h).collect();
+    drop(others);
+    Ok(HalfTable {
+        half,
+        codes,
+        common,
+        starts,
+        other_numbers,
+        others: other_halves,
+    })
+}
+
+/// States checked together: their children's index lines, then their
+/// children's halves, are asked for before any is read, so that the reads
+/// from arrays far larger than the cache overlap.
+const GROUP: usize = 64;
+
+/// What a block's check works in, kept between blocks.
+#[derive(Default)]
+struct CheckScratch {
+    /// The block's states: number, state, stored value.
+    states: Vec<(StateNumber, State, Value)>,
+    /// The group's moves that end the game: (state in the group, margin).
+    ends: Vec<(usize, i32)>,
+    /// The group's children, their index lines asked for.
+    pending: Vec<(usize, State, Canonical)>,
+    /// The group's children's numbers, their halves asked for.
+    children: Vec<(usize, StateNumber)>,
+}
+
+/// Checks `checked` halves of the values of block `b`'s states against
+/// their children's halves in `held`. Returns the edges checked.
+fn check_block(
+    table: &TableBytes<'_>,
+    index: &StateIndex,
+    b: u32,
+    checked: &[Half],
+    held: &[HalfTable],
+    scratch: &mut CheckScratch,
+) -> Result<u64, Fault> {
+    let board = index.board();
+    let codec = index.codec();
+    let CheckScratch {
+        states,
+        ends,
+        pending,
+        children,
+    } = scratch;
+    states.clear();
+    visit_block(table, index, b, |code, slot, number, stored| {
+        states.push((number, index.state_at(code, slot), stored));
+        Ok::<(), Fault>(())
+    })?;
+    let mut edges = 0;
+    for group in states.chunks(GROUP) {
+        ends.clear();
+        pending.clear();
+        children.clear();
+        for (i, (_, state, _)) in group.iter().enumerate() {
+            for mv in state.legal_moves(board) {
+                match state.play(board, mv).expect("legal moves are legal") {
+                    Child::End { margin } => ends.push((i, margin)),
+                    Child::State(child) => {
+                        let canonical = codec.canonical(&child.position());
+                        index.prefetch(canonical.code);
+                        pending.push((i, child, canonical));
                     }
                 }
-                Ok(numbered)
-            })
-            .collect();
-        for block in decoded {
-            for (number, value) in block? {
-                values[number as usize] = value;
+            }
+        }
+        for (i, child, canonical) in pending.iter() {
+            let number = index
+                .rank_canonical(child, *canonical)
+                .expect("children of legal states are legal");
+            for table in held {
+                prefetch_element(&table.codes, number as usize);
+            }
+            children.push((*i, number));
+        }
+        let (mut at_end, mut at_child) = (0, 0);
+        for (i, &(number, ref state, stored)) in group.iter().enumerate() {
+            let first_end = at_end;
+            while at_end < ends.len() && ends[at_end].0 == i {
+                at_end += 1;
+            }
+            let first_child = at_child;
+            while at_child < children.len() && children[at_child].0 == i {
+                at_child += 1;
+            }
+            let mine = &mut children[first_child..at_child];
+            // Symmetric moves may reach one canonical child: count it once.
+            mine.sort_unstable_by_key(|&(_, n)| n);
+            let mut previous = None;
+            let values = mine
+                .iter()
+                .filter(|&&(_, n)| previous.replace(n) != Some(n))
+                .map(|&(_, n)| {
+                    let mut value = Value::default();
+                    for table in held {
+                        table.half.set(&mut value, table.get(n));
+                    }
+                    value
+                });
+            let margins: Vec<i32> = ends[first_end..at_end].iter().map(|&(_, m)| m).collect();
+            let (expected, counted) = minimax(&margins, values);
+            edges += counted;
+            for &half in checked {
+                if half.of(&stored) != half.of(&expected) {
+                    return Err(Fault::Inconsistent(
+                        Mismatch {
+                            number,
+                            state: *state,
+                            stored: half.only(&stored),
+                            expected: half.only(&expected),
+                        }
+                        .to_string(),
+                    ));
+                }
             }
         }
     }
-    Ok(PackedValues(values))
+    Ok(edges)
 }
 
-/// Verifies table bytes completely.
-pub fn verify_bytes(origin: &Origin, bytes: &[u8]) -> Result<VerifyReport, TableError> {
+/// Checks `checked` halves of every state's value against its children's
+/// halves in `held`. Returns the edges checked.
+fn check_halves(
+    table: &TableBytes<'_>,
+    index: &StateIndex,
+    checked: &[Half],
+    held: &[HalfTable],
+    sweep: &Sweep<'_>,
+) -> Result<u64, Fault> {
+    let mut edges = 0;
+    for batch in batches(table) {
+        let counted: Vec<u64> = batch
+            .clone()
+            .into_par_iter()
+            .map_init(CheckScratch::default, |scratch, b| {
+                check_block(table, index, b, checked, held, scratch)
+            })
+            .collect::<Result<_, Fault>>()?;
+        edges += counted.iter().sum::<u64>();
+        sweep.done(table, batch);
+    }
+    Ok(edges)
+}
+
+/// Watches a verification as it goes.
+pub trait VerifyObserver: Sync {
+    /// A step begins: a sweep over the table's `blocks` blocks, or, when
+    /// `blocks` is 0, work of unknown length.
+    fn step_started(&self, _step: &str, _blocks: u64) {}
+    /// `blocks` more blocks of the step are done.
+    fn advanced(&self, _blocks: u64) {}
+}
+
+/// An observer that watches nothing.
+pub struct Quiet;
+impl VerifyObserver for Quiet {}
+
+/// How a sweep over the blocks reports each batch done: to the observer,
+/// and to `release` with the file bytes the batch took.
+pub struct Sweep<'a> {
+    release: &'a (dyn Fn(std::ops::Range<usize>) + Sync),
+    observer: &'a dyn VerifyObserver,
+}
+
+impl Sweep<'_> {
+    fn done(&self, table: &TableBytes<'_>, batch: std::ops::Range<u32>) {
+        self.observer.advanced(batch.len() as u64);
+        if let Some(span) = table.blocks_span(batch.start, batch.end) {
+            (self.release)(span);
+        }
+    }
+}
+
+/// Verifies table bytes completely, within the memory `options` allow,
+/// telling `observer` how it goes. `release` is told of file bytes read and
+/// not needed again in this sweep, so that a mapped file's pages can be let
+/// go.
+pub fn verify_with(
+    origin: &Origin,
+    bytes: &[u8],
+    options: VerifyOptions,
+    observer: &dyn VerifyObserver,
+    release: &(dyn Fn(std::ops::Range<usize>) + Sync),
+) -> Result<VerifyReport, TableError> {
     let started = Instant::now();
+    let sweep = Sweep { release, observer };
     let corrupt = |fault: Fault| TableError::Corrupt {
         origin: origin.clone(),
         fault,
     };
     let table = TableBytes::new(bytes).map_err(corrupt)?;
-    let board = table.header().board;
-    if let Err(reason) = crate::plan::check_verify_fits(&board) {
-        return Err(TableError::CannotVerify {
+    let header = table.header().clone();
+    let halves_held = crate::plan::verify_halves(&header.board, header.states, options.memory)
+        .map_err(|reason| TableError::CannotVerify {
             origin: origin.clone(),
             reason,
-        });
-    }
-    let Some(index) = StateIndex::build(board) else {
+        })?;
+    observer.step_started("number the states", 0);
+    let Some(index) = StateIndex::build(header.board) else {
         return Err(TableError::CannotVerify {
             origin: origin.clone(),
-            reason: format!("board {board} is over the index's limits"),
+            reason: format!("board {} is over the index's limits", header.board),
         });
     };
-    let values = decode_all(&table, &index).map_err(corrupt)?;
-    let edges = check_values(&index, &|number| values.get(number))
-        .map_err(|mismatch| corrupt(Fault::Inconsistent(mismatch.to_string())))?;
-    if edges != table.header().edges {
+    check_numbering(&table, &index).map_err(corrupt)?;
+    let limit = options.common_halves;
+    let mut edges = None;
+    let passes: Vec<Vec<Half>> = if halves_held >= 2 {
+        vec![vec![Half::Mover, Half::Opponent]]
+    } else {
+        vec![vec![Half::Mover], vec![Half::Opponent]]
+    };
+    let blocks = header.blocks as u64;
+    let board = header.board;
+    for (pass, checked) in passes.iter().enumerate() {
+        let named = |what: &str| match passes.len() {
+            1 => what.to_string(),
+            n => format!("pass {} of {n}: {what}", pass + 1),
+        };
+        let mut held = Vec::new();
+        for half in checked {
+            observer.step_started(
+                &named(&format!("read {}", half.of_children().name())),
+                blocks,
+            );
+            let table =
+                read_halves(&table, &index, half.of_children(), limit, &sweep).map_err(corrupt)?;
+            log::debug!(
+                "{board}: {} of {} states' {} outside the {} most common",
+                table.others.len(),
+                header.states,
+                table.half.name(),
+                table.common.len(),
+            );
+            held.push(table);
+        }
+        let names: Vec<&str> = checked.iter().map(|h| h.name()).collect();
+        observer.step_started(&named(&format!("check {}", names.join(", "))), blocks);
+        let counted = check_halves(&table, &index, checked, &held, &sweep).map_err(corrupt)?;
+        edges = Some(counted);
+    }
+    let edges = edges.unwrap_or(0);
+    if edges != header.edges {
         return Err(corrupt(Fault::Inconsistent(format!(
             "the header counts {} edges, the board has {edges}",
-            table.header().edges
+            header.edges
         ))));
     }
     Ok(VerifyReport {
         states: index.counts().states,
         edges,
+        passes: passes.len() as u32,
         seconds: started.elapsed().as_secs_f64(),
     })
+}
+
+/// Verifies table bytes completely, with the memory available.
+pub fn verify_bytes(origin: &Origin, bytes: &[u8]) -> Result<VerifyReport, TableError> {
+    verify_with(origin, bytes, VerifyOptions::default(), &Quiet, &|_| {})
 }
 
 /// Verifies a table file. Only a regular file is read, mapped rather than
@@ -325,6 +733,16 @@ pub fn verify_bytes(origin: &Origin, bytes: &[u8]) -> Result<VerifyReport, Table
 /// is refused at once. A name that starts with a board (`3x4.sgtb`) must
 /// name the board the header holds.
 pub fn verify_file(path: &std::path::Path) -> Result<VerifyReport, TableError> {
+    verify_file_with(path, VerifyOptions::default(), &Quiet)
+}
+
+/// `verify_file` within the memory `options` allow, telling `observer` how
+/// it goes.
+pub fn verify_file_with(
+    path: &std::path::Path,
+    options: VerifyOptions,
+    observer: &dyn VerifyObserver,
+) -> Result<VerifyReport, TableError> {
     let file = super::open_regular(path)?;
     // SAFETY: read-only, and every byte is checked before use; see
     // `Tablebase::open` for what another program changing the file could do.
@@ -335,7 +753,15 @@ pub fn verify_file(path: &std::path::Path) -> Result<VerifyReport, TableError> {
         fault,
     })?;
     super::check_name(path, board)?;
-    verify_bytes(&origin, &map)
+    let release = |span: std::ops::Range<usize>| {
+        // SAFETY: the map is a shared, read-only map of a file, so dropping
+        // its pages changes no byte: a later read fetches them from the file
+        // again. The span lies within the map (`blocks_span` checks it).
+        let _ = unsafe {
+            map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, span.start, span.len())
+        };
+    };
+    verify_with(&origin, &map, options, observer, &release)
 }
 
 /// States a spot check reads: about one in 50,000, at least 64 and at most

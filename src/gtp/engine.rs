@@ -15,7 +15,7 @@ use crate::moves::Move;
 use crate::position::Position;
 use crate::value::{points_text, score_text, Outcome};
 
-use super::game::Game;
+use super::game::{Ending, Game};
 use super::library::{Library, Oracle};
 use super::parse::{colour, finite_number, move_text, whole_number, MoveText};
 
@@ -347,7 +347,7 @@ impl Engine {
         let Some(side) = colour(side) else {
             return failure(SYNTAX_ERROR);
         };
-        let mv = if self.game.is_over() || self.game.is_drawn() {
+        let mv = if self.game.is_over() {
             Move::Pass
         } else {
             let oracle = match self.oracle() {
@@ -371,11 +371,15 @@ impl Engine {
         success(mv.name(&self.board()))
     }
 
+    /// The result once the game is over; before, the stones as they stand
+    /// scored by area.
     fn final_score(&self) -> String {
-        if self.game.is_drawn() {
-            return "0".to_string();
-        }
-        score_text(self.game.black_area_margin() as f64 - self.komi)
+        let black_margin = match self.game.ending() {
+            Some(Ending::Drawn) => return "0".to_string(),
+            Some(Ending::Scored { black_margin }) => black_margin,
+            None => self.game.black_area_margin(),
+        };
+        score_text(black_margin as f64 - self.komi)
     }
 
     fn final_status_list(&self, arguments: &[&str]) -> Reply {
@@ -400,7 +404,7 @@ impl Engine {
     /// The perfect-play result of the game as it stands, as `final_score`
     /// writes it.
     fn value_text(&mut self) -> Result<String, String> {
-        if self.game.is_drawn() || self.game.is_over() {
+        if self.game.is_over() {
             return Ok(self.final_score());
         }
         let oracle = self.oracle()?;
@@ -523,7 +527,7 @@ impl Engine {
         game.play(side, first)
             .map_err(|_| "illegal move".to_string())?;
         let mut line = vec![first];
-        while line.len() < PRINCIPAL_VARIATION_LIMIT && !game.is_over() && !game.is_drawn() {
+        while line.len() < PRINCIPAL_VARIATION_LIMIT && !game.is_over() {
             let mover = game.to_move();
             let best = Self::choose(&oracle, self.komi, &game, mover)?;
             game.play(mover, best.mv)
@@ -534,7 +538,7 @@ impl Engine {
     }
 
     fn principal_variation_text(&mut self, side: Colour) -> Result<String, String> {
-        if self.game.is_over() || self.game.is_drawn() {
+        if self.game.is_over() {
             return Ok(String::new());
         }
         let board = self.board();
@@ -603,7 +607,7 @@ impl Engine {
     pub fn kata_analyze_line(&mut self, request: &AnalyzeRequest) -> Result<String, String> {
         let board = self.board();
         let side = request.colour;
-        if self.game.is_over() || self.game.is_drawn() {
+        if self.game.is_over() {
             return Ok(String::new());
         }
         let mut ratings: Vec<Rating> = self

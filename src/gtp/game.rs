@@ -6,6 +6,13 @@
 //! GTP lets a controller play either colour at any time (setup stones, or a
 //! colour playing twice). A move by colour X is judged from X's view: the ko
 //! point only binds the side whose turn it is.
+//!
+//! The game ends at two consecutive passes (scored as the stones stand) or
+//! at the first repetition (a draw), and its result is fixed from then on.
+//! Moves a controller sends after the end are still played and recorded, as
+//! GNU Go and KataGo accept them (a controller may send them while scoring),
+//! but they change neither the result nor whether the game is over; undo
+//! back past the end reopens the game.
 
 use crate::board::{Board, Point, PointSet};
 use crate::colour::Colour;
@@ -53,8 +60,16 @@ struct Record {
     before: FullState,
     colour: Colour,
     mv: Move,
-    /// The state after this move had stood before: the game is drawn.
-    repeated: bool,
+}
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// Two consecutive passes: Black's area margin, komi aside, as the
+    /// stones stood.
+    Scored { black_margin: i32 },
+    /// A full state repeated.
+    Drawn,
 }
 
 /// A game on one board.
@@ -63,6 +78,8 @@ pub struct Game {
     board: Board,
     current: FullState,
     history: Vec<Record>,
+    /// How the game ended, and after how many moves.
+    end: Option<(usize, Ending)>,
 }
 
 impl Game {
@@ -71,6 +88,7 @@ impl Game {
             board,
             current: FullState::start(),
             history: Vec::new(),
+            end: None,
         }
     }
 
@@ -91,14 +109,14 @@ impl Game {
         self.history.iter().map(|r| (r.colour, r.mv))
     }
 
-    /// Two consecutive passes ended the game.
+    /// Two consecutive passes or a repetition ended the game.
     pub fn is_over(&self) -> bool {
-        self.current.passes >= 2
+        self.end.is_some()
     }
 
-    /// A full state repeated: the game is a draw.
-    pub fn is_drawn(&self) -> bool {
-        self.history.iter().any(|r| r.repeated)
+    /// How the game ended, if it has.
+    pub fn ending(&self) -> Option<Ending> {
+        self.end.map(|(_, ending)| ending)
     }
 
     /// The state `colour` would move from, from `colour`'s view, as the
@@ -164,9 +182,20 @@ impl Game {
             before: self.current,
             colour,
             mv,
-            repeated,
         });
         self.current = next;
+        if self.end.is_none() {
+            let ending = if repeated {
+                Some(Ending::Drawn)
+            } else if next.passes >= 2 {
+                Some(Ending::Scored {
+                    black_margin: self.black_area_margin(),
+                })
+            } else {
+                None
+            };
+            self.end = ending.map(|ending| (self.history.len(), ending));
+        }
         Ok(())
     }
 
@@ -175,6 +204,12 @@ impl Game {
         match self.history.pop() {
             Some(record) => {
                 self.current = record.before;
+                if self
+                    .end
+                    .is_some_and(|(after, _)| self.history.len() < after)
+                {
+                    self.end = None;
+                }
                 true
             }
             None => false,
@@ -253,7 +288,7 @@ mod tests {
         game.play(Colour::White, mv(&game, "B2")).unwrap();
         assert!(game.undo());
         assert_eq!(game.current().to_move, Colour::White);
-        assert!(!game.is_drawn());
+        assert!(!game.is_over());
     }
 
     #[test]
@@ -281,7 +316,7 @@ mod tests {
         ];
         for (colour, point) in line {
             game.play(colour, mv(&game, point)).unwrap();
-            assert!(!game.is_drawn(), "{point}");
+            assert!(!game.is_over(), "{point}");
         }
         let after_first = Game::new("1x3".parse().unwrap());
         let mut replay = after_first.clone();
@@ -289,13 +324,47 @@ mod tests {
         // Black takes B1 and C1: "X.." with White to move, as after move 1.
         game.play(Colour::Black, mv(&game, "A1")).unwrap();
         assert_eq!(game.current(), replay.current());
-        assert!(game.is_drawn());
+        assert_eq!(game.ending(), Some(Ending::Drawn));
         assert!(game.undo());
-        assert!(!game.is_drawn(), "undo takes the repetition back");
+        assert!(!game.is_over(), "undo takes the repetition back");
         // The same stones with the other side to move are another state.
         let mut other = Game::new("1x3".parse().unwrap());
         other.play(Colour::Black, mv(&other, "A1")).unwrap();
         other.play(Colour::White, Move::Pass).unwrap();
-        assert!(!other.is_drawn());
+        assert!(!other.is_over());
+    }
+
+    #[test]
+    fn a_finished_game_stays_finished() {
+        let mut game = Game::new("3x3".parse().unwrap());
+        game.play(Colour::Black, mv(&game, "B2")).unwrap();
+        game.play(Colour::White, Move::Pass).unwrap();
+        game.play(Colour::Black, Move::Pass).unwrap();
+        let ending = Some(Ending::Scored { black_margin: 9 });
+        assert_eq!(game.ending(), ending);
+        // Passes that bring back an earlier state, and stones, after the end.
+        for (colour, name) in [
+            (Colour::White, "pass"),
+            (Colour::Black, "pass"),
+            (Colour::White, "pass"),
+            (Colour::White, "A1"),
+            (Colour::Black, "pass"),
+        ] {
+            let played = if name == "pass" {
+                Move::Pass
+            } else {
+                mv(&game, name)
+            };
+            game.play(colour, played).unwrap();
+            assert_eq!(game.ending(), ending, "after {colour:?} {name}");
+        }
+        for _ in 0..5 {
+            assert!(game.undo());
+            assert_eq!(game.ending(), ending);
+        }
+        assert!(game.undo());
+        assert_eq!(game.ending(), None, "undo past the end reopens the game");
+        game.play(Colour::Black, mv(&game, "A1")).unwrap();
+        assert_eq!(game.ending(), None);
     }
 }

@@ -41,3 +41,21 @@
 
 140 smallgo-value
 #? [B\+9]
+
+# A draw on 2x2 at komi 0: genmove passes, every move keeps the draw, and
+# the analysis says so, pass included and marked.
+150 boardsize 2
+160 komi 0
+170 reg_genmove b
+#? [pass]
+
+180 smallgo-best-moves b
+#? [A1 B1 A2 B2 pass]
+
+190 smallgo-move-values b
+#? [LABEL A1 =0 B1 =0 A2 =0 B2 =0\nCOLOR yellow A1 B1 A2 B2\nTEXT black plays pass \(=0\); pass =0]
+
+# At komi 0.5 Black must play to win: pass is not among the best moves.
+200 komi 0.5
+210 smallgo-best-moves b
+#? [A1 B1 A2 B2]

@@ -151,6 +151,32 @@ pub fn rate_moves(
     Ok(ratings)
 }
 
+/// Whether two outcomes are the same result: a win or a loss by the same
+/// margin, or both draws (plies aside).
+pub fn same_result(a: &Outcome, b: &Outcome) -> bool {
+    match (a, b) {
+        (Outcome::MoverWins { margin: x, .. }, Outcome::MoverWins { margin: y, .. }) => x == y,
+        (Outcome::OpponentWins { margin: x, .. }, Outcome::OpponentWins { margin: y, .. }) => {
+            x == y
+        }
+        (Outcome::Draw, Outcome::Draw) => true,
+        _ => false,
+    }
+}
+
+/// The rated moves that keep the best result (plies aside), in the order
+/// given; pass among them when it does.
+pub fn keeping_best(ratings: &[Rating]) -> Vec<Move> {
+    let Some(best) = ratings.iter().map(|r| r.outcome).max_by(compare_outcomes) else {
+        return Vec::new();
+    };
+    ratings
+        .iter()
+        .filter(|r| same_result(&r.outcome, &best))
+        .map(|r| r.mv)
+        .collect()
+}
+
 /// The moves that keep the best result and margin (plies aside), in point
 /// order then pass.
 pub fn best_moves(
@@ -159,23 +185,12 @@ pub fn best_moves(
     komi: f64,
     mover_is_black: bool,
 ) -> Result<Vec<Move>, TableError> {
-    let ratings = rate_moves(values, state, komi, mover_is_black)?;
-    let same_result = |a: &Outcome, b: &Outcome| match (a, b) {
-        (Outcome::MoverWins { margin: x, .. }, Outcome::MoverWins { margin: y, .. }) => x == y,
-        (Outcome::OpponentWins { margin: x, .. }, Outcome::OpponentWins { margin: y, .. }) => {
-            x == y
-        }
-        (Outcome::Draw, Outcome::Draw) => true,
-        _ => false,
-    };
-    let Some(best) = ratings.iter().map(|r| r.outcome).max_by(compare_outcomes) else {
-        return Ok(Vec::new());
-    };
-    Ok(ratings
-        .iter()
-        .filter(|r| same_result(&r.outcome, &best))
-        .map(|r| r.mv)
-        .collect())
+    Ok(keeping_best(&rate_moves(
+        values,
+        state,
+        komi,
+        mover_is_black,
+    )?))
 }
 
 /// The result of the start position at komi 0, as `B+9`, `W+2` or `draw`.

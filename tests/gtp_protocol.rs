@@ -215,8 +215,9 @@ fn check_analysis(line: &str, legal_points: &[&str], best: &str, winrate: &str, 
     let mut moves: Vec<&str> = infos.iter().map(|i| i.get("move")).collect();
     moves.sort();
     let mut expected = legal_points.to_vec();
+    expected.push("pass");
     expected.sort();
-    assert_eq!(moves, expected, "every legal point, once, and no pass");
+    assert_eq!(moves, expected, "every legal point, once, and pass");
     for (order, info) in infos.iter().enumerate() {
         assert_eq!(info.get("order"), order.to_string());
         assert!(info.get("visits").parse::<u32>().unwrap() >= 10);
@@ -228,7 +229,7 @@ fn check_analysis(line: &str, legal_points: &[&str], best: &str, winrate: &str, 
         assert!(["1.0", "0.5", "0.0"].contains(&info.get("winrate")));
         assert!(!info.pv.is_empty(), "{info:?}");
         assert_eq!(info.pv[0], info.get("move"));
-        assert!(info.pv.iter().all(|m| m != "pass"), "{info:?}");
+        assert!(info.pv[1..].iter().all(|m| m != "pass"), "{info:?}");
         // pv comes last in the entry.
         assert_eq!(info.fields.last().map(|(k, _)| k.as_str()), Some("order"));
     }
@@ -264,13 +265,14 @@ fn kata_analyze_streams_every_move_until_input_arrives() {
     assert_eq!(engine.reply(), ["= smallgo"]);
 
     // White to move after B2, without an interval: one line, then a bare
-    // newline ends it. White loses every move, by at least 9 - 6.5.
+    // newline ends it. White loses every move (8 points and pass), by at
+    // least 9 - 6.5.
     engine.ask("play b B2");
     engine.send_raw(b"kata-analyze w\n");
     assert_eq!(engine.line(), "=");
     let line = engine.line();
     let infos = parse_infos(&line);
-    assert_eq!(infos.len(), 8);
+    assert_eq!(infos.len(), 9);
     assert!(infos.iter().all(|i| i.get("winrate") == "0.0"));
     assert!(infos
         .iter()

@@ -492,24 +492,15 @@ impl Engine {
         Ok(pairs.join(" "))
     }
 
+    /// Every move that keeps the best result (plies aside), pass included
+    /// when it does, in point order then pass.
     fn best_moves(&mut self, side: Colour) -> Result<String, String> {
         let board = self.board();
-        let ratings = self.ordered_ratings(side)?;
-        let Some(best) = ratings.first() else {
-            return Ok(String::new());
-        };
-        let mut names: Vec<(Move, String)> = ratings
+        let oracle = self.oracle()?;
+        let ratings = Self::rate(&oracle, self.komi, &self.game, side)?;
+        Ok(crate::analysis::keeping_best(&ratings)
             .iter()
-            .filter(|r| crate::analysis::prefer(r, best) == std::cmp::Ordering::Equal)
-            .filter_map(|r| match r.mv {
-                Move::Place(point) => Some((r.mv, board.point_name(point))),
-                Move::Pass => None,
-            })
-            .collect();
-        names.sort();
-        Ok(names
-            .into_iter()
-            .map(|(_, name)| name)
+            .map(|mv| mv.name(&board))
             .collect::<Vec<_>>()
             .join(" "))
     }
@@ -601,20 +592,17 @@ impl Engine {
         Reply::Analyze(request)
     }
 
-    /// One `kata-analyze` line: an `info` entry for every legal move on the
-    /// board (or the `maxmoves` best), most preferred first, from the side's
-    /// view, and the final ownership if asked for.
+    /// One `kata-analyze` line: an `info` entry for every legal move, pass
+    /// included as KataGo writes it (`move pass`), or the `maxmoves` best;
+    /// most preferred first, so that `order 0` is the move `genmove` plays;
+    /// from the side's view; and the final ownership if asked for.
     pub fn kata_analyze_line(&mut self, request: &AnalyzeRequest) -> Result<String, String> {
         let board = self.board();
         let side = request.colour;
         if self.game.is_over() {
             return Ok(String::new());
         }
-        let mut ratings: Vec<Rating> = self
-            .ordered_ratings(side)?
-            .into_iter()
-            .filter(|r| r.mv != Move::Pass)
-            .collect();
+        let mut ratings = self.ordered_ratings(side)?;
         if let Some(limit) = request.max_moves {
             ratings.truncate(limit);
         }
@@ -627,10 +615,13 @@ impl Engine {
                 Outcome::OpponentWins { margin, .. } => (0.0, -margin),
             };
             let (line, _) = self.principal_variation(side, rating.mv)?;
+            // The line up to the pass that ends or answers it: a pass
+            // played first is shown.
             let pv: Vec<String> = line
                 .iter()
-                .take_while(|m| **m != Move::Pass)
-                .map(|m| m.name(&board))
+                .enumerate()
+                .take_while(|&(i, m)| i == 0 || *m != Move::Pass)
+                .map(|(_, m)| m.name(&board))
                 .collect();
             entries.push(format!(
                 "info move {} visits {} winrate {} scoreLead {} order {order} pv {}",

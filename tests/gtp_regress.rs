@@ -899,6 +899,29 @@ fn gtp_regression_suites() {
     check_suites(&smallgo, &folder, COMMAND_TIMEOUT);
 }
 
+/// The suites in GNU Go's style (`loadsgf FILE N` then `reg_genmove`) run
+/// unchanged against smallgo and against GNU Go itself, which CI installs:
+/// the files are valid for GNU Go, and smallgo reads them as it does.
+#[test]
+fn gnugo_style_suites_run_unchanged_on_smallgo_and_on_gnugo() {
+    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("gtp-tests/gnugo-style");
+    let smallgo = EngineCommand {
+        program: PathBuf::from(env!("CARGO_BIN_EXE_smallgo")),
+        arguments: Vec::new(),
+    };
+    check_suites(&smallgo, &folder, COMMAND_TIMEOUT);
+    let gnugo = ["/usr/games/gnugo", "/usr/bin/gnugo"]
+        .into_iter()
+        .map(PathBuf::from)
+        .find(|path| path.is_file())
+        .expect("GNU Go is needed (Debian/Ubuntu: apt-get install gnugo)");
+    let gnugo = EngineCommand {
+        program: gnugo,
+        arguments: vec!["--mode".to_string(), "gtp".to_string()],
+    };
+    check_suites(&gnugo, &folder, COMMAND_TIMEOUT);
+}
+
 /// The same runner against any GTP engine and folder, to check the runner
 /// or a suite by hand, e.g.
 /// `GTP_REGRESS_ENGINE="/usr/games/gnugo --mode gtp" GTP_REGRESS_FOLDER=/tmp/suites

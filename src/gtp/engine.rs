@@ -13,6 +13,7 @@ use crate::board::Board;
 use crate::colour::Colour;
 use crate::moves::Move;
 use crate::position::Position;
+use crate::sgf;
 use crate::value::{points_text, score_text, Outcome};
 
 use super::game::{Ending, Game};
@@ -37,8 +38,10 @@ pub const COMMANDS: &[&str] = &[
     "known_command",
     "komi",
     "list_commands",
+    "loadsgf",
     "name",
     "play",
+    "printsgf",
     "protocol_version",
     "quit",
     "rectangular_boardsize",
@@ -219,6 +222,8 @@ impl Engine {
                 _ => failure(SYNTAX_ERROR),
             },
             "play" => self.play(arguments),
+            "loadsgf" => self.load_sgf(arguments),
+            "printsgf" => self.print_sgf(arguments),
             "genmove" => self.generate(arguments, true),
             "reg_genmove" => self.generate(arguments, false),
             "undo" if arguments.is_empty() => {
@@ -298,6 +303,135 @@ impl Engine {
         }
         self.game = Game::new(board);
         success("")
+    }
+
+    /// `loadsgf FILE [MOVE_NUMBER | VERTEX]`, as GNU Go has it: the game of
+    /// the file's main line, up to (not including) move MOVE_NUMBER or the
+    /// first move at VERTEX; its board, komi (if given), setup stones and
+    /// moves. Answers the colour to play. Anything wrong leaves the current
+    /// game as it was.
+    fn load_sgf(&mut self, arguments: &[&str]) -> Reply {
+        let (file, until) = match arguments {
+            [] => return failure("missing filename"),
+            [file] => (*file, None),
+            [file, until] => (*file, Some(*until)),
+            _ => return failure(SYNTAX_ERROR),
+        };
+        let bytes = match std::fs::read(file) {
+            Ok(bytes) => bytes,
+            Err(error) => return failure(format!("cannot open '{file}': {error}")),
+        };
+        let text = String::from_utf8_lossy(&bytes);
+        let record = match sgf::main_line(&text).and_then(|line| sgf::record(&line)) {
+            Ok(record) => record,
+            Err(error) => return failure(format!("cannot load '{file}': {error}")),
+        };
+        let board = record.board;
+        enum Until {
+            Number(usize),
+            Vertex(Move),
+        }
+        let until = match until {
+            None => None,
+            Some(text) => match (whole_number(text), move_text(&board, text)) {
+                (Some(number), _) if number > 0 => Some(Until::Number(number as usize)),
+                (_, Some(MoveText::Move(mv @ Move::Place(_)))) => Some(Until::Vertex(mv)),
+                _ => return failure(format!("'{text}' is neither a move number nor a vertex")),
+            },
+        };
+        let oracle = if board == self.board() && self.oracle.is_some() {
+            None
+        } else {
+            match self.open_oracle(board) {
+                Some(oracle) => Some(oracle),
+                None => {
+                    return failure(format!(
+                        "cannot load '{file}': no table serves its {} board",
+                        board.name()
+                    ))
+                }
+            }
+        };
+        let first_player = record
+            .steps
+            .iter()
+            .map_while(|step| match *step {
+                sgf::Step::Player(colour) => Some(colour),
+                sgf::Step::Move { .. } => None,
+            })
+            .last();
+        let first_mover = record.steps.iter().find_map(|step| match *step {
+            sgf::Step::Move { colour, .. } => Some(colour),
+            sgf::Step::Player(_) => None,
+        });
+        let to_move = first_player.or(first_mover).unwrap_or(Colour::Black);
+        let Some(mut game) = Game::from_setup(board, record.black, record.white, to_move) else {
+            return failure(format!(
+                "cannot load '{file}': its setup stones leave a string without liberty"
+            ));
+        };
+        let mut to_play = None;
+        let mut number = 0;
+        for step in &record.steps {
+            let sgf::Step::Move { colour, mv, node } = *step else {
+                continue;
+            };
+            number += 1;
+            let reached = match until {
+                Some(Until::Number(last)) => number == last,
+                Some(Until::Vertex(vertex)) => mv == vertex,
+                None => false,
+            };
+            if reached {
+                to_play = Some(colour);
+                break;
+            }
+            if game.play(colour, mv).is_err() {
+                return failure(format!(
+                    "cannot load '{file}': move {number} (node {node}, {} {}) is illegal",
+                    if colour.is_black() { "B" } else { "W" },
+                    mv.name(&board)
+                ));
+            }
+        }
+        if let Some(oracle) = oracle {
+            self.oracle = Some(oracle);
+        }
+        if let Some(komi) = record.komi {
+            self.komi = komi;
+        }
+        let to_play = to_play.unwrap_or(game.to_move());
+        self.game = game;
+        success(if to_play.is_black() { "black" } else { "white" })
+    }
+
+    /// `printsgf [FILE]`: the game so far as SGF, written to FILE, or
+    /// answered when no file is named.
+    fn print_sgf(&self, arguments: &[&str]) -> Reply {
+        let board = self.board();
+        let start = self.game.start();
+        let moves: Vec<(Colour, Move)> = self.game.moves().collect();
+        let result = match self.game.ending() {
+            Some(_) => format!("RE[{}]", self.final_score()),
+            None => String::new(),
+        };
+        let text = sgf::write_game(
+            &board,
+            self.komi,
+            start.black,
+            start.white,
+            start.to_move,
+            &moves,
+            &result,
+        );
+        match arguments {
+            [] => success(text.trim_end()),
+            [file] => match std::fs::write(file, &text) {
+                Ok(()) => success(""),
+                Err(error) => failure(format!("cannot write '{file}': {error}")),
+            },
+            _ => failure(SYNTAX_ERROR),
+        }
     }
 
     fn play(&mut self, arguments: &[&str]) -> Reply {

@@ -76,6 +76,8 @@ pub enum Ending {
 #[derive(Clone, Debug)]
 pub struct Game {
     board: Board,
+    /// Where the game began: the empty board, or setup stones.
+    start: FullState,
     current: FullState,
     history: Vec<Record>,
     /// How the game ended, and after how many moves.
@@ -86,10 +88,43 @@ impl Game {
     pub fn new(board: Board) -> Game {
         Game {
             board,
+            start: FullState::start(),
             current: FullState::start(),
             history: Vec::new(),
             end: None,
         }
+    }
+
+    /// A game that begins from setup stones with `to_move` to play; `None`
+    /// if a string of stones has no liberty.
+    pub fn from_setup(
+        board: Board,
+        black: PointSet,
+        white: PointSet,
+        to_move: Colour,
+    ) -> Option<Game> {
+        if !(black & white).is_empty() || !Position::new(black, white).is_legal(&board) {
+            return None;
+        }
+        let start = FullState {
+            black,
+            white,
+            to_move,
+            ko: None,
+            passes: 0,
+        };
+        Some(Game {
+            board,
+            start,
+            current: start,
+            history: Vec::new(),
+            end: None,
+        })
+    }
+
+    /// Where the game began.
+    pub fn start(&self) -> &FullState {
+        &self.start
     }
 
     pub fn board(&self) -> &Board {

@@ -1,4 +1,5 @@
-# Illegal moves get "? illegal move" and change nothing.
+# Illegal moves get "? illegal move" and change nothing; a vertex that is
+# malformed or off the board gets "? invalid coordinate", as in GNU Go.
 
 10 boardsize 3
 20 play b B2
@@ -13,16 +14,23 @@
 
 # Off the board: a vertex this board does not have.
 50 play w D1
-#? [illegal move]*
+#? [invalid coordinate]*
 
 60 play w A4
-#? [illegal move]*
+#? [invalid coordinate]*
 
 # Not a vertex at all.
 70 play w 4A
-#? [syntax error]*
+#? [invalid coordinate]*
 
 80 play w I1
+#? [invalid coordinate]*
+
+# A bad colour, or a missing argument.
+85 play x A1
+#? [syntax error]*
+
+87 play w
 #? [syntax error]*
 
 # Single-stone suicide: W at A1 with B at A2 and B1.

@@ -11,10 +11,10 @@
 #? []
 
 40 play b E1
-#? [illegal move]*
+#? [invalid coordinate]*
 
 50 play b A3
-#? [illegal move]*
+#? [invalid coordinate]*
 
 60 clear_board
 70 smallgo-value
@@ -35,7 +35,7 @@
 #? [A2|A3|B2|B3]
 
 120 play w C1
-#? [illegal move]*
+#? [invalid coordinate]*
 
 # Square sizes through rectangular_boardsize.
 130 rectangular_boardsize 3 3

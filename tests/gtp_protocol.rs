@@ -393,7 +393,18 @@ fn kata_analyze_options_are_honoured_or_refused() {
         engine.ask("kata-analyze b movesOwnership true"),
         ["? unsupported kata-analyze option: movesOwnership"]
     );
-    assert_eq!(engine.ask("kata-analyze b maxmoves x"), ["? syntax error"]);
+    assert_eq!(
+        engine.ask("kata-analyze b maxmoves x"),
+        ["? kata-analyze: maxmoves needs a whole number, not 'x'"]
+    );
+    assert_eq!(
+        engine.ask("kata-analyze foo"),
+        ["? kata-analyze: 'foo' is not a colour, an interval or an option with its value"]
+    );
+    assert_eq!(
+        engine.ask("kata-analyze w 10 maxmoves"),
+        ["? kata-analyze: maxmoves needs a value"]
+    );
     engine.quit();
 }
 
@@ -492,4 +503,26 @@ fn a_damaged_table_does_not_hide_a_sound_one() {
         }
         engine.quit();
     }
+}
+
+/// A board without a table is refused with GTP's one line, and standard
+/// error says which boards have tables and how to build the one asked for.
+#[test]
+fn a_board_without_a_table_is_explained_on_stderr() {
+    let mut engine = Engine::start(&[]);
+    assert_eq!(engine.ask("boardsize 5"), ["? unacceptable size"]);
+    let log = engine.stderr();
+    for said in [
+        "no table for board 5x5",
+        " 4x4",
+        " 2x8",
+        "smallgo --build 5x5 --tables DIR",
+        "--tables DIR",
+    ] {
+        assert!(log.contains(said), "'{said}' missing from:\n{log}");
+    }
+    assert_eq!(engine.ask("boardsize 30"), ["? unacceptable size"]);
+    assert!(engine.stderr().contains("30x30 is not allowed"));
+    // The board in play stays.
+    assert_eq!(engine.ask("play b C3"), ["= "]);
 }

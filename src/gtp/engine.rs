@@ -100,6 +100,8 @@ fn failure(text: impl Into<String>) -> Reply {
 }
 
 const SYNTAX_ERROR: &str = "syntax error";
+/// GNU Go's answer to a vertex that is malformed or off the board.
+const INVALID_COORDINATE: &str = "invalid coordinate";
 
 /// The engine's settings from the command line.
 #[derive(Clone, Debug, Default)]
@@ -292,11 +294,16 @@ impl Engine {
 
     /// Changes the board (clearing it), if its values can be had.
     fn set_board(&mut self, rows: usize, columns: usize) -> Reply {
-        let Ok(board) = Board::new(rows, columns) else {
-            return failure("unacceptable size");
+        let board = match Board::new(rows, columns) {
+            Ok(board) => board,
+            Err(error) => {
+                log::warn!("{error}");
+                return failure("unacceptable size");
+            }
         };
         if board != self.board() || self.oracle.is_none() {
             let Some(oracle) = self.open_oracle(board) else {
+                self.log_missing_table(board);
                 return failure("unacceptable size");
             };
             self.oracle = Some(oracle);
@@ -434,6 +441,19 @@ impl Engine {
         }
     }
 
+    /// Tells on standard error which boards have tables, and how to build
+    /// the one asked for.
+    fn log_missing_table(&self, board: Board) {
+        let boards: Vec<String> = self.library.boards().iter().map(Board::name).collect();
+        log::warn!(
+            "no table for board {board} ({} wide, {} high); tables (each also serves its turned board): {}. \
+             Build one with `smallgo --build {board} --tables DIR` and start the engine with `--tables DIR`",
+            board.columns(),
+            board.rows(),
+            boards.join(" ")
+        );
+    }
+
     fn play(&mut self, arguments: &[&str]) -> Reply {
         let [side, vertex] = arguments else {
             return failure(SYNTAX_ERROR);
@@ -442,8 +462,7 @@ impl Engine {
             return failure(SYNTAX_ERROR);
         };
         match move_text(&self.board(), vertex) {
-            None => failure(SYNTAX_ERROR),
-            Some(MoveText::OffBoard) => failure("illegal move"),
+            None | Some(MoveText::OffBoard) => failure(INVALID_COORDINATE),
             Some(MoveText::Move(mv)) => match self.game.play(side, mv) {
                 Ok(()) => success(""),
                 Err(_) => failure("illegal move"),
@@ -704,7 +723,15 @@ impl Engine {
         }
         for pair in rest.chunks(2) {
             let [key, value] = pair else {
-                return failure(SYNTAX_ERROR);
+                let lone = pair[0];
+                return failure(match lone {
+                    "interval" | "minmoves" | "maxmoves" | "ownership" => {
+                        format!("kata-analyze: {lone} needs a value")
+                    }
+                    _ => format!(
+                        "kata-analyze: '{lone}' is not a colour, an interval or an option with its value"
+                    ),
+                });
             };
             let number = whole_number(value);
             match (*key, number) {
@@ -714,8 +741,15 @@ impl Engine {
                 ("ownership", _) if *value == "true" || *value == "false" => {
                     request.ownership = *value == "true"
                 }
-                ("interval" | "minmoves" | "maxmoves" | "ownership", _) => {
-                    return failure(SYNTAX_ERROR)
+                ("interval" | "minmoves" | "maxmoves", _) => {
+                    return failure(format!(
+                        "kata-analyze: {key} needs a whole number, not '{value}'"
+                    ))
+                }
+                ("ownership", _) => {
+                    return failure(format!(
+                        "kata-analyze: ownership is true or false, not '{value}'"
+                    ))
                 }
                 _ => return failure(format!("unsupported kata-analyze option: {key}")),
             }

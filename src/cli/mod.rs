@@ -20,6 +20,7 @@ mod bench;
 mod build;
 mod manifest;
 mod progress;
+mod review;
 
 use std::ffi::OsString;
 use std::io::{self, Write};
@@ -99,6 +100,21 @@ enum Command {
         #[arg(required = true, value_name = "FILE")]
         files: Vec<PathBuf>,
     },
+    /// Review a game: the exact value before and after every move, the
+    /// moves that change the result, and the perfect line at each.
+    Review {
+        /// The game, an SGF file (its main line is reviewed).
+        #[arg(value_name = "GAME.sgf")]
+        game: PathBuf,
+        /// Komi (default: the file's KM, else 0).
+        #[arg(long, value_name = "K", allow_negative_numbers = true)]
+        komi: Option<f64>,
+        /// Write the game with the review in it (comments, BM/DO/TE,
+        /// GB/GW/DM, V, and the perfect line at each mistake) to this SGF
+        /// file.
+        #[arg(short = 'o', long = "output", value_name = "OUT.sgf")]
+        output: Option<PathBuf>,
+    },
 }
 
 #[derive(Subcommand, Debug)]
@@ -172,6 +188,14 @@ pub fn run(arguments: impl IntoIterator<Item = OsString>) -> ExitCode {
             options,
         ),
         (None, Some(Command::Verify { files })) => verify_files(&files, arguments.memory),
+        (None, Some(Command::Review { game, komi, output })) => review::run(
+            &game,
+            review::ReviewOptions {
+                komi,
+                output,
+                tables: arguments.tables,
+            },
+        ),
         (None, Some(Command::Bench(Bench::Build { boards }))) => {
             let boards = if boards.is_empty() {
                 bench::DEFAULT_BOARDS

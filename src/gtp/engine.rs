@@ -8,7 +8,7 @@
 
 use std::time::Duration;
 
-use crate::analysis::{preference_order, rate_moves, Rating, Values};
+use crate::analysis::{preference_order, Rating, Values};
 use crate::board::Board;
 use crate::colour::Colour;
 use crate::moves::Move;
@@ -19,11 +19,10 @@ use crate::value::{points_text, score_text, Outcome};
 use super::game::{Ending, Game};
 use super::library::{Library, Oracle};
 use super::parse::{colour, finite_number, move_text, whole_number, MoveText};
+use super::perfect;
 
 /// The board used until a controller sets one.
 const DEFAULT_BOARD: (usize, usize) = (4, 4);
-/// The most moves a principal variation shows.
-const PRINCIPAL_VARIATION_LIMIT: usize = 60;
 
 /// Every command the engine knows, as `list_commands` gives them.
 pub const COMMANDS: &[&str] = &[
@@ -470,29 +469,6 @@ impl Engine {
         }
     }
 
-    /// Rates every legal move of `side` in `game`: the table's value of the
-    /// child for the current komi, or a draw if the move repeats a state.
-    fn rate(oracle: &Oracle, komi: f64, game: &Game, side: Colour) -> Result<Vec<Rating>, String> {
-        let state = game.state_for(side);
-        let mut ratings =
-            rate_moves(oracle, &state, komi, side.is_black()).map_err(|e| e.to_string())?;
-        for rating in &mut ratings {
-            if let Ok(next) = game.after(side, rating.mv) {
-                if game.has_stood(&next) {
-                    rating.outcome = Outcome::Draw;
-                }
-            }
-        }
-        Ok(ratings)
-    }
-
-    /// The move SPEC section 4 chooses for `side` in `game`.
-    fn choose(oracle: &Oracle, komi: f64, game: &Game, side: Colour) -> Result<Rating, String> {
-        let ratings = Self::rate(oracle, komi, game, side)?;
-        let best = preference_order(&ratings)[0];
-        Ok(ratings[best])
-    }
-
     fn generate(&mut self, arguments: &[&str], play: bool) -> Reply {
         let [side] = arguments else {
             return failure(SYNTAX_ERROR);
@@ -507,7 +483,7 @@ impl Engine {
                 Ok(oracle) => oracle,
                 Err(message) => return failure(message),
             };
-            match Self::choose(&oracle, self.komi, &self.game, side) {
+            match perfect::choose(&oracle, self.komi, &self.game, side) {
                 Ok(best) => {
                     if self.settings.resign && matches!(best.outcome, Outcome::OpponentWins { .. })
                     {
@@ -575,7 +551,7 @@ impl Engine {
     /// The rated moves of `side`, most preferred first.
     fn ordered_ratings(&mut self, side: Colour) -> Result<Vec<Rating>, String> {
         let oracle = self.oracle()?;
-        let ratings = Self::rate(&oracle, self.komi, &self.game, side)?;
+        let ratings = perfect::rate(&oracle, self.komi, &self.game, side)?;
         Ok(preference_order(&ratings)
             .into_iter()
             .map(|i| ratings[i])
@@ -650,7 +626,7 @@ impl Engine {
     fn best_moves(&mut self, side: Colour) -> Result<String, String> {
         let board = self.board();
         let oracle = self.oracle()?;
-        let ratings = Self::rate(&oracle, self.komi, &self.game, side)?;
+        let ratings = perfect::rate(&oracle, self.komi, &self.game, side)?;
         Ok(crate::analysis::keeping_best(&ratings)
             .iter()
             .map(|mv| mv.name(&board))
@@ -658,27 +634,15 @@ impl Engine {
             .join(" "))
     }
 
-    /// The moves perfect play follows after `side` plays `first`, `first`
-    /// included, until the game ends, repeats, or the limit; and the game at
-    /// the end of them.
+    /// The moves perfect play follows after `side` plays `first` in the
+    /// current game, and the game at their end.
     fn principal_variation(
         &mut self,
         side: Colour,
         first: Move,
     ) -> Result<(Vec<Move>, Game), String> {
         let oracle = self.oracle()?;
-        let mut game = self.game.clone();
-        game.play(side, first)
-            .map_err(|_| "illegal move".to_string())?;
-        let mut line = vec![first];
-        while line.len() < PRINCIPAL_VARIATION_LIMIT && !game.is_over() {
-            let mover = game.to_move();
-            let best = Self::choose(&oracle, self.komi, &game, mover)?;
-            game.play(mover, best.mv)
-                .map_err(|_| "illegal move".to_string())?;
-            line.push(best.mv);
-        }
-        Ok((line, game))
+        perfect::principal_variation(&oracle, self.komi, &self.game, side, first)
     }
 
     fn principal_variation_text(&mut self, side: Colour) -> Result<String, String> {
@@ -687,7 +651,7 @@ impl Engine {
         }
         let board = self.board();
         let oracle = self.oracle()?;
-        let first = Self::choose(&oracle, self.komi, &self.game, side)?.mv;
+        let first = perfect::choose(&oracle, self.komi, &self.game, side)?.mv;
         let (line, _) = self.principal_variation(side, first)?;
         Ok(line
             .iter()
@@ -811,7 +775,7 @@ impl Engine {
     /// Row by row from the top left, as KataGo writes ownership.
     fn final_ownership(&mut self, side: Colour) -> Result<String, String> {
         let oracle = self.oracle()?;
-        let best = Self::choose(&oracle, self.komi, &self.game, side)?.mv;
+        let best = perfect::choose(&oracle, self.komi, &self.game, side)?.mv;
         let (_, end) = self.principal_variation(side, best)?;
         let board = *end.board();
         let position = end.current();

@@ -12,6 +12,7 @@ pub mod engine;
 pub mod game;
 pub mod library;
 pub mod parse;
+pub mod perfect;
 
 use std::io::{self, BufRead, Write};
 use std::path::PathBuf;

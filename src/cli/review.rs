@@ -1,0 +1,426 @@
+//! `smallgo review GAME.sgf [--komi K] [-o OUT.sgf]`: the exact value of
+//! every position of a game, before and after each move, from the tables
+//! the engine plays with. A mistake is a move that changes the result: a
+//! win turned into a draw or a loss, a draw into a loss, or a smaller
+//! margin. The review is printed, and OUT.sgf gets the game with comments,
+//! the standard move and position properties (`BM` a move that changes who
+//! wins or draws, `DO` one that only gives up points, `TE` the only move
+//! that keeps the result; `GB`, `GW` or `DM` for who wins after it; `V` the
+//! exact margin for Black) and the perfect line as a variation at each
+//! mistake.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use crate::analysis::{compare_outcomes, keeping_best, preference_order, same_result, Rating};
+use crate::board::Board;
+use crate::colour::Colour;
+use crate::gtp::game::Game;
+use crate::gtp::library::Library;
+use crate::gtp::perfect;
+use crate::moves::Move;
+use crate::sgf;
+use crate::value::{score_text, Outcome};
+
+use super::EXIT_FAILURE;
+
+/// What `review` was asked for.
+#[derive(Clone, Debug, Default)]
+pub struct ReviewOptions {
+    /// Komi; by default the file's `KM`, else 0.
+    pub komi: Option<f64>,
+    /// Where to write the annotated game.
+    pub output: Option<PathBuf>,
+    /// A folder of tables besides the built-in ones.
+    pub tables: Option<PathBuf>,
+}
+
+/// How a move compares with the best one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// It keeps the best result, and it is the only move that does.
+    OnlyMove,
+    /// It keeps the best result.
+    Good,
+    /// It gives up points but keeps who wins (or the draw).
+    Inaccuracy,
+    /// It changes who wins, or gives up the draw or the win.
+    Mistake,
+    /// Played after the game ended.
+    AfterTheEnd,
+}
+
+/// One reviewed move.
+#[derive(Clone, Debug)]
+pub struct Reviewed {
+    pub colour: Colour,
+    pub mv: Move,
+    /// The result with perfect play before the move, as `final_score`
+    /// writes it (Black's view, komi included).
+    pub before: String,
+    /// The result with perfect play after it.
+    pub after: String,
+    /// Black's margin after it (0 for a draw).
+    pub after_margin: f64,
+    pub verdict: Verdict,
+    /// The moves that keep the best result.
+    pub best: Vec<Move>,
+    /// Perfect play from the position before a mistake.
+    pub perfect_line: Vec<Move>,
+}
+
+/// A reviewed game.
+pub struct Review {
+    pub board: Board,
+    pub komi: f64,
+    pub record: sgf::Record,
+    pub moves: Vec<Reviewed>,
+}
+
+fn class(outcome: &Outcome) -> i32 {
+    match outcome {
+        Outcome::MoverWins { .. } => 1,
+        Outcome::Draw => 0,
+        Outcome::OpponentWins { .. } => -1,
+    }
+}
+
+/// Reviews the main line of SGF `text`.
+pub fn review(text: &str, options: &ReviewOptions) -> Result<Review, String> {
+    let record = sgf::main_line(text)
+        .and_then(|line| sgf::record(&line))
+        .map_err(|error| error.to_string())?;
+    let board = record.board;
+    let library = Library::new(options.tables.as_deref(), false);
+    let oracle = library
+        .open(board)
+        .ok_or_else(|| format!("no table serves its {} board", board.name()))?;
+    let komi = options.komi.or(record.komi).unwrap_or(0.0);
+    let steps: Vec<(Colour, Move, usize)> = record
+        .steps
+        .iter()
+        .filter_map(|step| match *step {
+            sgf::Step::Move { colour, mv, node } => Some((colour, mv, node)),
+            sgf::Step::Player(_) => None,
+        })
+        .collect();
+    let first_player = record
+        .steps
+        .iter()
+        .map_while(|step| match *step {
+            sgf::Step::Player(colour) => Some(colour),
+            sgf::Step::Move { .. } => None,
+        })
+        .last();
+    let to_move = first_player
+        .or(steps.first().map(|&(colour, _, _)| colour))
+        .unwrap_or(Colour::Black);
+    let mut game = Game::from_setup(board, record.black, record.white, to_move)
+        .ok_or("its setup stones leave a string without liberty")?;
+    let mut moves = Vec::with_capacity(steps.len());
+    for (number, &(colour, mv, node)) in steps.iter().enumerate() {
+        let illegal = || {
+            format!(
+                "move {} (node {node}, {} {}) is illegal",
+                number + 1,
+                colour.letter(),
+                mv.name(&board)
+            )
+        };
+        if game.is_over() {
+            game.play(colour, mv).map_err(|_| illegal())?;
+            moves.push(Reviewed {
+                colour,
+                mv,
+                before: String::new(),
+                after: String::new(),
+                after_margin: 0.0,
+                verdict: Verdict::AfterTheEnd,
+                best: Vec::new(),
+                perfect_line: Vec::new(),
+            });
+            continue;
+        }
+        let ratings: Vec<Rating> = perfect::rate(&oracle, komi, &game, colour)?;
+        let played = *ratings.iter().find(|r| r.mv == mv).ok_or_else(illegal)?;
+        let best = ratings
+            .iter()
+            .map(|r| r.outcome)
+            .max_by(compare_outcomes)
+            .expect("pass is always legal");
+        let keeping = keeping_best(&ratings);
+        let verdict = if same_result(&played.outcome, &best) {
+            if keeping.len() == 1 && ratings.len() > 1 {
+                Verdict::OnlyMove
+            } else {
+                Verdict::Good
+            }
+        } else if class(&played.outcome) == class(&best) {
+            Verdict::Inaccuracy
+        } else {
+            Verdict::Mistake
+        };
+        let perfect_line = match verdict {
+            Verdict::Inaccuracy | Verdict::Mistake => {
+                let first = ratings[preference_order(&ratings)[0]].mv;
+                perfect::principal_variation(&oracle, komi, &game, colour, first)?.0
+            }
+            _ => Vec::new(),
+        };
+        let black_view = |outcome: &Outcome| outcome.black_margin(colour.is_black());
+        moves.push(Reviewed {
+            colour,
+            mv,
+            before: score_text(black_view(&best)),
+            after: score_text(black_view(&played.outcome)),
+            after_margin: black_view(&played.outcome),
+            verdict,
+            best: keeping,
+            perfect_line,
+        });
+        game.play(colour, mv).map_err(|_| illegal())?;
+    }
+    Ok(Review {
+        board,
+        komi,
+        record,
+        moves,
+    })
+}
+
+impl Review {
+    /// The review as text, a line a move.
+    pub fn text(&self) -> String {
+        let board = &self.board;
+        let mut out = format!(
+            "board {}, komi {}\n",
+            board.name(),
+            crate::value::points_text(self.komi)
+        );
+        let mut mistakes = 0;
+        for (i, reviewed) in self.moves.iter().enumerate() {
+            let head = format!(
+                "{:>3} {} {:<5}",
+                i + 1,
+                reviewed.colour.letter(),
+                reviewed.mv.name(board)
+            );
+            let names = |moves: &[Move]| -> String {
+                moves
+                    .iter()
+                    .map(|m| m.name(board))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            };
+            let line = match reviewed.verdict {
+                Verdict::AfterTheEnd => format!("{head} after the end of the game"),
+                verdict => {
+                    let note = match verdict {
+                        Verdict::OnlyMove => "the only move".to_string(),
+                        Verdict::Good => String::new(),
+                        _ => {
+                            mistakes += 1;
+                            format!(
+                                "{}: best {}; perfect play {}",
+                                if verdict == Verdict::Mistake {
+                                    "mistake"
+                                } else {
+                                    "gives up points"
+                                },
+                                names(&reviewed.best),
+                                names(&reviewed.perfect_line)
+                            )
+                        }
+                    };
+                    format!(
+                        "{head} {:>7} -> {:<7} {note}",
+                        reviewed.before, reviewed.after
+                    )
+                }
+            };
+            out.push_str(line.trim_end());
+            out.push('\n');
+        }
+        out.push_str(&format!("{mistakes} moves changed the result\n"));
+        out
+    }
+
+    /// The game as SGF with the review in it.
+    pub fn sgf(&self) -> String {
+        let board = &self.board;
+        let mut root = format!(
+            "(;FF[4]CA[UTF-8]GM[1]AP[smallgo:{}]SZ[{}]KM[{}]",
+            env!("CARGO_PKG_VERSION"),
+            sgf::size_text(board),
+            crate::value::points_text(self.komi),
+        );
+        let list = |set: crate::board::PointSet| -> String {
+            set.iter()
+                .map(|p| format!("[{}]", sgf::point_text(board, p)))
+                .collect()
+        };
+        if !self.record.black.is_empty() {
+            root.push_str(&format!("AB{}", list(self.record.black)));
+        }
+        if !self.record.white.is_empty() {
+            root.push_str(&format!("AW{}", list(self.record.white)));
+        }
+        if let Some(first) = self.moves.first() {
+            if first.colour == Colour::White {
+                root.push_str("PL[W]");
+            }
+        }
+        root.push_str(&format!(
+            "C[{}]",
+            sgf::escape(&format!(
+                "Reviewed by smallgo at komi {}: exact values from its tables. BM marks a move that changes who wins (or the draw), DO one that only gives up points, TE the only move that keeps the result; V is Black's margin with perfect play after the move.",
+                crate::value::points_text(self.komi)
+            ))
+        ));
+        let mut out = root;
+        let mut variations: Vec<String> = Vec::new();
+        for reviewed in &self.moves {
+            let node = self.node(reviewed);
+            if reviewed.perfect_line.is_empty() {
+                out.push_str(&format!("\n;{node}"));
+            } else {
+                out.push_str(&format!("\n(;{node}"));
+                variations.push(self.perfect_line(reviewed));
+            }
+        }
+        for variation in variations.iter().rev() {
+            out.push_str(&format!(")\n({variation})"));
+        }
+        out.push_str(")\n");
+        out
+    }
+
+    fn node(&self, reviewed: &Reviewed) -> String {
+        let board = &self.board;
+        let mut node = format!(
+            "{}[{}]",
+            reviewed.colour.letter(),
+            sgf::move_text(board, reviewed.mv)
+        );
+        let comment = match reviewed.verdict {
+            Verdict::AfterTheEnd => "Played after the end of the game.".to_string(),
+            verdict => {
+                let names = |moves: &[Move]| -> String {
+                    moves
+                        .iter()
+                        .map(|m| m.name(board))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                };
+                let what = match verdict {
+                    Verdict::OnlyMove => "The only move that keeps the result.".to_string(),
+                    Verdict::Good => "Keeps the result.".to_string(),
+                    Verdict::Inaccuracy => {
+                        format!("Gives up points; best: {}.", names(&reviewed.best))
+                    }
+                    _ => format!(
+                        "A mistake: it changes the result; best: {}.",
+                        names(&reviewed.best)
+                    ),
+                };
+                format!(
+                    "{} before, {} after. {what}",
+                    reviewed.before, reviewed.after
+                )
+            }
+        };
+        node.push_str(&format!("C[{}]", sgf::escape(&comment)));
+        if reviewed.verdict == Verdict::AfterTheEnd {
+            return node;
+        }
+        node.push_str(match reviewed.verdict {
+            Verdict::Mistake => "BM[1]",
+            Verdict::Inaccuracy => "DO[]",
+            Verdict::OnlyMove => "TE[1]",
+            _ => "",
+        });
+        let margin = reviewed.after_margin;
+        node.push_str(if margin > 0.0 {
+            "GB[1]"
+        } else if margin < 0.0 {
+            "GW[1]"
+        } else {
+            "DM[1]"
+        });
+        node.push_str(&format!("V[{}]", crate::value::points_text(margin)));
+        node
+    }
+
+    /// The perfect line at a mistake, as a variation's nodes.
+    fn perfect_line(&self, reviewed: &Reviewed) -> String {
+        let board = &self.board;
+        let mut colour = reviewed.colour;
+        let mut out = String::new();
+        for (i, &mv) in reviewed.perfect_line.iter().enumerate() {
+            out.push_str(&format!(
+                "{};{}[{}]",
+                if i % 8 == 0 && i > 0 { "\n" } else { "" },
+                colour.letter(),
+                sgf::move_text(board, mv)
+            ));
+            if i == 0 {
+                out.push_str(&format!(
+                    "C[{}]",
+                    sgf::escape(&format!(
+                        "Perfect play: {} keeps {}.",
+                        mv.name(board),
+                        reviewed.before
+                    ))
+                ));
+            }
+            colour = colour.opposite();
+        }
+        out
+    }
+}
+
+/// Writes `text` to `path` whole or not at all: a temporary file beside it,
+/// then a rename.
+fn write_whole(path: &Path, text: &str) -> std::io::Result<()> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let temporary = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
+    std::fs::write(&temporary, text)
+        .and_then(|()| std::fs::rename(&temporary, path))
+        .inspect_err(|_| {
+            let _ = std::fs::remove_file(&temporary);
+        })
+}
+
+/// Runs `smallgo review`.
+pub fn run(game: &Path, options: ReviewOptions) -> ExitCode {
+    let text = match std::fs::read(game) {
+        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        Err(error) => {
+            eprintln!("smallgo: review: cannot read {}: {error}", game.display());
+            return ExitCode::from(EXIT_FAILURE);
+        }
+    };
+    let review = match review(&text, &options) {
+        Ok(review) => review,
+        Err(error) => {
+            eprintln!("smallgo: review: {}: {error}", game.display());
+            return ExitCode::from(EXIT_FAILURE);
+        }
+    };
+    if let Some(output) = &options.output {
+        if let Err(error) = write_whole(output, &review.sgf()) {
+            eprintln!(
+                "smallgo: review: cannot write {}: {error}",
+                output.display()
+            );
+            return ExitCode::from(EXIT_FAILURE);
+        }
+    }
+    match outln!("{}", review.text().trim_end()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => super::output_failed(&error),
+    }
+}

@@ -1,0 +1,222 @@
+//! `smallgo review` as a user meets it: the values it prints agree with
+//! what the GTP engine says of the same positions (loadsgf up to each move,
+//! then smallgo-value), a move is flagged exactly when the value after it
+//! is worse than before, the annotated SGF reads back with the same moves
+//! and one mark and one perfect-line variation per flagged move, and bad
+//! input fails with a message naming the file, writing nothing.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use smallgo::sgf;
+
+fn smallgo(arguments: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_smallgo"))
+        .args(arguments)
+        .output()
+        .expect("smallgo runs")
+}
+
+/// Answers of the GTP engine to `commands`, one string per command.
+fn gtp(commands: &[String]) -> Vec<String> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_smallgo"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut input = commands.join("\n");
+    input.push_str("\nquit\n");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    let mut answers: Vec<String> = text
+        .split("\n\n")
+        .map(|a| a.trim_start_matches(['=', '?']).trim().to_string())
+        .collect();
+    answers.truncate(commands.len());
+    answers
+}
+
+fn sgf_files() -> Vec<PathBuf> {
+    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("gtp-tests/sgf");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(folder)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.extension().is_some_and(|e| e == "sgf")
+                && !p.file_name().unwrap().to_string_lossy().starts_with("bad-")
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// A game's move lines: (before, after, flag) of each reviewed move.
+fn review_lines(text: &str) -> Vec<Option<(String, String, String)>> {
+    text.lines()
+        .skip(1)
+        .filter(|l| l.starts_with(' ') || l.chars().next().is_some_and(|c| c.is_ascii_digit()))
+        .filter(|l| !l.contains("moves changed the result"))
+        .map(|line| {
+            if line.contains("after the end of the game") {
+                return None;
+            }
+            let words: Vec<&str> = line.split_whitespace().collect();
+            // number, colour, move, before, "->", after, note...
+            assert_eq!(words[4], "->", "{line}");
+            let note = words[6..].join(" ");
+            Some((words[3].to_string(), words[5].to_string(), note))
+        })
+        .collect()
+}
+
+/// The result a value string stands for, from Black's view: its margin.
+fn margin(value: &str) -> f64 {
+    match value {
+        "0" => 0.0,
+        v if v.starts_with("B+") => v[2..].parse().unwrap(),
+        v if v.starts_with("W+") => -v[2..].parse::<f64>().unwrap(),
+        v => panic!("not a value: {v}"),
+    }
+}
+
+#[test]
+fn review_agrees_with_the_engine_and_writes_readable_sgf() {
+    let folder = tempfile::tempdir().unwrap();
+    let mut reviewed = 0;
+    for file in sgf_files() {
+        let name = file.file_name().unwrap().to_string_lossy().into_owned();
+        let out = folder.path().join(format!("reviewed-{name}"));
+        let output = smallgo(&[
+            "review",
+            file.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        assert!(
+            output.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let text = String::from_utf8(output.stdout).unwrap();
+        let lines = review_lines(&text);
+        // The engine's value before each move, from loadsgf up to it.
+        let commands: Vec<String> = (1..=lines.len())
+            .flat_map(|n| {
+                [
+                    format!("loadsgf {} {n}", file.display()),
+                    "smallgo-value".to_string(),
+                ]
+            })
+            .collect();
+        let answers = gtp(&commands);
+        let mut flagged = 0;
+        for (i, line) in lines.iter().enumerate() {
+            let Some((before, after, note)) = line else {
+                continue;
+            };
+            assert_eq!(
+                &answers[2 * i + 1],
+                before,
+                "{name}: value before move {}",
+                i + 1
+            );
+            let colour_sign = if answers[2 * i] == "black" { 1.0 } else { -1.0 };
+            let lost = colour_sign * (margin(before) - margin(after));
+            assert!(lost >= 0.0, "{name}: move {} gains on perfect play", i + 1);
+            let marked = note.starts_with("mistake") || note.starts_with("gives up points");
+            assert_eq!(marked, lost > 0.0, "{name}: move {}: {note}", i + 1);
+            flagged += marked as usize;
+            if let Some(Some((next_before, _, _))) = lines.get(i + 1) {
+                assert_eq!(after, next_before, "{name}: after move {}", i + 1);
+            }
+        }
+        // The annotated game reads back: the same moves, a mark and a
+        // variation per flagged move.
+        let written = std::fs::read_to_string(&out).unwrap();
+        let original =
+            sgf::record(&sgf::main_line(&std::fs::read_to_string(&file).unwrap()).unwrap())
+                .unwrap();
+        let main = sgf::main_line(&written).unwrap();
+        let again = sgf::record(&main).unwrap();
+        let moves = |record: &sgf::Record| -> Vec<sgf::Step> {
+            record
+                .steps
+                .iter()
+                .copied()
+                .filter(|s| matches!(s, sgf::Step::Move { .. }))
+                .collect()
+        };
+        assert_eq!(moves(&again), moves(&original), "{name}");
+        assert_eq!(
+            (again.black, again.white),
+            (original.black, original.white),
+            "{name}"
+        );
+        let marks = main
+            .iter()
+            .filter(|n| n.get("BM").is_some() || n.get("DO").is_some())
+            .count();
+        assert_eq!(marks, flagged, "{name}");
+        assert_eq!(
+            written.matches("(;").count(),
+            1 + 2 * flagged,
+            "{name}: variations"
+        );
+        for node in main.iter().skip(1) {
+            assert!(node.get("C").is_some(), "{name}: a move without a comment");
+        }
+        reviewed += 1;
+    }
+    assert!(reviewed >= 4);
+}
+
+#[test]
+fn review_refuses_bad_input_naming_it_and_writes_nothing() {
+    let folder = tempfile::tempdir().unwrap();
+    let bad = Path::new(env!("CARGO_MANIFEST_DIR")).join("gtp-tests/sgf");
+    let out = folder.path().join("out.sgf");
+    for (file, said) in [
+        ("missing.sgf", "cannot read"),
+        ("bad-unclosed.sgf", "line 2: a value is not closed"),
+        ("bad-occupied.sgf", "move 2 (node 2, W B2) is illegal"),
+        ("bad-5x5.sgf", "no table serves its 5x5 board"),
+    ] {
+        let path = bad.join(file);
+        let output = smallgo(&[
+            "review",
+            path.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(output.status.code(), Some(1), "{file}");
+        let message = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            message.contains(file) && message.contains(said),
+            "{file}: {message}"
+        );
+        assert!(!out.exists(), "{file}: an output was written");
+    }
+    let good = bad.join("gnugo-selfplay-3x3.sgf");
+    let nowhere = folder.path().join("no/such/folder/out.sgf");
+    let output = smallgo(&[
+        "review",
+        good.to_str().unwrap(),
+        "-o",
+        nowhere.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("no/such/folder/out.sgf"));
+    assert_eq!(
+        std::fs::read_dir(folder.path()).unwrap().count(),
+        0,
+        "nothing left behind"
+    );
+}

@@ -60,6 +60,13 @@
 157 showboard
 #? [\s*A B C D\s*\n4 \. \. O \. 4\n3 \. O X \. 3\n2 \. X O \. 2\n1 \. \. \. \. 1\n\s*A B C D]
 
+# GoGui's twogtp writes setup stones in the root and PL after a comment.
+158 loadsgf sgf/gogui-twogtp-3x3-setup.sgf 1
+#? [white]
+
+159 showboard
+#? [\s*A B C\s*\n3 X X \. 3\n2 \. \. \. 2\n1 \. \. O 1\n\s*A B C]
+
 # printsgf writes the game; loading it back gives the same game.
 160 loadsgf sgf/sabaki-3x3-setup.sgf
 #? [black]

@@ -19,7 +19,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use super::manifest;
-use super::progress::{catch_interrupts, interrupted, BuildProgress};
+use super::progress::{catch_interrupts, BuildProgress};
 use super::{EXIT_FAILURE, EXIT_INTERRUPTED};
 use crate::analysis::{best_moves, root_result};
 use crate::board::Board;
@@ -155,7 +155,7 @@ pub fn build_board(
         );
         Ok(())
     };
-    let written = match writer::write(&solution, folder, &interrupted, &check) {
+    let written = match writer::write(&solution, folder, progress, &check) {
         Ok(Some(written)) => written,
         Ok(None) => {
             drop(solution);

@@ -831,12 +831,17 @@ fn each_help_lists_its_own_options_each_described() {
             "verify --help lists {option}:\n{verify}"
         );
     }
+    let analyze = help(&["analyze", "position", "--help"]);
+    assert!(analyze.contains("--komi") && analyze.contains("--tables"));
+    assert!(!analyze.contains("--memory"), "{analyze}");
 
     let helps = [
         &["--help"][..],
         &["-h"],
         &["build", "--help"],
         &["verify", "--help"],
+        &["analyze", "--help"],
+        &["analyze", "position", "--help"],
         &["bench", "--help"],
         &["bench", "build", "--help"],
         &["bench", "engine", "--help"],
@@ -1068,4 +1073,58 @@ fn table_folders_that_cannot_serve_say_why() {
             "{message}"
         );
     }
+}
+
+#[test]
+fn analyze_gives_the_value_and_every_move() {
+    let output = smallgo(&["analyze", "position", "3x3", "B2"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let out = String::from_utf8_lossy(&output.stdout);
+    assert!(out.contains("to move   White"), "{out}");
+    assert!(out.contains("value     A -9 in "), "{out}");
+    assert!(out.contains("result    B+9 at komi 0"), "{out}");
+    let moves: Vec<&str> = out
+        .lines()
+        .skip_while(|line| !line.starts_with("moves for White"))
+        .skip(1)
+        .collect();
+    assert_eq!(moves.len(), 9, "{out}");
+    assert!(moves.iter().all(|line| line.ends_with("  -9")), "{out}");
+    assert!(
+        moves
+            .iter()
+            .any(|line| line.trim_start().starts_with("pass")),
+        "{out}"
+    );
+
+    // At komi 9 White draws, passing first, as genmove would.
+    let output = smallgo(&["analyze", "position", "3x3", "B2", "--komi", "9"]);
+    let out = String::from_utf8_lossy(&output.stdout);
+    assert!(out.contains("result    0 at komi 9"), "{out}");
+    let first = out
+        .lines()
+        .skip_while(|l| !l.starts_with("moves for"))
+        .nth(1);
+    assert_eq!(first, Some("  pass  =0"), "{out}");
+    let output = smallgo(&["analyze", "position", "2x2", "--komi", "-0.5"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+
+    for (arguments, said) in [
+        (&["3x3", "B2", "Q7"][..], "move 2 'Q7' is not on board 3x3"),
+        (&["3x3", "B2", "B2"], "move 2 'B2' is not legal for White"),
+        (&["3x3", "xyz"], "move 1 'xyz' is not a move"),
+    ] {
+        let mut command = vec!["analyze", "position"];
+        command.extend(arguments);
+        let output = smallgo(&command);
+        assert_eq!(output.status.code(), Some(1), "{arguments:?}");
+        assert!(stderr(&output).contains(said), "{}", stderr(&output));
+    }
+    let output = smallgo(&["analyze", "position", "3x3x", "B2"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("'3x3x' is not a board"),
+        "{}",
+        stderr(&output)
+    );
 }

@@ -1,6 +1,6 @@
 //! The command line: `smallgo` (the GTP engine), `smallgo build RxC` (and its
-//! synonym `smallgo --build RxC`), `smallgo verify TABLE...` and
-//! `smallgo bench`.
+//! synonym `smallgo --build RxC`), `smallgo verify TABLE...`,
+//! `smallgo analyze position RxC [MOVE...]` and `smallgo bench`.
 //!
 //! Parsing, dispatch and exit codes live here; each command is its own
 //! module. Every command's options are its own, so that its `--help` lists
@@ -21,6 +21,7 @@ macro_rules! outln {
     };
 }
 
+mod analyze;
 mod bench;
 mod build;
 mod manifest;
@@ -49,8 +50,8 @@ const EXIT_INTERRUPTED: u8 = 130;
     about = "Perfect play for Go on small boards.",
     long_about = "Perfect play for Go on small boards.\n\n\
         With no command smallgo speaks GTP on standard input and output, playing \
-        from the tables built into it and those of --tables DIR. The commands build and \
-        verify tables; `smallgo --build RxC` is `smallgo build RxC`.",
+        from the tables built into it and those of --tables DIR. The commands build, \
+        verify and analyze tables; `smallgo --build RxC` is `smallgo build RxC`.",
     args_conflicts_with_subcommands = true
 )]
 struct Arguments {
@@ -140,6 +141,9 @@ enum Command {
     /// Check tables, files or the tables of boards: header, checksum, and
     /// that every stored value follows from its children's.
     Verify(VerifyArguments),
+    /// Look at positions with their perfect values.
+    #[command(subcommand)]
+    Analyze(Analyze),
     /// Measure: build boards and print their figures, or time the engine.
     #[command(subcommand)]
     Bench(Bench),
@@ -176,6 +180,35 @@ struct VerifyArguments {
     /// By default, the memory available.
     #[arg(long, value_name = "SIZE", value_parser = crate::plan::parse_size)]
     memory: Option<u64>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Analyze {
+    /// Play moves on an empty board, then print the position's exact value,
+    /// its result at the komi, and every legal move with its outcome, most
+    /// preferred first (the engine's choice at the top).
+    Position(PositionArguments),
+}
+
+#[derive(Args, Debug)]
+struct PositionArguments {
+    /// The board: rows x columns, for example 3x4.
+    #[arg(value_name = "RxC", value_parser = parse_board)]
+    board: Board,
+
+    /// The moves that lead to the position, Black first, then alternating:
+    /// vertices such as B2, or pass.
+    #[arg(value_name = "MOVE")]
+    moves: Vec<String>,
+
+    /// Komi, given to White.
+    #[arg(long, value_name = "K", default_value_t = 0.0, value_parser = parse_komi, allow_negative_numbers = true)]
+    komi: f64,
+
+    /// Folder of tables, preferred to the built-in ones, as the engine's
+    /// --tables.
+    #[arg(long, value_name = "DIR")]
+    tables: Option<PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -242,6 +275,10 @@ fn parse_board(text: &str) -> Result<Board, String> {
     text.parse::<Board>().map_err(|e| e.to_string())
 }
 
+fn parse_komi(text: &str) -> Result<f64, String> {
+    crate::gtp::parse::finite_number(text).ok_or_else(|| format!("'{text}' is not a finite number"))
+}
+
 /// Checks that `--tables DIR`, a folder to read tables from, is one.
 fn existing_folder(folder: &Path) -> Result<(), String> {
     match std::fs::metadata(folder) {
@@ -294,6 +331,12 @@ pub fn run(arguments: impl IntoIterator<Item = OsString>) -> ExitCode {
         Some(Command::Verify(verify)) => {
             verify::run(&verify.tables, verify.folder.as_deref(), verify.memory)
         }
+        Some(Command::Analyze(Analyze::Position(position))) => analyze::position(
+            position.board,
+            &position.moves,
+            position.komi,
+            position.tables.as_deref(),
+        ),
         Some(Command::Bench(Bench::Build(bench))) => {
             let boards = if bench.boards.is_empty() {
                 bench::DEFAULT_BOARDS

@@ -91,6 +91,18 @@ impl fmt::Display for Value {
     }
 }
 
+impl Outcome {
+    /// A short label, from the view of the player it belongs to: `+9`
+    /// (wins by 9), `=0` (a draw), `-3.5` (loses by 3.5).
+    pub fn label(&self) -> String {
+        match *self {
+            Outcome::MoverWins { margin, .. } => format!("+{}", points_text(margin)),
+            Outcome::Draw => "=0".to_string(),
+            Outcome::OpponentWins { margin, .. } => format!("-{}", points_text(margin)),
+        }
+    }
+}
+
 /// Formats a number of points, komi included, as the shortest decimal that
 /// reads back as the same number: `9`, `8.5`, `8.9999999` (after komi
 /// 0.0000001). Never an exponent, never a trailing dot; minus zero is `0`.

@@ -752,3 +752,380 @@ fn a_build_checks_its_table_before_putting_it_in_place() {
         "{message}"
     );
 }
+
+/// The lines of a `--help` text that name an option or an argument but
+/// give no description, on the line or indented on the next one.
+fn undescribed(help: &str) -> Vec<String> {
+    let lines: Vec<&str> = help.lines().collect();
+    let indent = |line: &str| line.len() - line.trim_start().len();
+    let mut bare = Vec::new();
+    for (at, line) in lines.iter().enumerate() {
+        let entry = line.trim_start();
+        let names = entry.starts_with(['-', '<'])
+            || (entry.starts_with('[')
+                && !entry.starts_with("[default")
+                && !entry.starts_with("[possible"));
+        if indent(line) == 0 || !names {
+            continue;
+        }
+        let on_the_line = entry
+            .split_once("  ")
+            .is_some_and(|(_, rest)| !rest.trim().is_empty());
+        let below = lines.get(at + 1).is_some_and(|next| {
+            !next.trim().is_empty()
+                && indent(next) > indent(line)
+                && !next.trim_start().starts_with('-')
+        });
+        if !on_the_line && !below {
+            bare.push(line.to_string());
+        }
+    }
+    bare
+}
+
+fn help(arguments: &[&str]) -> String {
+    let output = smallgo(arguments);
+    assert!(
+        output.status.success(),
+        "{arguments:?}: {}",
+        stderr(&output)
+    );
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+#[test]
+fn each_help_lists_its_own_options_each_described() {
+    let top = help(&["--help"]);
+    for option in [
+        "--tables",
+        "--resign",
+        "--without-built-in-tables",
+        "--build <RxC>",
+        "--checkpoint-interval",
+        "--memory",
+        "--verify",
+    ] {
+        assert!(
+            top.contains(option),
+            "smallgo --help lacks {option}:\n{top}"
+        );
+    }
+    let build = help(&["build", "--help"]);
+    for option in ["--tables", "--checkpoint-interval", "--memory", "--verify"] {
+        assert!(
+            build.contains(option),
+            "build --help lacks {option}:\n{build}"
+        );
+    }
+    for option in ["--resign", "--without-built-in-tables", "--build", "--komi"] {
+        assert!(
+            !build.contains(option),
+            "build --help lists {option}:\n{build}"
+        );
+    }
+    let verify = help(&["verify", "--help"]);
+    assert!(verify.contains("--memory") && verify.contains("--tables"));
+    for option in ["--checkpoint-interval", "--verify", "--resign", "--build"] {
+        assert!(
+            !verify.contains(option),
+            "verify --help lists {option}:\n{verify}"
+        );
+    }
+    let analyze = help(&["analyze", "position", "--help"]);
+    assert!(analyze.contains("--komi") && analyze.contains("--tables"));
+    assert!(!analyze.contains("--memory"), "{analyze}");
+
+    let helps = [
+        &["--help"][..],
+        &["-h"],
+        &["build", "--help"],
+        &["verify", "--help"],
+        &["analyze", "--help"],
+        &["analyze", "position", "--help"],
+        &["review", "--help"],
+        &["bench", "--help"],
+        &["bench", "build", "--help"],
+        &["bench", "engine", "--help"],
+    ];
+    for arguments in helps {
+        let text = help(arguments);
+        assert_eq!(
+            undescribed(&text),
+            Vec::<String>::new(),
+            "{arguments:?}:\n{text}"
+        );
+    }
+    // The check finds a bare option, in either layout.
+    assert_eq!(
+        undescribed("Options:\n      --bare <X>\n  -h, --help  Print help\n"),
+        ["      --bare <X>"]
+    );
+    assert_eq!(
+        undescribed("Options:\n      --bare\n\n      --told\n          What it does\n"),
+        ["      --bare"]
+    );
+}
+
+#[test]
+fn build_is_a_command_and_build_options_need_a_build() {
+    let folder = tempfile::tempdir().unwrap();
+    let dir = folder.path().to_str().unwrap();
+    let output = smallgo(&["build", "2x3", "--tables", dir]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let summary = String::from_utf8_lossy(&output.stdout);
+    assert!(summary.contains("board               2x3"), "{summary}");
+    assert!(summary.contains("result at komi 0    draw"), "{summary}");
+    assert_eq!(files_in(folder.path()), ["2x3.sgtb", "manifest.tsv"]);
+    let built = std::fs::read(folder.path().join("2x3.sgtb")).unwrap();
+
+    // `--build` is the same build, with every build option.
+    let synonym = tempfile::tempdir().unwrap();
+    let output = smallgo(&[
+        "--build",
+        "2x3",
+        "--tables",
+        synonym.path().to_str().unwrap(),
+        "--memory",
+        "512M",
+        "--verify",
+        "--checkpoint-interval",
+        "5",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(
+        std::fs::read(synonym.path().join("2x3.sgtb")).unwrap(),
+        built
+    );
+
+    // Bad boards name the argument; build options alone, or with the
+    // engine's, are usage errors.
+    let output = smallgo(&["build", "9x9"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("<RxC>") && stderr(&output).contains("board 9x9 is not allowed"),
+        "{}",
+        stderr(&output)
+    );
+    for arguments in [
+        &["--memory", "1G"][..],
+        &["--verify"],
+        &["--checkpoint-interval", "0"],
+        &["--build", "2x2", "--resign"],
+        &["--tables", dir, "build", "2x2"],
+        &["build", "2x2", "--resign"],
+    ] {
+        let output = smallgo(arguments);
+        assert_eq!(
+            output.status.code(),
+            Some(2),
+            "{arguments:?}: {}",
+            stderr(&output)
+        );
+    }
+}
+
+#[test]
+fn a_build_says_where_its_table_goes_and_shows_each_phase() {
+    let folder = tempfile::tempdir().unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_smallgo"))
+        .args(["build", "2x3"])
+        .current_dir(folder.path())
+        .env("RUST_LOG", "info")
+        .output()
+        .unwrap();
+    let message = stderr(&output);
+    assert!(output.status.success(), "{message}");
+    assert_eq!(files_in(folder.path()), ["2x3.sgtb", "manifest.tsv"]);
+    let table = folder.path().canonicalize().unwrap().join("2x3.sgtb");
+    assert!(
+        message.contains(&format!("2x3: the table goes to {}\n", table.display())),
+        "{message}"
+    );
+    // Off a terminal: a line per phase, with what it counts; writing the
+    // table is one.
+    for phase in [
+        "2x3: enumerate (",
+        "2x3: count children (145 positions; ",
+        "2x3: retrograde (586 decisions; ",
+        "2x3: write the table (1 block; ",
+    ] {
+        assert_eq!(message.matches(phase).count(), 1, "{phase}: {message}");
+    }
+}
+
+#[test]
+fn a_board_served_turned_is_not_built() {
+    let folder = tempfile::tempdir().unwrap();
+    let dir = folder.path().to_str().unwrap();
+    let output = smallgo(&["build", "3x2", "--tables", dir]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let said = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        said.contains("3x2: nothing to build: the table of 2x3 (built in) serves 3x2 turned"),
+        "{said}"
+    );
+    assert!(files_in(folder.path()).is_empty());
+
+    // A turned table in the folder serves too: a 3x6 header is enough to
+    // tell (6x3 itself is far too large to build here).
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("tablebases/2x3.sgtb");
+    let mut bytes = std::fs::read(shipped).unwrap();
+    (bytes[16], bytes[17]) = (3, 6);
+    let turned = folder.path().join("3x6.sgtb");
+    std::fs::write(&turned, &bytes).unwrap();
+    let output = smallgo(&["--build", "6x3", "--tables", dir]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let said = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        said.contains(&format!(
+            "6x3: nothing to build: the table of 3x6 ({}) serves 6x3 turned",
+            turned.display()
+        )),
+        "{said}"
+    );
+    assert_eq!(files_in(folder.path()), ["3x6.sgtb"]);
+}
+
+#[test]
+fn verify_takes_boards_as_well_as_files() {
+    let output = smallgo(&["verify", "2x3"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        String::from_utf8_lossy(&output.stdout).contains("2x3 (built in): ok (293 states"),
+        "{}",
+        String::from_utf8_lossy(&output.stdout)
+    );
+
+    // In --tables DIR, the board's file comes first: a damaged one fails.
+    let folder = tempfile::tempdir().unwrap();
+    let dir = folder.path().to_str().unwrap();
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("tablebases");
+    let table = folder.path().join("2x3.sgtb");
+    std::fs::copy(shipped.join("2x3.sgtb"), &table).unwrap();
+    let output = smallgo(&["verify", "2x3", "--tables", dir]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(String::from_utf8_lossy(&output.stdout)
+        .contains(&format!("{}: ok (293 states", table.display())));
+    let mut bytes = std::fs::read(&table).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 1;
+    std::fs::write(&table, &bytes).unwrap();
+    let output = smallgo(&["verify", "--tables", dir, "2x3"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).contains(&table.display().to_string())
+            && stderr(&output).contains("checksum mismatch"),
+        "{}",
+        stderr(&output)
+    );
+
+    // A board without a table says where it looked, and fails; the others
+    // are still verified.
+    let output = smallgo(&["verify", "5x5", "1x3"]);
+    assert_eq!(output.status.code(), Some(1));
+    let message = stderr(&output);
+    assert!(
+        message.contains("no table of 5x5") && message.contains("none built in"),
+        "{message}"
+    );
+    assert!(String::from_utf8_lossy(&output.stdout).contains("1x3 (built in): ok"));
+    let output = smallgo(&["verify", "5x5", "--tables", dir]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).contains(&folder.path().join("5x5.sgtb").display().to_string()),
+        "{}",
+        stderr(&output)
+    );
+    let output = smallgo(&["verify", "2x3", "--tables", "/nonexistent/tables"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).contains("--tables /nonexistent/tables: does not exist"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn table_folders_that_cannot_serve_say_why() {
+    let output = smallgo(&["--tables", "/nonexistent/tables"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).contains("smallgo: --tables /nonexistent/tables: does not exist"),
+        "{}",
+        stderr(&output)
+    );
+    let file = tempfile::NamedTempFile::new().unwrap();
+    let output = smallgo(&["--tables", file.path().to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).contains("not a folder"),
+        "{}",
+        stderr(&output)
+    );
+    for (folder, said) in [
+        ("/proc/x", "cannot create the table folder /proc/x: "),
+        ("/proc", "cannot write in the table folder /proc: "),
+    ] {
+        let output = smallgo(&["build", "2x2", "--tables", folder]);
+        assert_eq!(output.status.code(), Some(1), "{folder}");
+        let message = stderr(&output);
+        assert!(
+            message.contains(said) && message.contains("(os error"),
+            "{message}"
+        );
+    }
+}
+
+#[test]
+fn analyze_gives_the_value_and_every_move() {
+    let output = smallgo(&["analyze", "position", "3x3", "B2"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let out = String::from_utf8_lossy(&output.stdout);
+    assert!(out.contains("to move   White"), "{out}");
+    assert!(out.contains("value     A -9 in "), "{out}");
+    assert!(out.contains("result    B+9 at komi 0"), "{out}");
+    let moves: Vec<&str> = out
+        .lines()
+        .skip_while(|line| !line.starts_with("moves for White"))
+        .skip(1)
+        .collect();
+    assert_eq!(moves.len(), 9, "{out}");
+    assert!(moves.iter().all(|line| line.ends_with("  -9")), "{out}");
+    assert!(
+        moves
+            .iter()
+            .any(|line| line.trim_start().starts_with("pass")),
+        "{out}"
+    );
+
+    // At komi 9 White draws, passing first, as genmove would.
+    let output = smallgo(&["analyze", "position", "3x3", "B2", "--komi", "9"]);
+    let out = String::from_utf8_lossy(&output.stdout);
+    assert!(out.contains("result    0 at komi 9"), "{out}");
+    let first = out
+        .lines()
+        .skip_while(|l| !l.starts_with("moves for"))
+        .nth(1);
+    assert_eq!(first, Some("  pass  =0"), "{out}");
+    let output = smallgo(&["analyze", "position", "2x2", "--komi", "-0.5"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+
+    for (arguments, said) in [
+        (&["3x3", "B2", "Q7"][..], "move 2 'Q7' is not on board 3x3"),
+        (&["3x3", "B2", "B2"], "move 2 'B2' is not legal for White"),
+        (&["3x3", "xyz"], "move 1 'xyz' is not a move"),
+    ] {
+        let mut command = vec!["analyze", "position"];
+        command.extend(arguments);
+        let output = smallgo(&command);
+        assert_eq!(output.status.code(), Some(1), "{arguments:?}");
+        assert!(stderr(&output).contains(said), "{}", stderr(&output));
+    }
+    let output = smallgo(&["analyze", "position", "3x3x", "B2"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("'3x3x' is not a board"),
+        "{}",
+        stderr(&output)
+    );
+}

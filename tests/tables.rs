@@ -54,7 +54,7 @@ fn written_tables_verify_and_probe_back_every_state() {
     let folder = tempfile::tempdir().unwrap();
     for name in ["1x5", "2x3", "3x3", "2x5", "3x4"] {
         let solution = solved(name);
-        let written = write(&solution, folder.path(), &|| false, &|_| Ok(()))
+        let written = write(&solution, folder.path(), &Silent, &|_| Ok(()))
             .unwrap()
             .unwrap();
         assert_eq!(
@@ -199,7 +199,7 @@ fn altered_table(solution: &Solution, target: StateNumber, altered: Value) -> Ve
         solution.stats().edges,
         &values,
         Cursor::new(Vec::new()),
-        &|| false,
+        &Silent,
     )
     .unwrap()
     .unwrap();
@@ -414,7 +414,7 @@ fn the_spot_check_refuses_altered_tables() {
     }
     // A refused check leaves nothing under the table's name.
     let other = tempfile::tempdir().unwrap();
-    let error = write(&solution, other.path(), &|| false, &|_| Err("no".into())).unwrap_err();
+    let error = write(&solution, other.path(), &Silent, &|_| Err("no".into())).unwrap_err();
     assert!(
         error.to_string().contains("failed its check: no"),
         "{error}"

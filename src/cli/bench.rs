@@ -73,6 +73,7 @@ pub fn build(boards: &[Board], folder: Option<PathBuf>, options: BuildOptions) -
                     .map(|bytes| vec!["--memory".to_string(), bytes.to_string()])
                     .unwrap_or_default(),
             )
+            .args(options.verify.then_some("--verify"))
             .stdin(Stdio::null())
             .stderr(Stdio::inherit())
             .output();

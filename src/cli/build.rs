@@ -1,16 +1,19 @@
-//! `smallgo --build RxC [--tables DIR]`: solve one board, write its table
-//! atomically, record it in the folder's manifest, and print a summary.
+//! `smallgo build RxC [--tables DIR]` (or `smallgo --build RxC`): solve one
+//! board, write its table atomically, record it in the folder's manifest,
+//! and print a summary.
 //!
-//! Everything that can be checked before a long solve is checked first: the
-//! board fits the solver and the machine's memory, and the folder can be
-//! written. Temporary files that builds now gone left in the folder are
-//! removed first, and so are their working folders that hold no
-//! checkpoint.
+//! A board whose turned board's table is in the folder or built in is not
+//! built: that table serves it (the engine turns the states), and the
+//! command says so. Otherwise the build first says where its table goes,
+//! and checks everything that can be checked before a long solve: the board
+//! fits the solver and the machine's memory, and the folder can be written.
+//! Temporary files that builds now gone left in the folder are removed
+//! first, and so are their working folders that hold no checkpoint.
 //!
 //! Ctrl-C or SIGTERM (or SIGHUP) stops a build cleanly: no table is written,
 //! this build's temporary files are removed, and its working folder
 //! `RxC.sgtb.work` stays if it holds a checkpoint, so that the same
-//! `--build` resumes from it. A second signal exits at once, removing the
+//! build resumes from it. A second signal exits at once, removing the
 //! temporary files first.
 
 use std::fs;
@@ -19,7 +22,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use super::manifest;
-use super::progress::{catch_interrupts, interrupted, BuildProgress};
+use super::progress::{catch_interrupts, BuildProgress};
 use super::{EXIT_FAILURE, EXIT_INTERRUPTED};
 use crate::analysis::{best_moves, root_result};
 use crate::board::Board;
@@ -28,19 +31,53 @@ use crate::index::StateCounts;
 use crate::plan::{check_build, cpu_seconds, human_bytes, peak_memory, reset_peak_memory, Room};
 use crate::solver::{solve_in, SolveError, SolveStats, Workspace};
 use crate::state::State;
-use crate::table::file_name;
 use crate::table::verify::{spot_check, spot_sample, verify_file_with, VerifyOptions};
 use crate::table::writer::{self, Written};
+use crate::table::{built_in, check_name, file_name, Tablebase};
 
-/// Makes sure the folder exists and takes new files.
+/// Makes sure the folder exists and takes new files; if not, says why,
+/// naming the folder and giving the system's error.
 pub fn check_folder(folder: &Path) -> Result<(), String> {
+    if folder.exists() && !folder.is_dir() {
+        return Err(format!(
+            "cannot use {} as the table folder: it is not a folder",
+            folder.display()
+        ));
+    }
     fs::create_dir_all(folder)
-        .map_err(|e| format!("cannot create table folder {}: {e}", folder.display()))?;
+        .map_err(|e| format!("cannot create the table folder {}: {e}", folder.display()))?;
     let probe = writer::write_test_path(folder);
     fs::write(&probe, b"")
-        .map_err(|e| format!("cannot write in table folder {}: {e}", folder.display()))?;
+        .map_err(|e| format!("cannot write in the table folder {}: {e}", folder.display()))?;
     let _ = fs::remove_file(&probe);
     Ok(())
+}
+
+/// Where the table that serves `board` turned is, when there is one: the
+/// turned board's file in `folder`, or its built-in table.
+pub enum TurnedTable {
+    File(PathBuf),
+    BuiltIn,
+}
+
+/// The table of `board`'s turned board that would serve it, if `folder`
+/// holds one (a file whose header holds that board) or one is built in.
+/// A square board has none.
+pub fn turned_table(board: Board, folder: &Path) -> Option<(Board, TurnedTable)> {
+    let turned = Board::new(board.columns(), board.rows()).ok()?;
+    if turned == board {
+        return None;
+    }
+    let path = folder.join(file_name(&turned));
+    if path.exists() {
+        match Tablebase::peek_board(&path).and_then(|found| check_name(&path, found)) {
+            Ok(()) => return Some((turned, TurnedTable::File(path))),
+            Err(error) => log::warn!("{board}: not served turned by {error}"),
+        }
+    }
+    built_in::tables()
+        .any(|(name, _)| name == turned.name())
+        .then_some((turned, TurnedTable::BuiltIn))
 }
 
 /// What a build did, with its figures.
@@ -155,7 +192,7 @@ pub fn build_board(
         );
         Ok(())
     };
-    let written = match writer::write(&solution, folder, &interrupted, &check) {
+    let written = match writer::write(&solution, folder, progress, &check) {
         Ok(Some(written)) => written,
         Ok(None) => {
             drop(solution);
@@ -210,8 +247,9 @@ pub fn build_board(
     })
 }
 
-/// Checks the board and the folder, then builds with a progress display;
-/// a failure is told on stderr and becomes the exit code.
+/// Checks the board and the folder, says where the table goes, then builds
+/// with a progress display; a failure is told on stderr and becomes the
+/// exit code.
 pub fn build_checked(
     board: Board,
     folder: &Path,
@@ -235,6 +273,10 @@ pub fn build_checked(
         eprintln!("smallgo: {message}");
         return Err(ExitCode::from(EXIT_FAILURE));
     }
+    log::info!(
+        "{board}: the table goes to {}",
+        absolute(&folder.join(file_name(&board))).display()
+    );
     writer::remove_stale_temporaries(folder);
     crate::checkpoint::remove_abandoned(folder);
     catch_interrupts();
@@ -261,7 +303,21 @@ pub fn build_checked(
     }
 }
 
+/// `smallgo build RxC`: builds `board` into `folder`, unless the table of
+/// the turned board is there or built in.
 pub fn run(board: Board, folder: PathBuf, options: BuildOptions) -> ExitCode {
+    if let Some((turned, table)) = turned_table(board, &folder) {
+        let source = match table {
+            TurnedTable::File(path) => absolute(&path).display().to_string(),
+            TurnedTable::BuiltIn => "built in".to_string(),
+        };
+        return match outln!(
+            "{board}: nothing to build: the table of {turned} ({source}) serves {board} turned"
+        ) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(error) => super::output_failed(&error),
+        };
+    }
     let report = match build_checked(board, &folder, options) {
         Ok(report) => report,
         Err(code) => return code,
@@ -270,6 +326,12 @@ pub fn run(board: Board, folder: PathBuf, options: BuildOptions) -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => super::output_failed(&error),
     }
+}
+
+/// `path` from the root, as given otherwise (no links resolved), for
+/// messages.
+fn absolute(path: &Path) -> PathBuf {
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
 /// The summary of a finished build, on standard output.

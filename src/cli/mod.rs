@@ -1,12 +1,17 @@
-//! The command line: `smallgo` (GTP engine), `smallgo --build RxC`,
-//! `smallgo verify FILE...`.
+//! The command line: `smallgo` (the GTP engine), `smallgo build RxC` (and its
+//! synonym `smallgo --build RxC`), `smallgo verify TABLE...`,
+//! `smallgo analyze position RxC [MOVE...]` and `smallgo bench`.
 //!
 //! Parsing, dispatch and exit codes live here; each command is its own
-//! module. Errors are printed once, as `smallgo: ...` naming the file or
-//! argument at fault, and give a non-zero exit code. Standard output whose
-//! reader has gone (a broken pipe, as with `| head`) is not an error: the
-//! command stops writing and exits quietly, as ripgrep does; a table being
-//! built is complete by the time anything is printed.
+//! module. Every command's options are its own, so that its `--help` lists
+//! what it takes and nothing else; the build options are one struct,
+//! flattened into `build`, `bench build` and the top level (for `--build`).
+//! Errors are printed once, as `smallgo: ...` naming the file or argument at
+//! fault, and give a non-zero exit code: `EXIT_FAILURE`, or clap's own for
+//! usage errors. Standard output whose reader has gone (a broken pipe, as
+//! with `| head`) is not an error: the command stops writing and exits
+//! quietly, as ripgrep does; a table being built is complete by the time
+//! anything is printed.
 
 /// `println!` that returns the write's error instead of panicking: use with
 /// `?` and end through `output_failed`.
@@ -16,22 +21,23 @@ macro_rules! outln {
     };
 }
 
+mod analyze;
 mod bench;
 mod build;
 mod manifest;
 mod progress;
 mod review;
+mod verify;
 
 use std::ffi::OsString;
 use std::io::{self, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use clap::{Parser, Subcommand};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use crate::board::Board;
-use crate::table::verify;
 
 /// Exit code for bad input (files, arguments).
 const EXIT_FAILURE: u8 = 1;
@@ -44,97 +50,232 @@ const EXIT_INTERRUPTED: u8 = 130;
     version,
     about = "Perfect play for Go on small boards.",
     long_about = "Perfect play for Go on small boards.\n\n\
-        With no arguments smallgo speaks GTP on standard input and output, playing \
-        from the tables built into it. --build solves one board and writes its table; \
-        verify checks table files independently of the builder."
+        With no command smallgo speaks GTP on standard input and output, playing \
+        from the tables built into it and those of --tables DIR. The commands build, \
+        verify and analyze tables; `smallgo --build RxC` is `smallgo build RxC`.",
+    args_conflicts_with_subcommands = true
 )]
 struct Arguments {
-    /// Solve board RxC (rows x columns, for example 3x4) and write its table.
-    #[arg(long, value_name = "RxC", value_parser = parse_board)]
-    build: Option<Board>,
+    #[command(flatten)]
+    engine: EngineArguments,
 
-    /// Folder of tables: --build writes there (default: the current folder);
-    /// the engine adds the tables it finds there to its built-in ones.
-    #[arg(long, value_name = "DIR", global = true)]
-    tables: Option<PathBuf>,
-
-    /// Builds: save a checkpoint at most this often (seconds), so that a
-    /// build killed on the way resumes when run again; 0 saves before every
-    /// level.
-    #[arg(long, value_name = "SECONDS", default_value_t = 60, global = true)]
-    checkpoint_interval: u64,
-
-    /// Builds and verify: use at most this much memory (for example 8G or
-    /// 512M); a build that needs more is refused before it starts, and
-    /// verify reads the table twice, holding half of each value at a time,
-    /// when all of it does not fit. By default, the memory available.
-    #[arg(long, value_name = "SIZE", value_parser = crate::plan::parse_size, global = true)]
-    memory: Option<u64>,
-
-    /// Builds: run the full verifier on the table before it is put in
-    /// place (every build checks a sample of its states anyway).
-    #[arg(long, global = true)]
-    verify: bool,
-
-    /// Engine: answer `resign` in lost positions (by default smallgo plays
-    /// every game out, resisting as long as it can).
-    #[arg(long)]
-    resign: bool,
-
-    /// Engine: leave out the tables built into the binary.
-    #[arg(long)]
-    without_built_in_tables: bool,
+    #[command(
+        flatten,
+        next_help_heading = "Build (--build RxC is the same as `smallgo build RxC`)"
+    )]
+    build: BuildSynonym,
 
     #[command(subcommand)]
     command: Option<Command>,
 }
 
+/// The GTP engine's options.
+#[derive(Args, Debug)]
+struct EngineArguments {
+    /// Folder of tables: the engine adds the tables it finds there to its
+    /// built-in ones, and prefers them; with --build, the folder the table
+    /// is written to (default: the current folder).
+    #[arg(long, value_name = "DIR")]
+    tables: Option<PathBuf>,
+
+    /// Answer `resign` in lost positions (by default smallgo plays every
+    /// game out, resisting as long as it can).
+    #[arg(long, conflicts_with = "build")]
+    resign: bool,
+
+    /// Leave out the tables built into the binary.
+    #[arg(long, conflicts_with = "build")]
+    without_built_in_tables: bool,
+}
+
+/// `--build RxC` and its options, at the top level.
+#[derive(Args, Debug)]
+struct BuildSynonym {
+    /// Solve board RxC (rows x columns, for example 3x4) and write its
+    /// table into --tables DIR, as `smallgo build RxC` does.
+    #[arg(long, value_name = "RxC", value_parser = parse_board)]
+    build: Option<Board>,
+
+    #[command(flatten)]
+    options: BuildOptionsArguments,
+}
+
+/// How to build: the options of `build`, `bench build` and `--build`.
+#[derive(Args, Debug, Clone, Copy)]
+struct BuildOptionsArguments {
+    /// Save a checkpoint at most this often (seconds), so that a build
+    /// killed on the way resumes when run again; 0 saves before every
+    /// level.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60)]
+    checkpoint_interval: u64,
+
+    /// Use at most this much memory (for example 8G or 512M): a build that
+    /// needs more is refused before it starts. By default, the memory
+    /// available.
+    #[arg(long, value_name = "SIZE", value_parser = crate::plan::parse_size)]
+    memory: Option<u64>,
+
+    /// Run the full verifier on the table before it is put in place
+    /// (every build checks a sample of its states anyway).
+    #[arg(long)]
+    verify: bool,
+}
+
+impl From<BuildOptionsArguments> for build::BuildOptions {
+    fn from(options: BuildOptionsArguments) -> build::BuildOptions {
+        build::BuildOptions {
+            checkpoint_interval: Duration::from_secs(options.checkpoint_interval),
+            memory: options.memory,
+            verify: options.verify,
+        }
+    }
+}
+
+/// The build options' ids, which at the top level need `--build`.
+const BUILD_OPTION_IDS: [&str; 3] = ["checkpoint_interval", "memory", "verify"];
+
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Solve one board and write its table, RxC.sgtb, unless the table of
+    /// the turned board (CxR.sgtb) is there or built in to serve it.
+    Build(BuildArguments),
+    /// Check tables, files or the tables of boards: header, checksum, and
+    /// that every stored value follows from its children's.
+    Verify(VerifyArguments),
+    /// Look at positions with their perfect values.
+    #[command(subcommand)]
+    Analyze(Analyze),
     /// Measure: build boards and print their figures, or time the engine.
     #[command(subcommand)]
     Bench(Bench),
-    /// Check table files: header, checksum, and that every stored value
-    /// follows from its children's.
-    Verify {
-        #[arg(required = true, value_name = "FILE")]
-        files: Vec<PathBuf>,
-    },
     /// Review a game: the exact value before and after every move, the
     /// moves that change the result, and the perfect line at each.
-    Review {
-        /// The game, an SGF file (its main line is reviewed).
-        #[arg(value_name = "GAME.sgf")]
-        game: PathBuf,
-        /// Komi (default: the file's KM, else 0).
-        #[arg(long, value_name = "K", allow_negative_numbers = true)]
-        komi: Option<f64>,
-        /// Write the game with the review in it (comments, BM/DO/TE,
-        /// GB/GW/DM, V, and the perfect line at each mistake) to this SGF
-        /// file.
-        #[arg(short = 'o', long = "output", value_name = "OUT.sgf")]
-        output: Option<PathBuf>,
-    },
+    Review(ReviewArguments),
+}
+
+#[derive(Args, Debug)]
+struct BuildArguments {
+    /// The board: rows x columns, for example 3x4.
+    #[arg(value_name = "RxC", value_parser = parse_board)]
+    board: Board,
+
+    /// Write the table into this folder, made if missing (default: the
+    /// current folder).
+    #[arg(long, value_name = "DIR")]
+    tables: Option<PathBuf>,
+
+    #[command(flatten)]
+    options: BuildOptionsArguments,
+}
+
+#[derive(Args, Debug)]
+struct VerifyArguments {
+    /// Table files, or boards (RxC, for example 4x4): a board's table is
+    /// DIR/RxC.sgtb with --tables DIR, else the built-in one.
+    #[arg(required = true, value_name = "TABLE")]
+    tables: Vec<PathBuf>,
+
+    /// Look for the tables of boards named in this folder first.
+    #[arg(long = "tables", value_name = "DIR")]
+    folder: Option<PathBuf>,
+
+    /// Use at most this much memory (for example 8G or 512M): a table whose
+    /// values do not all fit is read twice, half of each value at a time.
+    /// By default, the memory available.
+    #[arg(long, value_name = "SIZE", value_parser = crate::plan::parse_size)]
+    memory: Option<u64>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Analyze {
+    /// Play moves on an empty board, then print the position's exact value,
+    /// its result at the komi, and every legal move with its outcome, most
+    /// preferred first (the engine's choice at the top).
+    Position(PositionArguments),
+}
+
+#[derive(Args, Debug)]
+struct PositionArguments {
+    /// The board: rows x columns, for example 3x4.
+    #[arg(value_name = "RxC", value_parser = parse_board)]
+    board: Board,
+
+    /// The moves that lead to the position, Black first, then alternating:
+    /// vertices such as B2, or pass.
+    #[arg(value_name = "MOVE")]
+    moves: Vec<String>,
+
+    /// Komi, given to White.
+    #[arg(long, value_name = "K", default_value_t = 0.0, value_parser = parse_komi, allow_negative_numbers = true)]
+    komi: f64,
+
+    /// Folder of tables, preferred to the built-in ones, as the engine's
+    /// --tables.
+    #[arg(long, value_name = "DIR")]
+    tables: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+struct ReviewArguments {
+    /// The game, an SGF file (its main line is reviewed).
+    #[arg(value_name = "GAME.sgf")]
+    game: PathBuf,
+
+    /// Komi, given to White (default: the file's KM, else 0).
+    #[arg(long, value_name = "K", value_parser = parse_komi, allow_negative_numbers = true)]
+    komi: Option<f64>,
+
+    /// Write the game with the review in it (comments, BM/DO/TE, GB/GW/DM,
+    /// V, and the perfect line at each flagged move) to this SGF file.
+    #[arg(short = 'o', long = "output", value_name = "OUT.sgf")]
+    output: Option<PathBuf>,
+
+    /// Folder of tables, preferred to the built-in ones, as the engine's
+    /// --tables.
+    #[arg(long, value_name = "DIR")]
+    tables: Option<PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]
 enum Bench {
     /// Build boards one after another and print states, edges, time, CPU,
-    /// memory and size per board (default: 4x4 3x5 2x8). Tables go to
-    /// --tables DIR, or to a scratch folder that is removed afterwards.
-    Build {
-        #[arg(value_name = "RxC", value_parser = parse_board)]
-        boards: Vec<Board>,
-    },
+    /// memory and size per board (default: 4x4 3x5 2x8).
+    Build(BenchBuildArguments),
     /// Time the GTP engine: first reply, genmove on 4x4, resident memory.
     Engine,
     /// Build one board and print its line of the `bench build` table
     /// (`bench build` runs this for each board).
     #[command(hide = true)]
-    Row {
-        #[arg(value_name = "RxC", value_parser = parse_board)]
-        board: Board,
-    },
+    Row(BenchRowArguments),
+}
+
+#[derive(Args, Debug)]
+struct BenchBuildArguments {
+    /// The boards to build: rows x columns, for example 3x4.
+    #[arg(value_name = "RxC", value_parser = parse_board)]
+    boards: Vec<Board>,
+
+    /// Write the tables into this folder (default: a scratch folder that is
+    /// removed afterwards).
+    #[arg(long, value_name = "DIR")]
+    tables: Option<PathBuf>,
+
+    #[command(flatten)]
+    options: BuildOptionsArguments,
+}
+
+#[derive(Args, Debug)]
+struct BenchRowArguments {
+    /// The board to build.
+    #[arg(value_name = "RxC", value_parser = parse_board)]
+    board: Board,
+
+    /// Write the table into this folder (default: the current folder).
+    #[arg(long, value_name = "DIR")]
+    tables: Option<PathBuf>,
+
+    #[command(flatten)]
+    options: BuildOptionsArguments,
 }
 
 /// Writes `text` to standard output and flushes it.
@@ -159,9 +300,43 @@ fn parse_board(text: &str) -> Result<Board, String> {
     text.parse::<Board>().map_err(|e| e.to_string())
 }
 
+fn parse_komi(text: &str) -> Result<f64, String> {
+    crate::gtp::parse::finite_number(text).ok_or_else(|| format!("'{text}' is not a finite number"))
+}
+
+/// Checks that `--tables DIR`, a folder to read tables from, is one.
+fn existing_folder(folder: &Path) -> Result<(), String> {
+    match std::fs::metadata(folder) {
+        Ok(metadata) if metadata.is_dir() => Ok(()),
+        Ok(_) => Err(format!("--tables {}: not a folder", folder.display())),
+        Err(error) if error.kind() == io::ErrorKind::NotFound => {
+            Err(format!("--tables {}: does not exist", folder.display()))
+        }
+        Err(error) => Err(format!("--tables {}: {error}", folder.display())),
+    }
+}
+
+/// The folder a build writes into: `--tables DIR`, or the current folder.
+fn build_folder(tables: Option<PathBuf>) -> PathBuf {
+    tables.unwrap_or_else(|| PathBuf::from("."))
+}
+
+/// The top-level command line: the derived one, where the build options
+/// need `--build` (in `build` and `bench build` they stand alone).
+fn top_level() -> clap::Command {
+    BUILD_OPTION_IDS
+        .iter()
+        .fold(Arguments::command(), |command, id| {
+            command.mut_arg(id, |arg| arg.requires("build"))
+        })
+}
+
 /// Runs smallgo with these arguments (the first is the program name).
 pub fn run(arguments: impl IntoIterator<Item = OsString>) -> ExitCode {
-    let arguments = match Arguments::try_parse_from(arguments) {
+    let parsed = top_level()
+        .try_get_matches_from(arguments)
+        .and_then(|matches| Arguments::from_arg_matches(&matches));
+    let arguments = match parsed {
         Ok(arguments) => arguments,
         Err(error) => {
             let _ = error.print();
@@ -172,101 +347,73 @@ pub fn run(arguments: impl IntoIterator<Item = OsString>) -> ExitCode {
         .target(env_logger::Target::Stderr)
         .format_timestamp(None)
         .init();
-    let options = build::BuildOptions {
-        checkpoint_interval: Duration::from_secs(arguments.checkpoint_interval),
-        memory: arguments.memory,
-        verify: arguments.verify,
-    };
-    match (arguments.build, arguments.command) {
-        (Some(_), Some(_)) => {
-            eprintln!("smallgo: --build cannot be used with a command");
-            ExitCode::from(2)
-        }
-        (Some(board), None) => build::run(
-            board,
-            arguments.tables.unwrap_or_else(|| PathBuf::from(".")),
-            options,
+    match arguments.command {
+        Some(Command::Build(build)) => build::run(
+            build.board,
+            build_folder(build.tables),
+            build.options.into(),
         ),
-        (None, Some(Command::Verify { files })) => verify_files(&files, arguments.memory),
-        (None, Some(Command::Review { game, komi, output })) => review::run(
-            &game,
+        Some(Command::Review(review)) => review::run(
+            &review.game,
             review::ReviewOptions {
-                komi,
-                output,
-                tables: arguments.tables,
+                komi: review.komi,
+                output: review.output,
+                tables: review.tables,
             },
         ),
-        (None, Some(Command::Bench(Bench::Build { boards }))) => {
-            let boards = if boards.is_empty() {
+        Some(Command::Verify(verify)) => {
+            verify::run(&verify.tables, verify.folder.as_deref(), verify.memory)
+        }
+        Some(Command::Analyze(Analyze::Position(position))) => analyze::position(
+            position.board,
+            &position.moves,
+            position.komi,
+            position.tables.as_deref(),
+        ),
+        Some(Command::Bench(Bench::Build(bench))) => {
+            let boards = if bench.boards.is_empty() {
                 bench::DEFAULT_BOARDS
                     .iter()
                     .map(|b| b.parse().expect("valid default"))
                     .collect()
             } else {
-                boards
+                bench.boards
             };
-            bench::build(&boards, arguments.tables, options)
+            bench::build(&boards, bench.tables, bench.options.into())
         }
-        (None, Some(Command::Bench(Bench::Engine))) => bench::engine(),
-        (None, Some(Command::Bench(Bench::Row { board }))) => bench::row(
-            board,
-            arguments.tables.unwrap_or_else(|| PathBuf::from(".")),
-            options,
-        ),
-        (None, None) => {
-            if let Some(folder) = &arguments.tables {
-                if !folder.is_dir() {
-                    eprintln!("smallgo: --tables {}: not a folder", folder.display());
-                    return ExitCode::from(EXIT_FAILURE);
+        Some(Command::Bench(Bench::Engine)) => bench::engine(),
+        Some(Command::Bench(Bench::Row(row))) => {
+            bench::row(row.board, build_folder(row.tables), row.options.into())
+        }
+        None => match arguments.build.build {
+            Some(board) => build::run(
+                board,
+                build_folder(arguments.engine.tables),
+                arguments.build.options.into(),
+            ),
+            None => {
+                if let Some(folder) = &arguments.engine.tables {
+                    if let Err(message) = existing_folder(folder) {
+                        eprintln!("smallgo: {message}");
+                        return ExitCode::from(EXIT_FAILURE);
+                    }
                 }
+                crate::gtp::serve(crate::gtp::Options {
+                    tables: arguments.engine.tables,
+                    without_built_in_tables: arguments.engine.without_built_in_tables,
+                    resign: arguments.engine.resign,
+                })
             }
-            crate::gtp::serve(crate::gtp::Options {
-                tables: arguments.tables,
-                without_built_in_tables: arguments.without_built_in_tables,
-                resign: arguments.resign,
-            })
-        }
+        },
     }
 }
 
-fn verify_files(files: &[PathBuf], memory: Option<u64>) -> ExitCode {
-    let mut failed = false;
-    let options = verify::VerifyOptions {
-        memory,
-        ..verify::VerifyOptions::default()
-    };
-    for file in files {
-        let progress = progress::BuildProgress::new(file.display().to_string());
-        let report = verify::verify_file_with(file, options, &progress);
-        progress.finish();
-        match report {
-            Ok(report) => {
-                if let Err(error) = outln!(
-                    "{}: ok ({} states, {} edges, {} {}, {:.2} s)",
-                    file.display(),
-                    report.states,
-                    report.edges,
-                    report.passes,
-                    if report.passes == 1 { "pass" } else { "passes" },
-                    report.seconds
-                ) {
-                    let code = output_failed(&error);
-                    return if failed {
-                        ExitCode::from(EXIT_FAILURE)
-                    } else {
-                        code
-                    };
-                }
-            }
-            Err(error) => {
-                eprintln!("smallgo: verify: {error}");
-                failed = true;
-            }
-        }
-    }
-    if failed {
-        ExitCode::from(EXIT_FAILURE)
-    } else {
-        ExitCode::SUCCESS
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_command_line_is_consistent() {
+        top_level().debug_assert();
     }
 }

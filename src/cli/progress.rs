@@ -1,6 +1,9 @@
-//! What a build or a verification shows while it runs: on a terminal a progress bar (phase,
-//! margin level, states done, rate, ETA); otherwise plain log lines. Also the
-//! Ctrl-C (and SIGTERM) flag the solve polls.
+//! What a build or a verification shows while it runs: on a terminal a
+//! progress bar per step (the solve's phases, writing the table, the
+//! verifier's sweeps) with what it counts, its rate and ETA, or a spinner
+//! for a step of unknown length; otherwise a log line per step, and per
+//! margin level of the retrograde phase. Also the Ctrl-C (and SIGTERM) flag
+//! the solve and the writer poll.
 
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -72,23 +75,76 @@ pub fn interrupted() -> bool {
 /// Shows a build's or a verification's progress.
 pub struct BuildProgress {
     board: String,
-    bar: Option<ProgressBar>,
+    /// Whether stderr is a terminal, to draw bars on.
+    terminal: bool,
+    /// The bar of the current step; each step gets a new one, so that no
+    /// line mixes two steps.
+    bar: Mutex<Option<ProgressBar>>,
     started: Instant,
     phase_started: Mutex<Instant>,
     done: AtomicU64,
     total: AtomicU64,
 }
 
+/// The style of a step whose length is unknown: a spinner and the time.
+fn spinner_style() -> ProgressStyle {
+    ProgressStyle::with_template("{prefix:>14} {spinner} [{elapsed_precise}] {msg}")
+        .expect("a valid template")
+}
+
+/// The style of a step of `unit`s: a bar, the count, the rate and the ETA.
+fn bar_style(unit: &str) -> ProgressStyle {
+    let template = format!(
+        "{{prefix:>14}} [{{elapsed_precise}}] [{{wide_bar}}] {{human_pos}}/{{human_len}} {unit} {{rate}} ETA {{eta}} {{msg}}"
+    );
+    let unit = unit.to_string();
+    ProgressStyle::with_template(&template)
+        .expect("a valid template")
+        .with_key(
+            "rate",
+            move |state: &ProgressState, out: &mut dyn std::fmt::Write| {
+                let _ = write!(out, "{}/s", rate_text(state.per_sec(), &unit));
+            },
+        )
+}
+
+/// A rate with a metric prefix: `3.42 M decisions`, `812 blocks`.
+fn rate_text(per_second: f64, unit: &str) -> String {
+    if per_second >= 1e6 {
+        format!("{:.2} M {unit}", per_second / 1e6)
+    } else if per_second >= 1e3 {
+        format!("{:.1} k {unit}", per_second / 1e3)
+    } else {
+        format!("{per_second:.0} {unit}")
+    }
+}
+
+/// A bar on stderr, styled before it is first drawn; it is drawn once it
+/// ticks (`show`).
+fn new_bar(total: Option<u64>, style: ProgressStyle, prefix: String) -> ProgressBar {
+    ProgressBar::with_draw_target(total, ProgressDrawTarget::stderr())
+        .with_style(style)
+        .with_prefix(prefix)
+}
+
+/// Starts drawing a bar, and redrawing it five times a second.
+fn show(bar: &ProgressBar) {
+    bar.enable_steady_tick(Duration::from_millis(200));
+}
+
 impl BuildProgress {
     pub fn new(board: String) -> BuildProgress {
-        let bar = std::io::stderr().is_terminal().then(|| {
-            let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
-            bar.enable_steady_tick(Duration::from_millis(200));
+        let terminal = std::io::stderr().is_terminal();
+        // Until the first step: a spinner.
+        let bar = terminal.then(|| {
+            let bar = new_bar(None, spinner_style(), board.clone());
+            show(&bar);
             bar
         });
         BuildProgress {
             board,
-            bar,
+            terminal,
+            bar: Mutex::new(bar),
             started: Instant::now(),
             phase_started: Mutex::new(Instant::now()),
             done: AtomicU64::new(0),
@@ -98,74 +154,69 @@ impl BuildProgress {
 
     /// Removes the bar before the summary is printed.
     pub fn finish(&self) {
-        if let Some(bar) = &self.bar {
+        if let Some(bar) = self.bar().take() {
             bar.finish_and_clear();
         }
     }
-}
 
-impl BuildProgress {
-    /// A step begins: `total` units of `unit` (0 when unknown).
+    fn bar(&self) -> std::sync::MutexGuard<'_, Option<ProgressBar>> {
+        self.bar.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A step begins: `total` units of `unit`, or work of unknown length
+    /// when `total` is 0 (a spinner on a terminal). Off a terminal, one log
+    /// line.
     fn start_step(&self, step: &str, total: u64, unit: &str) {
         *self.phase_started.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
         self.done.store(0, Ordering::Relaxed);
         self.total.store(total, Ordering::Relaxed);
-        match &self.bar {
-            Some(bar) => {
-                let template = if total == 0 {
-                    "{prefix:>14} {spinner} {elapsed_precise} {msg}".to_string()
-                } else {
-                    format!("{{prefix:>14}} [{{elapsed_precise}}] [{{wide_bar}}] {{human_pos}}/{{human_len}} {unit} {{rate}} ETA {{eta}} {{msg}}")
-                };
-                let style = ProgressStyle::with_template(&template)
-                    .expect("a valid template")
-                    .with_key(
-                        "rate",
-                        |state: &ProgressState, out: &mut dyn std::fmt::Write| {
-                            let _ = write!(out, "{:.2} M/s", state.per_sec() / 1e6);
-                        },
-                    );
-                bar.set_style(style);
-                bar.set_prefix(format!("{} {step}", self.board));
-                bar.set_length(total);
-                bar.set_position(0);
-                bar.reset_eta();
-                bar.set_message("");
+        if self.terminal {
+            let prefix = format!("{} {step}", self.board);
+            let bar = if total == 0 {
+                new_bar(None, spinner_style(), prefix)
+            } else {
+                new_bar(Some(total), bar_style(unit), prefix)
+            };
+            let mut current = self.bar();
+            if let Some(old) = current.replace(bar.clone()) {
+                old.finish_and_clear();
             }
-            None => log::info!(
-                "{}: {step} ({:.1} s in)",
+            show(&bar);
+        } else {
+            let size = match total {
+                0 => String::new(),
+                1 => format!("1 {}; ", unit.strip_suffix('s').unwrap_or(unit)),
+                _ => format!("{total} {unit}; "),
+            };
+            log::info!(
+                "{}: {step} ({size}{:.1} s in)",
                 self.board,
                 self.started.elapsed().as_secs_f64()
-            ),
+            )
         }
     }
 }
 
 impl Observer for BuildProgress {
     fn phase_started(&self, phase: Phase, total: u64) {
-        // The retrograde phase decides every state twice (won, lost).
-        let unit = match phase {
-            Phase::Retrograde => "decisions",
-            _ => "positions",
-        };
-        self.start_step(phase.name(), total, unit);
+        self.start_step(phase.name(), total, phase.unit());
     }
 
     fn advanced(&self, work: u64) {
         self.done.fetch_add(work, Ordering::Relaxed);
-        if let Some(bar) = &self.bar {
+        if let Some(bar) = self.bar().as_ref() {
             bar.inc(work);
         }
     }
 
     fn level_started(&self, level: i32) {
-        if let Some(bar) = &self.bar {
+        if let Some(bar) = self.bar().as_ref() {
             bar.set_message(format!("margin {level:+}"));
         }
     }
 
     fn level_finished(&self, level: i32, layers: u32, flips: u64) {
-        if self.bar.is_none() {
+        if !self.terminal {
             let done = self.done.load(Ordering::Relaxed);
             let total = self.total.load(Ordering::Relaxed).max(1);
             let seconds = self

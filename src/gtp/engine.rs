@@ -14,7 +14,7 @@ use crate::colour::Colour;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::sgf;
-use crate::value::{points_text, score_text, Outcome};
+use crate::value::{score_text, Outcome};
 
 use super::game::{Ending, Game};
 use super::library::{Library, Oracle};
@@ -125,15 +125,6 @@ fn float_text(value: f64) -> String {
         format!("{value:.1}")
     } else {
         format!("{value}")
-    }
-}
-
-/// A short label for a rated move: `+9`, `=0`, `-3.5`.
-fn outcome_label(outcome: &Outcome) -> String {
-    match *outcome {
-        Outcome::MoverWins { margin, .. } => format!("+{}", points_text(margin)),
-        Outcome::Draw => "=0".to_string(),
-        Outcome::OpponentWins { margin, .. } => format!("-{}", points_text(margin)),
     }
 }
 
@@ -568,10 +559,10 @@ impl Engine {
         let mut pass = None;
         for rating in &ratings {
             match rating.mv {
-                Move::Pass => pass = Some(outcome_label(&rating.outcome)),
+                Move::Pass => pass = Some(rating.outcome.label()),
                 Move::Place(point) => {
                     let name = board.point_name(point);
-                    labels.push(format!("{name} {}", outcome_label(&rating.outcome)));
+                    labels.push(format!("{name} {}", rating.outcome.label()));
                     match rating.outcome {
                         Outcome::MoverWins { .. } => wins.push(name),
                         Outcome::Draw => draws.push(name),
@@ -596,7 +587,7 @@ impl Engine {
             lines.push(format!(
                 "TEXT {side} plays {} ({}); pass {}",
                 best.mv.name(&board),
-                outcome_label(&best.outcome),
+                best.outcome.label(),
                 pass.unwrap_or_else(|| "-".to_string())
             ));
         }
@@ -610,11 +601,9 @@ impl Engine {
         let pairs: Vec<String> = ratings
             .iter()
             .filter_map(|r| match r.mv {
-                Move::Place(point) => Some(format!(
-                    "{} {}",
-                    board.point_name(point),
-                    outcome_label(&r.outcome)
-                )),
+                Move::Place(point) => {
+                    Some(format!("{} {}", board.point_name(point), r.outcome.label()))
+                }
                 Move::Pass => None,
             })
             .collect();
@@ -802,6 +791,7 @@ impl Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::value::points_text;
 
     #[test]
     fn floats_always_have_a_decimal_point() {

@@ -46,12 +46,18 @@ use crate::unmove::{self, LastMove};
 use crate::value::Value;
 pub use lean::Workspace;
 
-/// The phases of a solve, in order.
+/// The phases of a build, in order: the solve's three, then writing the
+/// table (`table::writer`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Phase {
+    /// Numbering the states; no total.
     Enumerate,
+    /// Counting each state's children; work in positions.
     CountChildren,
+    /// Deciding states, each twice (won, lost); work in decisions.
     Retrograde,
+    /// Compressing and writing the table; work in blocks.
+    Write,
 }
 
 impl Phase {
@@ -60,11 +66,22 @@ impl Phase {
             Phase::Enumerate => "enumerate",
             Phase::CountChildren => "count children",
             Phase::Retrograde => "retrograde",
+            Phase::Write => "write the table",
+        }
+    }
+
+    /// What the phase's work counts (`Observer::advanced`).
+    pub fn unit(self) -> &'static str {
+        match self {
+            Phase::Enumerate | Phase::CountChildren => "positions",
+            Phase::Retrograde => "decisions",
+            Phase::Write => "blocks",
         }
     }
 }
 
-/// Watches a solve: progress and cancellation.
+/// Watches a solve, and the writing of its table: progress and
+/// cancellation.
 pub trait Observer: Sync {
     /// A phase begins; `total` is its amount of work in the units of
     /// `advanced` (0 when unknown).
@@ -75,7 +92,7 @@ pub trait Observer: Sync {
     fn level_started(&self, _level: i32) {}
     /// The retrograde phase finished threshold `level`.
     fn level_finished(&self, _level: i32, _layers: u32, _flips: u64) {}
-    /// Whether the solve should stop.
+    /// Whether the solve, or the writing, should stop.
     fn cancelled(&self) -> bool {
         false
     }

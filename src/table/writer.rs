@@ -21,7 +21,7 @@ use rayon::prelude::*;
 use super::format::{self, Description, TableWriter};
 use super::{file_name, TableError};
 use crate::index::{PositionNumber, StateIndex, StateNumber};
-use crate::solver::{Solution, ValueRun};
+use crate::solver::{Observer, Phase, Silent, Solution, ValueRun};
 use crate::value::Value;
 
 /// Positions per block: about 8,000 states, a few tens of kilobytes to
@@ -83,15 +83,17 @@ impl ValueBatch for ValueRun {
 const BLOCKS_PER_BATCH: u64 = 32;
 
 /// Writes the table of `index`'s states with values `values` to `out`;
-/// returns the checksum. The same values always give the same bytes. Blocks
-/// are compressed in parallel, a batch at a time, so memory stays small.
-/// `cancelled` is asked between batches.
+/// returns the checksum, or `None` if `observer` said stop. The same values
+/// always give the same bytes. Blocks are compressed in parallel, a batch at
+/// a time, so memory stays small. `observer` sees a `Phase::Write` of the
+/// table's blocks advance batch by batch, and is asked between batches
+/// whether to stop.
 pub fn encode_values<W: Write + Seek>(
     index: &StateIndex,
     edges: u64,
     values: &impl StateValues,
     out: W,
-    cancelled: &dyn Fn() -> bool,
+    observer: &dyn Observer,
 ) -> std::io::Result<Option<(W, u32)>> {
     let counts = index.counts();
     let board = *index.board();
@@ -109,8 +111,9 @@ pub fn encode_values<W: Write + Seek>(
     )?;
     let per = POSITIONS_PER_BLOCK as u64;
     let blocks = writer.blocks() as u64;
+    observer.phase_started(Phase::Write, blocks);
     for batch_start in (0..blocks).step_by(BLOCKS_PER_BATCH as usize) {
-        if cancelled() {
+        if observer.cancelled() {
             return Ok(None);
         }
         let batch_end = (batch_start + BLOCKS_PER_BATCH).min(blocks);
@@ -139,28 +142,30 @@ pub fn encode_values<W: Write + Seek>(
         for block in &compressed {
             writer.add_block(block)?;
         }
+        observer.advanced(batch_end - batch_start);
     }
     writer.finish().map(Some)
 }
 
-/// Writes a solved board's table to `out`; returns the checksum.
+/// Writes a solved board's table to `out`; returns the checksum, or `None`
+/// if `observer` said stop.
 pub fn encode_into<W: Write + Seek>(
     solution: &Solution,
     out: W,
-    cancelled: &dyn Fn() -> bool,
+    observer: &dyn Observer,
 ) -> std::io::Result<Option<(W, u32)>> {
     encode_values(
         solution.index(),
         solution.stats().edges,
         solution,
         out,
-        cancelled,
+        observer,
     )
 }
 
 /// The whole table file of a solved board, in memory, and its checksum.
 pub fn encode(solution: &Solution) -> (Vec<u8>, u32) {
-    let (cursor, checksum) = encode_into(solution, Cursor::new(Vec::new()), &|| false)
+    let (cursor, checksum) = encode_into(solution, Cursor::new(Vec::new()), &Silent)
         .expect("writing to memory")
         .expect("not cancelled");
     (cursor.into_inner(), checksum)
@@ -340,12 +345,13 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), TableError> {
 
 /// Writes a solved board's table into `folder` under its standard name,
 /// through a temporary file that is flushed, then handed to `check`, and
-/// only then renamed. `Ok(None)` if `cancelled` said stop before the file
-/// was in place; an error, and nothing renamed, if `check` refuses it.
+/// only then renamed. `observer` sees the writing as a `Phase::Write` (see
+/// `encode_values`); `Ok(None)` if it said stop before the file was in
+/// place; an error, and nothing renamed, if `check` refuses the file.
 pub fn write(
     solution: &Solution,
     folder: &Path,
-    cancelled: &dyn Fn() -> bool,
+    observer: &dyn Observer,
     check: &dyn Fn(&Path) -> Result<(), String>,
 ) -> Result<Option<Written>, TableError> {
     let path = folder.join(file_name(solution.board()));
@@ -353,7 +359,7 @@ pub fn write(
     let result = replace_atomically(
         &path,
         |out| {
-            let Some((out, checksum)) = encode_into(solution, out, cancelled)? else {
+            let Some((out, checksum)) = encode_into(solution, out, observer)? else {
                 return Ok(None);
             };
             out.flush()?;
@@ -362,7 +368,7 @@ pub fn write(
             })?;
             Ok(Some((out.get_ref().metadata()?.len(), checksum)))
         },
-        cancelled,
+        &|| observer.cancelled(),
     );
     match result {
         Ok(Some((bytes, checksum))) => Ok(Some(Written {
@@ -378,6 +384,49 @@ pub fn write(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+    /// Records the phases and work it is shown; says stop when asked to.
+    #[derive(Default)]
+    struct Watch {
+        phases: Mutex<Vec<(Phase, u64)>>,
+        done: AtomicU64,
+        stop: AtomicBool,
+    }
+
+    impl Observer for Watch {
+        fn phase_started(&self, phase: Phase, total: u64) {
+            self.phases.lock().unwrap().push((phase, total));
+        }
+        fn advanced(&self, work: u64) {
+            self.done.fetch_add(work, Ordering::Relaxed);
+        }
+        fn cancelled(&self) -> bool {
+            self.stop.load(Ordering::Relaxed)
+        }
+    }
+
+    #[test]
+    fn writing_reports_its_blocks_and_stops_when_asked() {
+        // 3x4 fills several blocks.
+        let solution = crate::solver::solve("3x4".parse().unwrap(), &Silent).unwrap();
+        let watch = Watch::default();
+        let (cursor, _) = encode_into(&solution, Cursor::new(Vec::new()), &watch)
+            .unwrap()
+            .unwrap();
+        let bytes = cursor.into_inner();
+        let blocks = format::TableBytes::new(&bytes).unwrap().header().blocks as u64;
+        assert!(blocks > 1);
+        assert_eq!(*watch.phases.lock().unwrap(), [(Phase::Write, blocks)]);
+        assert_eq!(watch.done.load(Ordering::Relaxed), blocks);
+        assert_eq!(bytes, encode(&solution).0);
+
+        let stopped = Watch::default();
+        stopped.stop.store(true, Ordering::Relaxed);
+        assert!(encode_into(&solution, Cursor::new(Vec::new()), &stopped)
+            .unwrap()
+            .is_none());
+    }
 
     #[test]
     fn temporary_names_give_their_owner() {

@@ -58,15 +58,16 @@ pub const MIN_PARTITION_SHIFT: u32 =
     (FLAG_WORDS_PER_TASK as u64 * STATES_PER_FLAG_WORD).trailing_zeros();
 
 /// The states of a partition of the values' spools by default: a power of
-/// two, about one 256th of the states and at least 4 M, so that a
-/// partition's values fit in memory at once when written and the spools
-/// are a few hundred files at most.
+/// two, about one 256th of the states (at least `MIN_PARTITION_SHIFT`), so
+/// that the few partitions the writer holds turned back into 4-byte cells
+/// take about a tenth of a byte per state, and the spools are a few hundred
+/// files at most.
 fn partition_shift(states: u64) -> u32 {
     (states / 256)
         .max(1)
         .next_power_of_two()
         .trailing_zeros()
-        .max(22)
+        .max(MIN_PARTITION_SHIFT)
 }
 
 /// The seeds of one run of positions: for each margin (offset by `N`), the

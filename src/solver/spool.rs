@@ -39,7 +39,7 @@ pub struct SpoolMark {
 
 /// Bytes of a spool file's write buffer: a few hundred spools are open at
 /// once on the largest boards.
-const WRITE_BUFFER: usize = 64 << 10;
+const WRITE_BUFFER: usize = 16 << 10;
 
 impl Spool {
     /// A spool in memory.

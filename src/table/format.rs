@@ -149,12 +149,26 @@ fn u64_at(bytes: &[u8], at: usize) -> u64 {
 
 /// CRC-32 of the file with the checksum field read as zero.
 pub fn file_checksum(bytes: &[u8]) -> u32 {
+    file_checksum_releasing(bytes, &|_| {})
+}
+
+/// `file_checksum`, telling `release` of each stretch of bytes once it is
+/// summed, so that a mapped file's pages can be let go as the sum goes
+/// instead of all staying resident.
+pub fn file_checksum_releasing(bytes: &[u8], release: &dyn Fn(std::ops::Range<usize>)) -> u32 {
+    const STRETCH: usize = 16 << 20;
     let mut crc = Crc::new();
     let split = CHECKSUM_OFFSET.min(bytes.len());
     crc.update(&bytes[..split]);
     if bytes.len() >= CHECKSUM_OFFSET + 4 {
         crc.update(&[0; 4]);
-        crc.update(&bytes[CHECKSUM_OFFSET + 4..]);
+        let mut at = CHECKSUM_OFFSET + 4;
+        while at < bytes.len() {
+            let end = (at + STRETCH).min(bytes.len());
+            crc.update(&bytes[at..end]);
+            release(at..end);
+            at = end;
+        }
     }
     crc.finalize()
 }
@@ -204,6 +218,15 @@ impl Header {
 
     /// Reads and checks the header and checksum of a whole file.
     pub fn read(bytes: &[u8]) -> Result<Header, Fault> {
+        Header::read_releasing(bytes, &|_| {})
+    }
+
+    /// `read`, telling `release` of the bytes the checksum has summed (see
+    /// `file_checksum_releasing`).
+    pub fn read_releasing(
+        bytes: &[u8],
+        release: &dyn Fn(std::ops::Range<usize>),
+    ) -> Result<Header, Fault> {
         if bytes.len() < 8 || bytes[0..8] != MAGIC {
             return Err(Fault::BadMagic);
         }
@@ -277,7 +300,7 @@ impl Header {
                 expected: last_offset,
             });
         }
-        let computed = file_checksum(bytes);
+        let computed = file_checksum_releasing(bytes, release);
         if computed != header.checksum {
             return Err(Fault::ChecksumMismatch {
                 stored: header.checksum,
@@ -672,6 +695,15 @@ impl<'a> TableBytes<'a> {
     /// Checks the header and checksum.
     pub fn new(bytes: &'a [u8]) -> Result<TableBytes<'a>, Fault> {
         let header = Header::read(bytes)?;
+        Ok(TableBytes { bytes, header })
+    }
+
+    /// `new`, telling `release` of the bytes the checksum has summed.
+    pub fn new_releasing(
+        bytes: &'a [u8],
+        release: &dyn Fn(std::ops::Range<usize>),
+    ) -> Result<TableBytes<'a>, Fault> {
+        let header = Header::read_releasing(bytes, release)?;
         Ok(TableBytes { bytes, header })
     }
 

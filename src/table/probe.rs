@@ -67,7 +67,26 @@ impl Tablebase {
         // the file while it is mapped could still fault the process; that is
         // the accepted cost of mapping.
         let map = unsafe { Mmap::map(&file) }.map_err(|e| TableError::io(path, e))?;
-        Tablebase::from_bytes(Origin::File(path.to_path_buf()), Bytes::Mapped(map))
+        let origin = Origin::File(path.to_path_buf());
+        let release = |span: std::ops::Range<usize>| {
+            // SAFETY: the map is a shared, read-only map of a file, so
+            // dropping its pages changes no byte: a later read fetches them
+            // from the file again. The span lies within the map.
+            let _ = unsafe {
+                map.unchecked_advise_range(
+                    memmap2::UncheckedAdvice::DontNeed,
+                    span.start,
+                    span.len(),
+                )
+            };
+        };
+        // The checksum reads the whole file; its pages are let go as it
+        // goes, so that opening a large table does not make it resident.
+        let header = match Header::read_releasing(&map, &release) {
+            Ok(header) => header,
+            Err(fault) => return Err(TableError::Corrupt { origin, fault }),
+        };
+        Ok(Tablebase::with_header(origin, Bytes::Mapped(map), header))
     }
 
     /// The board a table file holds, reading only the start of its header.
@@ -99,19 +118,23 @@ impl Tablebase {
     }
 
     fn from_bytes(origin: Origin, bytes: Bytes) -> Result<Tablebase, TableError> {
-        let header = match Header::read(bytes.as_slice()) {
-            Ok(header) => header,
-            Err(fault) => return Err(TableError::Corrupt { origin, fault }),
-        };
+        match Header::read(bytes.as_slice()) {
+            Ok(header) => Ok(Tablebase::with_header(origin, bytes, header)),
+            Err(fault) => Err(TableError::Corrupt { origin, fault }),
+        }
+    }
+
+    /// A table whose header `Header::read` has checked.
+    fn with_header(origin: Origin, bytes: Bytes, header: Header) -> Tablebase {
         let codec = Codec::new(header.board);
-        Ok(Tablebase {
+        Tablebase {
             origin,
             bytes,
             header,
             codec,
             directory: OnceLock::new(),
             cache: Mutex::new(Vec::new()),
-        })
+        }
     }
 
     /// Opens a table file and checks that it holds `board`.

@@ -656,7 +656,7 @@ pub fn verify_with(
         origin: origin.clone(),
         fault,
     };
-    let table = TableBytes::new(bytes).map_err(corrupt)?;
+    let table = TableBytes::new_releasing(bytes, &|span| release(span)).map_err(corrupt)?;
     let header = table.header().clone();
     let halves_held = crate::plan::verify_halves(&header.board, header.states, options.memory)
         .map_err(|reason| TableError::CannotVerify {
@@ -774,16 +774,40 @@ pub fn spot_sample(states: u64) -> u64 {
 /// build calls it done): its counts are the index's and `edges`, and the
 /// start position, its children, and about `sample` states spread evenly
 /// over the numbers each hold the value their children's values give, all
-/// read from the file through the prober. Returns the states checked.
+/// read from the file's blocks through the decoder, numbered with the
+/// build's `index` (no second directory is built). The file's pages are let
+/// go as they are read. Returns the states checked.
 pub fn spot_check(
     path: &std::path::Path,
     index: &StateIndex,
     edges: u64,
     sample: u64,
 ) -> Result<u64, String> {
-    let table = super::Tablebase::open_for(path, *index.board()).map_err(|e| e.to_string())?;
+    let file = super::open_regular(path).map_err(|e| e.to_string())?;
+    // SAFETY: read-only, and every byte is checked before use; see
+    // `Tablebase::open` for what another program changing the file could do.
+    let map =
+        unsafe { memmap2::Mmap::map(&file) }.map_err(|e| TableError::io(path, e).to_string())?;
+    let release = |span: std::ops::Range<usize>| {
+        // SAFETY: the map is a shared, read-only map of a file, so dropping
+        // its pages changes no byte: a later read fetches them from the file
+        // again. The span lies within the map.
+        let _ = unsafe {
+            map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, span.start, span.len())
+        };
+    };
+    let origin = format!("{}", path.display());
+    let table =
+        TableBytes::new_releasing(&map, &release).map_err(|fault| format!("{origin}: {fault}"))?;
     let header = table.header();
     let counts = index.counts();
+    if header.board != *index.board() {
+        return Err(format!(
+            "it holds board {}, not {}",
+            header.board,
+            index.board()
+        ));
+    }
     if (header.positions, header.ko_states, header.edges)
         != (counts.positions, counts.ko_states, edges)
     {
@@ -792,6 +816,29 @@ pub fn spot_check(
             header.positions, header.ko_states, header.edges, counts.positions, counts.ko_states
         ));
     }
+    let per = header.positions_per_block as u64;
+    let value_of = |number: StateNumber| -> Result<Value, String> {
+        let (position, slot) = index.slot_of(number);
+        let b = (position / per) as u32;
+        let block = table.block(b).map_err(|fault| fault.to_string())?;
+        if let Some(span) = table.blocks_span(b, b + 1) {
+            release(span);
+        }
+        let i = (position - b as u64 * per) as usize;
+        let slots = block
+            .starts
+            .get(i + 1)
+            .zip(block.starts.get(i))
+            .map(|(e, s)| e - s);
+        if slots != Some(SLOT_FIRST_KO + index.ko_state_count(position)) {
+            return Err(format!(
+                "position {position} has other ko states in the file than on the board"
+            ));
+        }
+        block
+            .value(i, slot)
+            .ok_or_else(|| format!("state {number} is missing from the file"))
+    };
     let board = *index.board();
     let start = State::start();
     let children =
@@ -810,8 +857,8 @@ pub fn spot_check(
     numbers.extend((0..counts.states).step_by(step as usize));
     let fault = std::sync::Mutex::new(None::<String>);
     let probe = |number: StateNumber| -> Value {
-        table.probe(&index.unrank(number)).unwrap_or_else(|error| {
-            *fault.lock().unwrap_or_else(|e| e.into_inner()) = Some(error.to_string());
+        value_of(number).unwrap_or_else(|error| {
+            *fault.lock().unwrap_or_else(|e| e.into_inner()) = Some(error);
             Value::default()
         })
     };

@@ -325,7 +325,8 @@ fn common_halves(
             for value in table.block(b)?.values {
                 *counts.entry(half.of(&value)).or_default() += 1;
             }
-            if let Some(span) = table.blocks_span(b, b + 1) {
+            // The whole stride: reading a block maps the pages around it too.
+            if let Some(span) = table.blocks_span(b, (b + stride as u32).min(blocks)) {
                 (sweep.release)(span);
             }
             Ok(counts)
@@ -336,6 +337,10 @@ fn common_halves(
             }
             Ok(all)
         })?;
+    // Pages mapped around the sampled blocks, whichever thread read them.
+    if let Some(span) = table.blocks_span(0, blocks) {
+        (sweep.release)(span);
+    }
     let mut ranked: Vec<(u32, u64)> = counts.into_iter().collect();
     ranked.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     Ok(ranked

@@ -359,6 +359,32 @@ fn points_of(board: &Board, values: &[String], node: usize) -> Result<PointSet, 
     Ok(set)
 }
 
+impl Record {
+    /// The moves in order: colour, move, and the node's number.
+    pub fn moves(&self) -> impl Iterator<Item = (Colour, Move, usize)> + '_ {
+        self.steps.iter().filter_map(|step| match *step {
+            Step::Move { colour, mv, node } => Some((colour, mv, node)),
+            Step::Player(_) => None,
+        })
+    }
+
+    /// Who plays first: the last `PL` before the first move, else the first
+    /// move's colour, else Black.
+    pub fn first_to_play(&self) -> Colour {
+        let player = self
+            .steps
+            .iter()
+            .map_while(|step| match *step {
+                Step::Player(colour) => Some(colour),
+                Step::Move { .. } => None,
+            })
+            .last();
+        player
+            .or(self.moves().next().map(|(colour, _, _)| colour))
+            .unwrap_or(Colour::Black)
+    }
+}
+
 /// Reads a main line as a Go game record.
 pub fn record(line: &[Node]) -> Result<Record, SgfError> {
     let Some(root) = line.first() else {
@@ -489,6 +515,22 @@ pub fn size_text(board: &Board) -> String {
     }
 }
 
+/// The setup properties of stones `black` and `white`: `AB[..]..AW[..]..`,
+/// empty when there are none.
+pub fn setup_text(board: &Board, black: PointSet, white: PointSet) -> String {
+    let list = |name: &str, set: PointSet| -> String {
+        if set.is_empty() {
+            return String::new();
+        }
+        let points: String = set
+            .iter()
+            .map(|p| format!("[{}]", point_text(board, p)))
+            .collect();
+        format!("{name}{points}")
+    };
+    list("AB", black) + &list("AW", white)
+}
+
 /// Writes a game: the root (`extra` adds properties to it, already
 /// formatted), setup stones and the player to move if any, then the moves.
 pub fn write_game(
@@ -507,17 +549,7 @@ pub fn write_game(
         crate::value::points_text(komi),
         escape(crate::table::format::RULES),
     );
-    let list = |set: PointSet| -> String {
-        set.iter()
-            .map(|p| format!("[{}]", point_text(board, p)))
-            .collect()
-    };
-    if !black.is_empty() {
-        out.push_str(&format!("AB{}", list(black)));
-    }
-    if !white.is_empty() {
-        out.push_str(&format!("AW{}", list(white)));
-    }
+    out.push_str(&setup_text(board, black, white));
     let first = moves.first().map(|&(colour, _)| colour);
     if (!black.is_empty() || !white.is_empty()) && first.unwrap_or(to_move) != Colour::Black {
         out.push_str(&format!("PL[{}]", first.unwrap_or(to_move).letter()));

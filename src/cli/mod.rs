@@ -246,7 +246,7 @@ enum Bench {
     /// Build one board and print its line of the `bench build` table
     /// (`bench build` runs this for each board).
     #[command(hide = true)]
-    Row(BenchRowArguments),
+    Row(BuildArguments),
 }
 
 #[derive(Args, Debug)]
@@ -257,20 +257,6 @@ struct BenchBuildArguments {
 
     /// Write the tables into this folder (default: a scratch folder that is
     /// removed afterwards).
-    #[arg(long, value_name = "DIR")]
-    tables: Option<PathBuf>,
-
-    #[command(flatten)]
-    options: BuildOptionsArguments,
-}
-
-#[derive(Args, Debug)]
-struct BenchRowArguments {
-    /// The board to build.
-    #[arg(value_name = "RxC", value_parser = parse_board)]
-    board: Board,
-
-    /// Write the table into this folder (default: the current folder).
     #[arg(long, value_name = "DIR")]
     tables: Option<PathBuf>,
 

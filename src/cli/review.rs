@@ -96,25 +96,8 @@ pub fn review(text: &str, options: &ReviewOptions) -> Result<Review, String> {
         .open(board)
         .ok_or_else(|| format!("no table serves its {} board", board.name()))?;
     let komi = options.komi.or(record.komi).unwrap_or(0.0);
-    let steps: Vec<(Colour, Move, usize)> = record
-        .steps
-        .iter()
-        .filter_map(|step| match *step {
-            sgf::Step::Move { colour, mv, node } => Some((colour, mv, node)),
-            sgf::Step::Player(_) => None,
-        })
-        .collect();
-    let first_player = record
-        .steps
-        .iter()
-        .map_while(|step| match *step {
-            sgf::Step::Player(colour) => Some(colour),
-            sgf::Step::Move { .. } => None,
-        })
-        .last();
-    let to_move = first_player
-        .or(steps.first().map(|&(colour, _, _)| colour))
-        .unwrap_or(Colour::Black);
+    let steps: Vec<(Colour, Move, usize)> = record.moves().collect();
+    let to_move = record.first_to_play();
     let mut game = Game::from_setup(board, record.black, record.white, to_move)
         .ok_or("its setup stones leave a string without liberty")?;
     let mut moves = Vec::with_capacity(steps.len());
@@ -188,6 +171,15 @@ pub fn review(text: &str, options: &ReviewOptions) -> Result<Review, String> {
     })
 }
 
+/// Moves by their GTP names, space separated.
+fn move_names(board: &Board, moves: &[Move]) -> String {
+    moves
+        .iter()
+        .map(|m| m.name(board))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 impl Review {
     /// The review as text, a line a move.
     pub fn text(&self) -> String {
@@ -205,13 +197,6 @@ impl Review {
                 reviewed.colour.letter(),
                 reviewed.mv.name(board)
             );
-            let names = |moves: &[Move]| -> String {
-                moves
-                    .iter()
-                    .map(|m| m.name(board))
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            };
             let line = match reviewed.verdict {
                 Verdict::AfterTheEnd => format!("{head} after the end of the game"),
                 verdict => {
@@ -227,8 +212,8 @@ impl Review {
                                 } else {
                                     "gives up points"
                                 },
-                                names(&reviewed.best),
-                                names(&reviewed.perfect_line)
+                                move_names(board, &reviewed.best),
+                                move_names(board, &reviewed.perfect_line)
                             )
                         }
                     };
@@ -254,17 +239,11 @@ impl Review {
             sgf::size_text(board),
             crate::value::points_text(self.komi),
         );
-        let list = |set: crate::board::PointSet| -> String {
-            set.iter()
-                .map(|p| format!("[{}]", sgf::point_text(board, p)))
-                .collect()
-        };
-        if !self.record.black.is_empty() {
-            root.push_str(&format!("AB{}", list(self.record.black)));
-        }
-        if !self.record.white.is_empty() {
-            root.push_str(&format!("AW{}", list(self.record.white)));
-        }
+        root.push_str(&sgf::setup_text(
+            board,
+            self.record.black,
+            self.record.white,
+        ));
         if let Some(first) = self.moves.first() {
             if first.colour == Colour::White {
                 root.push_str("PL[W]");
@@ -305,22 +284,18 @@ impl Review {
         let comment = match reviewed.verdict {
             Verdict::AfterTheEnd => "Played after the end of the game.".to_string(),
             verdict => {
-                let names = |moves: &[Move]| -> String {
-                    moves
-                        .iter()
-                        .map(|m| m.name(board))
-                        .collect::<Vec<_>>()
-                        .join(" ")
-                };
                 let what = match verdict {
                     Verdict::OnlyMove => "The only move that keeps the result.".to_string(),
                     Verdict::Good => "Keeps the result.".to_string(),
                     Verdict::Inaccuracy => {
-                        format!("Gives up points; best: {}.", names(&reviewed.best))
+                        format!(
+                            "Gives up points; best: {}.",
+                            move_names(board, &reviewed.best)
+                        )
                     }
                     _ => format!(
                         "A mistake: it changes the result; best: {}.",
-                        names(&reviewed.best)
+                        move_names(board, &reviewed.best)
                     ),
                 };
                 format!(

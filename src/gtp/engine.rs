@@ -349,19 +349,7 @@ impl Engine {
                 }
             }
         };
-        let first_player = record
-            .steps
-            .iter()
-            .map_while(|step| match *step {
-                sgf::Step::Player(colour) => Some(colour),
-                sgf::Step::Move { .. } => None,
-            })
-            .last();
-        let first_mover = record.steps.iter().find_map(|step| match *step {
-            sgf::Step::Move { colour, .. } => Some(colour),
-            sgf::Step::Player(_) => None,
-        });
-        let to_move = first_player.or(first_mover).unwrap_or(Colour::Black);
+        let to_move = record.first_to_play();
         let Some(mut game) = Game::from_setup(board, record.black, record.white, to_move) else {
             return failure(format!(
                 "cannot load '{file}': its setup stones leave a string without liberty"
@@ -369,10 +357,7 @@ impl Engine {
         };
         let mut to_play = None;
         let mut number = 0;
-        for step in &record.steps {
-            let sgf::Step::Move { colour, mv, node } = *step else {
-                continue;
-            };
+        for (colour, mv, node) in record.moves() {
             number += 1;
             let reached = match until {
                 Some(Until::Number(last)) => number == last,

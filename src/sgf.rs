@@ -562,6 +562,21 @@ pub fn write_game(
     out
 }
 
+/// Writes SGF `text` to `path` whole or not at all: a temporary file beside it,
+/// then a rename.
+pub fn write_file(path: &std::path::Path, text: &str) -> std::io::Result<()> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let temporary = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
+    std::fs::write(&temporary, text)
+        .and_then(|()| std::fs::rename(&temporary, path))
+        .inspect_err(|_| {
+            let _ = std::fs::remove_file(&temporary);
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

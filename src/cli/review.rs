@@ -354,21 +354,6 @@ impl Review {
     }
 }
 
-/// Writes `text` to `path` whole or not at all: a temporary file beside it,
-/// then a rename.
-fn write_whole(path: &Path, text: &str) -> std::io::Result<()> {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let temporary = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
-    std::fs::write(&temporary, text)
-        .and_then(|()| std::fs::rename(&temporary, path))
-        .inspect_err(|_| {
-            let _ = std::fs::remove_file(&temporary);
-        })
-}
-
 /// Runs `smallgo review`.
 pub fn run(game: &Path, options: ReviewOptions) -> ExitCode {
     let text = match std::fs::read(game) {
@@ -386,7 +371,7 @@ pub fn run(game: &Path, options: ReviewOptions) -> ExitCode {
         }
     };
     if let Some(output) = &options.output {
-        if let Err(error) = write_whole(output, &review.sgf()) {
+        if let Err(error) = sgf::write_file(output, &review.sgf()) {
             eprintln!(
                 "smallgo: review: cannot write {}: {error}",
                 output.display()

@@ -408,7 +408,7 @@ impl Engine {
         );
         match arguments {
             [] => success(text.trim_end()),
-            [file] => match std::fs::write(file, &text) {
+            [file] => match sgf::write_file(std::path::Path::new(file), &text) {
                 Ok(()) => success(""),
                 Err(error) => failure(format!("cannot write '{file}': {error}")),
             },

@@ -405,6 +405,9 @@ pub struct LoggedValues {
 /// the plain states of one or two and the ko states of one or two.
 const CACHED_PARTITIONS: usize = 4;
 
+/// Varints a partition's decoding reads at once.
+const DECODE_BATCH: usize = 1024;
+
 impl LoggedValues {
     /// The cells (see `cell`) of partition `p`: A, dA, B and dB of each of
     /// its states, from its spool. A partition not yet turned back is
@@ -440,9 +443,10 @@ impl LoggedValues {
         Ok(cells)
     }
 
-    /// Reads partition `p`'s spool into cells.
+    /// Reads partition `p`'s spool into cells. Its varints are read a
+    /// batch at a time; the cells a batch sets are asked for before any is
+    /// set, since a partition's cells are more than the caches hold.
     fn decode(&self, p: usize) -> io::Result<Vec<u32>> {
-        let base = (p as u64) << self.shift;
         let mut cells = vec![0u32; 1 << self.shift];
         let mut spool = self.spools[p].lock().unwrap_or_else(|e| e.into_inner());
         let mut reader = spool.reader()?;
@@ -452,32 +456,61 @@ impl LoggedValues {
                 format!("the values' spool {p} is damaged: {what}"),
             )
         };
-        let (mut code, mut depth, mut number) = (0, 0, base);
-        while let Some(value) = reader.next_value()? {
-            if value == 0 {
-                let level = reader.expect_value()? as i64 - self.points as i64;
-                if level.unsigned_abs() > self.points as u64 {
-                    return Err(damaged("a level off the board"));
+        // The layer's code and depth, and the last state read, relative to
+        // the partition's first.
+        let (mut code, mut depth, mut offset) = (0, 0, 0u64);
+        // Varints of a mark still to come: 2 after its 0, 1 after its level.
+        let mut mark_left = 0;
+        let mut varints = Vec::with_capacity(DECODE_BATCH);
+        let mut updates: Vec<(usize, u32, u32, u64)> = Vec::with_capacity(DECODE_BATCH);
+        loop {
+            varints.clear();
+            reader.next_values(&mut varints, DECODE_BATCH)?;
+            if varints.is_empty() {
+                break;
+            }
+            updates.clear();
+            for &value in &varints {
+                match mark_left {
+                    2 => {
+                        let level = value as i64 - self.points as i64;
+                        if level.unsigned_abs() > self.points as u64 {
+                            return Err(damaged("a level off the board"));
+                        }
+                        code = cell::margin_code(level as i32, self.points);
+                        mark_left = 1;
+                    }
+                    1 => {
+                        if value == 0 || value > cell::MAX_MOVER_DEPTH as u64 {
+                            return Err(damaged("a depth out of range"));
+                        }
+                        depth = value as u32;
+                        offset = 0;
+                        mark_left = 0;
+                    }
+                    _ if value == 0 => mark_left = 2,
+                    _ => {
+                        offset = offset
+                            .checked_add(value >> 2)
+                            .filter(|&n| n < cells.len() as u64)
+                            .ok_or_else(|| damaged("a state past its partition"))?;
+                        prefetch_element(&cells, offset as usize);
+                        updates.push((offset as usize, code, depth, value & 3));
+                    }
                 }
-                code = cell::margin_code(level as i32, self.points);
-                depth = reader.expect_value()?;
-                if depth == 0 || depth > cell::MAX_MOVER_DEPTH as u64 {
-                    return Err(damaged("a depth out of range"));
+            }
+            for &(i, code, depth, kind) in &updates {
+                let c = &mut cells[i];
+                if kind & KIND_WON != 0 {
+                    *c = cell::with_mover(*c, code, depth).unwrap_or(*c);
                 }
-                number = base;
-                continue;
+                if kind & KIND_LOST != 0 {
+                    *c = cell::with_opponent(*c, code, depth);
+                }
             }
-            number = number
-                .checked_add(value >> 2)
-                .filter(|&n| n - base < cells.len() as u64)
-                .ok_or_else(|| damaged("a state past its partition"))?;
-            let c = &mut cells[(number - base) as usize];
-            if value & KIND_WON != 0 {
-                *c = cell::with_mover(*c, code, depth as u32).unwrap_or(*c);
-            }
-            if value & KIND_LOST != 0 {
-                *c = cell::with_opponent(*c, code, depth as u32);
-            }
+        }
+        if mark_left != 0 {
+            return Err(damaged("a mark cut short"));
         }
         Ok(cells)
     }

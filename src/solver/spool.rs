@@ -221,10 +221,7 @@ impl SpoolReader<'_> {
             }
         }
         if buffer.len() >= 10 {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidData,
-                "a spool holds a number past 64 bits",
-            ));
+            return Err(past_64_bits());
         }
         // One that runs past the buffer's end: a byte at a time.
         let mut value = 0u64;
@@ -238,16 +235,60 @@ impl SpoolReader<'_> {
                 return Ok(Some(value));
             }
         }
-        Err(io::Error::new(
-            io::ErrorKind::InvalidData,
-            "a spool holds a number past 64 bits",
-        ))
+        Err(past_64_bits())
     }
 
     /// The next varint, which must be there.
     pub fn expect_value(&mut self) -> io::Result<u64> {
         self.next_value()?.ok_or_else(cut_short)
     }
+
+    /// Appends the next varints to `out`, at most `max` and at least one
+    /// unless the spool is at its end: those whole in the read buffer are
+    /// decoded in one sweep over it.
+    pub fn next_values(&mut self, out: &mut Vec<u64>, max: usize) -> io::Result<()> {
+        let buffer = self.source.fill_buf()?;
+        let mut used = 0;
+        let mut value = 0u64;
+        let mut shift = 0;
+        let mut taken = 0;
+        for (i, &byte) in buffer.iter().enumerate() {
+            if taken == max {
+                break;
+            }
+            if shift == 63 && byte > 1 {
+                return Err(past_64_bits());
+            }
+            value |= ((byte & 0x7f) as u64) << shift;
+            if byte & 0x80 == 0 {
+                out.push(value);
+                taken += 1;
+                used = i + 1;
+                value = 0;
+                shift = 0;
+            } else {
+                shift += 7;
+                if shift > 63 {
+                    return Err(past_64_bits());
+                }
+            }
+        }
+        self.source.consume(used);
+        if taken == 0 {
+            // The buffer is empty, or ends inside a varint.
+            if let Some(value) = self.next_value()? {
+                out.push(value);
+            }
+        }
+        Ok(())
+    }
+}
+
+fn past_64_bits() -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidData,
+        "a spool holds a number past 64 bits",
+    )
 }
 
 /// Where spools are made: a folder for their files (a build's working
@@ -336,7 +377,49 @@ mod tests {
     }
 
     #[test]
+    fn batches_of_varints_come_back_across_read_buffers() {
+        // Over 1 MiB of varints of every length, so that some straddle the
+        // end of the file reader's buffer.
+        let values: Vec<u64> = (0..400_000u64)
+            .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (i % 64))
+            .collect();
+        let folder = tempfile::tempdir().unwrap();
+        let mut spool = SpoolFolder::within(folder.path()).spool("b").unwrap();
+        for &v in &values {
+            spool.push(v).unwrap();
+        }
+        assert!(spool.len() > 1 << 20);
+        for max in [1, 7, 1024] {
+            let mut reader = spool.reader().unwrap();
+            let mut read = Vec::new();
+            loop {
+                let before = read.len();
+                reader.next_values(&mut read, max).unwrap();
+                assert!(read.len() - before <= max);
+                if read.len() == before {
+                    break;
+                }
+            }
+            assert_eq!(read, values);
+        }
+    }
+
+    #[test]
     fn a_cut_varint_is_an_error() {
+        let mut spool = Spool::in_memory();
+        spool.push_bytes(&[5, 0x80]).unwrap();
+        let mut reader = spool.reader().unwrap();
+        let mut read = Vec::new();
+        reader.next_values(&mut read, 10).unwrap();
+        assert_eq!(read, [5]);
+        assert!(reader.next_values(&mut read, 10).is_err());
+        let mut spool = Spool::in_memory();
+        spool.push_bytes(&[0xff; 10]).unwrap();
+        assert!(spool.reader().unwrap().next_values(&mut read, 10).is_err());
+    }
+
+    #[test]
+    fn a_cut_varint_is_an_error_one_at_a_time() {
         let mut spool = Spool::in_memory();
         spool.push_bytes(&[0x80]).unwrap();
         assert!(spool.reader().unwrap().next_value().is_err());

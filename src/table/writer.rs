@@ -46,7 +46,7 @@ pub trait StateValues: Sync {
 }
 
 /// The values of the states of a batch of positions.
-pub trait ValueBatch: Sync {
+pub trait ValueBatch: Send + Sync {
     /// Appends the values of states `numbers` to `out`: a run of the
     /// batch's plain and passed states, or of its ko states.
     fn values(&self, numbers: Range<StateNumber>, out: &mut Vec<Value>);
@@ -111,34 +111,55 @@ pub fn encode_values<W: Write + Seek>(
     )?;
     let per = POSITIONS_PER_BLOCK as u64;
     let blocks = writer.blocks() as u64;
+    let positions = |batch_start: u64| {
+        let batch_end = (batch_start + BLOCKS_PER_BATCH).min(blocks);
+        batch_start * per..(batch_end * per).min(counts.positions)
+    };
     observer.phase_started(Phase::Write, blocks);
+    let mut next = (blocks > 0)
+        .then(|| values.batch(positions(0)))
+        .transpose()?;
     for batch_start in (0..blocks).step_by(BLOCKS_PER_BATCH as usize) {
         if observer.cancelled() {
             return Ok(None);
         }
         let batch_end = (batch_start + BLOCKS_PER_BATCH).min(blocks);
-        let batch = values.batch(batch_start * per..(batch_end * per).min(counts.positions))?;
-        let compressed: Vec<Vec<u8>> = (batch_start..batch_end)
-            .into_par_iter()
-            .map(|block| {
-                let first = block * per;
-                let last = (block * per + per).min(counts.positions);
-                // The values of the block's states, in number order: its
-                // plain and passed states, two a position, then its ko
-                // states, position by position.
-                let (plain, ko) = index.state_runs(first..last);
-                let mut plain_values = Vec::with_capacity((plain.end - plain.start) as usize);
-                batch.values(plain, &mut plain_values);
-                let mut ko_values = Vec::with_capacity((ko.end - ko.start) as usize);
-                batch.values(ko, &mut ko_values);
-                format::compress_block(
-                    &board,
-                    &plain_values,
-                    &ko_values,
-                    (first..last).map(|position| index.ko_state_count(position)),
-                )
-            })
-            .collect();
+        let batch = next.take().expect("each batch's values are read before it");
+        // The next batch's values are read while this one is compressed:
+        // for a lean solve, that is when its partitions are turned back.
+        let (compressed, upcoming): (Vec<Vec<u8>>, _) = rayon::join(
+            || {
+                (batch_start..batch_end)
+                    .into_par_iter()
+                    .map(|block| {
+                        let first = block * per;
+                        let last = (block * per + per).min(counts.positions);
+                        // The values of the block's states, in number
+                        // order: its plain and passed states, two a
+                        // position, then its ko states, position by
+                        // position.
+                        let (plain, ko) = index.state_runs(first..last);
+                        let mut plain_values =
+                            Vec::with_capacity((plain.end - plain.start) as usize);
+                        batch.values(plain, &mut plain_values);
+                        let mut ko_values = Vec::with_capacity((ko.end - ko.start) as usize);
+                        batch.values(ko, &mut ko_values);
+                        format::compress_block(
+                            &board,
+                            &plain_values,
+                            &ko_values,
+                            (first..last).map(|position| index.ko_state_count(position)),
+                        )
+                    })
+                    .collect()
+            },
+            || {
+                (batch_end < blocks)
+                    .then(|| values.batch(positions(batch_end)))
+                    .transpose()
+            },
+        );
+        next = upcoming?;
         for block in &compressed {
             writer.add_block(block)?;
         }

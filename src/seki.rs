@@ -493,4 +493,27 @@ mod tests {
             assert!(!thesis_seki(&values, &State::start(), criteria(best), true).unwrap());
         }
     }
+
+    #[test]
+    fn one_eye_each_is_seki_and_one_eye_against_two_is_not() {
+        let board: Board = "3x4".parse().unwrap();
+        let values = built_in(board);
+        let state = |rows: &[&str]| State::new(&board, diagram(&board, rows), None, false).unwrap();
+        // Black: eye A3, White: eye D3, shared B1. White is ahead by one
+        // point, and whoever fills B1 or an own eye is taken.
+        let seki = state(&[".XO.", "XXOO", "X.OO"]);
+        // White has a second eye at D1: White fills B1 and takes Black.
+        let dead = state(&[".XO.", "XXOO", "X.O."]);
+        for komi in [0.0, 0.5, -3.0] {
+            for best in [Best::Score, Best::Result] {
+                let criteria = Criteria { komi, best };
+                for black in [true, false] {
+                    assert!(thesis_seki(&values, &seki, criteria, black).unwrap());
+                    assert!(!thesis_seki(&values, &dead, criteria, black).unwrap());
+                }
+            }
+        }
+        assert!(seki_shape(&board, &seki.position()));
+        assert!(!seki_shape(&board, &dead.position()));
+    }
 }

@@ -105,19 +105,18 @@ pub fn outcome(
     Ok(values.value_of(state)?.outcome(komi, mover_is_black))
 }
 
-/// Every legal move of `state` (points in order, then pass) with what it leads
-/// to for the mover.
-pub fn rate_moves(
+/// What one legal move of `state` leads to for the mover.
+pub fn rate_move(
     values: &dyn Values,
     state: &State,
+    mv: Move,
     komi: f64,
     mover_is_black: bool,
-) -> Result<Vec<Rating>, TableError> {
+) -> Result<Outcome, TableError> {
     let board = values.board();
     let mover_komi = if mover_is_black { komi } else { -komi };
-    let mut ratings = Vec::new();
-    for mv in state.legal_moves(&board) {
-        let outcome = match state.play(&board, mv).expect("legal moves are legal") {
+    Ok(
+        match state.play(&board, mv).expect("legal moves are legal") {
             Child::End { margin } => {
                 let net = margin as f64 - mover_komi;
                 if net > 0.0 {
@@ -145,10 +144,29 @@ pub fn rate_moves(
                 },
                 Outcome::Draw => Outcome::Draw,
             },
-        };
-        ratings.push(Rating { mv, outcome });
-    }
-    Ok(ratings)
+        },
+    )
+}
+
+/// Every legal move of `state` (points in order, then pass) with what it leads
+/// to for the mover.
+pub fn rate_moves(
+    values: &dyn Values,
+    state: &State,
+    komi: f64,
+    mover_is_black: bool,
+) -> Result<Vec<Rating>, TableError> {
+    let board = values.board();
+    state
+        .legal_moves(&board)
+        .into_iter()
+        .map(|mv| {
+            Ok(Rating {
+                mv,
+                outcome: rate_move(values, state, mv, komi, mover_is_black)?,
+            })
+        })
+        .collect()
 }
 
 /// Whether two outcomes are the same result: a win or a loss by the same

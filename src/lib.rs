@@ -28,6 +28,7 @@ pub mod plan;
 pub mod position;
 pub mod prefetch;
 pub mod reference;
+pub mod seki;
 pub mod sgf;
 pub mod solver;
 pub mod state;

@@ -27,6 +27,7 @@ mod build;
 mod manifest;
 mod progress;
 mod review;
+mod seki;
 mod verify;
 
 use std::ffi::OsString;
@@ -192,6 +193,9 @@ enum Analyze {
     /// its result at the komi, and every legal move with its outcome, most
     /// preferred first (the engine's choice at the top).
     Position(PositionArguments),
+    /// Count the seki states of a board's table, by the reference work's
+    /// criteria and by a stricter test of the stones, with examples.
+    Seki(seki::SekiArguments),
 }
 
 #[derive(Args, Debug)]
@@ -356,6 +360,7 @@ pub fn run(arguments: impl IntoIterator<Item = OsString>) -> ExitCode {
             position.komi,
             position.tables.as_deref(),
         ),
+        Some(Command::Analyze(Analyze::Seki(seki))) => seki::run(&seki),
         Some(Command::Bench(Bench::Build(bench))) => {
             let boards = if bench.boards.is_empty() {
                 bench::DEFAULT_BOARDS

@@ -260,34 +260,39 @@ impl Game {
     /// The board as text, top row first, with coordinates: `X` black, `O`
     /// white.
     pub fn diagram(&self) -> String {
-        let board = &self.board;
-        let letters: String = (0..board.columns())
-            .map(|c| {
-                let name = board.point_name(board.point(0, c));
-                format!(" {}", &name[..1])
-            })
-            .collect();
-        let width = board.rows().to_string().len();
-        let mut out = format!("{:width$} {letters}\n", "");
-        for row in (0..board.rows()).rev() {
-            out.push_str(&format!("{:>width$}", row + 1));
-            for column in 0..board.columns() {
-                let point = board.point(row, column);
-                let cell = if self.current.black.contains(point) {
-                    'X'
-                } else if self.current.white.contains(point) {
-                    'O'
-                } else {
-                    '.'
-                };
-                out.push(' ');
-                out.push(cell);
-            }
-            out.push_str(&format!(" {}\n", row + 1));
-        }
-        out.push_str(&format!("{:width$} {letters}", ""));
-        out
+        diagram(&self.board, self.current.black, self.current.white)
     }
+}
+
+/// A board as `showboard` draws it, top row first, with coordinates: `X`
+/// black, `O` white, `.` empty.
+pub fn diagram(board: &Board, black: PointSet, white: PointSet) -> String {
+    let letters: String = (0..board.columns())
+        .map(|c| {
+            let name = board.point_name(board.point(0, c));
+            format!(" {}", &name[..1])
+        })
+        .collect();
+    let width = board.rows().to_string().len();
+    let mut out = format!("{:width$} {letters}\n", "");
+    for row in (0..board.rows()).rev() {
+        out.push_str(&format!("{:>width$}", row + 1));
+        for column in 0..board.columns() {
+            let point = board.point(row, column);
+            let cell = if black.contains(point) {
+                'X'
+            } else if white.contains(point) {
+                'O'
+            } else {
+                '.'
+            };
+            out.push(' ');
+            out.push(cell);
+        }
+        out.push_str(&format!(" {}\n", row + 1));
+    }
+    out.push_str(&format!("{:width$} {letters}", ""));
+    out
 }
 
 #[cfg(test)]

@@ -150,6 +150,12 @@ impl Library {
         }
     }
 
+    /// The table of `board` itself (a file of the folder, else built in),
+    /// as `open` would serve it; no turned table, no solve.
+    pub fn table(&self, board: Board) -> Option<Tablebase> {
+        self.open_table(board)
+    }
+
     /// The values of `board`, if any source has them.
     pub fn open(&self, board: Board) -> Option<Oracle> {
         if let Some(table) = self.open_table(board) {

@@ -169,7 +169,9 @@ impl Tablebase {
         self.bytes.as_slice().len()
     }
 
-    fn view(&self) -> TableBytes<'_> {
+    /// The table's bytes, to decode blocks from (its header and checksum
+    /// were checked when it was opened).
+    pub fn view(&self) -> TableBytes<'_> {
         TableBytes::with_header(self.bytes.as_slice(), self.header.clone())
     }
 

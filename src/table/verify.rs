@@ -384,7 +384,7 @@ fn check_numbering(table: &TableBytes<'_>, index: &StateIndex) -> Result<(), Fau
 /// Decodes block `b` and hands each of its states to `visit` with its
 /// position's code, its slot, its number and its stored value, after checking that each position has the ko
 /// states the board gives it.
-fn visit_block<E: From<Fault>>(
+pub(crate) fn visit_block<E: From<Fault>>(
     table: &TableBytes<'_>,
     index: &StateIndex,
     b: u32,

@@ -1,0 +1,303 @@
+//! `smallgo analyze seki RxC`: the seki census of one board's table
+//! (`crate::seki`), printed as a plain report or, with `--json`, as one
+//! JSON object.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Args, ValueEnum};
+
+use super::{existing_folder, output_failed, parse_board, parse_komi, EXIT_FAILURE};
+use crate::board::Board;
+use crate::gtp::game::diagram;
+use crate::gtp::library::Library;
+use crate::seki::{census, Best, Census, Criteria, DenseValues, Example, Tally};
+use crate::value::points_text;
+
+#[derive(Args, Debug)]
+pub struct SekiArguments {
+    /// The board: rows x columns, for example 4x4.
+    #[arg(value_name = "RxC", value_parser = parse_board)]
+    board: Board,
+
+    /// Komi, given to White: which moves are best depends on it.
+    #[arg(long, value_name = "K", default_value_t = 0.0, value_parser = parse_komi, allow_negative_numbers = true)]
+    komi: f64,
+
+    /// How moves are compared: by result and margin, as the engine does
+    /// (score), or by win, draw or loss alone (result).
+    #[arg(long, value_enum, default_value_t = BestArgument::Score)]
+    best: BestArgument,
+
+    /// How many example boards of each kind to show.
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    examples: usize,
+
+    /// Print one JSON object instead of the report.
+    #[arg(long)]
+    json: bool,
+
+    /// Folder of tables, preferred to the built-in ones, as the engine's
+    /// --tables.
+    #[arg(long, value_name = "DIR")]
+    tables: Option<PathBuf>,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum BestArgument {
+    Score,
+    Result,
+}
+
+/// A census and where its values came from.
+struct Report {
+    /// The board asked for.
+    asked: Board,
+    source: String,
+    census: Census,
+}
+
+/// Opens the table of `board`, or of `board` turned, and reads it whole.
+fn values(board: Board, tables: Option<&Path>) -> Result<(DenseValues, String), String> {
+    if let Some(folder) = tables {
+        existing_folder(folder)?;
+    }
+    let library = Library::new(tables, false);
+    let turned = Board::new(board.columns(), board.rows()).ok();
+    let table = library
+        .table(board)
+        .or_else(|| turned.and_then(|t| library.table(t)))
+        .ok_or_else(|| {
+            let looked = match tables {
+                Some(folder) => format!("in {} nor built in", folder.display()),
+                None => "built in".to_string(),
+            };
+            format!(
+                "no table of board {board}, or of {board} turned, {looked}: build it with `smallgo build {board}`"
+            )
+        })?;
+    let mut source = table.origin().to_string();
+    if table.board() != board {
+        source.push_str(&format!(
+            " ({board} turned: the same states, drawn as {})",
+            table.board()
+        ));
+    }
+    Ok((DenseValues::from_table(&table)?, source))
+}
+
+fn analyze(arguments: &SekiArguments) -> Result<Report, String> {
+    let (values, source) = values(arguments.board, arguments.tables.as_deref())?;
+    let criteria = Criteria {
+        komi: arguments.komi,
+        best: match arguments.best {
+            BestArgument::Score => Best::Score,
+            BestArgument::Result => Best::Result,
+        },
+    };
+    let census = census(&values, criteria, arguments.examples).map_err(|e| e.to_string())?;
+    Ok(Report {
+        asked: arguments.board,
+        source,
+        census,
+    })
+}
+
+fn tally_lines(name: &str, tally: &Tally) -> Vec<String> {
+    vec![
+        format!("{name}:"),
+        format!(
+            "  states (mover's view, symmetric ones merged)  {} with Black to move, {} with White to move",
+            tally.states[0], tally.states[1]
+        ),
+        format!(
+            "  states per colour, symmetric ones merged      {}",
+            tally.coloured_states()
+        ),
+        format!(
+            "  states per colour and orientation             {}",
+            tally.coloured_images()
+        ),
+        format!(
+            "  boards with colour and orientation, ko and side to move aside  {}",
+            tally.boards
+        ),
+        format!(
+            "  positions (mover's view, symmetric merged, ko aside)  {}",
+            tally.positions
+        ),
+    ]
+}
+
+fn example_text(census: &Census, example: &Example) -> String {
+    let (black, white) = example.stones();
+    let board = census.board;
+    let side = if example.mover_is_black {
+        "Black"
+    } else {
+        "White"
+    };
+    let ko = example
+        .state
+        .ko()
+        .map_or("none".to_string(), |point| board.point_name(point));
+    format!(
+        "{} to move, ko {ko}, value {}\n{}",
+        side,
+        example.value,
+        diagram(&board, black, white)
+    )
+}
+
+fn print(report: &Report) -> std::io::Result<()> {
+    let census = &report.census;
+    outln!("board     {}", report.asked)?;
+    outln!("source    {}", report.source)?;
+    outln!(
+        "komi      {}   best moves by {}",
+        points_text(census.criteria.komi),
+        census.criteria.best.name()
+    )?;
+    outln!(
+        "states    {} (mover's view, symmetric ones merged)",
+        census.states
+    )?;
+    outln!("")?;
+    for line in tally_lines(
+        "seki by the reference work's criteria (Lin 2018, 5.5.1)",
+        &census.thesis,
+    ) {
+        outln!("{line}")?;
+    }
+    outln!("")?;
+    for line in tally_lines(
+        "strict seki: the criteria, and no shared liberty can be filled safely",
+        &census.strict,
+    ) {
+        outln!("{line}")?;
+    }
+    outln!(
+        "positions with the seki shape, whatever their values: {}",
+        census.shape_positions
+    )?;
+    for strict in [true, false] {
+        let shown: Vec<&Example> = census
+            .examples
+            .iter()
+            .filter(|e| e.strict == strict)
+            .collect();
+        if shown.is_empty() {
+            continue;
+        }
+        outln!("")?;
+        outln!(
+            "{}",
+            if strict {
+                "examples of strict seki:"
+            } else {
+                "examples that meet the criteria without the seki shape:"
+            }
+        )?;
+        for example in shown {
+            outln!("{}\n", example_text(census, example))?;
+        }
+    }
+    Ok(())
+}
+
+/// A JSON string.
+fn json_string(text: &str) -> String {
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+fn json_tally(tally: &Tally) -> String {
+    format!(
+        "{{\"black_to_move\": {}, \"white_to_move\": {}, \"black_to_move_images\": {}, \"white_to_move_images\": {}, \"coloured_states\": {}, \"coloured_images\": {}, \"boards\": {}, \"positions\": {}}}",
+        tally.states[0],
+        tally.states[1],
+        tally.images[0],
+        tally.images[1],
+        tally.coloured_states(),
+        tally.coloured_images(),
+        tally.boards,
+        tally.positions
+    )
+}
+
+fn json(report: &Report) -> String {
+    let census = &report.census;
+    let board = census.board;
+    let examples: Vec<String> = census
+        .examples
+        .iter()
+        .map(|example| {
+            let (black, white) = example.stones();
+            format!(
+                "{{\"strict\": {}, \"to_move\": {}, \"ko\": {}, \"value\": {}, \"black\": [{}], \"white\": [{}], \"diagram\": {}}}",
+                example.strict,
+                json_string(if example.mover_is_black { "black" } else { "white" }),
+                example
+                    .state
+                    .ko()
+                    .map_or("null".to_string(), |p| json_string(&board.point_name(p))),
+                json_string(&example.value.to_string()),
+                black
+                    .iter()
+                    .map(|p| json_string(&board.point_name(p)))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                white
+                    .iter()
+                    .map(|p| json_string(&board.point_name(p)))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                json_string(&diagram(&board, black, white)),
+            )
+        })
+        .collect();
+    format!(
+        "{{\"board\": {}, \"table_board\": {}, \"source\": {}, \"komi\": {}, \"best\": {}, \"states\": {}, \"thesis\": {}, \"strict\": {}, \"shape_positions\": {}, \"examples\": [{}]}}",
+        json_string(&report.asked.name()),
+        json_string(&board.name()),
+        json_string(&report.source),
+        census.criteria.komi,
+        json_string(census.criteria.best.name()),
+        census.states,
+        json_tally(&census.thesis),
+        json_tally(&census.strict),
+        census.shape_positions,
+        examples.join(", ")
+    )
+}
+
+/// `smallgo analyze seki`.
+pub fn run(arguments: &SekiArguments) -> ExitCode {
+    match analyze(arguments) {
+        Ok(report) => {
+            let written = if arguments.json {
+                outln!("{}", json(&report))
+            } else {
+                print(&report)
+            };
+            match written {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(error) => output_failed(&error),
+            }
+        }
+        Err(message) => {
+            eprintln!("smallgo: analyze seki: {message}");
+            ExitCode::from(EXIT_FAILURE)
+        }
+    }
+}

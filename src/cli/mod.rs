@@ -24,6 +24,7 @@ macro_rules! outln {
 mod analyze;
 mod bench;
 mod build;
+mod cycles;
 mod manifest;
 mod progress;
 mod review;
@@ -192,6 +193,26 @@ enum Analyze {
     /// its result at the komi, and every legal move with its outcome, most
     /// preferred first (the engine's choice at the top).
     Position(PositionArguments),
+    /// The cycles basic ko allows: the strongly connected components of the
+    /// state graph, the states on a cycle, the states whose value depends on
+    /// never-ending play being a draw, and example cycles as moves.
+    Cycles(CyclesArguments),
+}
+
+#[derive(Args, Debug)]
+struct CyclesArguments {
+    /// The board: rows x columns, for example 3x4.
+    #[arg(value_name = "RxC", value_parser = parse_board)]
+    board: Board,
+
+    /// Print the figures as JSON.
+    #[arg(long)]
+    json: bool,
+
+    /// Folder of tables, preferred to the built-in ones, as the engine's
+    /// --tables.
+    #[arg(long, value_name = "DIR")]
+    tables: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -356,6 +377,9 @@ pub fn run(arguments: impl IntoIterator<Item = OsString>) -> ExitCode {
             position.komi,
             position.tables.as_deref(),
         ),
+        Some(Command::Analyze(Analyze::Cycles(cycles))) => {
+            cycles::run(cycles.board, cycles.tables.as_deref(), cycles.json)
+        }
         Some(Command::Bench(Bench::Build(bench))) => {
             let boards = if bench.boards.is_empty() {
                 bench::DEFAULT_BOARDS

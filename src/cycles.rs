@@ -57,9 +57,10 @@ pub struct StateGraph {
 }
 
 impl StateGraph {
-    /// The graph of every state `index` numbers. `None` if the board has
-    /// `u32::MAX` states or more.
-    pub fn build(index: &StateIndex) -> Option<StateGraph> {
+    /// The graph of every state `index` numbers, with the passes as edges
+    /// unless `passes` is false (then only placements are). `None` if the
+    /// board has `u32::MAX` states or more.
+    pub fn build(index: &StateIndex, passes: bool) -> Option<StateGraph> {
         let states = index.counts().states;
         if states >= u32::MAX as u64 {
             return None;
@@ -74,7 +75,7 @@ impl StateGraph {
                 let mut targets = Vec::new();
                 let mut children = Vec::new();
                 for number in first..last {
-                    children_of(index, &cursor.state(number), &mut children);
+                    children_of(index, &cursor.state(number), passes, &mut children);
                     counts.push(children.len() as u32);
                     targets.extend_from_slice(&children);
                 }
@@ -123,8 +124,8 @@ impl StateGraph {
 }
 
 /// The numbers of the distinct child states of `state` (the end of the game
-/// left out), sorted, into `out`.
-pub fn children_of(index: &StateIndex, state: &State, out: &mut Vec<u32>) {
+/// left out; the pass too unless `passes`), sorted, into `out`.
+pub fn children_of(index: &StateIndex, state: &State, passes: bool, out: &mut Vec<u32>) {
     out.clear();
     let board = index.board();
     for point in state.legal_points(board).iter() {
@@ -133,8 +134,10 @@ pub fn children_of(index: &StateIndex, state: &State, out: &mut Vec<u32>) {
             .expect("legal_points are legal placements");
         out.push(rank(index, &child));
     }
-    if let Child::State(child) = state.pass(board) {
-        out.push(rank(index, &child));
+    if passes {
+        if let Child::State(child) = state.pass(board) {
+            out.push(rank(index, &child));
+        }
     }
     out.sort_unstable();
     out.dedup();

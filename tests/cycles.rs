@@ -13,6 +13,7 @@ use smallgo::cycles::{
 };
 use smallgo::gtp::game::{Ending, Game};
 use smallgo::index::StateIndex;
+use smallgo::moves::Move;
 use smallgo::reference::ReferenceGame;
 use smallgo::solver::{solve, Silent};
 use smallgo::state::Child;
@@ -31,12 +32,13 @@ fn text(bytes: &[u8]) -> String {
 
 /// The graph again, the plain way: every legal move of `legal_moves`, each
 /// child ranked, kept in a set.
-fn plain_children(index: &StateIndex, number: u32) -> Vec<u32> {
+fn plain_children(index: &StateIndex, number: u32, passes: bool) -> Vec<u32> {
     let board = index.board();
     let state = index.unrank(number as u64);
     let children: HashSet<u32> = state
         .legal_moves(board)
         .into_iter()
+        .filter(|&mv| passes || mv != Move::Pass)
         .filter_map(|mv| match state.play(board, mv).unwrap() {
             Child::State(child) => Some(index.rank(&child).unwrap() as u32),
             Child::End { .. } => None,
@@ -73,12 +75,21 @@ fn reaches(rows: &[Vec<u64>], from: usize, to: usize) -> bool {
 
 #[test]
 fn components_are_the_classes_of_mutual_reachability() {
-    for name in ["2x2", "2x3", "3x3", "1x5"] {
+    for (name, passes) in [
+        ("2x2", true),
+        ("2x3", true),
+        ("3x3", true),
+        ("1x5", true),
+        ("2x3", false),
+        ("3x3", false),
+    ] {
         let board: Board = name.parse().unwrap();
         let index = StateIndex::build(board).unwrap();
-        let graph = StateGraph::build(&index).unwrap();
+        let graph = StateGraph::build(&index, passes).unwrap();
         let n = graph.states() as usize;
-        let lists: Vec<Vec<u32>> = (0..n as u32).map(|v| plain_children(&index, v)).collect();
+        let lists: Vec<Vec<u32>> = (0..n as u32)
+            .map(|v| plain_children(&index, v, passes))
+            .collect();
         for (v, list) in lists.iter().enumerate() {
             assert_eq!(graph.children(v as u32), &list[..], "{name}: state {v}");
         }
@@ -165,12 +176,21 @@ fn cycle_dependent_values_are_the_draws_at_a_half_integer_komi() {
 
 #[test]
 fn example_cycles_repeat_a_full_state_in_a_live_game() {
-    for name in ["2x2", "2x3", "3x3", "2x4", "3x2"] {
+    for (name, passes) in [
+        ("2x2", true),
+        ("2x3", true),
+        ("3x3", true),
+        ("2x4", true),
+        ("3x2", true),
+        ("3x3", false),
+        ("2x4", false),
+    ] {
         let board: Board = name.parse().unwrap();
         let index = StateIndex::build(board).unwrap();
-        let graph = StateGraph::build(&index).unwrap();
+        let graph = StateGraph::build(&index, passes).unwrap();
         let components = strongly_connected(&graph);
         let mut tried = 0;
+        let mut plain_starts = 0;
         for c in 0..components.count() as u32 {
             if !components.cyclic[c as usize] {
                 continue;
@@ -180,7 +200,24 @@ fn example_cycles_repeat_a_full_state_in_a_live_game() {
                 .unwrap_or_else(|| panic!("{name}: component {c} has a cycle"));
             assert!(cycle.moves.len() >= cycle.cycle_length);
             assert_eq!(cycle.moves.len() % cycle.cycle_length, 0);
-            assert!(cycle.start.ko().is_none() && !cycle.start.passed());
+            assert!(passes || !cycle.moves.contains(&Move::Pass), "{name}");
+            // The moves, from the mover's view, bring back the start after an
+            // even number of moves: the same full state.
+            let mut state = cycle.start;
+            for &mv in &cycle.moves {
+                match state.play(&board, mv).unwrap() {
+                    Child::State(child) => state = child,
+                    Child::End { .. } => panic!("{name}: the game ended"),
+                }
+            }
+            assert_eq!(state, cycle.start, "{name}");
+            assert_eq!(cycle.moves.len() % 2, 0, "{name}");
+            // A start with no ko and no pass pending can be set up: a live
+            // game sees the repetition at the last move, not before.
+            if cycle.start.ko().is_some() || cycle.start.passed() {
+                continue;
+            }
+            plain_starts += 1;
             let (black, white) = cycle.stones();
             let mut game = Game::from_setup(board, black, white, Colour::Black).unwrap();
             let mut colour = Colour::Black;
@@ -192,6 +229,7 @@ fn example_cycles_repeat_a_full_state_in_a_live_game() {
             assert_eq!(game.ending(), Some(Ending::Drawn), "{name}");
             assert_eq!(game.current(), game.start(), "{name}");
         }
+        assert!(plain_starts > 0, "{name}");
         assert!(tried > 0, "{name}");
     }
 }
@@ -208,6 +246,7 @@ fn the_report_gives_the_figures() {
         "on a cycle  239 states (81.57%)",
         "example cycle 1",
         "Black to move",
+        "the empty board: A -6 in 12 / B -6 in 11 (cycle-dependent, not on a cycle)",
     ] {
         assert!(report.contains(line), "{line}\n{report}");
     }
@@ -218,6 +257,23 @@ fn the_report_gives_the_figures() {
     assert!(turned.status.success(), "{}", text(&turned.stderr));
     assert!(text(&turned.stdout).contains("states      293 "));
     assert!(text(&turned.stdout).contains("turned"));
+}
+
+#[test]
+fn placements_only_leaves_the_passes_out() {
+    let output = smallgo(&["analyze", "cycles", "3x3", "--placements-only", "--json"]);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let json = text(&output.stdout);
+    assert!(json.contains("\"graph\": \"placements only\""), "{json}");
+    assert!(json.contains("\"states\": 3696,"), "{json}");
+    assert!(!json.contains("\"pass\""), "{json}");
+    let every = text(&smallgo(&["analyze", "cycles", "3x3", "--json"]).stdout);
+    let edges = |json: &str| -> u64 {
+        let at = json.find("\"edges\": ").unwrap() + 9;
+        json[at..].split(',').next().unwrap().parse().unwrap()
+    };
+    // One pass edge from every state with no pass pending.
+    assert!(edges(&json) < edges(&every));
 }
 
 #[test]

@@ -8,16 +8,19 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use super::{existing_folder, output_failed, EXIT_FAILURE};
+use crate::analysis::Values;
 use crate::board::{Board, PointSet};
 use crate::colour::Colour;
 use crate::cycles::{
-    example_cycle, size_buckets, state_kinds, strongly_connected, value_counts, Components,
-    ExampleCycle, SizeBucket, StateGraph, ValueCounts, BYTES_PER_EDGE, BYTES_PER_STATE,
+    cycle_dependent, example_cycle, size_buckets, state_kinds, strongly_connected, value_counts,
+    Components, ExampleCycle, SizeBucket, StateGraph, ValueCounts, BYTES_PER_EDGE, BYTES_PER_STATE,
 };
 use crate::gtp::game::Game;
 use crate::gtp::library::Library;
 use crate::index::StateIndex;
 use crate::moves::Move;
+use crate::state::State;
+use crate::value::Value;
 
 /// States tried as the start of the example cycle of a component.
 const EXAMPLE_TRIES: usize = 64;
@@ -36,6 +39,13 @@ struct Example {
 /// Everything the report prints.
 struct Report {
     board: Board,
+    /// Whether the passes are edges of the graph.
+    passes: bool,
+    /// The empty board's value, whether it is cycle-dependent, and whether
+    /// it lies on a cycle.
+    start_value: Value,
+    start_dependent: bool,
+    start_on_cycle: bool,
     source: String,
     states: u64,
     edges: u64,
@@ -52,7 +62,7 @@ struct Report {
     examples: Vec<Example>,
 }
 
-fn analyze(board: Board, tables: Option<&Path>) -> Result<Report, String> {
+fn analyze(board: Board, tables: Option<&Path>, passes: bool) -> Result<Report, String> {
     if let Some(folder) = tables {
         existing_folder(folder)?;
     }
@@ -95,7 +105,7 @@ fn analyze(board: Board, tables: Option<&Path>) -> Result<Report, String> {
     };
     let index = StateIndex::build(board)
         .ok_or_else(|| format!("board {board} is over the index's limits"))?;
-    let graph = StateGraph::build(&index)
+    let graph = StateGraph::build(&index, passes)
         .ok_or_else(|| format!("board {board} has too many states for 32-bit numbers"))?;
     lap("state graph");
     let components = strongly_connected(&graph);
@@ -134,8 +144,15 @@ fn analyze(board: Board, tables: Option<&Path>) -> Result<Report, String> {
         }
     }
     lap("examples");
+    let start = State::start();
+    let start_value = oracle.value_of(&start).map_err(|e| e.to_string())?;
+    let start_number = index.rank(&start).expect("the empty board is a state") as u32;
     Ok(Report {
         board,
+        passes,
+        start_value,
+        start_dependent: cycle_dependent(&start_value, board.points() as i32),
+        start_on_cycle: components.on_cycle(start_number),
         source: oracle.description().to_string(),
         states: graph.states(),
         edges: graph.edges(),
@@ -213,6 +230,14 @@ fn print_text(report: &Report) -> std::io::Result<()> {
     outln!("board       {board}")?;
     outln!("values      {}", report.source)?;
     outln!(
+        "graph       {}",
+        if report.passes {
+            "every legal move is an edge, pass included"
+        } else {
+            "placements only (--placements-only: passes are not edges)"
+        }
+    )?;
+    outln!(
         "states      {} (canonical: symmetric and colour-swapped states are one)",
         grouped(states)
     )?;
@@ -271,11 +296,12 @@ fn print_text(report: &Report) -> std::io::Result<()> {
         "values that depend on never-ending play being a draw (A + B < 0, or a side cannot force an end):"
     )?;
     outln!(
-        "  {} states ({:.2}%): {} on a cycle, {} off any cycle but reaching one",
+        "  {} states ({:.2}%): {} on a cycle, {} off any cycle but reaching one, {} reaching none",
         grouped(values.dependent),
         share(values.dependent, states),
         grouped(values.dependent_on_cycle),
-        grouped(values.dependent - values.dependent_on_cycle)
+        grouped(values.dependent - values.dependent_on_cycle - values.dependent_without_cycle),
+        grouped(values.dependent_without_cycle)
     )?;
     outln!(
         "  at komi 0: {} states ({:.2}%) whose result is a draw that is not a jigo",
@@ -283,15 +309,18 @@ fn print_text(report: &Report) -> std::io::Result<()> {
         share(values.dependent_at_komi_zero, states)
     )?;
     outln!(
-        "  on a cycle but not dependent: {} states",
+        "  on a cycle but not dependent: {}",
         grouped(values.on_cycle_independent)
     )?;
-    if values.dependent_without_cycle > 0 {
-        outln!(
-            "  WARNING: {} dependent states cannot reach a cycle: the table and the graph disagree",
-            grouped(values.dependent_without_cycle)
-        )?;
+    if values.dependent_without_cycle > 0 && report.passes {
+        outln!("  WARNING: never-ending play needs a cycle: the table and the graph disagree")?;
     }
+    outln!(
+        "  the empty board: {} ({}cycle-dependent, {}on a cycle)",
+        report.start_value,
+        if report.start_dependent { "" } else { "not " },
+        if report.start_on_cycle { "" } else { "not " }
+    )?;
     for (number, example) in report.examples.iter().enumerate() {
         let cycle = &example.cycle;
         outln!(
@@ -375,8 +404,13 @@ fn json(report: &Report) -> String {
     }));
     let [plain, passed, ko] = report.largest_kinds;
     format!(
-        "{{\n  \"board\": {},\n  \"values\": {},\n  \"states\": {},\n  \"edges\": {},\n  \"components\": {},\n  \"components_with_more_than_one_state\": {},\n  \"self_loops\": {},\n  \"states_on_a_cycle\": {},\n  \"share_on_a_cycle\": {:.6},\n  \"states_reaching_a_cycle\": {},\n  \"largest_component\": {{\"states\": {}, \"plain\": {}, \"passed\": {}, \"ko\": {}}},\n  \"size_distribution\": {},\n  \"cycle_dependent\": {{\"states\": {}, \"on_a_cycle\": {}, \"off_cycles\": {}, \"unable_to_reach_a_cycle\": {}, \"at_komi_0\": {}, \"on_a_cycle_not_dependent\": {}}},\n  \"examples\": {}\n}}",
+        "{{\n  \"board\": {},\n  \"graph\": {},\n  \"values\": {},\n  \"states\": {},\n  \"edges\": {},\n  \"components\": {},\n  \"components_with_more_than_one_state\": {},\n  \"self_loops\": {},\n  \"states_on_a_cycle\": {},\n  \"share_on_a_cycle\": {:.6},\n  \"states_reaching_a_cycle\": {},\n  \"largest_component\": {{\"states\": {}, \"plain\": {}, \"passed\": {}, \"ko\": {}}},\n  \"size_distribution\": {},\n  \"cycle_dependent\": {{\"states\": {}, \"on_a_cycle\": {}, \"off_cycles_reaching_one\": {}, \"unable_to_reach_a_cycle\": {}, \"at_komi_0\": {}, \"on_a_cycle_not_dependent\": {}, \"empty_board\": {}}},\n  \"examples\": {}\n}}",
         json_string(&board.name()),
+        json_string(if report.passes {
+            "every move"
+        } else {
+            "placements only"
+        }),
         json_string(&report.source),
         report.states,
         report.edges,
@@ -393,17 +427,18 @@ fn json(report: &Report) -> String {
         buckets,
         values.dependent,
         values.dependent_on_cycle,
-        values.dependent - values.dependent_on_cycle,
+        values.dependent - values.dependent_on_cycle - values.dependent_without_cycle,
         values.dependent_without_cycle,
         values.dependent_at_komi_zero,
         values.on_cycle_independent,
+        report.start_dependent,
         examples
     )
 }
 
 /// `smallgo analyze cycles`.
-pub fn run(board: Board, tables: Option<&Path>, as_json: bool) -> ExitCode {
-    match analyze(board, tables) {
+pub fn run(board: Board, tables: Option<&Path>, as_json: bool, passes: bool) -> ExitCode {
+    match analyze(board, tables, passes) {
         Ok(report) => {
             let written = if as_json {
                 outln!("{}", json(&report))

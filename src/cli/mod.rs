@@ -209,6 +209,11 @@ struct CyclesArguments {
     #[arg(long)]
     json: bool,
 
+    /// Leave the passes out of the graph: the cycles made of placements
+    /// alone (ko fights and capture sequences).
+    #[arg(long)]
+    placements_only: bool,
+
     /// Folder of tables, preferred to the built-in ones, as the engine's
     /// --tables.
     #[arg(long, value_name = "DIR")]
@@ -377,9 +382,12 @@ pub fn run(arguments: impl IntoIterator<Item = OsString>) -> ExitCode {
             position.komi,
             position.tables.as_deref(),
         ),
-        Some(Command::Analyze(Analyze::Cycles(cycles))) => {
-            cycles::run(cycles.board, cycles.tables.as_deref(), cycles.json)
-        }
+        Some(Command::Analyze(Analyze::Cycles(cycles))) => cycles::run(
+            cycles.board,
+            cycles.tables.as_deref(),
+            cycles.json,
+            !cycles.placements_only,
+        ),
         Some(Command::Bench(Bench::Build(bench))) => {
             let boards = if bench.boards.is_empty() {
                 bench::DEFAULT_BOARDS

@@ -24,6 +24,7 @@ macro_rules! outln {
 mod analyze;
 mod bench;
 mod build;
+mod cycles;
 mod manifest;
 mod progress;
 mod review;
@@ -196,6 +197,31 @@ enum Analyze {
     /// Count the seki states of a board's table, by the reference work's
     /// criteria and by a stricter test of the stones, with examples.
     Seki(seki::SekiArguments),
+    /// The cycles basic ko allows: the strongly connected components of the
+    /// state graph, the states on a cycle, the states whose value depends on
+    /// never-ending play being a draw, and example cycles as moves.
+    Cycles(CyclesArguments),
+}
+
+#[derive(Args, Debug)]
+struct CyclesArguments {
+    /// The board: rows x columns, for example 3x4.
+    #[arg(value_name = "RxC", value_parser = parse_board)]
+    board: Board,
+
+    /// Print the figures as JSON.
+    #[arg(long)]
+    json: bool,
+
+    /// Leave the passes out of the graph: the cycles made of placements
+    /// alone (ko fights and capture sequences).
+    #[arg(long)]
+    placements_only: bool,
+
+    /// Folder of tables, preferred to the built-in ones, as the engine's
+    /// --tables.
+    #[arg(long, value_name = "DIR")]
+    tables: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -361,6 +387,12 @@ pub fn run(arguments: impl IntoIterator<Item = OsString>) -> ExitCode {
             position.tables.as_deref(),
         ),
         Some(Command::Analyze(Analyze::Seki(seki))) => seki::run(&seki),
+        Some(Command::Analyze(Analyze::Cycles(cycles))) => cycles::run(
+            cycles.board,
+            cycles.tables.as_deref(),
+            cycles.json,
+            !cycles.placements_only,
+        ),
         Some(Command::Bench(Bench::Build(bench))) => {
             let boards = if bench.boards.is_empty() {
                 bench::DEFAULT_BOARDS

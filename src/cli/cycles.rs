@@ -1,0 +1,472 @@
+//! `smallgo analyze cycles RxC [--tables DIR] [--json]`: the strongly
+//! connected components of the board's state graph, the share of states on
+//! a cycle, the states whose value depends on never-ending play being a draw
+//! (read from the board's table), and example cycles drawn as moves
+//! (`crate::cycles` does the work; docs/analyses.md tells what it means).
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use super::{existing_folder, output_failed, EXIT_FAILURE};
+use crate::analysis::Values;
+use crate::board::{Board, PointSet};
+use crate::colour::Colour;
+use crate::cycles::{
+    cycle_dependent, example_cycle, size_buckets, state_kinds, strongly_connected, value_counts,
+    Components, ExampleCycle, SizeBucket, StateGraph, ValueCounts, BYTES_PER_EDGE, BYTES_PER_STATE,
+};
+use crate::gtp::game::Game;
+use crate::gtp::library::Library;
+use crate::index::StateIndex;
+use crate::moves::Move;
+use crate::state::State;
+use crate::value::Value;
+
+/// States tried as the start of the example cycle of a component.
+const EXAMPLE_TRIES: usize = 64;
+
+/// Edges per state the memory check assumes (7.5 or fewer on the boards
+/// measured).
+const EDGES_PER_STATE: f64 = 9.0;
+
+/// An example cycle as printed.
+struct Example {
+    what: &'static str,
+    component_states: u32,
+    cycle: ExampleCycle,
+}
+
+/// Everything the report prints.
+struct Report {
+    board: Board,
+    /// Whether the passes are edges of the graph.
+    passes: bool,
+    /// The empty board's value, whether it is cycle-dependent, and whether
+    /// it lies on a cycle.
+    start_value: Value,
+    start_dependent: bool,
+    start_on_cycle: bool,
+    source: String,
+    states: u64,
+    edges: u64,
+    components: usize,
+    nontrivial: u64,
+    self_loops: u64,
+    on_cycle: u64,
+    reaching: u64,
+    largest: u32,
+    /// Plain, after a pass, with a ko.
+    largest_kinds: [u64; 3],
+    buckets: Vec<SizeBucket>,
+    values: ValueCounts,
+    examples: Vec<Example>,
+}
+
+fn analyze(board: Board, tables: Option<&Path>, passes: bool) -> Result<Report, String> {
+    if let Some(folder) = tables {
+        existing_folder(folder)?;
+    }
+    if !crate::plan::within_index_limit(&board) {
+        return Err(format!(
+            "board {board} has {} points, more than the index numbers ({})",
+            board.points(),
+            crate::index::MAX_INDEX_POINTS
+        ));
+    }
+    let estimate = crate::plan::estimate(&board);
+    let needed = estimate.memory_bytes
+        + estimate.states * (BYTES_PER_STATE + EDGES_PER_STATE * BYTES_PER_EDGE);
+    if let Some(available) = crate::plan::available_memory() {
+        if needed > available as f64 {
+            return Err(format!(
+                "board {board} needs about {} of memory for its {} states, and {} is available",
+                crate::plan::human_bytes(needed),
+                crate::plan::human(estimate.states),
+                crate::plan::human_bytes(available as f64)
+            ));
+        }
+    }
+    let library = Library::new(tables, false);
+    let oracle = library.open(board).ok_or_else(|| {
+        let looked = match tables {
+            Some(folder) => format!("in {} nor built in", folder.display()),
+            None => "built in".to_string(),
+        };
+        format!(
+            "no table of board {board}, or of {board} turned, {looked}, and it is too large to solve here"
+        )
+    })?;
+    let started = std::time::Instant::now();
+    let lap = |what: &str| {
+        log::info!(
+            "{board}: {what} after {:.1} s",
+            started.elapsed().as_secs_f64()
+        )
+    };
+    let index = StateIndex::build(board)
+        .ok_or_else(|| format!("board {board} is over the index's limits"))?;
+    let graph = StateGraph::build(&index, passes)
+        .ok_or_else(|| format!("board {board} has too many states for 32-bit numbers"))?;
+    lap("state graph");
+    let components = strongly_connected(&graph);
+    lap("components");
+    let values = value_counts(&index, &components, &oracle)?;
+    lap("values");
+    let on_cycle = (0..graph.states() as u32)
+        .filter(|&v| components.on_cycle(v))
+        .count() as u64;
+    let reaching = (0..graph.states() as u32)
+        .filter(|&v| components.reaches_cycle(v))
+        .count() as u64;
+    let nontrivial = components.sizes.iter().filter(|&&s| s > 1).count() as u64;
+    let largest_id = largest_component(&components);
+    let largest = largest_id.map_or(1, |c| components.sizes[c as usize]);
+    let largest_kinds = largest_id.map_or([0; 3], |c| state_kinds(&index, &components, c));
+    let mut examples = Vec::new();
+    if let Some(c) = largest_id {
+        if let Some(cycle) = example_cycle(&index, &graph, &components, c, EXAMPLE_TRIES) {
+            examples.push(Example {
+                what: "in the largest component",
+                component_states: components.sizes[c as usize],
+                cycle,
+            });
+        }
+    }
+    if let Some(c) = smallest_cyclic_component(&components) {
+        if Some(c) != largest_id {
+            if let Some(cycle) = example_cycle(&index, &graph, &components, c, EXAMPLE_TRIES) {
+                examples.push(Example {
+                    what: "in a smallest component with a cycle",
+                    component_states: components.sizes[c as usize],
+                    cycle,
+                });
+            }
+        }
+    }
+    lap("examples");
+    let start = State::start();
+    let start_value = oracle.value_of(&start).map_err(|e| e.to_string())?;
+    let start_number = index.rank(&start).expect("the empty board is a state") as u32;
+    Ok(Report {
+        board,
+        passes,
+        start_value,
+        start_dependent: cycle_dependent(&start_value, board.points() as i32),
+        start_on_cycle: components.on_cycle(start_number),
+        source: oracle.description().to_string(),
+        states: graph.states(),
+        edges: graph.edges(),
+        components: components.count(),
+        nontrivial,
+        self_loops: components.self_loops,
+        on_cycle,
+        reaching,
+        largest,
+        largest_kinds,
+        buckets: size_buckets(&components),
+        values,
+        examples,
+    })
+}
+
+/// The largest component with a cycle, the lowest numbered among equals.
+fn largest_component(components: &Components) -> Option<u32> {
+    (0..components.count() as u32)
+        .filter(|&c| components.cyclic[c as usize])
+        .max_by_key(|&c| (components.sizes[c as usize], std::cmp::Reverse(c)))
+}
+
+/// The smallest component with a cycle, the lowest numbered among equals.
+fn smallest_cyclic_component(components: &Components) -> Option<u32> {
+    (0..components.count() as u32)
+        .filter(|&c| components.cyclic[c as usize])
+        .min_by_key(|&c| (components.sizes[c as usize], c))
+}
+
+fn share(part: u64, whole: u64) -> f64 {
+    if whole == 0 {
+        0.0
+    } else {
+        100.0 * part as f64 / whole as f64
+    }
+}
+
+/// `1234567` as `1,234,567`.
+fn grouped(number: u64) -> String {
+    let digits = number.to_string();
+    let mut out = String::new();
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
+}
+
+fn point_names(board: &Board, set: PointSet) -> Vec<String> {
+    set.iter().map(|p| board.point_name(p)).collect()
+}
+
+/// The start of a cycle drawn as `showboard` draws a board.
+fn diagram(board: Board, cycle: &ExampleCycle) -> String {
+    let (black, white) = cycle.stones();
+    Game::from_setup(board, black, white, Colour::Black)
+        .expect("a legal state's stones")
+        .diagram()
+}
+
+fn bucket_name(bucket: &SizeBucket) -> String {
+    if bucket.low == bucket.high {
+        bucket.low.to_string()
+    } else {
+        format!("{}-{}", bucket.low, bucket.high)
+    }
+}
+
+fn print_text(report: &Report) -> std::io::Result<()> {
+    let board = report.board;
+    let states = report.states;
+    outln!("board       {board}")?;
+    outln!("values      {}", report.source)?;
+    outln!(
+        "graph       {}",
+        if report.passes {
+            "every legal move is an edge, pass included"
+        } else {
+            "placements only (--placements-only: passes are not edges)"
+        }
+    )?;
+    outln!(
+        "states      {} (canonical: symmetric and colour-swapped states are one)",
+        grouped(states)
+    )?;
+    outln!(
+        "edges       {} (moves to a distinct child state; the end of the game left out)",
+        grouped(report.edges)
+    )?;
+    outln!(
+        "components  {} strongly connected; {} with more than one state",
+        grouped(report.components as u64),
+        grouped(report.nontrivial)
+    )?;
+    if report.self_loops > 0 {
+        outln!(
+            "self-loops  {} states are their own child",
+            grouped(report.self_loops)
+        )?;
+    }
+    outln!(
+        "on a cycle  {} states ({:.2}%)",
+        grouped(report.on_cycle),
+        share(report.on_cycle, states)
+    )?;
+    outln!(
+        "reach one   {} states ({:.2}%) can reach a cycle",
+        grouped(report.reaching),
+        share(report.reaching, states)
+    )?;
+    let [plain, passed, ko] = report.largest_kinds;
+    outln!(
+        "largest     {} states ({} plain, {} after a pass, {} with a ko point)",
+        grouped(report.largest as u64),
+        grouped(plain),
+        grouped(passed),
+        grouped(ko)
+    )?;
+    if !report.buckets.is_empty() {
+        outln!("sizes of the components with more than one state:")?;
+        outln!(
+            "  {:>13}  {:>12}  {:>12}",
+            "states each",
+            "components",
+            "states"
+        )?;
+        for bucket in &report.buckets {
+            outln!(
+                "  {:>13}  {:>12}  {:>12}",
+                bucket_name(bucket),
+                grouped(bucket.components),
+                grouped(bucket.states)
+            )?;
+        }
+    }
+    let values = &report.values;
+    outln!(
+        "values that depend on never-ending play being a draw (A + B < 0, or a side cannot force an end):"
+    )?;
+    outln!(
+        "  {} states ({:.2}%): {} on a cycle, {} off any cycle but reaching one, {} reaching none",
+        grouped(values.dependent),
+        share(values.dependent, states),
+        grouped(values.dependent_on_cycle),
+        grouped(values.dependent - values.dependent_on_cycle - values.dependent_without_cycle),
+        grouped(values.dependent_without_cycle)
+    )?;
+    outln!(
+        "  at komi 0: {} states ({:.2}%) whose result is a draw that is not a jigo",
+        grouped(values.dependent_at_komi_zero),
+        share(values.dependent_at_komi_zero, states)
+    )?;
+    outln!(
+        "  on a cycle but not dependent: {}",
+        grouped(values.on_cycle_independent)
+    )?;
+    if values.dependent_without_cycle > 0 && report.passes {
+        outln!("  WARNING: never-ending play needs a cycle: the table and the graph disagree")?;
+    }
+    outln!(
+        "  the empty board: {} ({}cycle-dependent, {}on a cycle)",
+        report.start_value,
+        if report.start_dependent { "" } else { "not " },
+        if report.start_on_cycle { "" } else { "not " }
+    )?;
+    for (number, example) in report.examples.iter().enumerate() {
+        let cycle = &example.cycle;
+        outln!(
+            "example cycle {} ({}, of {} states): {} moves around the canonical cycle, {} until the same full state repeats",
+            number + 1,
+            example.what,
+            grouped(example.component_states as u64),
+            cycle.cycle_length,
+            cycle.moves.len()
+        )?;
+        outln!("{}", diagram(board, cycle))?;
+        let mut notes = vec!["Black to move".to_string()];
+        if let Some(ko) = cycle.start.ko() {
+            notes.push(format!("ko at {}", board.point_name(ko)));
+        }
+        if cycle.start.passed() {
+            notes.push("White has just passed".to_string());
+        }
+        outln!("{}", notes.join(", "))?;
+        let moves: Vec<String> = cycle
+            .moves
+            .iter()
+            .enumerate()
+            .map(|(i, mv)| {
+                let colour = if i % 2 == 0 { "B" } else { "W" };
+                format!("{colour} {}", mv.name(&board))
+            })
+            .collect();
+        for line in moves.chunks(8) {
+            outln!("  {}", line.join(", "))?;
+        }
+    }
+    Ok(())
+}
+
+/// `text` as a JSON string.
+fn json_string(text: &str) -> String {
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+fn json_list(items: impl IntoIterator<Item = String>) -> String {
+    format!("[{}]", items.into_iter().collect::<Vec<_>>().join(", "))
+}
+
+fn json(report: &Report) -> String {
+    let board = report.board;
+    let values = &report.values;
+    let buckets = json_list(report.buckets.iter().map(|b| {
+        format!(
+            "{{\"low\": {}, \"high\": {}, \"components\": {}, \"states\": {}}}",
+            b.low, b.high, b.components, b.states
+        )
+    }));
+    let examples = json_list(report.examples.iter().map(|example| {
+        let cycle = &example.cycle;
+        let (black, white) = cycle.stones();
+        let names = |set| json_list(point_names(&board, set).iter().map(|n| json_string(n)));
+        format!(
+            "{{\"component_states\": {}, \"black\": {}, \"white\": {}, \"to_move\": \"black\", \"ko\": {}, \"passed\": {}, \"cycle_length\": {}, \"moves\": {}}}",
+            example.component_states,
+            names(black),
+            names(white),
+            cycle
+                .start
+                .ko()
+                .map_or("null".to_string(), |k| json_string(&board.point_name(k))),
+            cycle.start.passed(),
+            cycle.cycle_length,
+            json_list(cycle.moves.iter().map(|m: &Move| json_string(&m.name(&board))))
+        )
+    }));
+    let [plain, passed, ko] = report.largest_kinds;
+    format!(
+        "{{\n  \"board\": {},\n  \"graph\": {},\n  \"values\": {},\n  \"states\": {},\n  \"edges\": {},\n  \"components\": {},\n  \"components_with_more_than_one_state\": {},\n  \"self_loops\": {},\n  \"states_on_a_cycle\": {},\n  \"share_on_a_cycle\": {:.6},\n  \"states_reaching_a_cycle\": {},\n  \"largest_component\": {{\"states\": {}, \"plain\": {}, \"passed\": {}, \"ko\": {}}},\n  \"size_distribution\": {},\n  \"cycle_dependent\": {{\"states\": {}, \"on_a_cycle\": {}, \"off_cycles_reaching_one\": {}, \"unable_to_reach_a_cycle\": {}, \"at_komi_0\": {}, \"on_a_cycle_not_dependent\": {}, \"empty_board\": {}}},\n  \"examples\": {}\n}}",
+        json_string(&board.name()),
+        json_string(if report.passes {
+            "every move"
+        } else {
+            "placements only"
+        }),
+        json_string(&report.source),
+        report.states,
+        report.edges,
+        report.components,
+        report.nontrivial,
+        report.self_loops,
+        report.on_cycle,
+        share(report.on_cycle, report.states) / 100.0,
+        report.reaching,
+        report.largest,
+        plain,
+        passed,
+        ko,
+        buckets,
+        values.dependent,
+        values.dependent_on_cycle,
+        values.dependent - values.dependent_on_cycle - values.dependent_without_cycle,
+        values.dependent_without_cycle,
+        values.dependent_at_komi_zero,
+        values.on_cycle_independent,
+        report.start_dependent,
+        examples
+    )
+}
+
+/// `smallgo analyze cycles`.
+pub fn run(board: Board, tables: Option<&Path>, as_json: bool, passes: bool) -> ExitCode {
+    match analyze(board, tables, passes) {
+        Ok(report) => {
+            let written = if as_json {
+                outln!("{}", json(&report))
+            } else {
+                print_text(&report)
+            };
+            match written {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(error) => output_failed(&error),
+            }
+        }
+        Err(message) => {
+            eprintln!("smallgo: analyze cycles: {message}");
+            ExitCode::from(EXIT_FAILURE)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_are_grouped_and_strings_escaped() {
+        assert_eq!(grouped(0), "0");
+        assert_eq!(grouped(999), "999");
+        assert_eq!(grouped(1000), "1,000");
+        assert_eq!(grouped(6228223), "6,228,223");
+        assert_eq!(json_string("a\"b\\c\n"), "\"a\\\"b\\\\c\\u000a\"");
+    }
+}

@@ -7,7 +7,7 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use super::{existing_folder, output_failed, EXIT_FAILURE};
+use super::{existing_folder, json_string, output_failed, EXIT_FAILURE};
 use crate::analysis::Values;
 use crate::board::{Board, PointSet};
 use crate::colour::Colour;
@@ -354,21 +354,6 @@ fn print_text(report: &Report) -> std::io::Result<()> {
         }
     }
     Ok(())
-}
-
-/// `text` as a JSON string.
-fn json_string(text: &str) -> String {
-    let mut out = String::from("\"");
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 fn json_list(items: impl IntoIterator<Item = String>) -> String {

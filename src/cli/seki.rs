@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
 
-use super::{existing_folder, output_failed, parse_board, parse_komi, EXIT_FAILURE};
+use super::{existing_folder, json_string, output_failed, parse_board, parse_komi, EXIT_FAILURE};
 use crate::board::Board;
 use crate::gtp::game::diagram;
 use crate::gtp::library::Library;
@@ -203,22 +203,6 @@ fn print(report: &Report) -> std::io::Result<()> {
         }
     }
     Ok(())
-}
-
-/// A JSON string.
-fn json_string(text: &str) -> String {
-    let mut out = String::from("\"");
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 fn json_tally(tally: &Tally) -> String {

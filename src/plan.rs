@@ -60,8 +60,8 @@ pub fn estimate(board: &Board) -> Estimate {
 /// next copy (1 each), and the table (0.8).
 pub const DISK_BYTES: f64 = 6.5;
 /// Bytes of memory per state for each half of a value verify holds: a
-/// byte, and room for the rare halves kept beside it (6 bytes each, 16
-/// while they are gathered).
+/// byte, and room for the rare halves kept beside it (6 bytes each; 1% of
+/// 2x11's states, under 0.4% of smaller boards').
 pub const VERIFY_BYTES_PER_HALF: f64 = 1.1;
 /// Bytes beyond those: the decoded blocks in flight and the code map.
 const VERIFY_FIXED_BYTES: f64 = 64.0 * (1u64 << 20) as f64;

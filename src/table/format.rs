@@ -746,6 +746,13 @@ impl<'a> TableBytes<'a> {
         (first, (first + per).min(self.header.positions))
     }
 
+    /// The bytes the directory takes in the file, if within it.
+    pub fn directory_span(&self) -> Option<std::ops::Range<usize>> {
+        let start = self.header.directory_offset;
+        let end = start.checked_add(self.header.directory_length)?;
+        (end <= self.bytes.len() as u64).then_some(start as usize..end as usize)
+    }
+
     /// The bytes blocks `first..last` take in the file, if their offsets
     /// are in order and within it.
     pub fn blocks_span(&self, first: u32, last: u32) -> Option<std::ops::Range<usize>> {

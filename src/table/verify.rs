@@ -269,11 +269,11 @@ struct HalfTable {
     half: Half,
     codes: Vec<AtomicU8>,
     common: Vec<u32>,
-    /// Where the other halves of each run of 2^16 states start in `others`.
-    starts: Vec<u64>,
-    /// The low 16 bits of each other half's state number, in state order.
-    other_numbers: Vec<u16>,
-    others: Vec<u32>,
+    /// The first ko state's number: the halves kept beside are in two
+    /// lists, for the states before it and for the ko states.
+    ko_start: StateNumber,
+    plain: Others,
+    ko: Others,
 }
 
 const OTHER: u8 = 255;
@@ -285,12 +285,67 @@ impl HalfTable {
         if let Some(&half) = self.common.get(code as usize) {
             return half;
         }
+        let found = match number.checked_sub(self.ko_start) {
+            None => self.plain.get(number),
+            Some(ko) => self.ko.get(ko),
+        };
+        found.expect("every state coded OTHER has its half kept beside")
+    }
+
+    /// The halves kept beside.
+    fn others(&self) -> usize {
+        self.plain.numbers.len() + self.ko.numbers.len()
+    }
+}
+
+/// Halves kept beside the codes, in the order of their states' numbers
+/// (counted from the list's first state): 6 bytes each, found through the
+/// run of 2^16 states a number lies in, then its low 16 bits.
+#[derive(Default)]
+struct Others {
+    /// Where each run's halves start in `numbers` and `halves`, and where
+    /// the last run's end.
+    starts: Vec<u64>,
+    numbers: Vec<u16>,
+    halves: Vec<u32>,
+}
+
+impl Others {
+    /// Room for `states` states, `expected` of them kept beside: reserved
+    /// at once, so that the lists are not copied as they grow.
+    fn with_room(states: u64, expected: u64) -> Others {
+        let runs = (states >> RUN_SHIFT) as usize + 1;
+        Others {
+            starts: vec![0; runs + 1],
+            numbers: Vec::with_capacity(expected as usize),
+            halves: Vec::with_capacity(expected as usize),
+        }
+    }
+
+    /// Keeps `half` for state `number`, numbers given in rising order.
+    /// `starts` counts each run's halves until `finish` sums them.
+    fn push(&mut self, number: StateNumber, half: u32) {
+        self.starts[(number >> RUN_SHIFT) as usize + 1] += 1;
+        self.numbers.push(number as u16);
+        self.halves.push(half);
+    }
+
+    fn finish(&mut self) {
+        for run in 1..self.starts.len() {
+            self.starts[run] += self.starts[run - 1];
+        }
+        self.numbers.shrink_to_fit();
+        self.halves.shrink_to_fit();
+    }
+
+    fn get(&self, number: StateNumber) -> Option<u32> {
         let run = (number >> RUN_SHIFT) as usize;
-        let (first, last) = (self.starts[run] as usize, self.starts[run + 1] as usize);
-        let at = self.other_numbers[first..last]
+        let first = *self.starts.get(run)? as usize;
+        let last = *self.starts.get(run + 1)? as usize;
+        let at = self.numbers[first..last]
             .binary_search(&(number as u16))
-            .expect("every state coded OTHER has its half kept beside");
-        self.others[first + at]
+            .ok()?;
+        Some(self.halves[first + at])
     }
 }
 
@@ -307,13 +362,14 @@ fn batches(table: &TableBytes<'_>) -> impl Iterator<Item = std::ops::Range<u32>>
 }
 
 /// The `limit` halves most common in a sample of about a sixteenth of the
-/// blocks, most common first.
+/// blocks, most common first, and the share of the sample's states whose
+/// half is not among them.
 fn common_halves(
     table: &TableBytes<'_>,
     half: Half,
     limit: usize,
     sweep: &Sweep<'_>,
-) -> Result<Vec<u32>, Fault> {
+) -> Result<(Vec<u32>, f64), Fault> {
     let blocks = table.header().blocks;
     let stride = if blocks < 1024 { 1 } else { 16 };
     let counts = (0..blocks)
@@ -343,11 +399,12 @@ fn common_halves(
     }
     let mut ranked: Vec<(u32, u64)> = counts.into_iter().collect();
     ranked.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-    Ok(ranked
-        .into_iter()
-        .take(limit.min(OTHER as usize))
-        .map(|(half, _)| half)
-        .collect())
+    let limit = limit.min(OTHER as usize);
+    let sampled: u64 = ranked.iter().map(|&(_, count)| count).sum();
+    let beside: u64 = ranked.iter().skip(limit).map(|&(_, count)| count).sum();
+    let share = beside as f64 / sampled.max(1) as f64;
+    let common = ranked.into_iter().take(limit).map(|(half, _)| half);
+    Ok((common.collect(), share))
 }
 
 /// Checks that the file numbers the same states as `index`: counts and
@@ -423,59 +480,63 @@ fn read_halves(
     limit: usize,
     sweep: &Sweep<'_>,
 ) -> Result<HalfTable, Fault> {
-    let common = common_halves(table, half, limit, sweep)?;
+    let (common, share) = common_halves(table, half, limit, sweep)?;
     let mut encode = vec![OTHER; HALVES];
     for (code, &h) in common.iter().enumerate() {
         encode[h as usize] = code as u8;
     }
-    let states = index.counts().states;
+    let counts = index.counts();
+    let states = counts.states;
+    let ko_start = 2 * counts.positions;
+    // The sample's share, with a margin for the blocks it left out.
+    let expected = |states: u64| (states as f64 * share * 1.2) as u64 + 1024;
+    let mut plain = Others::with_room(ko_start, expected(ko_start));
+    let mut ko = Others::with_room(states - ko_start, expected(states - ko_start));
     let codes: Vec<AtomicU8> = (0..states)
         .into_par_iter()
         .map(|_| AtomicU8::new(OTHER))
         .collect();
-    let mut others: Vec<(StateNumber, u32)> = Vec::new();
     for batch in batches(table) {
-        let found: Vec<Vec<(StateNumber, u32)>> = batch
+        // Within each list, a block's states follow the block before's.
+        let found: Vec<[Vec<(StateNumber, u32)>; 2]> = batch
             .clone()
             .into_par_iter()
             .map(|b| {
-                let mut others = Vec::new();
+                let mut others = [Vec::new(), Vec::new()];
                 visit_block(table, index, b, |_, _, number, value| {
                     let h = half.of(&value);
                     let code = encode[h as usize];
                     codes[number as usize].store(code, Ordering::Relaxed);
                     if code == OTHER {
-                        others.push((number, h));
+                        others[(number >= ko_start) as usize].push((number, h));
                     }
                     Ok::<(), Fault>(())
                 })?;
+                for list in &mut others {
+                    list.sort_unstable_by_key(|&(number, _)| number);
+                }
                 Ok(others)
             })
             .collect::<Result<_, Fault>>()?;
-        others.extend(found.into_iter().flatten());
+        for [in_plain, in_ko] in found {
+            for (number, h) in in_plain {
+                plain.push(number, h);
+            }
+            for (number, h) in in_ko {
+                ko.push(number - ko_start, h);
+            }
+        }
         sweep.done(table, batch);
     }
-    drop(encode);
-    others.par_sort_unstable_by_key(|&(number, _)| number);
-    let runs = (states >> RUN_SHIFT) as usize + 1;
-    let mut starts = Vec::with_capacity(runs + 1);
-    let mut at = 0usize;
-    for run in 0..=runs as u64 {
-        while at < others.len() && others[at].0 >> RUN_SHIFT < run {
-            at += 1;
-        }
-        starts.push(at as u64);
-    }
-    let other_numbers = others.iter().map(|&(n, _)| n as u16).collect();
-    let other_halves = others.iter().map(|&(_, h)| h).collect();
-    drop(others);
+    plain.finish();
+    ko.finish();
     Ok(HalfTable {
         half,
         codes,
         common,
-        starts,
-        other_numbers,
-        others: other_halves,
+        ko_start,
+        plain,
+        ko,
     })
 }
 
@@ -676,6 +737,10 @@ pub fn verify_with(
         });
     };
     check_numbering(&table, &index).map_err(corrupt)?;
+    // The directory is read once: its pages can go.
+    if let Some(span) = table.directory_span() {
+        release(span);
+    }
     let limit = options.common_halves;
     let mut edges = None;
     let passes: Vec<Vec<Half>> = if halves_held >= 2 {
@@ -700,7 +765,7 @@ pub fn verify_with(
                 read_halves(&table, &index, half.of_children(), limit, &sweep).map_err(corrupt)?;
             log::debug!(
                 "{board}: {} of {} states' {} outside the {} most common",
-                table.others.len(),
+                table.others(),
                 header.states,
                 table.half.name(),
                 table.common.len(),
@@ -886,4 +951,30 @@ pub fn spot_check(
         Ok(())
     })?;
     Ok(numbers.len() as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The halves kept beside are found by number across runs of 2^16
+    /// states, and a number not kept is not found, with or without room
+    /// reserved for them.
+    #[test]
+    fn halves_kept_beside_are_found_by_number() {
+        let states = 5 << RUN_SHIFT;
+        let kept: Vec<StateNumber> = (0..states).filter(|n| n % 977 < 3).collect();
+        for room in [0, kept.len() as u64] {
+            let mut others = Others::with_room(states, room);
+            for &n in &kept {
+                others.push(n, (n * 7 % 1000) as u32);
+            }
+            others.finish();
+            for n in 0..states {
+                let expected = (n % 977 < 3).then_some((n * 7 % 1000) as u32);
+                assert_eq!(others.get(n), expected, "state {n}, room {room}");
+            }
+            assert_eq!(others.get(states + (1 << RUN_SHIFT)), None);
+        }
+    }
 }

@@ -697,9 +697,14 @@ pub struct Sweep<'a> {
 }
 
 impl Sweep<'_> {
+    /// Batch `batch` is done: its blocks' bytes, and the batch's before it,
+    /// can go. The kernel maps a few pages around each page read
+    /// (fault-around), so reading the first blocks of a batch maps again
+    /// the last pages of the batch before, let go already.
     fn done(&self, table: &TableBytes<'_>, batch: std::ops::Range<u32>) {
         self.observer.advanced(batch.len() as u64);
-        if let Some(span) = table.blocks_span(batch.start, batch.end) {
+        let before = batch.start.saturating_sub(BATCH);
+        if let Some(span) = table.blocks_span(before, batch.end) {
             (self.release)(span);
         }
     }

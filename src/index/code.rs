@@ -177,12 +177,15 @@ const MAX_BANKS: usize = MAX_SYMMETRIES / LANES;
 /// the next mover sees it. The positions one move or un-move away differ
 /// by a few stones, so their codes follow from these by adding and
 /// subtracting the weights of those points (`Codec::canonical_turned`),
-/// without weighing every stone again. A board of more than one bank of
-/// symmetries keeps the swapped position instead, and weighs it again.
+/// without weighing every stone again.
+///
+/// A board of more than one bank of symmetries keeps the swapped
+/// position's stones in `turned[0]` (the next mover's) and `turned[1]`
+/// instead, and `canonical_turned` weighs that position again: so that
+/// boards of one bank, every plain board, carry nothing more.
 #[derive(Clone, Copy, Debug)]
 pub struct Weights {
     turned: [u64; LANES],
-    swapped: Position,
 }
 
 /// Codes for one board.
@@ -511,10 +514,12 @@ impl Codec {
             4 => self.weights_for::<4>(position),
             2 => self.weights_for::<2>(position),
             1 => self.weights_for::<1>(position),
-            _ => Weights {
-                turned: [0; LANES],
-                swapped: position.swapped(),
-            },
+            _ => {
+                let mut turned = [0; LANES];
+                turned[0] = position.them().bits();
+                turned[1] = position.us().bits();
+                Weights { turned }
+            }
         }
     }
 
@@ -533,10 +538,7 @@ impl Codec {
         &self,
         position: &Position,
     ) -> Weights {
-        let mut weights = Weights {
-            turned: [0; LANES],
-            swapped: position.swapped(),
-        };
+        let mut weights = Weights { turned: [0; LANES] };
         weights.turned[..SYMMETRIES].copy_from_slice(
             &self.images::<GROUPS, SYMMETRIES>(position.them().bits(), position.us().bits()),
         );
@@ -562,8 +564,9 @@ impl Codec {
             2 => self.turned_in::<2>(weights, taken, added),
             1 => self.turned_in::<1>(weights, taken, added),
             _ => {
-                let swapped = &weights.swapped;
-                self.canonical_wide(&Position::new(swapped.us() - taken, swapped.them() | added))
+                let (next_mover, other) =
+                    (PointSet(weights.turned[0]), PointSet(weights.turned[1]));
+                self.canonical_wide(&Position::new(next_mover - taken, other | added))
             }
         }
     }

@@ -419,9 +419,6 @@ fn read(path: &Path, board: Board, states: u64) -> Result<Saved, String> {
     if program != PROGRAM {
         return Err(format!("it was saved by {program}, not {PROGRAM}"));
     }
-    if u32_at(68) != crate::table::format::format_version(&board) {
-        return Err(format!("it is for table format {}", u32_at(68)));
-    }
     if (header[12] as usize, header[13] as usize, header[14])
         != (
             board.rows(),
@@ -438,6 +435,9 @@ fn read(path: &Path, board: Board, states: u64) -> Result<Saved, String> {
             "it is for board {}x{}{topology}",
             header[12], header[13]
         ));
+    }
+    if u32_at(68) != crate::table::format::format_version(&board) {
+        return Err(format!("it is for table format {}", u32_at(68)));
     }
     if u64_at(16) != states {
         return Err(format!("it has {} states, the board {states}", u64_at(16)));
@@ -517,4 +517,35 @@ fn read(path: &Path, board: Board, states: u64) -> Result<Saved, String> {
         partitions,
         tallies,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A checkpoint names its board's topology: one saved for 2x4 is
+    /// refused for 2x4c even with the same count of states, and read back
+    /// for 2x4.
+    #[test]
+    fn a_checkpoint_is_for_one_topology() {
+        let folder = tempfile::tempdir().unwrap();
+        let path = folder.path().join("checkpoint");
+        let progress = SolveProgress {
+            next_level: 3,
+            edges: 100,
+            largest_depth: 7,
+            largest_layer: 9,
+            flips: 11,
+        };
+        let tallies: Vec<AtomicU64> = (0..100u64.div_ceil(8)).map(AtomicU64::new).collect();
+        for (saved, other) in [("2x4", "2x4c"), ("2x4c", "2x4")] {
+            let (saved, other): (Board, Board) = (saved.parse().unwrap(), other.parse().unwrap());
+            let shift = crate::solver::lean::MIN_PARTITION_SHIFT;
+            write(&path, (saved, 100), progress, shift, &[], &[], &tallies).unwrap();
+            let refused = read(&path, other, 100).err().expect("another topology");
+            assert_eq!(refused, format!("it is for board {saved}"));
+            let again = read(&path, saved, 100).unwrap();
+            assert_eq!(again.progress.next_level, 3);
+        }
+    }
 }

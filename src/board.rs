@@ -1,7 +1,11 @@
-//! Board geometry: the shape `RxC`, its points, and sets of points.
+//! Board geometry: the shape `RxC`, its topology, its points, and sets of
+//! points.
 //!
-//! A `Board` knows only its shape (rows, columns) and how points touch; the
-//! stones on it are a `Position` (see `position`). Points are numbered row by
+//! A `Board` knows only its shape (rows, columns), its topology and how
+//! points touch; the stones on it are a `Position` (see `position`). A plain
+//! board has walls at every edge; a circular one (the reference work's
+//! section 5.4, named `RxCc`) joins the first and last columns of each row,
+//! so that its rows are rings and the board a cylinder. Points are numbered row by
 //! row from the lower-left corner, `A1 = 0, B1 = 1, ...`, which is also the
 //! tie-break order of the engine (SPEC section 4). A `PointSet` is a bit set of
 //! points (bit `p` for point `p`), so the rules can work on whole strings and
@@ -147,10 +151,38 @@ impl Iterator for PointSetIter {
 
 impl ExactSizeIterator for PointSetIter {}
 
+/// How the edges of a board meet. Plain comes first in the order of boards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Topology {
+    /// Walls at every edge.
+    Plain,
+    /// The first column of each row neighbours the last column of the same
+    /// row (a cylinder); rows do not wrap.
+    Circular,
+}
+
+impl Topology {
+    /// The letter after `RxC` in a board's name: none, or `c`.
+    pub fn suffix(self) -> &'static str {
+        match self {
+            Topology::Plain => "",
+            Topology::Circular => "c",
+        }
+    }
+
+    /// The word for it: `plain` or `circular`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Topology::Plain => "plain",
+            Topology::Circular => "circular",
+        }
+    }
+}
+
 /// Why a board name or size was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BoardError {
-    /// Not of the form `RxC`.
+    /// Not of the form `RxC` or `RxCc`.
     Syntax(String),
     /// A side of zero, or a side or area over the limits.
     Size { rows: usize, columns: usize },
@@ -161,7 +193,8 @@ impl fmt::Display for BoardError {
         match self {
             BoardError::Syntax(text) => write!(
                 f,
-                "'{text}' is not a board: expected ROWSxCOLUMNS, for example 3x4"
+                "'{text}' is not a board: expected ROWSxCOLUMNS, for example 3x4, \
+                 or ROWSxCOLUMNSc for a circular one, for example 2x7c"
             ),
             BoardError::Size { rows, columns } => write!(
                 f,
@@ -174,12 +207,19 @@ impl fmt::Display for BoardError {
 
 impl std::error::Error for BoardError {}
 
-/// The shape of a board: `rows x columns`, orthogonal adjacency, walls at the
-/// edges. Boards order by rows, then columns.
+/// The shape of a board: `rows x columns` and its topology, orthogonal
+/// adjacency. Boards order by rows, then columns, then topology (plain
+/// first).
+///
+/// Adjacency is a set: on a circular board of at least three columns the
+/// first and last points of each row are neighbours; with one or two
+/// columns they already are (or are one point), so such a board has the
+/// plain board's adjacency.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Board {
     rows: u8,
     columns: u8,
+    topology: Topology,
     all: PointSet,
     /// Points that may receive a neighbour shifted one column right (not in
     /// column A).
@@ -187,10 +227,32 @@ pub struct Board {
     /// Points that may receive a neighbour shifted one column left (not in the
     /// last column).
     not_last_column: PointSet,
+    /// Points that receive the neighbour across the seam from the last
+    /// column: column A on a circular board of at least three columns,
+    /// none otherwise.
+    wrap_first_column: PointSet,
+    /// Points that receive the neighbour across the seam from column A: the
+    /// last column on a circular board of at least three columns, none
+    /// otherwise.
+    wrap_last_column: PointSet,
 }
 
 impl Board {
+    /// A plain board: walls at every edge.
     pub fn new(rows: usize, columns: usize) -> Result<Board, BoardError> {
+        Board::with_topology(rows, columns, Topology::Plain)
+    }
+
+    /// A circular board: the rows are rings.
+    pub fn circular(rows: usize, columns: usize) -> Result<Board, BoardError> {
+        Board::with_topology(rows, columns, Topology::Circular)
+    }
+
+    pub fn with_topology(
+        rows: usize,
+        columns: usize,
+        topology: Topology,
+    ) -> Result<Board, BoardError> {
         if rows == 0
             || columns == 0
             || rows > MAX_SIDE
@@ -211,13 +273,37 @@ impl Board {
             first_column |= 1 << (row * columns);
             last_column |= 1 << (row * columns + columns - 1);
         }
+        let wraps = topology == Topology::Circular && columns >= 3;
+        let seam = |column: u64| if wraps { column } else { 0 };
         Ok(Board {
             rows: rows as u8,
             columns: columns as u8,
+            topology,
             all: PointSet(all),
             not_first_column: PointSet(all & !first_column),
             not_last_column: PointSet(all & !last_column),
+            wrap_first_column: PointSet(seam(first_column)),
+            wrap_last_column: PointSet(seam(last_column)),
         })
+    }
+
+    pub fn topology(&self) -> Topology {
+        self.topology
+    }
+
+    pub fn is_circular(&self) -> bool {
+        self.topology == Topology::Circular
+    }
+
+    /// The board with rows and columns exchanged, whose table serves this
+    /// one with every state turned: `None` for a square board (it is its
+    /// own) and for a circular board (turning a cylinder would make its
+    /// columns wrap instead of its rows: another board).
+    pub fn turned(&self) -> Option<Board> {
+        if self.rows == self.columns || self.topology != Topology::Plain {
+            return None;
+        }
+        Board::new(self.columns(), self.rows()).ok()
     }
 
     pub fn rows(&self) -> usize {
@@ -262,18 +348,30 @@ impl Board {
     /// `set` moved one step in each of the four directions (right, left,
     /// up, down), what falls off the board dropped: bit `p` of each is set
     /// when `p`'s neighbour on the left, right, below or above is in `set`.
+    /// Across the seam of a circular board, the last column is on the left
+    /// of column A and column A on the right of the last column (the wrap
+    /// masks are empty on other boards, so that no neighbour counts twice).
     /// `set` lies on the board.
     #[inline(always)]
     fn shifted(&self, set: PointSet) -> [u64; 4] {
         debug_assert!(set.is_subset_of(self.all), "a set off the board");
         let bits = set.0;
         let columns = self.columns as u32;
-        [
+        let mut shifted = [
             (bits << 1) & self.not_first_column.0,
             (bits >> 1) & self.not_last_column.0,
             (bits << columns) & self.all.0,
             bits >> columns,
-        ]
+        ];
+        // A branch the same way for the whole of a board's work, which
+        // compilers can take out of loops: plain boards pay nothing for
+        // the seam.
+        if self.wrap_first_column.0 != 0 {
+            let seam = columns - 1;
+            shifted[0] |= (bits >> seam) & self.wrap_first_column.0;
+            shifted[1] |= (bits << seam) & self.wrap_last_column.0;
+        }
+        shifted
     }
 
     /// The points with exactly one neighbour in `set` (whether or not they
@@ -352,38 +450,50 @@ impl Board {
         Some(self.point(row - 1, column))
     }
 
-    /// The name `RxC`, rows first.
+    /// The name `RxC`, rows first, with `c` after it for a circular board
+    /// (`2x7c`).
     pub fn name(&self) -> String {
-        format!("{}x{}", self.rows, self.columns)
+        self.to_string()
     }
 }
 
 impl fmt::Debug for Board {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Board({}x{})", self.rows, self.columns)
+        write!(f, "Board({self})")
     }
 }
 
 impl fmt::Display for Board {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}x{}", self.rows, self.columns)
+        write!(
+            f,
+            "{}x{}{}",
+            self.rows,
+            self.columns,
+            self.topology.suffix()
+        )
     }
 }
 
 impl FromStr for Board {
     type Err = BoardError;
 
-    /// Reads `RxC` (rows first), for example `2x7`.
+    /// Reads `RxC` (rows first), for example `2x7`, or `RxCc` for a
+    /// circular board, for example `2x7c`.
     fn from_str(text: &str) -> Result<Board, BoardError> {
         let syntax = || BoardError::Syntax(text.to_string());
         let (rows, columns) = text.trim().split_once(['x', 'X']).ok_or_else(syntax)?;
+        let (columns, topology) = match columns.strip_suffix(['c', 'C']) {
+            Some(columns) => (columns, Topology::Circular),
+            None => (columns, Topology::Plain),
+        };
         let number = |s: &str| -> Result<usize, BoardError> {
             if s.is_empty() || s.len() > 4 || !s.bytes().all(|b| b.is_ascii_digit()) {
                 return Err(syntax());
             }
             s.parse().map_err(|_| syntax())
         };
-        Board::new(number(rows)?, number(columns)?)
+        Board::with_topology(number(rows)?, number(columns)?, topology)
     }
 }
 
@@ -409,41 +519,172 @@ mod tests {
     }
 
     #[test]
+    fn circular_names_round_trip() {
+        let board: Board = "2x7c".parse().unwrap();
+        assert_eq!((board.rows(), board.columns()), (2, 7));
+        assert_eq!(board.topology(), Topology::Circular);
+        assert_eq!(board.name(), "2x7c");
+        assert_eq!(board.to_string(), "2x7c");
+        assert_eq!(format!("{board:?}"), "Board(2x7c)");
+        assert_eq!("2X7C".parse::<Board>(), Ok(board));
+        assert_eq!(Board::circular(2, 7), Ok(board));
+        let plain: Board = "2x7".parse().unwrap();
+        assert_eq!(plain.topology(), Topology::Plain);
+        assert_eq!(plain.name(), "2x7");
+        assert_ne!(plain, board);
+        // Plain before circular of the same shape, shapes first.
+        assert!(plain < board);
+        assert!(board < "2x8".parse::<Board>().unwrap());
+        assert!(board < "3x1".parse::<Board>().unwrap());
+        // Only plain, non-square boards have a turned board.
+        assert_eq!(plain.turned(), Some("7x2".parse().unwrap()));
+        assert_eq!(board.turned(), None);
+        assert_eq!("3x3".parse::<Board>().unwrap().turned(), None);
+        assert_eq!("1x3c".parse::<Board>().unwrap().turned(), None);
+    }
+
+    #[test]
     fn bad_names_are_refused() {
         for text in [
-            "0x3", "3", "foo", "3x", "x3", "9x9", "1x65", "-1x3", "3x 4x",
+            "0x3", "3", "foo", "3x", "x3", "9x9", "1x65", "-1x3", "3x 4x", "2x7cc", "2cx7", "c2x7",
+            "2xc", "2x7 c", "0x3c", "1x65c",
         ] {
             assert!(text.parse::<Board>().is_err(), "{text}");
         }
         assert!("8x8".parse::<Board>().is_ok());
         assert!("1x20".parse::<Board>().is_ok());
+        assert!("1x20c".parse::<Board>().is_ok());
     }
 
-    /// `touching_exactly_one` against counting neighbours point by point,
-    /// on every set of points of small boards and random sets of larger ones.
+    /// A point's neighbours from the rule, one by one: up, down, left and
+    /// right within the board, and across the seam of a circular board. A
+    /// set, so that a point met twice (across the seam of a board of two
+    /// columns) counts once, and a point is never its own neighbour.
+    fn listed_neighbours(board: &Board, point: Point) -> PointSet {
+        let (rows, columns) = (board.rows(), board.columns());
+        let (row, column) = (board.row(point), board.column(point));
+        let mut list = Vec::new();
+        if row > 0 {
+            list.push((row - 1, column));
+        }
+        if row + 1 < rows {
+            list.push((row + 1, column));
+        }
+        if column > 0 {
+            list.push((row, column - 1));
+        } else if board.is_circular() {
+            list.push((row, columns - 1));
+        }
+        if column + 1 < columns {
+            list.push((row, column + 1));
+        } else if board.is_circular() {
+            list.push((row, 0));
+        }
+        list.into_iter()
+            .map(|(r, c)| board.point(r, c))
+            .filter(|&p| p != point)
+            .fold(PointSet::EMPTY, |set, p| set | PointSet::single(p))
+    }
+
+    /// Every small board, plain and circular, for the exhaustive checks.
+    const SMALL_BOARDS: [&str; 19] = [
+        "1x1", "1x4", "2x2", "2x3", "3x3", "3x4", "4x3", "1x1c", "1x2c", "1x3c", "1x4c", "1x7c",
+        "2x1c", "2x2c", "2x3c", "2x4c", "3x3c", "3x4c", "4x3c",
+    ];
+
+    /// Larger boards, plain and circular, for random sets.
+    const LARGE_BOARDS: [&str; 14] = [
+        "4x4", "5x5", "2x9", "7x9", "8x8", "3x21", "1x25", "4x4c", "5x5c", "2x9c", "7x9c", "8x8c",
+        "3x21c", "1x25c",
+    ];
+
+    /// `neighbours`, `adjacent` and `touching_exactly_one` against the
+    /// neighbours listed point by point, on every set of points of small
+    /// boards and random sets of larger ones, plain and circular.
     #[test]
     fn exactly_one_neighbour_matches_counting() {
         let check = |board: &Board, set: PointSet| {
-            let counted = board
-                .all()
-                .iter()
-                .filter(|&point| (board.neighbours(point) & set).len() == 1)
-                .fold(PointSet::EMPTY, |found, point| {
-                    found | PointSet::single(point)
-                });
-            assert_eq!(board.touching_exactly_one(set), counted, "{board}: {set:?}");
+            let mut adjacent = PointSet::EMPTY;
+            let mut exactly_one = PointSet::EMPTY;
+            for point in board.all().iter() {
+                let touching = (listed_neighbours(board, point) & set).len();
+                if touching >= 1 {
+                    adjacent.insert(point);
+                }
+                if touching == 1 {
+                    exactly_one.insert(point);
+                }
+            }
+            assert_eq!(board.adjacent(set), adjacent, "{board}: {set:?}");
+            assert_eq!(
+                board.touching_exactly_one(set),
+                exactly_one,
+                "{board}: {set:?}"
+            );
         };
-        for name in ["1x1", "1x4", "2x2", "2x3", "3x3", "3x4", "4x3"] {
+        for name in SMALL_BOARDS {
             let board: Board = name.parse().unwrap();
+            for point in board.all().iter() {
+                assert_eq!(
+                    board.neighbours(point),
+                    listed_neighbours(&board, point),
+                    "{board}: {point:?}"
+                );
+            }
             for bits in 0..1u64 << board.points() {
                 check(&board, PointSet(bits));
             }
         }
         let mut rng = crate::testing::Rng::new(0x0e_1ab0);
-        for name in ["4x4", "5x5", "2x9", "7x9", "8x8", "3x21", "1x25"] {
+        for name in LARGE_BOARDS {
             let board: Board = name.parse().unwrap();
+            for point in board.all().iter() {
+                assert_eq!(
+                    board.neighbours(point),
+                    listed_neighbours(&board, point),
+                    "{board}: {point:?}"
+                );
+            }
             for _ in 0..10_000 {
                 check(&board, PointSet(rng.next_u64() & board.all().bits()));
+            }
+        }
+    }
+
+    /// The seam by hand: which points meet across it, and that boards of
+    /// one or two columns meet nothing more than their plain boards do.
+    #[test]
+    fn the_seam_joins_the_ends_of_each_row() {
+        let ring: Board = "1x5c".parse().unwrap();
+        let set = |points: &[usize]| {
+            points
+                .iter()
+                .fold(PointSet::EMPTY, |s, &p| s | PointSet::single(Point::new(p)))
+        };
+        assert_eq!(ring.neighbours(Point::new(0)), set(&[1, 4]));
+        assert_eq!(ring.neighbours(Point::new(4)), set(&[0, 3]));
+        let cylinder: Board = "2x4c".parse().unwrap();
+        assert_eq!(cylinder.neighbours(Point::new(0)), set(&[1, 3, 4]));
+        assert_eq!(cylinder.neighbours(Point::new(7)), set(&[3, 4, 6]));
+        // The last point of row 1 and the first of row 2 stay apart.
+        assert!(!cylinder.neighbours(Point::new(3)).contains(Point::new(4)));
+        for (circular, plain) in [
+            ("1x1c", "1x1"),
+            ("1x2c", "1x2"),
+            ("2x2c", "2x2"),
+            ("3x2c", "3x2"),
+        ] {
+            let (circular, plain): (Board, Board) =
+                (circular.parse().unwrap(), plain.parse().unwrap());
+            for point in plain.all().iter() {
+                assert_eq!(circular.neighbours(point), plain.neighbours(point));
+            }
+        }
+        // Every point of a ring of three or more has exactly two neighbours.
+        for columns in 3..=25 {
+            let ring = Board::circular(1, columns).unwrap();
+            for point in ring.all().iter() {
+                assert_eq!(ring.neighbours(point).len(), 2, "{ring}");
             }
         }
     }
@@ -460,7 +701,7 @@ mod tests {
                 "{board}: {seed:?} in {within:?}"
             );
         };
-        for name in ["1x4", "2x2", "2x3", "3x3"] {
+        for name in ["1x4", "2x2", "2x3", "3x3", "1x4c", "2x3c", "3x3c"] {
             let board: Board = name.parse().unwrap();
             for within in 0..1u64 << board.points() {
                 for seed in 0..1u64 << board.points() {
@@ -469,7 +710,7 @@ mod tests {
             }
         }
         let mut rng = crate::testing::Rng::new(0xf1_00d5);
-        for name in ["4x4", "3x7", "2x10", "5x5"] {
+        for name in ["4x4", "3x7", "2x10", "5x5", "4x4c", "3x7c", "2x10c"] {
             let board: Board = name.parse().unwrap();
             for _ in 0..20_000 {
                 let within = rng.next_u64() & board.all().bits();

@@ -6,7 +6,7 @@
 //! ```text
 //! checkpoint (little-endian)
 //!    0  magic "SMALLGOW"              8  version (u32)
-//!   12  rows, columns (u8 each)       14  2 zero bytes
+//!   12  rows, columns (u8 each)       14  topology (u8: 0 plain, 1 circular), 1 zero
 //!   16  states (u64)                  24  edges (u64)
 //!   32  next level (i32)              36  largest depth (u32)
 //!   40  largest layer (u64)           48  flips (u64)
@@ -42,7 +42,7 @@ use std::time::{Duration, Instant};
 
 use crc32fast::Hasher as Crc;
 
-use crate::board::Board;
+use crate::board::{Board, Topology};
 use crate::solver::spool::{SpoolFolder, SpoolMark};
 use crate::solver::SolveProgress;
 use crate::table::writer::replace_atomically;
@@ -299,6 +299,15 @@ fn put_u32(out: &mut Vec<u8>, value: u32) {
     out.extend_from_slice(&value.to_le_bytes());
 }
 
+/// The topology byte of a board: 0 plain (as checkpoints from before
+/// circular boards have it), 1 circular.
+fn topology_code(topology: Topology) -> u8 {
+    match topology {
+        Topology::Plain => 0,
+        Topology::Circular => 1,
+    }
+}
+
 fn put_u64(out: &mut Vec<u8>, value: u64) {
     out.extend_from_slice(&value.to_le_bytes());
 }
@@ -314,7 +323,12 @@ fn header_bytes(
     let mut out = Vec::with_capacity(HEADER_SIZE + 16 * spools.len() + 16 * partitions.len());
     out.extend_from_slice(&MAGIC);
     put_u32(&mut out, VERSION);
-    out.extend_from_slice(&[board.rows() as u8, board.columns() as u8, 0, 0]);
+    out.extend_from_slice(&[
+        board.rows() as u8,
+        board.columns() as u8,
+        topology_code(board.topology()),
+        0,
+    ]);
     put_u64(&mut out, states);
     put_u64(&mut out, progress.edges);
     put_u32(&mut out, progress.next_level as u32);
@@ -324,7 +338,7 @@ fn header_bytes(
     put_u32(&mut out, shift);
     put_u32(&mut out, spools.len() as u32);
     put_u32(&mut out, partitions.len() as u32);
-    put_u32(&mut out, crate::table::format::FORMAT_VERSION);
+    put_u32(&mut out, crate::table::format::format_version(&board));
     let mut program = [0u8; 32];
     program[..PROGRAM.len()].copy_from_slice(PROGRAM.as_bytes());
     out.extend_from_slice(&program);
@@ -405,11 +419,25 @@ fn read(path: &Path, board: Board, states: u64) -> Result<Saved, String> {
     if program != PROGRAM {
         return Err(format!("it was saved by {program}, not {PROGRAM}"));
     }
-    if u32_at(68) != crate::table::format::FORMAT_VERSION {
-        return Err(format!("it is for table format {}", u32_at(68)));
+    if (header[12] as usize, header[13] as usize, header[14])
+        != (
+            board.rows(),
+            board.columns(),
+            topology_code(board.topology()),
+        )
+    {
+        let topology = match header[14] {
+            0 => "",
+            1 => "c",
+            _ => " of an unknown topology",
+        };
+        return Err(format!(
+            "it is for board {}x{}{topology}",
+            header[12], header[13]
+        ));
     }
-    if (header[12] as usize, header[13] as usize) != (board.rows(), board.columns()) {
-        return Err(format!("it is for board {}x{}", header[12], header[13]));
+    if u32_at(68) != crate::table::format::format_version(&board) {
+        return Err(format!("it is for table format {}", u32_at(68)));
     }
     if u64_at(16) != states {
         return Err(format!("it has {} states, the board {states}", u64_at(16)));
@@ -489,4 +517,35 @@ fn read(path: &Path, board: Board, states: u64) -> Result<Saved, String> {
         partitions,
         tallies,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A checkpoint names its board's topology: one saved for 2x4 is
+    /// refused for 2x4c even with the same count of states, and read back
+    /// for 2x4.
+    #[test]
+    fn a_checkpoint_is_for_one_topology() {
+        let folder = tempfile::tempdir().unwrap();
+        let path = folder.path().join("checkpoint");
+        let progress = SolveProgress {
+            next_level: 3,
+            edges: 100,
+            largest_depth: 7,
+            largest_layer: 9,
+            flips: 11,
+        };
+        let tallies: Vec<AtomicU64> = (0..100u64.div_ceil(8)).map(AtomicU64::new).collect();
+        for (saved, other) in [("2x4", "2x4c"), ("2x4c", "2x4")] {
+            let (saved, other): (Board, Board) = (saved.parse().unwrap(), other.parse().unwrap());
+            let shift = crate::solver::lean::MIN_PARTITION_SHIFT;
+            write(&path, (saved, 100), progress, shift, &[], &[], &tallies).unwrap();
+            let refused = read(&path, other, 100).err().expect("another topology");
+            assert_eq!(refused, format!("it is for board {saved}"));
+            let again = read(&path, saved, 100).unwrap();
+            assert_eq!(again.progress.next_level, 3);
+        }
+    }
 }

@@ -572,6 +572,96 @@ pub(crate) mod tests {
         assert_eq!(seki.area_score(&board), 2 - 4);
     }
 
+    /// Across the seam of a ring of five, A1 and E1 are neighbours: O at
+    /// A1 next to X at B1 is legal there (its liberty is E1), not on the
+    /// plain line; X at E1 captures it.
+    #[test]
+    fn a_capture_across_the_seam() {
+        let ring: Board = "1x5c".parse().unwrap();
+        let line: Board = "1x5".parse().unwrap();
+        let position = diagram(&ring, &["OX..."]);
+        assert!(position.is_legal(&ring));
+        assert!(!position.is_legal(&line));
+        assert_eq!(
+            position.liberties(&ring, points(&ring, &["A1"])),
+            points(&ring, &["E1"])
+        );
+        let placed = position.place(&ring, at(&ring, "E1")).unwrap();
+        assert_eq!(placed.captured, points(&ring, &["A1"]));
+        // E1 keeps D1 and now A1: two liberties, no ko.
+        assert_eq!(placed.ko, None);
+        assert_eq!(placed.position.us(), points(&ring, &["B1", "E1"]));
+        assert_eq!(placed.position.them(), PointSet::EMPTY);
+        // On a cylinder a string crosses the seam: O's A1-D1 has C1 only,
+        // and X at C1 takes both stones. X's A2-D2 is one string too.
+        let cylinder: Board = "2x4c".parse().unwrap();
+        let position = diagram(&cylinder, &["X..X", "OX.O"]);
+        assert!(position.is_legal(&cylinder));
+        assert!(!position.is_legal(&"2x4".parse().unwrap()));
+        let strings = cylinder.flood(PointSet::single(at(&cylinder, "A2")), position.us());
+        assert_eq!(strings, points(&cylinder, &["A2", "D2"]));
+        let placed = position.place(&cylinder, at(&cylinder, "C1")).unwrap();
+        assert_eq!(placed.captured, points(&cylinder, &["A1", "D1"]));
+        assert_eq!(placed.ko, None);
+    }
+
+    /// A ko across the seam of a ring of five: X at E1 takes O at A1 (whose
+    /// only liberty was E1) with a stone whose only liberty is then A1,
+    /// since O holds D1. O may not take back at A1 at once.
+    #[test]
+    fn a_ko_across_the_seam() {
+        let ring: Board = "1x5c".parse().unwrap();
+        let position = diagram(&ring, &["OX.O."]);
+        assert!(position.is_legal(&ring));
+        let placed = position.place(&ring, at(&ring, "E1")).unwrap();
+        assert_eq!(placed.captured, points(&ring, &["A1"]));
+        assert_eq!(placed.ko, Some(at(&ring, "A1")));
+        let next = placed.position.swapped();
+        assert_eq!(next.ko_points(&ring), points(&ring, &["A1"]));
+        assert_eq!(
+            next.ko_capturer(&ring, at(&ring, "A1")),
+            Some(at(&ring, "E1"))
+        );
+        let state = crate::state::State::new(&ring, next, Some(at(&ring, "A1")), false).unwrap();
+        assert!(state.place(&ring, at(&ring, "A1")).is_none());
+        assert!(!state.legal_points(&ring).contains(at(&ring, "A1")));
+        // After a move elsewhere the retake is legal, and takes E1 back.
+        let retake = next.place(&ring, at(&ring, "A1")).unwrap();
+        assert_eq!(retake.captured, points(&ring, &["E1"]));
+        assert_eq!(retake.position.swapped(), position);
+        // On the plain line the same stones make no ko: X at E1 has D1 (O)
+        // and the wall, and A1 had B1 (X) and the wall: O there is illegal.
+        let line: Board = "1x5".parse().unwrap();
+        assert!(!position.is_legal(&line));
+    }
+
+    /// Area scoring across the seam: an empty region counts for a colour
+    /// only if every stone it touches, across the seam too, is that
+    /// colour's.
+    #[test]
+    fn scoring_across_the_seam() {
+        // X on column A, O on column C: column D touches C and, across the
+        // seam, A, so it is no one's; on the plain board it is O's.
+        let cylinder: Board = "2x4c".parse().unwrap();
+        let plain: Board = "2x4".parse().unwrap();
+        let position = diagram(&cylinder, &["X.O.", "X.O."]);
+        assert_eq!(position.area_score(&cylinder), 2 - 2);
+        assert_eq!(position.area_score(&plain), 2 - 4);
+        // X at B1 and F1, O at D1 on a ring of six: A1 touches B1 and, across
+        // the seam, F1, both X: it is X's. C1 and E1 touch both colours.
+        let ring: Board = "1x6c".parse().unwrap();
+        let position = diagram(&ring, &[".X.O.X"]);
+        let (ours, theirs) = position.areas(&ring);
+        assert_eq!(ours, points(&ring, &["A1", "B1", "F1"]));
+        assert_eq!(theirs, points(&ring, &["D1"]));
+        assert_eq!(position.area_score(&ring), 3 - 1);
+        // One region all round a ring of six, touching X only: X's.
+        let position = diagram(&ring, &["..X..."]);
+        assert_eq!(position.area_score(&ring), 6);
+        let position = diagram(&ring, &["..X.O."]);
+        assert_eq!(position.area_score(&ring), 1 - 1);
+    }
+
     #[test]
     fn legality_needs_a_liberty_for_every_string() {
         let board = Board::new(2, 2).unwrap();

@@ -1,12 +1,14 @@
 //! The board's own symmetries: 8 on a square board, 4 on a rectangle, 2 on a
-//! line, 1 on a single point.
+//! line, 1 on a single point; on a circular board, the cylinder's own: the
+//! turns along the rows times the mirror of the columns times the flip of
+//! the rows, up to `4 * C` of them (`2 * C` on one row).
 //!
 //! A `Symmetry` is a permutation of the points that maps the board onto
 //! itself. The tables store one representative per class of states that
 //! symmetries relate (SPEC section 2); which representative is chosen is the
 //! index's business (`index::code`), which uses these permutations.
 
-use crate::board::{Board, Point, PointSet, MAX_POINTS};
+use crate::board::{Board, Point, PointSet, Topology, MAX_POINTS};
 
 /// A permutation of a board's points that maps the board onto itself.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -53,8 +55,59 @@ impl Symmetry {
     }
 }
 
-/// The symmetries of a board, identity first, without repeats.
+/// The symmetries of a board, identity first, without repeats, in a fixed
+/// order.
 pub fn symmetries(board: &Board) -> Vec<Symmetry> {
+    match board.topology() {
+        Topology::Plain => plain_symmetries(board),
+        Topology::Circular => circular_symmetries(board),
+    }
+}
+
+/// The permutation of `board`'s points that `map` gives, from (row,
+/// column) to (row, column).
+fn permutation(board: &Board, map: impl Fn(usize, usize) -> (usize, usize)) -> Symmetry {
+    let mut image = [0u8; MAX_POINTS];
+    for row in 0..board.rows() {
+        for column in 0..board.columns() {
+            let (r, c) = map(row, column);
+            image[board.point(row, column).index()] = board.point(r, c).index() as u8;
+        }
+    }
+    Symmetry {
+        image,
+        points: board.points() as u8,
+    }
+}
+
+/// A cylinder's symmetries: each turn of the rings by 0 to `C - 1`
+/// columns, after the columns are mirrored or not, after the rows are
+/// flipped or not. No transposition, even when the board is square: it
+/// would make the columns wrap instead of the rows. On boards of one or two
+/// columns some of these coincide, and appear once.
+fn circular_symmetries(board: &Board) -> Vec<Symmetry> {
+    let (rows, columns) = (board.rows(), board.columns());
+    let mut group: Vec<Symmetry> = Vec::new();
+    for flip in [false, true] {
+        for mirror in [false, true] {
+            for turn in 0..columns {
+                let symmetry = permutation(board, |r, c| {
+                    let r = if flip { rows - 1 - r } else { r };
+                    let c = if mirror { columns - 1 - c } else { c };
+                    (r, (c + turn) % columns)
+                });
+                if !group.contains(&symmetry) {
+                    group.push(symmetry);
+                }
+            }
+        }
+    }
+    group
+}
+
+/// A plain board's symmetries: those of its rectangle, and the
+/// transpositions of a square.
+fn plain_symmetries(board: &Board) -> Vec<Symmetry> {
     let rows = board.rows();
     let columns = board.columns();
     type Map = fn(usize, usize, usize, usize) -> (usize, usize);
@@ -75,17 +128,7 @@ pub fn symmetries(board: &Board) -> Vec<Symmetry> {
     }
     let mut group: Vec<Symmetry> = Vec::new();
     for map in maps {
-        let mut image = [0u8; MAX_POINTS];
-        for row in 0..rows {
-            for column in 0..columns {
-                let (r, c) = map(row, column, rows, columns);
-                image[board.point(row, column).index()] = board.point(r, c).index() as u8;
-            }
-        }
-        let symmetry = Symmetry {
-            image,
-            points: board.points() as u8,
-        };
+        let symmetry = permutation(board, |row, column| map(row, column, rows, columns));
         if !group.contains(&symmetry) {
             group.push(symmetry);
         }
@@ -108,6 +151,22 @@ mod tests {
             ("2x3", 4),
             ("3x5", 4),
             ("4x4", 8),
+            // Circular: turns, mirror and flip, without transpositions;
+            // those that coincide on one or two columns count once.
+            ("1x1c", 1),
+            ("1x2c", 2),
+            ("1x3c", 6),
+            ("1x7c", 14),
+            ("1x25c", 50),
+            ("2x1c", 2),
+            ("2x2c", 4),
+            ("3x2c", 4),
+            ("2x3c", 12),
+            ("3x3c", 12),
+            ("4x4c", 16),
+            ("2x7c", 28),
+            ("2x16c", 64),
+            ("5x5c", 20),
         ] {
             let board: Board = name.parse().unwrap();
             assert_eq!(symmetries(&board).len(), size, "{name}");
@@ -116,7 +175,10 @@ mod tests {
 
     #[test]
     fn symmetries_preserve_adjacency_and_form_a_group() {
-        for name in ["3x3", "2x4", "1x6", "4x4"] {
+        for name in [
+            "3x3", "2x4", "1x6", "4x4", "1x1c", "1x2c", "1x3c", "1x6c", "2x2c", "2x3c", "2x4c",
+            "3x3c", "4x4c", "3x5c", "2x16c",
+        ] {
             let board: Board = name.parse().unwrap();
             let group = symmetries(&board);
             assert!(group[0].is_identity());

@@ -234,7 +234,8 @@ mod tests {
     #[test]
     fn unmoves_invert_moves_on_every_state_up_to_3x3() {
         for name in [
-            "1x1", "1x2", "1x3", "1x4", "1x5", "1x6", "1x7", "2x2", "2x3", "2x4", "3x3",
+            "1x1", "1x2", "1x3", "1x4", "1x5", "1x6", "1x7", "2x2", "2x3", "2x4", "3x3", "1x1c",
+            "1x2c", "1x3c", "1x4c", "1x5c", "1x6c", "1x7c", "2x2c", "2x3c", "2x4c", "3x3c",
         ] {
             let board: Board = name.parse().unwrap();
             for state in crate::testing::plain_states(&board) {
@@ -245,11 +246,17 @@ mod tests {
 
     #[test]
     fn unmoves_invert_moves_on_random_4x4_states() {
-        let board: Board = "4x4".parse().unwrap();
+        for (name, samples) in [("4x4", 100_000), ("4x4c", 30_000), ("2x8c", 30_000)] {
+            random_states_both_ways(name, samples);
+        }
+    }
+
+    fn random_states_both_ways(name: &str, samples: usize) {
+        let board: Board = name.parse().unwrap();
         let codec = Codec::new(board);
         let mut rng = crate::testing::Rng::new(0x5eed_4444);
         let mut checked = 0;
-        while checked < 100_000 {
+        while checked < samples {
             let position = codec.decode(rng.below(codec.code_count()));
             if !position.is_legal(&board) {
                 continue;

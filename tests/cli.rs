@@ -986,6 +986,56 @@ fn a_board_served_turned_is_not_built() {
     assert_eq!(files_in(folder.path()), ["3x6.sgtb"]);
 }
 
+/// A circular board builds through the same commands, into `RxCc.sgtb`,
+/// verifies by file and by name, and is never served from a turned table:
+/// with the 2x3 table built in, 3x2 is served turned but 3x2c is built.
+#[test]
+fn circular_boards_build_and_verify() {
+    let folder = tempfile::tempdir().unwrap();
+    let dir = folder.path().to_str().unwrap();
+    let output = smallgo(&["build", "2x4c", "--tables", dir]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let summary = String::from_utf8_lossy(&output.stdout);
+    for line in ["board               2x4c", "result at komi 0    "] {
+        assert!(summary.contains(line), "missing '{line}' in:\n{summary}");
+    }
+    let output = smallgo(&["--build", "3x2c", "--tables", dir]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(String::from_utf8_lossy(&output.stdout).contains("board               3x2c"));
+    assert_eq!(
+        files_in(folder.path()),
+        ["2x4c.sgtb", "3x2c.sgtb", "manifest.tsv"]
+    );
+    let manifest = std::fs::read_to_string(folder.path().join("manifest.tsv")).unwrap();
+    assert!(manifest.contains("\n2x4c\t"), "{manifest}");
+    let table = folder.path().join("2x4c.sgtb");
+    let output = smallgo(&["verify", table.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(String::from_utf8_lossy(&output.stdout).contains(": ok ("));
+    let output = smallgo(&["verify", "2x4c", "3x2c", "--tables", dir]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    // The plain board of the same shape has no table there.
+    let output = smallgo(&["verify", "2x4", "--tables", dir]);
+    assert!(
+        String::from_utf8_lossy(&output.stdout).contains("2x4 (built in): ok"),
+        "{}",
+        String::from_utf8_lossy(&output.stdout)
+    );
+    // No circular table is built in: no table of 4x2c anywhere, and no
+    // word of 2x4c serving it turned.
+    let output = smallgo(&["verify", "4x2c", "--tables", dir]);
+    assert_eq!(output.status.code(), Some(1));
+    let message = stderr(&output);
+    assert!(message.contains("no table of 4x2c"), "{message}");
+    assert!(!message.contains("turned"), "{message}");
+    // The same build again gives the same bytes.
+    let first = std::fs::read(&table).unwrap();
+    assert!(smallgo(&["--build", "2x4c", "--tables", dir])
+        .status
+        .success());
+    assert_eq!(std::fs::read(&table).unwrap(), first);
+}
+
 #[test]
 fn verify_takes_boards_as_well_as_files() {
     let output = smallgo(&["verify", "2x3"]);

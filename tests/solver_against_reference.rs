@@ -1,6 +1,6 @@
 //! The solver against the plain reference (`smallgo::reference`): every state
-//! of every small board, at komi -2, 0, 0.5 and 6.5, must get the same
-//! forced scores and plies for both sides, and the same result.
+//! of every small board, plain and circular, at komi -2, 0, 0.5 and 6.5, must
+//! get the same forced scores and plies for both sides, and the same result.
 
 use std::collections::HashSet;
 
@@ -112,4 +112,23 @@ fn board_2x4() {
 #[test]
 fn board_3x3() {
     check_board("3x3");
+}
+
+#[test]
+fn circular_lines_1x1c_to_1x6c() {
+    for name in ["1x1c", "1x2c", "1x3c", "1x4c", "1x5c", "1x6c"] {
+        check_board(name);
+    }
+}
+
+#[test]
+fn circular_2x2c_to_2x4c() {
+    for name in ["2x2c", "2x3c", "2x4c"] {
+        check_board(name);
+    }
+}
+
+#[test]
+fn circular_3x3c() {
+    check_board("3x3c");
 }

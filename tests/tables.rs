@@ -52,7 +52,9 @@ fn builds_give_identical_bytes_whatever_the_thread_count() {
 #[test]
 fn written_tables_verify_and_probe_back_every_state() {
     let folder = tempfile::tempdir().unwrap();
-    for name in ["1x5", "2x3", "3x3", "2x5", "3x4"] {
+    for name in [
+        "1x5", "2x3", "3x3", "2x5", "3x4", "1x5c", "2x4c", "3x3c", "2x5c",
+    ] {
         let solution = solved(name);
         let written = write(&solution, folder.path(), &Silent, &|_| Ok(()))
             .unwrap()
@@ -150,7 +152,7 @@ fn alterations(value: Value, points: i8) -> Vec<Value> {
 
 #[test]
 fn the_verifier_rejects_every_single_altered_value() {
-    for name in ["1x4", "2x3", "2x2"] {
+    for name in ["1x4", "2x3", "2x2", "1x4c", "2x3c"] {
         let solution = solved(name);
         let index = solution.index();
         let points = index.board().points() as i8;
@@ -361,6 +363,54 @@ fn damaged_files_are_refused_without_panic() {
         .unwrap_err()
         .to_string();
     assert!(wrong.contains("holds board 2x4, not 4x2"), "{wrong}");
+}
+
+/// A circular board's table records its topology (format version 2, byte
+/// 18), a plain board's stays version 1 with a zero there, and a header
+/// whose version and topology disagree, or a file named for the other
+/// topology, is refused.
+#[test]
+fn tables_record_their_topology() {
+    let folder = tempfile::tempdir().unwrap();
+    let (circular, _) = encode(&solved("2x4c"));
+    let (plain, _) = encode(&solved("2x4"));
+    assert_eq!(circular[8..12], 2u32.to_le_bytes());
+    assert_eq!(circular[18], 1);
+    assert_eq!(plain[8..12], 1u32.to_le_bytes());
+    assert_eq!(plain[18], 0);
+    let check = |name: &str, bytes: &[u8]| -> Result<Board, String> {
+        let path = folder.path().join(name);
+        std::fs::write(&path, bytes).unwrap();
+        let table = Tablebase::open(&path).map_err(|e| e.to_string())?;
+        verify_file(&path).map_err(|e| e.to_string())?;
+        Ok(table.board())
+    };
+    assert_eq!(check("2x4c.sgtb", &circular), Ok("2x4c".parse().unwrap()));
+    assert_eq!(check("2x4.sgtb", &plain), Ok("2x4".parse().unwrap()));
+    // Named for the other topology: the verifier refuses it by name.
+    let message = check("2x4.sgtb", &circular).unwrap_err();
+    assert!(message.contains("holds board 2x4c, not 2x4"), "{message}");
+    let message = check("2x4c.sgtb", &plain).unwrap_err();
+    assert!(message.contains("holds board 2x4, not 2x4c"), "{message}");
+    // Version and topology must agree.
+    for (bytes, at, byte, fault) in [
+        (&plain, 18, 1, "topology 1 in a version 1 header"),
+        (&circular, 18, 0, "topology 0 in a version 2 header"),
+        (&circular, 18, 7, "topology 7 in a version 2 header"),
+        (&circular, 8, 1, "topology 1 in a version 1 header"),
+    ] {
+        let mut damaged = bytes.clone();
+        damaged[at] = byte;
+        reseal(&mut damaged);
+        let message = check("table.sgtb", &damaged).unwrap_err();
+        assert!(message.contains(fault), "{message}");
+    }
+    // A version past those this smallgo reads says so.
+    let mut damaged = circular.clone();
+    damaged[8] = 3;
+    reseal(&mut damaged);
+    let message = check("2x4c.sgtb", &damaged).unwrap_err();
+    assert!(message.contains("version 3 is not supported"), "{message}");
 }
 
 #[test]

@@ -16,7 +16,7 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use super::{existing_folder, output_failed, EXIT_FAILURE};
+use super::{existing_folder, output_failed, turned_too, EXIT_FAILURE};
 use crate::analysis::{preference_order, Rating, Values};
 use crate::board::Board;
 use crate::colour::Colour;
@@ -113,7 +113,8 @@ fn analyze(
             None => "built in".to_string(),
         };
         format!(
-            "no table of board {board}, or of {board} turned, {looked}, and it is too large to solve here"
+            "no table of board {board}{}, {looked}, and it is too large to solve here",
+            turned_too(board),
         )
     })?;
     let side = game.to_move();

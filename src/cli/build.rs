@@ -62,12 +62,9 @@ pub enum TurnedTable {
 
 /// The table of `board`'s turned board that would serve it, if `folder`
 /// holds one (a file whose header holds that board) or one is built in.
-/// A square board has none.
+/// A square board and a circular board have none (`Board::turned`).
 pub fn turned_table(board: Board, folder: &Path) -> Option<(Board, TurnedTable)> {
-    let turned = Board::new(board.columns(), board.rows()).ok()?;
-    if turned == board {
-        return None;
-    }
+    let turned = board.turned()?;
     let path = folder.join(file_name(&turned));
     if path.exists() {
         match Tablebase::peek_board(&path).and_then(|found| check_name(&path, found)) {

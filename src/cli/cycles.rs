@@ -7,7 +7,7 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use super::{existing_folder, json_string, output_failed, EXIT_FAILURE};
+use super::{existing_folder, json_string, output_failed, turned_too, EXIT_FAILURE};
 use crate::analysis::Values;
 use crate::board::{Board, PointSet};
 use crate::colour::Colour;
@@ -93,7 +93,8 @@ fn analyze(board: Board, tables: Option<&Path>, passes: bool) -> Result<Report, 
             None => "built in".to_string(),
         };
         format!(
-            "no table of board {board}, or of {board} turned, {looked}, and it is too large to solve here"
+            "no table of board {board}{}, {looked}, and it is too large to solve here",
+            turned_too(board),
         )
     })?;
     let started = std::time::Instant::now();

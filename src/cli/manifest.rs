@@ -79,7 +79,7 @@ pub fn update(folder: &Path, entry: Entry) -> Result<(), TableError> {
     let mut entries = read(folder);
     entries.retain(|e| e.board != entry.board);
     entries.push(entry);
-    entries.sort_by_key(|e| (e.board.rows(), e.board.columns()));
+    entries.sort_by_key(|e| e.board);
     let mut text = String::from(
         "# smallgo tables: one line per board, written by `smallgo --build`.\n\
          # root_result_komi_0 and best_first_moves are read from the table; build_seconds is wall time.\n",

@@ -332,6 +332,16 @@ fn existing_folder(folder: &Path) -> Result<(), String> {
     }
 }
 
+/// `, or of RxC turned` when the turned board's table would serve `board`
+/// (`Board::turned`), for messages that say where a table was looked for.
+fn turned_too(board: Board) -> String {
+    if board.turned().is_some() {
+        format!(", or of {board} turned")
+    } else {
+        String::new()
+    }
+}
+
 /// The folder a build writes into: `--tables DIR`, or the current folder.
 fn build_folder(tables: Option<PathBuf>) -> PathBuf {
     tables.unwrap_or_else(|| PathBuf::from("."))

@@ -7,7 +7,9 @@ use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
 
-use super::{existing_folder, json_string, output_failed, parse_board, parse_komi, EXIT_FAILURE};
+use super::{
+    existing_folder, json_string, output_failed, parse_board, parse_komi, turned_too, EXIT_FAILURE,
+};
 use crate::board::Board;
 use crate::gtp::game::diagram;
 use crate::gtp::library::Library;
@@ -63,17 +65,17 @@ fn values(board: Board, tables: Option<&Path>) -> Result<(DenseValues, String), 
         existing_folder(folder)?;
     }
     let library = Library::new(tables, false);
-    let turned = Board::new(board.columns(), board.rows()).ok();
     let table = library
         .table(board)
-        .or_else(|| turned.and_then(|t| library.table(t)))
+        .or_else(|| board.turned().and_then(|t| library.table(t)))
         .ok_or_else(|| {
             let looked = match tables {
                 Some(folder) => format!("in {} nor built in", folder.display()),
                 None => "built in".to_string(),
             };
             format!(
-                "no table of board {board}, or of {board} turned, {looked}: build it with `smallgo build {board}`"
+                "no table of board {board}{}, {looked}: build it with `smallgo build {board}`",
+                turned_too(board),
             )
         })?;
     let mut source = table.origin().to_string();

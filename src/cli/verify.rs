@@ -66,8 +66,7 @@ fn find(board: Board, folder: Option<&Path>) -> Result<Found, String> {
         looked.push("no --tables DIR given".to_string());
     }
     let mut message = format!("verify {board}: no table of {board}: {}", looked.join(", "));
-    let turned = Board::new(board.columns(), board.rows()).ok();
-    if let Some(turned) = turned.filter(|&t| t != board) {
+    if let Some(turned) = board.turned() {
         let served = folder.is_some_and(|f| f.join(file_name(&turned)).exists())
             || built_in_table(turned).is_some();
         if served {

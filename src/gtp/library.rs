@@ -116,7 +116,7 @@ impl Library {
             .chain(self.built_in.keys())
             .copied()
             .collect();
-        boards.sort_by_key(|b| (b.rows(), b.columns()));
+        boards.sort();
         boards.dedup();
         boards
     }
@@ -162,8 +162,7 @@ impl Library {
             let description = format!("{}", table.origin());
             return Some(Oracle::new(board, Arc::new(table), false, description));
         }
-        let turned = Board::new(board.columns(), board.rows()).ok()?;
-        if turned != board {
+        if let Some(turned) = board.turned() {
             if let Some(table) = self.open_table(turned) {
                 let description = format!("{}, turned", table.origin());
                 return Some(Oracle::new(board, Arc::new(table), true, description));

@@ -7,6 +7,12 @@
 //! is mapped to its smallest image. Both directions are table-driven (a byte of
 //! points at a time, a base-3^8 digit group at a time) because the solver
 //! canonicalizes every predecessor it visits.
+//!
+//! The tables weigh eight symmetries side by side (a bank), which serves
+//! every plain board (at most eight symmetries) in one row read. A circular
+//! board's group is larger (up to 64 symmetries): it takes several banks,
+//! the last one padded with copies of the identity, which change no
+//! minimum and whose reaching bits are dropped.
 
 use crate::board::{Board, Point, PointSet};
 use crate::position::Position;
@@ -35,8 +41,9 @@ pub type PositionCode = u64;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Canonical {
     pub code: PositionCode,
-    /// Bit `i` set when symmetry `i` maps the position to `code`.
-    pub reaching: u8,
+    /// Bit `i` set when symmetry `i` maps the position to `code`: a coset
+    /// of the position's own symmetries, so as many bits as it has.
+    pub reaching: u64,
 }
 
 /// The smallest of the codes of a position's images under its `S`
@@ -80,8 +87,8 @@ fn smallest_image_by_lanes<const S: usize>(codes: &[u64; S]) -> Canonical {
         }
     }
     let best = lanes[0] as u64;
-    let reaching = codes.iter().enumerate().fold(0u8, |reaching, (g, &code)| {
-        reaching | ((code == best) as u8) << g
+    let reaching = codes.iter().enumerate().fold(0u64, |reaching, (g, &code)| {
+        reaching | ((code == best) as u64) << g
     });
     Canonical {
         code: best,
@@ -133,7 +140,7 @@ mod vector {
     fn canonical(best: __m256i, reaching: u8) -> Canonical {
         Canonical {
             code: _mm_cvtsi128_si64(_mm256_castsi256_si128(best)) as u64,
-            reaching,
+            reaching: reaching as u64,
         }
     }
 
@@ -154,8 +161,15 @@ mod vector {
     }
 }
 
-/// The most symmetries a board has (a square's eight).
-const MAX_SYMMETRIES: usize = 8;
+/// Symmetries weighed side by side in one row of the tables: a bank, as
+/// many as a square board has.
+const LANES: usize = 8;
+
+/// The most symmetries a board of at most `MAX_CODE_POINTS` points has:
+/// a circular board of two rows and 16 columns has 64 (a ring has twice
+/// as many as its points, at most 50).
+pub const MAX_SYMMETRIES: usize = 64;
+const MAX_BANKS: usize = MAX_SYMMETRIES / LANES;
 
 /// A position's stones weighed under every symmetry, seen from the other
 /// side: `turned[g]` is the code under symmetry `g` of the position with
@@ -164,32 +178,44 @@ const MAX_SYMMETRIES: usize = 8;
 /// by a few stones, so their codes follow from these by adding and
 /// subtracting the weights of those points (`Codec::canonical_turned`),
 /// without weighing every stone again.
+///
+/// A board of more than one bank of symmetries keeps the swapped
+/// position's stones in `turned[0]` (the next mover's) and `turned[1]`
+/// instead, and `canonical_turned` weighs that position again: so that
+/// boards of one bank, every plain board, carry nothing more.
 #[derive(Clone, Copy, Debug)]
 pub struct Weights {
-    turned: [u64; MAX_SYMMETRIES],
+    turned: [u64; LANES],
 }
 
 /// Codes for one board.
 pub struct Codec {
     board: Board,
     symmetries: Vec<Symmetry>,
-    /// `stone_weights[group][byte][g]`: the code of the mover's stones
-    /// `byte` of points `8 * group ..` after symmetry `g`, every symmetry
-    /// side by side so that one row weighs a byte under all of them. Groups
-    /// past the board, and symmetries past the board's, are all zero.
-    stone_weights: Vec<[[u64; MAX_SYMMETRIES]; 256]>,
+    /// Banks of `LANES` symmetries the board's take (1 to `MAX_BANKS`).
+    banks: usize,
+    /// Bits of `Canonical::reaching` that stand for symmetries of the
+    /// board: the lanes past them, in the last bank, copy the identity.
+    reaching_mask: u64,
+    /// `stone_weights[bank * BYTE_GROUPS + group][byte][lane]`: the code of
+    /// the mover's stones `byte` of points `8 * group ..` after symmetry
+    /// `bank * LANES + lane`, a bank of symmetries side by side so that one
+    /// row weighs a byte under all of them. Groups past the board are all
+    /// zero; lanes past the board's symmetries weigh as the identity.
+    stone_weights: Vec<[[u64; LANES]; 256]>,
     /// The byte groups the board's points take (1 to 4): weighing reads
     /// only these.
     groups: usize,
     /// `point_weights[p][g]`: `3^(g(p))`, the weight of a mover's stone at
-    /// `p` after symmetry `g` (zero past the board's symmetries and
+    /// `p` after symmetry `g` of the first bank (zero past the board's
     /// points). A fixed size, so that a point's row needs no bounds check.
-    point_weights: Box<[[u64; MAX_SYMMETRIES]; MAX_CODE_POINTS]>,
+    point_weights: Box<[[u64; LANES]; MAX_CODE_POINTS]>,
     /// Base-3^8 digit group to (mover bits, opponent bits).
     digits: Vec<(u8, u8)>,
-    /// `low_images[low][g]`: the code under symmetry `g` of the stones of
-    /// code `low` (below `LOW_SIZE`) on the first `LOW_POINTS` points.
-    low_images: Vec<[u64; MAX_SYMMETRIES]>,
+    /// `low_images[bank * LOW_SIZE + low][lane]`: the code under symmetry
+    /// `bank * LANES + lane` of the stones of code `low` (below
+    /// `LOW_SIZE`) on the first `LOW_POINTS` points.
+    low_images: Vec<[u64; LANES]>,
     code_count: u64,
 }
 
@@ -200,12 +226,23 @@ impl Codec {
             "position codes serve boards of at most {MAX_CODE_POINTS} points"
         );
         let symmetries = symmetries(&board);
+        assert!(
+            symmetries.len() <= MAX_SYMMETRIES,
+            "position codes serve boards of at most {MAX_SYMMETRIES} symmetries"
+        );
+        let banks = symmetries.len().div_ceil(LANES);
+        // The board's symmetries, then copies of the identity (first) to
+        // fill the last bank.
+        let lanes: Vec<Symmetry> = (0..banks * LANES)
+            .map(|g| symmetries.get(g).copied().unwrap_or(symmetries[0]))
+            .collect();
         let points = board.points();
         let power = |p: usize| 3u64.pow(p as u32);
-        let mut stone_weights = vec![[[0u64; MAX_SYMMETRIES]; 256]; BYTE_GROUPS];
-        for (group, rows) in stone_weights.iter_mut().enumerate() {
+        let mut stone_weights = vec![[[0u64; LANES]; 256]; banks * BYTE_GROUPS];
+        for (at, rows) in stone_weights.iter_mut().enumerate() {
+            let (bank, group) = (at / BYTE_GROUPS, at % BYTE_GROUPS);
             for (byte, row) in rows.iter_mut().enumerate() {
-                for (entry, symmetry) in row.iter_mut().zip(&symmetries) {
+                for (entry, symmetry) in row.iter_mut().zip(&lanes[bank * LANES..]) {
                     for bit in 0..8 {
                         let p = group * 8 + bit;
                         if byte >> bit & 1 == 1 && p < points {
@@ -227,15 +264,18 @@ impl Codec {
                 rest /= 3;
             }
         }
-        let mut point_weights = Box::new([[0u64; MAX_SYMMETRIES]; MAX_CODE_POINTS]);
+        let mut point_weights = Box::new([[0u64; LANES]; MAX_CODE_POINTS]);
         for (p, row) in point_weights.iter_mut().enumerate().take(points) {
-            for (weight, symmetry) in row.iter_mut().zip(&symmetries) {
+            for (weight, symmetry) in row.iter_mut().zip(&lanes) {
                 *weight = power(symmetry.apply(Point::new(p)).index());
             }
         }
+        let reaching_mask = u64::MAX >> (MAX_SYMMETRIES - symmetries.len());
         let mut codec = Codec {
             board,
             symmetries,
+            banks,
+            reaching_mask,
             stone_weights,
             point_weights,
             groups: points.div_ceil(8).max(1),
@@ -245,12 +285,13 @@ impl Codec {
         };
         // Codes of boards under five points stay below `LOW_SIZE`, and the
         // weights of points past the board are zero.
-        codec.low_images = (0..LOW_SIZE)
-            .map(|low| {
+        codec.low_images = (0..banks)
+            .flat_map(|bank| (0..LOW_SIZE).map(move |low| (bank, low)))
+            .map(|(bank, low)| {
                 let position = codec.decode(low);
-                let mut images = [0u64; MAX_SYMMETRIES];
-                for (g, image) in images.iter_mut().enumerate().take(codec.symmetries.len()) {
-                    *image = codec.code_under(g, &position);
+                let mut images = [0u64; LANES];
+                for (lane, image) in images.iter_mut().enumerate() {
+                    *image = codec.code_under(bank * LANES + lane, &position);
                 }
                 images
             })
@@ -271,27 +312,55 @@ impl Codec {
         self.code_count
     }
 
-    /// The code of the stones `set` after symmetry `g`, reading the first
-    /// `GROUPS` byte groups (the rest are empty).
+    /// The code of the stones `set` after symmetry `g` (of any bank),
+    /// reading the first `GROUPS` byte groups (the rest are empty).
     #[inline(always)]
     fn weigh<const GROUPS: usize>(&self, g: usize, set: u64) -> u64 {
+        let (bank, lane) = (g / LANES, g % LANES);
         let mut code = 0;
-        for (group, rows) in self.stone_weights.iter().enumerate().take(GROUPS) {
-            code += rows[(set >> (8 * group)) as u8 as usize][g];
+        for (group, rows) in self.stone_weights[bank * BYTE_GROUPS..]
+            .iter()
+            .enumerate()
+            .take(GROUPS)
+        {
+            code += rows[(set >> (8 * group)) as u8 as usize][lane];
         }
         code
     }
 
     /// The codes of the stones `set` under the first `S` symmetries at
-    /// once, reading the first `GROUPS` byte groups.
+    /// once (of the first bank), reading the first `GROUPS` byte groups.
     #[inline(always)]
     fn weigh_all<const GROUPS: usize, const S: usize>(&self, set: u64) -> [u64; S] {
+        self.weigh_bank::<GROUPS, S>(0, set)
+    }
+
+    /// `weigh_all` for the first `S` symmetries of bank `bank`.
+    #[inline(always)]
+    fn weigh_bank<const GROUPS: usize, const S: usize>(&self, bank: usize, set: u64) -> [u64; S] {
         let mut codes = [0u64; S];
-        for (group, rows) in self.stone_weights.iter().enumerate().take(GROUPS) {
+        for (group, rows) in self.stone_weights[bank * BYTE_GROUPS..]
+            .iter()
+            .enumerate()
+            .take(GROUPS)
+        {
             let row = &rows[(set >> (8 * group)) as u8 as usize];
             for g in 0..S {
                 codes[g] += row[g];
             }
+        }
+        codes
+    }
+
+    /// The codes of a position under the symmetries of bank `bank`, its
+    /// own stones weighing `1` and the other side's `2`.
+    #[inline(always)]
+    fn bank_images<const GROUPS: usize>(&self, bank: usize, own: u64, other: u64) -> [u64; LANES] {
+        let own = self.weigh_bank::<GROUPS, LANES>(bank, own);
+        let other = self.weigh_bank::<GROUPS, LANES>(bank, other);
+        let mut codes = [0u64; LANES];
+        for g in 0..LANES {
+            codes[g] = own[g] + 2 * other[g];
         }
         codes
     }
@@ -305,8 +374,22 @@ impl Codec {
             8 => self.has_symmetry_in::<8>(stones),
             4 => self.has_symmetry_in::<4>(stones),
             2 => self.has_symmetry_in::<2>(stones),
-            _ => false,
+            1 => false,
+            _ => self.has_symmetry_wide(stones),
         }
+    }
+
+    /// `has_symmetry` for any number of symmetries, a bank at a time.
+    fn has_symmetry_wide(&self, stones: PointSet) -> bool {
+        let bits = stones.bits();
+        let own = self.weigh::<BYTE_GROUPS>(0, bits);
+        (0..self.banks).any(|bank| {
+            let images = self.weigh_bank::<BYTE_GROUPS, LANES>(bank, bits);
+            (0..LANES).any(|lane| {
+                let g = bank * LANES + lane;
+                g != 0 && g < self.symmetries.len() && images[lane] == own
+            })
+        })
     }
 
     #[inline(always)]
@@ -375,8 +458,41 @@ impl Codec {
             8 => self.canonical_for::<8>(position),
             4 => self.canonical_for::<4>(position),
             2 => self.canonical_for::<2>(position),
-            _ => self.canonical_for::<1>(position),
+            1 => self.canonical_for::<1>(position),
+            _ => self.canonical_wide(position),
         }
+    }
+
+    /// `canonical` for any number of symmetries: the smallest image of
+    /// each bank, the smallest of those, and the lanes that reach it, less
+    /// the identity's copies.
+    #[inline(never)]
+    fn canonical_wide(&self, position: &Position) -> Canonical {
+        let (us, them) = (position.us().bits(), position.them().bits());
+        let mut best = Canonical {
+            code: u64::MAX,
+            reaching: 0,
+        };
+        for bank in 0..self.banks {
+            let images = match self.groups {
+                1 => self.bank_images::<1>(bank, us, them),
+                2 => self.bank_images::<2>(bank, us, them),
+                3 => self.bank_images::<3>(bank, us, them),
+                _ => self.bank_images::<BYTE_GROUPS>(bank, us, them),
+            };
+            let smallest = smallest_image(&images);
+            let reaching = smallest.reaching << (bank * LANES);
+            if smallest.code < best.code {
+                best = Canonical {
+                    code: smallest.code,
+                    reaching,
+                };
+            } else if smallest.code == best.code {
+                best.reaching |= reaching;
+            }
+        }
+        best.reaching &= self.reaching_mask;
+        best
     }
 
     #[inline(always)]
@@ -397,7 +513,13 @@ impl Codec {
             8 => self.weights_for::<8>(position),
             4 => self.weights_for::<4>(position),
             2 => self.weights_for::<2>(position),
-            _ => self.weights_for::<1>(position),
+            1 => self.weights_for::<1>(position),
+            _ => {
+                let mut turned = [0; LANES];
+                turned[0] = position.them().bits();
+                turned[1] = position.us().bits();
+                Weights { turned }
+            }
         }
     }
 
@@ -416,9 +538,7 @@ impl Codec {
         &self,
         position: &Position,
     ) -> Weights {
-        let mut weights = Weights {
-            turned: [0; MAX_SYMMETRIES],
-        };
+        let mut weights = Weights { turned: [0; LANES] };
         weights.turned[..SYMMETRIES].copy_from_slice(
             &self.images::<GROUPS, SYMMETRIES>(position.them().bits(), position.us().bits()),
         );
@@ -442,7 +562,12 @@ impl Codec {
             8 => self.turned_in::<8>(weights, taken, added),
             4 => self.turned_in::<4>(weights, taken, added),
             2 => self.turned_in::<2>(weights, taken, added),
-            _ => self.turned_in::<1>(weights, taken, added),
+            1 => self.turned_in::<1>(weights, taken, added),
+            _ => {
+                let (next_mover, other) =
+                    (PointSet(weights.turned[0]), PointSet(weights.turned[1]));
+                self.canonical_wide(&Position::new(next_mover - taken, other | added))
+            }
         }
     }
 
@@ -519,8 +644,60 @@ impl Codec {
             8 => self.canonical_legal_bits_in::<8>(first, count, found),
             4 => self.canonical_legal_bits_in::<4>(first, count, found),
             2 => self.canonical_legal_bits_in::<2>(first, count, found),
-            _ => self.canonical_legal_bits_in::<1>(first, count, found),
+            1 => self.canonical_legal_bits_in::<1>(first, count, found),
+            _ => self.canonical_legal_bits_wide(first, count, found),
         }
+    }
+
+    /// `canonical_legal_bits_in` for any number of symmetries, a symmetry
+    /// at a time, stopping at the first that gives a smaller code.
+    fn canonical_legal_bits_wide(
+        &self,
+        first: PositionCode,
+        count: u32,
+        mut found: impl FnMut(&Position, Canonical),
+    ) -> u64 {
+        debug_assert!(count <= 64 && first + count as u64 <= self.code_count);
+        let symmetries = self.symmetries.len();
+        let end = first + count as u64;
+        let mut bits = 0u64;
+        let mut code = first;
+        let mut high_images = [[0u64; LANES]; MAX_BANKS];
+        while code < end {
+            let high = code / LOW_SIZE;
+            let high_first = high * LOW_SIZE;
+            let stop = end.min(high_first + LOW_SIZE);
+            let rest = self.decode(high);
+            let (us, them) = (
+                rest.us().bits() << LOW_POINTS,
+                rest.them().bits() << LOW_POINTS,
+            );
+            for (bank, images) in high_images.iter_mut().enumerate().take(self.banks) {
+                *images = self.bank_images::<BYTE_GROUPS>(bank, us, them);
+            }
+            for c in code..stop {
+                let low = (c - high_first) as usize;
+                let image = |g: usize| {
+                    let (bank, lane) = (g / LANES, g % LANES);
+                    high_images[bank][lane] + self.low_images[bank * LOW_SIZE as usize + low][lane]
+                };
+                // The identity comes first: `c` is its image.
+                if (1..symmetries).all(|g| image(g) >= c) {
+                    let (u, t) = self.digits[low];
+                    let position =
+                        Position::new(PointSet(us | u as u64), PointSet(them | t as u64));
+                    if position.is_legal(&self.board) {
+                        bits |= 1 << (c - first);
+                        let reaching = (1..symmetries)
+                            .filter(|&g| image(g) == c)
+                            .fold(1u64, |reaching, g| reaching | 1 << g);
+                        found(&position, Canonical { code: c, reaching });
+                    }
+                }
+            }
+            code = stop;
+        }
+        bits
     }
 
     #[inline(always)]
@@ -556,7 +733,7 @@ impl Codec {
                         bits |= 1 << (c - first);
                         let reaching = (1..SYMMETRIES)
                             .filter(|&g| high_images[g] + images[g] == c)
-                            .fold(1u8, |reaching, g| reaching | 1 << g);
+                            .fold(1u64, |reaching, g| reaching | 1 << g);
                         found(&position, Canonical { code: c, reaching });
                     }
                 }
@@ -672,7 +849,8 @@ mod tests {
     #[test]
     fn code_words_agree_with_codes_one_by_one() {
         for name in [
-            "1x1", "1x4", "1x5", "1x7", "2x2", "2x3", "3x3", "2x4", "3x4",
+            "1x1", "1x4", "1x5", "1x7", "2x2", "2x3", "3x3", "2x4", "3x4", "1x3c", "1x4c", "1x5c",
+            "1x8c", "2x2c", "2x3c", "2x4c", "2x5c", "3x3c",
         ] {
             let board: Board = name.parse().unwrap();
             let codec = Codec::new(board);
@@ -718,7 +896,10 @@ mod tests {
 
     #[test]
     fn turned_codes_follow_moves_and_unmoves() {
-        for name in ["1x5", "2x3", "3x3", "3x4", "4x4"] {
+        for name in [
+            "1x5", "2x3", "3x3", "3x4", "4x4", "1x5c", "1x4c", "2x3c", "2x4c", "3x4c", "2x8c",
+            "1x25c", "2x16c",
+        ] {
             let board: Board = name.parse().unwrap();
             let codec = Codec::new(board);
             let mut rng = crate::testing::Rng::new(0x7e57_c0de);
@@ -749,11 +930,13 @@ mod tests {
         }
     }
 
+    /// `canonical`, `is_canonical` and `has_symmetry` against the images
+    /// of a position under each symmetry, worked out point by point: every
+    /// seventh code of small boards, random codes of larger ones, plain and
+    /// circular (groups of one bank and of several).
     #[test]
     fn canonical_form_is_the_smallest_symmetric_code() {
-        let board: Board = "3x3".parse().unwrap();
-        let codec = Codec::new(board);
-        for code in (0..codec.code_count()).step_by(7) {
+        let check = |codec: &Codec, code: u64| {
             let position = codec.decode(code);
             let canonical = codec.canonical(&position);
             let images: Vec<u64> = codec
@@ -766,11 +949,49 @@ mod tests {
                     ))
                 })
                 .collect();
-            assert_eq!(canonical.code, *images.iter().min().unwrap());
+            let name = codec.board().name();
+            assert_eq!(canonical.code, *images.iter().min().unwrap(), "{name}");
             for (g, image) in images.iter().enumerate() {
-                assert_eq!(canonical.reaching >> g & 1 == 1, *image == canonical.code);
+                assert_eq!(
+                    canonical.reaching >> g & 1 == 1,
+                    *image == canonical.code,
+                    "{name}: code {code}, symmetry {g}"
+                );
             }
+            assert_eq!(
+                canonical
+                    .reaching
+                    .checked_shr(images.len() as u32)
+                    .unwrap_or(0),
+                0,
+                "{name}: no bits past the group"
+            );
             assert_eq!(codec.is_canonical(code, &position), canonical.code == code);
+            for stones in [position.us(), position.them()] {
+                let fixed = codec.symmetries()[1..]
+                    .iter()
+                    .any(|g| g.apply_set(stones) == stones);
+                assert_eq!(codec.has_symmetry(stones), fixed, "{name}: {stones:?}");
+            }
+        };
+        for name in ["3x3", "1x3c", "1x4c", "1x6c", "2x2c", "2x3c", "3x3c"] {
+            let codec = Codec::new(name.parse().unwrap());
+            for code in (0..codec.code_count()).step_by(7) {
+                check(&codec, code);
+            }
+        }
+        let mut rng = crate::testing::Rng::new(0xca_9091);
+        for name in ["4x4", "2x8c", "4x4c", "1x25c", "2x16c", "4x8c"] {
+            let codec = Codec::new(name.parse().unwrap());
+            for _ in 0..5_000 {
+                // Sparse positions too, so that some have symmetries.
+                let code = codec.code(&Position::new(
+                    PointSet(rng.next_u64() & rng.next_u64() & codec.board().all().bits()),
+                    PointSet::EMPTY,
+                ));
+                check(&codec, code);
+                check(&codec, rng.below(codec.code_count()));
+            }
         }
     }
 }

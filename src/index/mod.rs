@@ -118,9 +118,10 @@ impl StateIndex {
             || (Vec::<u8>::new(), 0u64),
             |(ko_counts, legal), first, count| {
                 codec.canonical_legal_positions(first, count, |position, canonical| {
-                    // The symmetries that fix the position are a subgroup:
-                    // their count is a power of two dividing the group's.
-                    *legal += group >> canonical.reaching.count_ones().trailing_zeros();
+                    // The symmetries that reach the canonical code are a
+                    // coset of those that fix the position, as many: the
+                    // class has the group's size over that many positions.
+                    *legal += group / canonical.reaching.count_ones() as u64;
                     let ko_points =
                         codec.canonical_ko_points(&canonical, position.ko_points(&board));
                     ko_counts.push(ko_points.len() as u8);
@@ -505,7 +506,10 @@ mod tests {
 
     #[test]
     fn rank_and_unrank_agree_with_a_plain_enumeration() {
-        for name in ["1x1", "1x4", "2x2", "2x3", "3x3", "1x7", "2x4"] {
+        for name in [
+            "1x1", "1x4", "2x2", "2x3", "3x3", "1x7", "2x4", "1x1c", "1x2c", "1x3c", "1x4c",
+            "1x5c", "1x6c", "1x7c", "1x8c", "2x2c", "2x3c", "2x4c", "2x5c", "3x3c", "3x4c",
+        ] {
             let board: Board = name.parse().unwrap();
             let index = StateIndex::build(board).unwrap();
             let states = index.counts().states;
@@ -561,6 +565,26 @@ mod tests {
                 assert_eq!(plain, known, "{name}: plain count");
             }
         }
+        // Circular boards: the canonical positions weighted by the size of
+        // their class against counting every code.
+        for name in [
+            "1x1c", "1x2c", "1x3c", "1x4c", "1x5c", "1x6c", "1x9c", "2x2c", "2x3c", "2x4c", "2x5c",
+            "2x6c", "3x3c", "3x4c", "4x3c",
+        ] {
+            let board: Board = name.parse().unwrap();
+            let index = StateIndex::build(board).unwrap();
+            let codec = Codec::new(board);
+            let plain = (0..codec.code_count())
+                .filter(|&code| codec.decode(code).is_legal(&board))
+                .count() as u64;
+            assert_eq!(index.counts().legal_positions, plain, "{name}");
+        }
+        // By hand, a ring of three: every point touches the other two, so
+        // a position is legal if and only if a point is empty: the empty
+        // board, one stone (3 points, 2 colours), or two stones (3 empty
+        // points, 4 colourings). The plain 1x3 has 15.
+        let ring = StateIndex::build("1x3c".parse().unwrap()).unwrap();
+        assert_eq!(ring.counts().legal_positions, 1 + 3 * 2 + 3 * 4);
     }
 
     #[test]

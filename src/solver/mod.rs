@@ -633,7 +633,10 @@ mod tests {
     /// child) against every move played and ranked, the repeats dropped.
     #[test]
     fn child_counts_match_moves_played_and_ranked() {
-        for name in ["1x5", "2x3", "3x3", "2x4", "1x7", "3x4", "2x5"] {
+        for name in [
+            "1x5", "2x3", "3x3", "2x4", "1x7", "3x4", "2x5", "1x4c", "1x5c", "2x3c", "2x4c",
+            "3x3c", "2x5c", "3x4c",
+        ] {
             let board: Board = name.parse().unwrap();
             let index = StateIndex::build(board).unwrap();
             let mut scratch = CountScratch::default();
@@ -675,8 +678,13 @@ mod tests {
                 total_edges += edges;
             }
             assert!(total_edges > 0);
-            // The shortcut is taken, or this test would not test it.
-            assert!(spared > 0, "{name}: no position counted without codes");
+            // The shortcut is taken, or this test would not test it; on a
+            // ring of up to five points every set of points is its own
+            // mirror image.
+            assert!(
+                spared > 0 || matches!(name, "1x4c" | "1x5c"),
+                "{name}: no position counted without codes"
+            );
         }
     }
 
@@ -689,7 +697,9 @@ mod tests {
     /// dropped only when they can occur) against un-moves ranked one by one.
     #[test]
     fn predecessor_numbers_match_ranked_unmoves() {
-        for name in ["2x3", "3x3", "2x4", "3x4", "1x7"] {
+        for name in [
+            "2x3", "3x3", "2x4", "3x4", "1x7", "1x4c", "1x6c", "2x3c", "2x4c", "3x3c", "3x4c",
+        ] {
             let board: Board = name.parse().unwrap();
             let index = StateIndex::build(board).unwrap();
             let mut origins = Vec::new();

@@ -5,7 +5,8 @@
 //! ```text
 //! header (128 bytes, little-endian)
 //!     0  magic "SMALLGO\0"            8  format version (u32)
-//!    12  header size (u32)            16  rows, columns (u8 each), 2 zero
+//!    12  header size (u32)            16  rows, columns (u8 each)
+//!    18  topology (u8: 0 plain, 1 circular), 1 zero
 //!    20  value encoding (u32)         24  rules name (32 bytes ASCII, zero padded)
 //!    56  positions (u64)              64  ko states (u64)
 //!    72  states (u64)                 80  edges (u64)
@@ -24,6 +25,12 @@
 //!             margin and is one byte below 255, else 255 and a u16
 //! ```
 //!
+//! The topology byte came with format version 2. A plain board's table is
+//! still written as version 1 (its byte 18 zero, as it always was), so that
+//! its bytes do not change; a circular board's is version 2, which readers
+//! of version 1 alone refuse by its version instead of taking it for the
+//! plain board of its shape.
+//!
 //! Every check on file data returns `Fault`, never panics: lengths, offsets,
 //! codes and sizes are all bounded before use.
 
@@ -37,11 +44,17 @@ use flate2::write::DeflateEncoder;
 use flate2::Compression;
 use flate2::{Compress, FlushCompress, Status};
 
-use crate::board::Board;
+use crate::board::{Board, Topology};
 use crate::value::Value;
 
 pub const MAGIC: [u8; 8] = *b"SMALLGO\0";
+/// The format version of plain boards' tables.
 pub const FORMAT_VERSION: u32 = 1;
+/// The format version of tables of other topologies: version 1 with the
+/// topology in byte 18.
+pub const TOPOLOGY_FORMAT_VERSION: u32 = 2;
+/// Where the topology sits in the header.
+const TOPOLOGY_OFFSET: usize = 18;
 pub const HEADER_SIZE: usize = 128;
 /// The rules every table solves (SPEC section 1).
 pub const RULES: &str = "area/basic-ko/no-suicide";
@@ -91,7 +104,8 @@ impl fmt::Display for Fault {
             Fault::BadMagic => write!(f, "not a smallgo table (wrong magic bytes)"),
             Fault::UnsupportedVersion(v) => write!(
                 f,
-                "format version {v} is not supported (this smallgo reads version {FORMAT_VERSION})"
+                "format version {v} is not supported (this smallgo reads versions \
+                 {FORMAT_VERSION} and {TOPOLOGY_FORMAT_VERSION}): rebuild the table with this smallgo"
             ),
             Fault::UnsupportedEncoding(e) => write!(f, "value encoding {e} is not supported"),
             Fault::UnknownRules(r) => {
@@ -121,6 +135,47 @@ impl fmt::Display for Fault {
 
 fn inconsistent(what: impl Into<String>) -> Fault {
     Fault::Inconsistent(what.into())
+}
+
+/// The format version a board's table is written in: 1 for a plain board,
+/// 2 for the others.
+pub fn format_version(board: &Board) -> u32 {
+    match board.topology() {
+        Topology::Plain => FORMAT_VERSION,
+        Topology::Circular => TOPOLOGY_FORMAT_VERSION,
+    }
+}
+
+/// The topology byte of a board.
+fn topology_code(topology: Topology) -> u8 {
+    match topology {
+        Topology::Plain => 0,
+        Topology::Circular => 1,
+    }
+}
+
+/// The board of a header's prefix (at least 19 bytes, magic checked):
+/// version, shape and topology, which must agree.
+fn board_of_header(prefix: &[u8]) -> Result<Board, Fault> {
+    let version = u32_at(prefix, 8);
+    let topology = match (version, prefix[TOPOLOGY_OFFSET]) {
+        (FORMAT_VERSION, 0) => Topology::Plain,
+        (FORMAT_VERSION, code) => {
+            return Err(inconsistent(format!(
+                "topology {code} in a version {FORMAT_VERSION} header, which has none"
+            )))
+        }
+        (TOPOLOGY_FORMAT_VERSION, 1) => Topology::Circular,
+        (TOPOLOGY_FORMAT_VERSION, code) => {
+            return Err(inconsistent(format!(
+                "topology {code} in a version {TOPOLOGY_FORMAT_VERSION} header"
+            )))
+        }
+        (version, _) => return Err(Fault::UnsupportedVersion(version)),
+    };
+    let (rows, columns) = (prefix[16] as usize, prefix[17] as usize);
+    Board::with_topology(rows, columns, topology)
+        .map_err(|_| inconsistent(format!("board {rows}x{columns}{}", topology.suffix())))
 }
 
 /// The header's fields.
@@ -177,10 +232,11 @@ impl Header {
     fn encode(&self) -> [u8; HEADER_SIZE] {
         let mut out = [0u8; HEADER_SIZE];
         out[0..8].copy_from_slice(&MAGIC);
-        out[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+        out[8..12].copy_from_slice(&format_version(&self.board).to_le_bytes());
         out[12..16].copy_from_slice(&(HEADER_SIZE as u32).to_le_bytes());
         out[16] = self.board.rows() as u8;
         out[17] = self.board.columns() as u8;
+        out[TOPOLOGY_OFFSET] = topology_code(self.board.topology());
         out[20..24].copy_from_slice(&VALUE_ENCODING.to_le_bytes());
         out[24..24 + RULES.len()].copy_from_slice(RULES.as_bytes());
         out[56..64].copy_from_slice(&self.positions.to_le_bytes());
@@ -202,18 +258,13 @@ impl Header {
         if prefix.len() < 8 || prefix[0..8] != MAGIC {
             return Err(Fault::BadMagic);
         }
-        if prefix.len() < 18 {
+        if prefix.len() <= TOPOLOGY_OFFSET {
             return Err(Fault::Truncated {
                 length: prefix.len() as u64,
                 needed: HEADER_SIZE as u64,
             });
         }
-        let version = u32_at(prefix, 8);
-        if version != FORMAT_VERSION {
-            return Err(Fault::UnsupportedVersion(version));
-        }
-        let (rows, columns) = (prefix[16] as usize, prefix[17] as usize);
-        Board::new(rows, columns).map_err(|_| inconsistent(format!("board {rows}x{columns}")))
+        board_of_header(prefix)
     }
 
     /// Reads and checks the header and checksum of a whole file.
@@ -237,7 +288,7 @@ impl Header {
             });
         }
         let version = u32_at(bytes, 8);
-        if version != FORMAT_VERSION {
+        if version != FORMAT_VERSION && version != TOPOLOGY_FORMAT_VERSION {
             return Err(Fault::UnsupportedVersion(version));
         }
         if u32_at(bytes, 12) as usize != HEADER_SIZE {
@@ -253,9 +304,7 @@ impl Header {
         if rules != RULES {
             return Err(Fault::UnknownRules(rules));
         }
-        let (rows, columns) = (bytes[16] as usize, bytes[17] as usize);
-        let board = Board::new(rows, columns)
-            .map_err(|_| inconsistent(format!("board {rows}x{columns}")))?;
+        let board = board_of_header(bytes)?;
         if board.points() > crate::index::MAX_INDEX_POINTS {
             return Err(inconsistent(format!(
                 "board {board} is larger than any table"

@@ -20,6 +20,7 @@ pub mod board;
 pub mod checkpoint;
 pub mod cli;
 pub mod colour;
+pub mod count;
 pub mod cycles;
 pub mod gtp;
 pub mod huge_pages;

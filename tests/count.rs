@@ -453,9 +453,15 @@ fn a_killed_count_resumes() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    // The first save comes after a second.
+    // Killed once some chunks are saved.
+    let saved = || {
+        Progress::load(&state, board("3x6"))
+            .ok()
+            .flatten()
+            .is_some_and(|progress| progress.chunks_done() > 0)
+    };
     let started = Instant::now();
-    while !state.exists() && started.elapsed() < Duration::from_secs(60) {
+    while !saved() && started.elapsed() < Duration::from_secs(60) {
         if child.try_wait().unwrap().is_some() {
             break;
         }
@@ -464,7 +470,7 @@ fn a_killed_count_resumes() {
     let _ = child.kill();
     let _ = child.wait();
     // Unless it ended first (and removed the file), it left its progress.
-    let left_progress = state.exists();
+    let left_progress = saved();
     let resumed = smallgo(&["count", "3x6", "--samples", "0"], folder.path());
     assert!(resumed.status.success(), "{}", stderr(&resumed));
     assert_eq!(stdout(&resumed).contains("resumed"), left_progress);
@@ -504,6 +510,18 @@ fn bad_boards_and_files_are_refused() {
         assert!(message.contains(expected), "{argument}: {message}");
         assert!(!message.contains("panicked"), "{message}");
     }
+    let nowhere = folder.path().join("missing").join("progress");
+    let output = smallgo(
+        &["count", "2x3", "--state", nowhere.to_str().unwrap()],
+        folder.path(),
+    );
+    assert_eq!(output.status.code(), Some(1));
+    let message = stderr(&output);
+    assert!(
+        message.contains("cannot save the count's progress in"),
+        "{message}"
+    );
+    assert!(message.contains("missing"), "{message}");
     let damaged = folder.path().join("damaged");
     std::fs::write(&damaged, "smallgo count progress 1\nnonsense\n").unwrap();
     let output = smallgo(

@@ -5,8 +5,8 @@
 //! (`crate::count` does the work).
 //!
 //! The progress goes to `--state FILE`, or by default to `RxC.count` in the
-//! current folder, at most once a second as chunks end and once more when
-//! the count stops; the same command run again resumes from it. The
+//! current folder, as the count starts, at most once a second as chunks
+//! end, and once more when it stops; the same command run again resumes from it. The
 //! default file is removed once the report is printed; a file given with
 //! `--state` is kept, and a later run with it prints its counts at once.
 
@@ -170,6 +170,11 @@ fn counts(arguments: &CountArguments, state: &Path) -> Result<Report, Failure> {
             },
             state.display()
         );
+        // Saved at once, so that a folder that cannot take the file is
+        // told now rather than after the first chunks.
+        progress.save(state).map_err(|message| {
+            Failure::Error(format!("{message} (--state FILE puts it elsewhere)"))
+        })?;
         bar.start_step("count", codes_left, "codes");
         let watch = Watch {
             bar: &bar,

@@ -13,7 +13,8 @@
 //! - `gtp` and `cli`: the engine and the command line.
 //!
 //! `reference` is a deliberately plain solver used only to check the real
-//! one; `plan` estimates sizes and reads memory figures.
+//! one; `plan` estimates sizes and reads memory figures; `count` counts a
+//! board's states without an index, for boards too big to build.
 
 pub mod analysis;
 pub mod board;

@@ -13,13 +13,15 @@
 //! - `gtp` and `cli`: the engine and the command line.
 //!
 //! `reference` is a deliberately plain solver used only to check the real
-//! one; `plan` estimates sizes and reads memory figures.
+//! one; `plan` estimates sizes and reads memory figures; `count` counts a
+//! board's states without an index, for boards too big to build.
 
 pub mod analysis;
 pub mod board;
 pub mod checkpoint;
 pub mod cli;
 pub mod colour;
+pub mod count;
 pub mod cycles;
 pub mod gtp;
 pub mod huge_pages;

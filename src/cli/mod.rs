@@ -1,6 +1,7 @@
 //! The command line: `smallgo` (the GTP engine), `smallgo build RxC` (and its
 //! synonym `smallgo --build RxC`), `smallgo verify TABLE...`,
-//! `smallgo analyze position RxC [MOVE...]` and `smallgo bench`.
+//! `smallgo analyze position RxC [MOVE...]`, `smallgo count RxC` and
+//! `smallgo bench`.
 //!
 //! Parsing, dispatch and exit codes live here; each command is its own
 //! module. Every command's options are its own, so that its `--help` lists
@@ -24,6 +25,7 @@ macro_rules! outln {
 mod analyze;
 mod bench;
 mod build;
+mod count;
 mod cycles;
 mod manifest;
 mod progress;
@@ -153,6 +155,9 @@ enum Command {
     /// Review a game: the exact value before and after every move, the
     /// moves that change the result, and the perfect line at each.
     Review(ReviewArguments),
+    /// Count a board's legal positions, canonical positions, ko states and
+    /// states exactly, in small memory, and estimate its edges by sampling.
+    Count(count::CountArguments),
 }
 
 #[derive(Args, Debug)]
@@ -379,6 +384,7 @@ pub fn run(arguments: impl IntoIterator<Item = OsString>) -> ExitCode {
             build_folder(build.tables),
             build.options.into(),
         ),
+        Some(Command::Count(arguments)) => count::run(&arguments),
         Some(Command::Review(review)) => review::run(
             &review.game,
             review::ReviewOptions {

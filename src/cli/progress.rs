@@ -166,7 +166,7 @@ impl BuildProgress {
     /// A step begins: `total` units of `unit`, or work of unknown length
     /// when `total` is 0 (a spinner on a terminal). Off a terminal, one log
     /// line.
-    fn start_step(&self, step: &str, total: u64, unit: &str) {
+    pub(crate) fn start_step(&self, step: &str, total: u64, unit: &str) {
         *self.phase_started.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
         self.done.store(0, Ordering::Relaxed);
         self.total.store(total, Ordering::Relaxed);

@@ -1,0 +1,537 @@
+//! `smallgo count`: its exact counts against the index's, a plain
+//! enumeration written here and the published legal counts; its edge
+//! count against the shipped tables' headers, exactly over whole boards
+//! and by its sampled estimate; a count stopped and resumed; and the
+//! command as a user meets it.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use smallgo::board::Board;
+use smallgo::count::{
+    count_board, estimate_edges, position_edges, run, CountObserver, Outcome, Progress, Tally,
+    Unobserved,
+};
+use smallgo::index::code::Codec;
+use smallgo::index::StateIndex;
+use smallgo::table::format::Header;
+
+fn board(name: &str) -> Board {
+    name.parse().expect("a board name")
+}
+
+/// Every board of at most 16 points the test covers: 1x1 to 1x12, 2x2 to
+/// 2x8, 3x3 to 3x5, 4x4.
+fn small_boards() -> Vec<Board> {
+    let mut boards = Vec::new();
+    boards.extend((1..=12).map(|c| Board::new(1, c).unwrap()));
+    boards.extend((2..=8).map(|c| Board::new(2, c).unwrap()));
+    boards.extend((3..=5).map(|c| Board::new(3, c).unwrap()));
+    boards.push(Board::new(4, 4).unwrap());
+    boards
+}
+
+/// Counts a board through `run` on two threads, as the command does.
+fn count_in_chunks(board: Board) -> Tally {
+    let codec = Codec::new(board);
+    let mut progress = Progress::new(board);
+    let outcome = run(
+        &codec,
+        &mut progress,
+        2,
+        &Unobserved,
+        Duration::from_secs(1),
+        &|_| Ok(()),
+    )
+    .unwrap();
+    assert_eq!(outcome, Outcome::Finished);
+    progress.tally()
+}
+
+#[test]
+fn counts_match_the_index() {
+    for board in small_boards() {
+        let tally = count_in_chunks(board);
+        let index = StateIndex::build(board).unwrap().counts();
+        assert_eq!(tally.legal_positions, index.legal_positions, "{board}");
+        assert_eq!(tally.positions, index.positions, "{board}");
+        assert_eq!(tally.ko_states, index.ko_states, "{board}");
+        assert_eq!(tally.states(), index.states, "{board}");
+        if board.points() <= 12 {
+            assert_eq!(count_board(board), tally, "{board}: on one thread");
+        }
+    }
+}
+
+/// The legal positions of a board by brute force, without the crate's
+/// rules or codes: every colouring of the points, each string of stones
+/// followed from point to point until it meets an empty point.
+fn legal_by_brute_force(rows: usize, columns: usize) -> u64 {
+    let points = rows * columns;
+    let neighbours: Vec<Vec<usize>> = (0..points)
+        .map(|p| {
+            let (r, c) = (p / columns, p % columns);
+            let mut around = Vec::new();
+            if r > 0 {
+                around.push(p - columns);
+            }
+            if r + 1 < rows {
+                around.push(p + columns);
+            }
+            if c > 0 {
+                around.push(p - 1);
+            }
+            if c + 1 < columns {
+                around.push(p + 1);
+            }
+            around
+        })
+        .collect();
+    let mut legal = 0;
+    let mut colour = vec![0u8; points];
+    let mut seen = vec![false; points];
+    let mut stack = Vec::new();
+    for mut code in 0..3u64.pow(points as u32) {
+        for slot in colour.iter_mut() {
+            *slot = (code % 3) as u8;
+            code /= 3;
+        }
+        seen.iter_mut().for_each(|s| *s = false);
+        let every_string_breathes = (0..points).all(|start| {
+            if colour[start] == 0 || seen[start] {
+                return true;
+            }
+            let mut breathes = false;
+            stack.clear();
+            stack.push(start);
+            seen[start] = true;
+            while let Some(p) = stack.pop() {
+                for &q in &neighbours[p] {
+                    if colour[q] == 0 {
+                        breathes = true;
+                    } else if colour[q] == colour[start] && !seen[q] {
+                        seen[q] = true;
+                        stack.push(q);
+                    }
+                }
+            }
+            breathes
+        });
+        legal += every_string_breathes as u64;
+    }
+    legal
+}
+
+#[test]
+fn legal_positions_match_a_brute_force_count() {
+    for board in small_boards().into_iter().filter(|b| b.points() <= 12) {
+        assert_eq!(
+            count_board(board).legal_positions,
+            legal_by_brute_force(board.rows(), board.columns()),
+            "{board}"
+        );
+    }
+}
+
+/// Published legal counts: OEIS A102620 (1xN), A266278 (2xN), A094777
+/// (NxN), and 4x5 from Tromp's table (SPEC section 2).
+const PUBLISHED: &[(&str, u64)] = &[
+    ("1x1", 1),
+    ("1x2", 5),
+    ("1x3", 15),
+    ("1x4", 41),
+    ("1x5", 113),
+    ("1x6", 313),
+    ("1x7", 867),
+    ("1x8", 2401),
+    ("1x9", 6649),
+    ("1x10", 18413),
+    ("1x11", 50991),
+    ("1x12", 141209),
+    ("1x13", 391049),
+    ("1x14", 1082929),
+    ("1x15", 2998947),
+    ("1x16", 8304961),
+    ("2x1", 5),
+    ("2x2", 57),
+    ("2x3", 489),
+    ("2x4", 4125),
+    ("2x5", 35117),
+    ("2x6", 299681),
+    ("2x7", 2557605),
+    ("2x8", 21826045),
+    ("2x9", 186255781),
+    ("3x3", 12675),
+    ("4x4", 24318165),
+];
+
+#[test]
+fn legal_positions_match_the_published_counts() {
+    for &(name, known) in PUBLISHED {
+        assert_eq!(
+            count_in_chunks(board(name)).legal_positions,
+            known,
+            "{name}"
+        );
+    }
+}
+
+/// 4x5 (1,840,058,693, 3^20 codes) and 2x10 (1,589,441,093): a minute or
+/// so each on two cores. `cargo test --release --test count -- --ignored`.
+#[test]
+#[ignore]
+fn legal_positions_of_4x5_and_2x10() {
+    for (name, known) in [("4x5", 1_840_058_693), ("2x10", 1_589_441_093)] {
+        assert_eq!(
+            count_in_chunks(board(name)).legal_positions,
+            known,
+            "{name}"
+        );
+    }
+}
+
+/// The header of a shipped table.
+fn shipped_header(board: Board) -> Header {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tablebases")
+        .join(format!("{board}.sgtb"));
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    Header::read(&bytes).unwrap_or_else(|e| panic!("{}: {e:?}", path.display()))
+}
+
+#[test]
+fn edges_of_every_position_add_up_to_the_tables_edges() {
+    for board in small_boards().into_iter().filter(|b| b.points() <= 12) {
+        let codec = Codec::new(board);
+        let mut edges = 0u64;
+        let mut first = 0;
+        while first < codec.code_count() {
+            let count = (codec.code_count() - first).min(64) as u32;
+            codec.canonical_legal_positions(first, count, |position, _| {
+                edges += position_edges(&codec, position);
+            });
+            first += count as u64;
+        }
+        assert_eq!(edges, shipped_header(board).edges, "{board}");
+    }
+}
+
+#[test]
+fn the_edge_estimate_holds_the_tables_edges() {
+    for name in ["4x4", "3x5", "2x8", "2x7"] {
+        let board = board(name);
+        let codec = Codec::new(board);
+        let positions = count_board(board).positions;
+        let estimate = estimate_edges(&codec, positions, 100_000, 1, &Unobserved).unwrap();
+        let exact = shipped_header(board).edges as f64;
+        assert!(
+            estimate.low <= exact && exact <= estimate.high,
+            "{name}: {exact} outside {estimate:?}"
+        );
+        // The interval is the estimate's, and narrow.
+        assert!(estimate.standard_error > 0.0 && estimate.standard_error < 0.005 * exact);
+        let width = 2.0 * 1.959_964 * estimate.standard_error;
+        assert!((estimate.high - estimate.low - width).abs() < 1e-6 * width);
+        // The same seed gives the same estimate.
+        assert_eq!(
+            estimate_edges(&codec, positions, 100_000, 1, &Unobserved),
+            Some(estimate)
+        );
+    }
+}
+
+/// The standard error is the estimate's: about 95% of the intervals of
+/// independent small samples hold the exact count, not all (too wide) nor
+/// few (too narrow).
+#[test]
+fn edge_intervals_cover_as_often_as_they_claim() {
+    let board = board("3x4");
+    let codec = Codec::new(board);
+    let positions = count_board(board).positions;
+    let exact = shipped_header(board).edges as f64;
+    let seeds = 200;
+    let covered = (0..seeds)
+        .filter(|&seed| {
+            let estimate = estimate_edges(&codec, positions, 400, seed, &Unobserved).unwrap();
+            estimate.low <= exact && exact <= estimate.high
+        })
+        .count();
+    // Binomial(200, 0.95): mean 190, standard deviation 3.1.
+    assert!((178..=199).contains(&covered), "{covered} of {seeds}");
+}
+
+/// Stops after `k` chunks, as `--stop-after` does.
+struct StopAfter {
+    k: u64,
+    done: std::sync::atomic::AtomicU64,
+}
+
+impl CountObserver for StopAfter {
+    fn chunk_done(&self, _progress: &Progress) {
+        self.done.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    }
+
+    fn cancelled(&self) -> bool {
+        self.done.load(std::sync::atomic::Ordering::SeqCst) >= self.k
+    }
+}
+
+#[test]
+fn a_stopped_count_resumes_to_the_same_totals() {
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("4x4.count");
+    let board = board("4x4");
+    let codec = Codec::new(board);
+    let expected = count_board(board);
+    let mut stops = 0;
+    // Stop after a few chunks at a time, reading the file back each time.
+    loop {
+        let mut progress = Progress::load(&path, board)
+            .unwrap()
+            .unwrap_or_else(|| Progress::new(board));
+        let before = progress.chunks_done();
+        let observer = StopAfter {
+            k: 100,
+            done: Default::default(),
+        };
+        let outcome = run(
+            &codec,
+            &mut progress,
+            2,
+            &observer,
+            Duration::ZERO,
+            &|progress| progress.save(&path),
+        )
+        .unwrap();
+        assert!(progress.chunks_done() > before);
+        assert_eq!(Progress::load(&path, board).unwrap().unwrap(), progress);
+        if outcome == Outcome::Finished {
+            break;
+        }
+        stops += 1;
+    }
+    assert!(stops >= 6, "{stops}");
+    let progress = Progress::load(&path, board).unwrap().unwrap();
+    assert!(progress.finished());
+    assert_eq!(progress.tally(), expected);
+    // A file of one board is refused for another.
+    let message = Progress::load(&path, self::board("2x8")).unwrap_err();
+    assert!(message.contains("board 4x4, not 2x8"), "{message}");
+}
+
+fn smallgo(arguments: &[&str], folder: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_smallgo"))
+        .args(arguments)
+        .current_dir(folder)
+        .env("RUST_LOG", "warn")
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// The value of a line `name   value` of the report.
+fn field(report: &str, name: &str) -> String {
+    report
+        .lines()
+        .find_map(|line| line.strip_prefix(name))
+        .unwrap_or_else(|| panic!("no {name} in {report}"))
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn the_command_counts_stops_and_resumes() {
+    let folder = tempfile::tempdir().unwrap();
+    let state = folder.path().join("progress");
+    let state_text = state.to_str().unwrap();
+    let index = StateIndex::build(board("3x5")).unwrap().counts();
+    // Stopped after 20 of 729 chunks: exit 130, the progress saved.
+    let output = smallgo(
+        &["count", "3x5", "--state", state_text, "--stop-after", "20"],
+        folder.path(),
+    );
+    assert_eq!(output.status.code(), Some(130), "{}", stderr(&output));
+    assert!(stderr(&output).contains("run the same command to go on"));
+    let saved = Progress::load(&state, board("3x5")).unwrap().unwrap();
+    assert!(
+        (20..saved.chunks().count).contains(&saved.chunks_done()),
+        "{saved:?}"
+    );
+    // Another board's count refuses the file, and leaves it alone.
+    let output = smallgo(&["count", "5x3", "--state", state_text], folder.path());
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).contains("holds a count of board 3x5, not 5x3"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(!stderr(&output).contains("panicked"));
+    // Resumed: the index's counts.
+    let output = smallgo(
+        &["count", "3x5", "--state", state_text, "--samples", "1000"],
+        folder.path(),
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let report = stdout(&output);
+    assert!(report.contains("resumed"), "{report}");
+    assert_eq!(
+        field(&report, "legal positions"),
+        index.legal_positions.to_string()
+    );
+    assert_eq!(
+        field(&report, "canonical positions"),
+        index.positions.to_string()
+    );
+    assert_eq!(field(&report, "ko states"), index.ko_states.to_string());
+    assert_eq!(field(&report, "states"), index.states.to_string());
+    assert!(report.contains("edges (estimate)"), "{report}");
+    // The file given is kept, finished: a rerun prints the same counts.
+    assert!(Progress::load(&state, board("3x5"))
+        .unwrap()
+        .unwrap()
+        .finished());
+    let again = smallgo(
+        &[
+            "count",
+            "3x5",
+            "--state",
+            state_text,
+            "--json",
+            "--samples",
+            "0",
+        ],
+        folder.path(),
+    );
+    assert!(again.status.success());
+    let json = stdout(&again);
+    assert!(
+        json.contains(&format!("\"states\": {}", index.states)),
+        "{json}"
+    );
+    assert!(json.contains("\"edges\": null"), "{json}");
+    assert!(json.contains("\"resumed\": true"), "{json}");
+}
+
+#[test]
+fn the_default_progress_file_is_removed_when_done() {
+    let folder = tempfile::tempdir().unwrap();
+    let output = smallgo(&["count", "3x4", "--stop-after", "2"], folder.path());
+    assert_eq!(output.status.code(), Some(130));
+    assert!(folder.path().join("3x4.count").exists());
+    let output = smallgo(&["count", "3x4", "--samples", "100"], folder.path());
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stdout(&output).contains("resumed"));
+    assert_eq!(field(&stdout(&output), "states"), "166358");
+    let left: Vec<PathBuf> = std::fs::read_dir(folder.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
+/// Killed with SIGKILL while it counts, then run again: the same totals
+/// as a count that ran through.
+#[test]
+fn a_killed_count_resumes() {
+    let folder = tempfile::tempdir().unwrap();
+    let state = folder.path().join("3x6.count");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_smallgo"))
+        .args(["count", "3x6", "--samples", "0"])
+        .current_dir(folder.path())
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Killed once some chunks are saved.
+    let saved = || {
+        Progress::load(&state, board("3x6"))
+            .ok()
+            .flatten()
+            .is_some_and(|progress| progress.chunks_done() > 0)
+    };
+    let started = Instant::now();
+    while !saved() && started.elapsed() < Duration::from_secs(60) {
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    // Unless it ended first (and removed the file), it left its progress.
+    let left_progress = saved();
+    let resumed = smallgo(&["count", "3x6", "--samples", "0"], folder.path());
+    assert!(resumed.status.success(), "{}", stderr(&resumed));
+    assert_eq!(stdout(&resumed).contains("resumed"), left_progress);
+    let fresh = smallgo(
+        &["count", "3x6", "--samples", "0", "--state", "fresh"],
+        folder.path(),
+    );
+    assert!(fresh.status.success());
+    for name in [
+        "legal positions",
+        "canonical positions",
+        "ko states",
+        "states",
+    ] {
+        assert_eq!(
+            field(&stdout(&resumed), name),
+            field(&stdout(&fresh), name),
+            "{name}"
+        );
+    }
+    // 3x6's states, as docs/performance.md gives them.
+    assert_eq!(field(&stdout(&fresh), "states"), "106590386");
+}
+
+#[test]
+fn bad_boards_and_files_are_refused() {
+    let folder = tempfile::tempdir().unwrap();
+    for (argument, code, expected) in [
+        ("foo", 2, "'foo' is not a board"),
+        ("0x3", 2, "board 0x3 is not allowed"),
+        ("5x7", 1, "board 5x7 has 35 points"),
+        ("6x6", 1, "at most 32 points"),
+    ] {
+        let output = smallgo(&["count", argument], folder.path());
+        assert_eq!(output.status.code(), Some(code), "{argument}");
+        let message = stderr(&output);
+        assert!(message.contains(expected), "{argument}: {message}");
+        assert!(!message.contains("panicked"), "{message}");
+    }
+    let nowhere = folder.path().join("missing").join("progress");
+    let output = smallgo(
+        &["count", "2x3", "--state", nowhere.to_str().unwrap()],
+        folder.path(),
+    );
+    assert_eq!(output.status.code(), Some(1));
+    let message = stderr(&output);
+    assert!(
+        message.contains("cannot save the count's progress in"),
+        "{message}"
+    );
+    assert!(message.contains("missing"), "{message}");
+    let damaged = folder.path().join("damaged");
+    std::fs::write(&damaged, "smallgo count progress 1\nnonsense\n").unwrap();
+    let output = smallgo(
+        &["count", "2x3", "--state", damaged.to_str().unwrap()],
+        folder.path(),
+    );
+    assert_eq!(output.status.code(), Some(1));
+    let message = stderr(&output);
+    assert!(
+        message.contains("damaged") && message.contains("not a count's progress file"),
+        "{message}"
+    );
+}

@@ -69,12 +69,17 @@ pub const COMMANDS: &[&str] = &[
 
 /// The analysis commands GoGui offers in its menu.
 /// They name no colour, so they follow the side to move when GoGui runs
-/// them automatically after each move.
+/// them automatically after each move. The last three set and show the
+/// topology of the next game (GoGui's New Game sends `boardsize` and
+/// `clear_board`), so that circular boards need no GTP shell.
 const GOGUI_ANALYZE_COMMANDS: &str = "gfx/Perfect move values/smallgo-move-values\n\
     pspairs/Perfect move values (labels)/smallgo-move-labels\n\
     plist/Perfect best moves/smallgo-best-moves\n\
     var/Perfect principal variation/smallgo-pv\n\
-    string/Perfect result/smallgo-value";
+    string/Perfect result/smallgo-value\n\
+    none/Circular board from the next game/smallgo-topology circular\n\
+    none/Plain board from the next game/smallgo-topology plain\n\
+    string/Topology of the next game/smallgo-topology";
 
 /// What the engine answers.
 #[derive(Clone, Debug, PartialEq)]

@@ -295,6 +295,18 @@ impl Board {
         self.topology == Topology::Circular
     }
 
+    /// Whether the seam adds neighbours: a circular board of at least three
+    /// columns. A circular board of one or two columns has the adjacency of
+    /// its plain board, and plays as it.
+    pub fn wraps(&self) -> bool {
+        !self.wrap_first_column.is_empty()
+    }
+
+    /// The plain board of the same shape.
+    pub fn plain(&self) -> Board {
+        Board::new(self.rows(), self.columns()).expect("the same shape as a valid board")
+    }
+
     /// The board with rows and columns exchanged, whose table serves this
     /// one with every state turned: `None` for a square board (it is its
     /// own) and for a circular board (turning a cylinder would make its
@@ -676,6 +688,8 @@ mod tests {
         ] {
             let (circular, plain): (Board, Board) =
                 (circular.parse().unwrap(), plain.parse().unwrap());
+            assert!(!circular.wraps(), "{circular}");
+            assert_eq!(circular.plain(), plain);
             for point in plain.all().iter() {
                 assert_eq!(circular.neighbours(point), plain.neighbours(point));
             }
@@ -683,6 +697,7 @@ mod tests {
         // Every point of a ring of three or more has exactly two neighbours.
         for columns in 3..=25 {
             let ring = Board::circular(1, columns).unwrap();
+            assert!(ring.wraps() && !ring.plain().wraps(), "{ring}");
             for point in ring.all().iter() {
                 assert_eq!(ring.neighbours(point).len(), 2, "{ring}");
             }

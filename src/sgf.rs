@@ -3,6 +3,13 @@
 //! and properties, reading that line as a game record (board size, komi,
 //! setup stones, the player to move, moves), and writing a record back.
 //!
+//! SGF has no word for a circular board (`SZ` gives only the size), so
+//! smallgo writes one in a property of its own in the root node,
+//! `TOPOLOGY[circular]`, and reads it back; a file without it is a plain
+//! board, as every other program's file is. GoGui and Sabaki keep root
+//! properties they do not know when they save a file, so a circular game
+//! goes through them and back.
+//!
 //! Reading is lenient where real files differ (FF[3] `tt` passes, white
 //! space anywhere between tokens, lower-case letters in property names as
 //! old files have them) and strict where the game would change: a point off
@@ -11,7 +18,7 @@
 
 use std::fmt;
 
-use crate::board::{Board, Point, PointSet};
+use crate::board::{Board, Point, PointSet, Topology};
 use crate::colour::Colour;
 use crate::moves::Move;
 
@@ -286,7 +293,12 @@ pub struct Record {
     pub result: Option<String>,
 }
 
-/// The board `SZ` gives: `SZ[n]` square, `SZ[columns:rows]`; 19 without it.
+/// The root property that names the board's topology, smallgo's own:
+/// `TOPOLOGY[circular]`, or `TOPOLOGY[plain]` (the same as none).
+pub const TOPOLOGY: &str = "TOPOLOGY";
+
+/// The board `SZ` gives: `SZ[n]` square, `SZ[columns:rows]`; 19 without it;
+/// circular if `TOPOLOGY` says so.
 fn board_of(root: &Node) -> Result<Board, SgfError> {
     let (columns, rows) = match root.get("SZ") {
         None => (19, 19),
@@ -306,7 +318,17 @@ fn board_of(root: &Node) -> Result<Board, SgfError> {
             }
         }
     };
-    Board::new(rows, columns).map_err(|error| record_error(format!("SZ: {error}")))
+    let topology = match root.get(TOPOLOGY).map(|values| values[0].trim()) {
+        None | Some("plain") => Topology::Plain,
+        Some("circular") => Topology::Circular,
+        Some(other) => {
+            return Err(record_error(format!(
+                "{TOPOLOGY}[{other}] is not a topology: plain or circular"
+            )))
+        }
+    };
+    Board::with_topology(rows, columns, topology)
+        .map_err(|error| record_error(format!("SZ: {error}")))
 }
 
 /// An SGF point (`ca`: column c, row a from the top) on `board`; `None`
@@ -515,6 +537,15 @@ pub fn size_text(board: &Board) -> String {
     }
 }
 
+/// The root property that marks a circular board, `TOPOLOGY[circular]`;
+/// empty for a plain board, whose files stay as every program writes them.
+pub fn topology_text(board: &Board) -> String {
+    match board.topology() {
+        Topology::Plain => String::new(),
+        Topology::Circular => format!("{TOPOLOGY}[circular]"),
+    }
+}
+
 /// The setup properties of stones `black` and `white`: `AB[..]..AW[..]..`,
 /// empty when there are none.
 pub fn setup_text(board: &Board, black: PointSet, white: PointSet) -> String {
@@ -543,9 +574,10 @@ pub fn write_game(
     extra: &str,
 ) -> String {
     let mut out = format!(
-        "(;FF[4]CA[UTF-8]GM[1]AP[smallgo:{}]SZ[{}]KM[{}]RU[{}]{extra}",
+        "(;FF[4]CA[UTF-8]GM[1]AP[smallgo:{}]SZ[{}]{}KM[{}]RU[{}]{extra}",
         env!("CARGO_PKG_VERSION"),
         size_text(board),
+        topology_text(board),
         crate::value::points_text(komi),
         escape(crate::table::format::RULES),
     );
@@ -643,15 +675,40 @@ mod tests {
             ("(;SZ[3]KM[lots])", "not a number"),
             ("(;GM[2])", "not Go"),
             ("(;SZ[3]PL[X])", "neither B nor W"),
+            ("(;SZ[3]TOPOLOGY[torus])", "not a topology"),
         ] {
             let error = record(&main_line(text).unwrap()).unwrap_err().to_string();
             assert!(error.contains(what), "{text}: {error}");
         }
     }
 
+    /// `TOPOLOGY` makes the board circular; without it (or with
+    /// `TOPOLOGY[plain]`) it is plain.
+    #[test]
+    fn records_read_the_topology() {
+        let board = |text: &str| record(&main_line(text).unwrap()).unwrap().board;
+        assert_eq!(board("(;SZ[7:2])"), "2x7".parse().unwrap());
+        assert_eq!(board("(;SZ[7:2]TOPOLOGY[plain])"), "2x7".parse().unwrap());
+        assert_eq!(
+            board("(;SZ[7:2]TOPOLOGY[circular])"),
+            "2x7c".parse().unwrap()
+        );
+        assert_eq!(board("(;TOPOLOGY[circular]SZ[3])"), "3x3c".parse().unwrap());
+        assert_eq!(topology_text(&"2x7".parse().unwrap()), "");
+        assert_eq!(
+            topology_text(&"2x7c".parse().unwrap()),
+            "TOPOLOGY[circular]"
+        );
+    }
+
     #[test]
     fn written_games_read_back() {
-        let board = Board::new(2, 3).unwrap();
+        for name in ["2x3", "2x3c"] {
+            written_game_reads_back(name.parse().unwrap());
+        }
+    }
+
+    fn written_game_reads_back(board: Board) {
         let p = |name: &str| board.parse_point(name).unwrap();
         let mut black = PointSet::EMPTY;
         black.insert(p("A1"));

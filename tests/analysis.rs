@@ -3,7 +3,8 @@
 //! `genmove` plays is `order 0` in `kata-analyze` (pass written `move
 //! pass`), is among `smallgo-best-moves`, and is marked by
 //! `smallgo-move-values`; and the best moves are exactly those that
-//! `kata-analyze` rates as high as its first.
+//! `kata-analyze` rates as high as its first. Circular boards too, where
+//! moves and captures cross the seam.
 
 use std::collections::HashSet;
 
@@ -133,7 +134,13 @@ fn explore(
 }
 
 fn check_board(columns: u32, rows: u32, letters: &str) -> usize {
+    check_board_of(columns, rows, letters, "plain")
+}
+
+/// `check_board` on a board of `topology` (`plain` or `circular`).
+fn check_board_of(columns: u32, rows: u32, letters: &str, topology: &str) -> usize {
     let mut engine = Engine::new(Library::new(None, false), Settings::default());
+    answer(&mut engine, &format!("smallgo-topology {topology}")).unwrap();
     answer(
         &mut engine,
         &format!("rectangular_boardsize {columns} {rows}"),
@@ -149,7 +156,7 @@ fn check_board(columns: u32, rows: u32, letters: &str) -> usize {
         .collect();
     let mut seen = HashSet::new();
     explore(&mut engine, &vertices, &mut Vec::new(), &mut seen);
-    eprintln!("{columns}x{rows}: {} positions", seen.len());
+    eprintln!("{columns}x{rows} {topology}: {} positions", seen.len());
     seen.len()
 }
 
@@ -166,4 +173,14 @@ fn analysis_agrees_with_genmove_on_every_position_of_1x5() {
 #[test]
 fn analysis_agrees_with_genmove_on_every_position_of_2x3() {
     assert!(check_board(3, 2, "ABC") > 10);
+}
+
+#[test]
+fn analysis_agrees_with_genmove_on_every_position_of_1x5c() {
+    assert!(check_board_of(5, 1, "ABCDE", "circular") > 10);
+}
+
+#[test]
+fn analysis_agrees_with_genmove_on_every_position_of_2x3c() {
+    assert!(check_board_of(3, 2, "ABC", "circular") > 10);
 }

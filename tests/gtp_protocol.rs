@@ -526,3 +526,67 @@ fn a_board_without_a_table_is_explained_on_stderr() {
     // The board in play stays.
     assert_eq!(engine.ask("play b C3"), ["= "]);
 }
+
+/// The same for a circular board: the log names it `3x6c`, says it is
+/// circular and how to get the plain one, and how to build it; the game
+/// stays, and so does the topology setting.
+#[test]
+fn a_circular_board_without_a_table_is_explained_on_stderr() {
+    let mut engine = Engine::start(&[]);
+    assert_eq!(engine.ask("play b C3"), ["= "]);
+    assert_eq!(engine.ask("smallgo-topology circular"), ["= "]);
+    assert_eq!(
+        engine.ask("rectangular_boardsize 6 3"),
+        ["? unacceptable size"]
+    );
+    let log = engine.stderr();
+    for said in [
+        "no table for board 3x6c",
+        "circular board",
+        "`smallgo-topology plain` for the plain 3x6",
+        " 2x7c",
+        " 4x4c",
+        "smallgo --build 3x6c --tables DIR",
+    ] {
+        assert!(log.contains(said), "'{said}' missing from:\n{log}");
+    }
+    assert!(!log.contains("each also serves its turned board"), "{log}");
+    assert_eq!(engine.ask("smallgo-topology"), ["= circular"]);
+    assert_eq!(engine.ask("play b C3"), ["? illegal move"]);
+}
+
+/// `clear_board` after `smallgo-topology circular` makes the circular board
+/// of the same size; with no values for it (only the plain 4x4 table here,
+/// and 4x4c too large to solve on the spot), it fails and the game stays as
+/// it was, plain, with its stones.
+#[test]
+fn clear_board_without_values_for_the_new_topology_changes_nothing() {
+    let folder = tempfile::tempdir().unwrap();
+    std::fs::copy(shipped_table("4x4.sgtb"), folder.path().join("4x4.sgtb")).unwrap();
+    let mut engine = Engine::start(&[
+        "--without-built-in-tables",
+        "--tables",
+        folder.path().to_str().unwrap(),
+    ]);
+    assert_eq!(engine.ask("boardsize 4"), ["= "]);
+    assert_eq!(engine.ask("play b B2"), ["= "]);
+    assert_eq!(engine.ask("smallgo-topology circular"), ["= "]);
+    assert_eq!(engine.ask("clear_board"), ["? no table for board 4x4c"]);
+    assert_eq!(
+        engine.ask("showboard"),
+        [
+            "= ",
+            "   A B C D",
+            "4 . . . . 4",
+            "3 . . . . 3",
+            "2 . X . . 2",
+            "1 . . . . 1",
+            "   A B C D",
+        ]
+    );
+    assert_eq!(engine.ask("smallgo-value"), ["= B+1"]);
+    assert_eq!(engine.ask("smallgo-topology plain"), ["= "]);
+    assert_eq!(engine.ask("clear_board"), ["= "]);
+    assert_eq!(engine.ask("play b B2"), ["= "]);
+    engine.quit();
+}

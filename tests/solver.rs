@@ -30,7 +30,7 @@ fn shipped(name: &str) -> Vec<u8> {
 fn solves_give_the_shipped_tables() {
     for name in [
         "1x1", "1x2", "1x3", "1x4", "1x5", "1x7", "1x9", "1x12", "2x2", "2x3", "2x4", "2x5", "2x6",
-        "2x7", "3x3", "3x4", "3x5", "4x4",
+        "2x7", "3x3", "3x4", "3x5", "4x4", "1x7c", "1x12c", "2x4c", "2x7c", "3x3c", "3x4c", "4x3c",
     ] {
         let (bytes, _) = encode(&solve(board(name), &Silent).unwrap());
         assert!(

@@ -288,6 +288,7 @@ fn engine_figures(program: &Path) -> Result<(), BenchError> {
         .collect();
     boards.sort();
     for board in &boards {
+        engine.ask(&format!("smallgo-topology {}", board.topology().word()))?;
         engine.ask(&format!(
             "rectangular_boardsize {} {}",
             board.columns(),

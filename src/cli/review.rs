@@ -234,9 +234,10 @@ impl Review {
     pub fn sgf(&self) -> String {
         let board = &self.board;
         let mut root = format!(
-            "(;FF[4]CA[UTF-8]GM[1]AP[smallgo:{}]SZ[{}]KM[{}]",
+            "(;FF[4]CA[UTF-8]GM[1]AP[smallgo:{}]SZ[{}]{}KM[{}]",
             env!("CARGO_PKG_VERSION"),
             sgf::size_text(board),
+            sgf::topology_text(board),
             crate::value::points_text(self.komi),
         );
         root.push_str(&sgf::setup_text(

@@ -5,11 +5,20 @@
 //! would repeat a full state ends the game as a draw, so it is rated a draw.
 //! That keeps a winning side from repeating (it always has a win that does
 //! not), and lets any side take a draw that the history offers.
+//!
+//! The engine keeps a topology setting besides the game: `plain` (walls at
+//! every edge) or `circular` (the first and last columns of each row are
+//! neighbours, board `RxCc`). `smallgo-topology` changes only the setting;
+//! the next `boardsize`, `rectangular_boardsize` or `clear_board` makes a
+//! board of that topology, and fails like any size without values, the
+//! game unchanged, when there are none. `loadsgf` takes the topology of the
+//! file's board (plain unless the file says circular) and sets the setting
+//! to it, so that `clear_board` afterwards restarts the same board.
 
 use std::time::Duration;
 
 use crate::analysis::{preference_order, Rating, Values};
-use crate::board::Board;
+use crate::board::{Board, Topology};
 use crate::colour::Colour;
 use crate::moves::Move;
 use crate::position::Position;
@@ -50,6 +59,7 @@ pub const COMMANDS: &[&str] = &[
     "smallgo-move-labels",
     "smallgo-move-values",
     "smallgo-pv",
+    "smallgo-topology",
     "smallgo-value",
     "time_left",
     "time_settings",
@@ -59,12 +69,17 @@ pub const COMMANDS: &[&str] = &[
 
 /// The analysis commands GoGui offers in its menu.
 /// They name no colour, so they follow the side to move when GoGui runs
-/// them automatically after each move.
+/// them automatically after each move. The last three set and show the
+/// topology of the next game (GoGui's New Game sends `boardsize` and
+/// `clear_board`), so that circular boards need no GTP shell.
 const GOGUI_ANALYZE_COMMANDS: &str = "gfx/Perfect move values/smallgo-move-values\n\
     pspairs/Perfect move values (labels)/smallgo-move-labels\n\
     plist/Perfect best moves/smallgo-best-moves\n\
     var/Perfect principal variation/smallgo-pv\n\
-    string/Perfect result/smallgo-value";
+    string/Perfect result/smallgo-value\n\
+    none/Circular board from the next game/smallgo-topology circular\n\
+    none/Plain board from the next game/smallgo-topology plain\n\
+    string/Topology of the next game/smallgo-topology";
 
 /// What the engine answers.
 #[derive(Clone, Debug, PartialEq)]
@@ -117,6 +132,9 @@ pub struct Engine {
     /// Values for the game's board, opened on first use.
     oracle: Option<Oracle>,
     komi: f64,
+    /// The topology of the board the next `boardsize`,
+    /// `rectangular_boardsize` or `clear_board` makes.
+    topology: Topology,
 }
 
 /// Formats a float so that it always has a decimal point: `1.0`, `0.5`.
@@ -138,6 +156,7 @@ impl Engine {
             game: Game::new(board),
             oracle: None,
             komi: 0.0,
+            topology: Topology::Plain,
         }
     }
 
@@ -187,22 +206,49 @@ impl Engine {
             "quit" => Reply::Quit,
             "boardsize" => match arguments {
                 [size] => match whole_number(size) {
-                    Some(size) => self.set_board(size as usize, size as usize),
+                    Some(size) => self.set_board(size as usize, size as usize, "unacceptable size"),
                     None => failure(SYNTAX_ERROR),
                 },
                 _ => failure(SYNTAX_ERROR),
             },
             "rectangular_boardsize" => match arguments {
                 [width, height] => match (whole_number(width), whole_number(height)) {
-                    (Some(width), Some(height)) => self.set_board(height as usize, width as usize),
+                    (Some(width), Some(height)) => {
+                        self.set_board(height as usize, width as usize, "unacceptable size")
+                    }
                     _ => failure(SYNTAX_ERROR),
                 },
                 _ => failure(SYNTAX_ERROR),
             },
             "clear_board" if arguments.is_empty() => {
-                self.game = Game::new(self.board());
-                success("")
+                let board = self.board();
+                if board.topology() == self.topology {
+                    self.game = Game::new(board);
+                    return success("");
+                }
+                // The topology setting changed since the board was set.
+                let refusal =
+                    match Board::with_topology(board.rows(), board.columns(), self.topology) {
+                        Ok(next) => format!("no table for board {next}"),
+                        Err(error) => error.to_string(),
+                    };
+                self.set_board(board.rows(), board.columns(), &refusal)
             }
+            "smallgo-topology" => match arguments {
+                [] => success(self.topology.word()),
+                [word] => match word.to_ascii_lowercase().as_str() {
+                    "plain" => {
+                        self.topology = Topology::Plain;
+                        success("")
+                    }
+                    "circular" => {
+                        self.topology = Topology::Circular;
+                        success("")
+                    }
+                    _ => failure(format!("unknown topology '{word}': plain or circular")),
+                },
+                _ => failure(SYNTAX_ERROR),
+            },
             "komi" => match arguments {
                 [komi] => match finite_number(komi) {
                     Some(komi) => {
@@ -282,19 +328,21 @@ impl Engine {
         }
     }
 
-    /// Changes the board (clearing it), if its values can be had.
-    fn set_board(&mut self, rows: usize, columns: usize) -> Reply {
-        let board = match Board::new(rows, columns) {
+    /// Changes the board to `rows` x `columns` of the topology setting and
+    /// clears it, if its values can be had; otherwise answers `refusal` and
+    /// leaves the game as it was.
+    fn set_board(&mut self, rows: usize, columns: usize, refusal: &str) -> Reply {
+        let board = match Board::with_topology(rows, columns, self.topology) {
             Ok(board) => board,
             Err(error) => {
                 log::warn!("{error}");
-                return failure("unacceptable size");
+                return failure(refusal);
             }
         };
         if board != self.board() || self.oracle.is_none() {
             let Some(oracle) = self.open_oracle(board) else {
                 self.log_missing_table(board);
-                return failure("unacceptable size");
+                return failure(refusal);
             };
             self.oracle = Some(oracle);
         }
@@ -382,6 +430,7 @@ impl Engine {
         if let Some(komi) = record.komi {
             self.komi = komi;
         }
+        self.topology = board.topology();
         let to_play = to_play.unwrap_or(game.to_move());
         self.game = game;
         success(if to_play.is_black() { "black" } else { "white" })
@@ -420,9 +469,19 @@ impl Engine {
     /// the one asked for.
     fn log_missing_table(&self, board: Board) {
         let boards: Vec<String> = self.library.boards().iter().map(Board::name).collect();
+        let topology = match board.topology() {
+            Topology::Plain => "plain board".to_string(),
+            Topology::Circular => format!(
+                "circular board, the ends of each row are neighbours (`smallgo-topology plain` \
+                 for the plain {})",
+                board.plain()
+            ),
+        };
         log::warn!(
-            "no table for board {board} ({} wide, {} high); tables (each also serves its turned board): {}. \
-             Build one with `smallgo --build {board} --tables DIR` and start the engine with `--tables DIR`",
+            "no table for board {board} ({} wide, {} high, {topology}); tables (each plain one \
+             also serves its turned board, circular boards of 1 or 2 columns play from their \
+             plain boards): {}. Build one with `smallgo --build {board} --tables DIR` and start \
+             the engine with `--tables DIR`",
             board.columns(),
             board.rows(),
             boards.join(" ")

@@ -266,17 +266,26 @@ impl Game {
 
 /// A board as `showboard` draws it, top row first, with coordinates: `X`
 /// black, `O` white, `.` empty.
+///
+/// A circular board marks its seam: a `~` at both ends of every row (the
+/// row runs on from its last point to its first) and a last line that
+/// names the columns that meet, `circular: columns E and A are
+/// neighbours`. Plain boards are drawn without either.
 pub fn diagram(board: &Board, black: PointSet, white: PointSet) -> String {
+    let circular = board.is_circular();
+    let letter = |column: usize| board.point_name(board.point(0, column))[..1].to_string();
     let letters: String = (0..board.columns())
-        .map(|c| {
-            let name = board.point_name(board.point(0, c));
-            format!(" {}", &name[..1])
-        })
+        .map(|c| format!(" {}", letter(c)))
         .collect();
     let width = board.rows().to_string().len();
-    let mut out = format!("{:width$} {letters}\n", "");
+    // The seam marks take two more characters on each side.
+    let margin = if circular { "  " } else { "" };
+    let mut out = format!("{:width$} {margin}{letters}\n", "");
     for row in (0..board.rows()).rev() {
         out.push_str(&format!("{:>width$}", row + 1));
+        if circular {
+            out.push_str(" ~");
+        }
         for column in 0..board.columns() {
             let point = board.point(row, column);
             let cell = if black.contains(point) {
@@ -289,9 +298,24 @@ pub fn diagram(board: &Board, black: PointSet, white: PointSet) -> String {
             out.push(' ');
             out.push(cell);
         }
+        if circular {
+            out.push_str(" ~");
+        }
         out.push_str(&format!(" {}\n", row + 1));
     }
-    out.push_str(&format!("{:width$} {letters}", ""));
+    out.push_str(&format!("{:width$} {margin}{letters}", ""));
+    if circular {
+        let last = board.columns() - 1;
+        out.push('\n');
+        out.push_str(&match last {
+            0 => "circular: one column, the seam joins nothing".to_string(),
+            _ => format!(
+                "circular: columns {} and {} are neighbours",
+                letter(last),
+                letter(0)
+            ),
+        });
+    }
     out
 }
 
@@ -406,5 +430,36 @@ mod tests {
         assert_eq!(game.ending(), None, "undo past the end reopens the game");
         game.play(Colour::Black, mv(&game, "A1")).unwrap();
         assert_eq!(game.ending(), None);
+    }
+
+    /// Plain boards as they always were; circular ones with the seam
+    /// marked at both ends of each row and named on a last line.
+    #[test]
+    fn diagrams_mark_the_seam_of_circular_boards() {
+        let draw = |name: &str, moves: &[(Colour, &str)]| {
+            let mut game = Game::new(name.parse().unwrap());
+            for &(colour, point) in moves {
+                game.play(colour, mv(&game, point)).unwrap();
+            }
+            game.diagram()
+        };
+        let moves = [(Colour::Black, "A1"), (Colour::White, "E2")];
+        assert_eq!(
+            draw("2x5", &moves),
+            "   A B C D E\n2 . . . . O 2\n1 X . . . . 1\n   A B C D E"
+        );
+        assert_eq!(
+            draw("2x5c", &moves),
+            "     A B C D E\n2 ~ . . . . O ~ 2\n1 ~ X . . . . ~ 1\n     A B C D E\n\
+             circular: columns E and A are neighbours"
+        );
+        assert_eq!(
+            draw("10x1c", &[(Colour::Black, "A10")]),
+            concat!(
+                "      A\n10 ~ X ~ 10\n 9 ~ . ~ 9\n 8 ~ . ~ 8\n 7 ~ . ~ 7\n 6 ~ . ~ 6\n",
+                " 5 ~ . ~ 5\n 4 ~ . ~ 4\n 3 ~ . ~ 3\n 2 ~ . ~ 2\n 1 ~ . ~ 1\n      A\n",
+                "circular: one column, the seam joins nothing"
+            )
+        );
     }
 }

@@ -3,6 +3,13 @@
 //! binary, the table of the transposed board (a 7x2 board is a 2x7 board
 //! turned), or, for a board small enough, a solve done on the spot.
 //!
+//! A circular board has no turned board (turning a cylinder makes its
+//! columns wrap). One of one or two columns has no seam of its own either:
+//! its rows' ends already touch, so it has the plain board's adjacency and
+//! plays from the plain board's values (2x2c from 2x2, 8x2c from 2x8
+//! turned) when it has no table of its own. Its states are the plain
+//! board's, point for point.
+//!
 //! A table that fails its checks is refused with a message naming the file
 //! and the fault; the engine goes on with the other sources and boards.
 //! Several files may hold one board (`4x4.sgtb`, `4x4.v2.sgtb`): each is
@@ -161,6 +168,19 @@ impl Library {
         if let Some(table) = self.open_table(board) {
             let description = format!("{}", table.origin());
             return Some(Oracle::new(board, Arc::new(table), false, description));
+        }
+        if board.is_circular() && !board.wraps() {
+            let plain = board.plain();
+            let oracle = self.open(plain)?;
+            let description = format!(
+                "{}, as board {plain} (the same neighbours)",
+                oracle.description
+            );
+            return Some(Oracle {
+                board,
+                description,
+                ..oracle
+            });
         }
         if let Some(turned) = board.turned() {
             if let Some(table) = self.open_table(turned) {

@@ -26,6 +26,7 @@ pub mod cycles;
 pub mod gtp;
 pub mod huge_pages;
 pub mod index;
+pub mod line_rule;
 pub mod moves;
 pub mod plan;
 pub mod position;

@@ -7,7 +7,7 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use super::{existing_folder, json_string, output_failed, turned_too, EXIT_FAILURE};
+use super::{existing_folder, finish_analysis, json_string, turned_too};
 use crate::analysis::Values;
 use crate::board::{Board, PointSet};
 use crate::colour::Colour;
@@ -424,23 +424,13 @@ fn json(report: &Report) -> String {
 
 /// `smallgo analyze cycles`.
 pub fn run(board: Board, tables: Option<&Path>, as_json: bool, passes: bool) -> ExitCode {
-    match analyze(board, tables, passes) {
-        Ok(report) => {
-            let written = if as_json {
-                outln!("{}", json(&report))
-            } else {
-                print_text(&report)
-            };
-            match written {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(error) => output_failed(&error),
-            }
-        }
-        Err(message) => {
-            eprintln!("smallgo: analyze cycles: {message}");
-            ExitCode::from(EXIT_FAILURE)
-        }
-    }
+    finish_analysis(
+        "cycles",
+        analyze(board, tables, passes),
+        as_json,
+        json,
+        print_text,
+    )
 }
 
 #[cfg(test)]

@@ -27,6 +27,7 @@ mod bench;
 mod build;
 mod count;
 mod cycles;
+mod line_rule;
 mod manifest;
 mod progress;
 mod review;
@@ -206,6 +207,11 @@ enum Analyze {
     /// state graph, the states on a cycle, the states whose value depends on
     /// never-ending play being a draw, and example cycles as moves.
     Cycles(CyclesArguments),
+    /// Check White's move rules on 1xN boards against their tables: does
+    /// White keep at least a draw whatever Black plays? A counterexample
+    /// where not.
+    #[command(name = "rule-1xn")]
+    Rule1xn(line_rule::LineRuleArguments),
 }
 
 #[derive(Args, Debug)]
@@ -317,6 +323,34 @@ pub(crate) fn output_failed(error: &io::Error) -> ExitCode {
     }
 }
 
+/// How an `analyze` command ends: its report printed (as JSON or as text)
+/// and success, or `smallgo: analyze NAME: message` and failure.
+fn finish_analysis<R>(
+    name: &str,
+    report: Result<R, String>,
+    as_json: bool,
+    json: impl FnOnce(&R) -> String,
+    text: impl FnOnce(&R) -> io::Result<()>,
+) -> ExitCode {
+    match report {
+        Ok(report) => {
+            let written = if as_json {
+                outln!("{}", json(&report))
+            } else {
+                text(&report)
+            };
+            match written {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(error) => output_failed(&error),
+            }
+        }
+        Err(message) => {
+            eprintln!("smallgo: analyze {name}: {message}");
+            ExitCode::from(EXIT_FAILURE)
+        }
+    }
+}
+
 fn parse_board(text: &str) -> Result<Board, String> {
     text.parse::<Board>().map_err(|e| e.to_string())
 }
@@ -403,6 +437,7 @@ pub fn run(arguments: impl IntoIterator<Item = OsString>) -> ExitCode {
             position.tables.as_deref(),
         ),
         Some(Command::Analyze(Analyze::Seki(seki))) => seki::run(&seki),
+        Some(Command::Analyze(Analyze::Rule1xn(rule))) => line_rule::run(&rule),
         Some(Command::Analyze(Analyze::Cycles(cycles))) => cycles::run(
             cycles.board,
             cycles.tables.as_deref(),

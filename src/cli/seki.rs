@@ -7,9 +7,7 @@ use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
 
-use super::{
-    existing_folder, json_string, output_failed, parse_board, parse_komi, turned_too, EXIT_FAILURE,
-};
+use super::{existing_folder, finish_analysis, json_string, parse_board, parse_komi, turned_too};
 use crate::board::Board;
 use crate::gtp::game::diagram;
 use crate::gtp::library::Library;
@@ -269,21 +267,5 @@ fn json(report: &Report) -> String {
 
 /// `smallgo analyze seki`.
 pub fn run(arguments: &SekiArguments) -> ExitCode {
-    match analyze(arguments) {
-        Ok(report) => {
-            let written = if arguments.json {
-                outln!("{}", json(&report))
-            } else {
-                print(&report)
-            };
-            match written {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(error) => output_failed(&error),
-            }
-        }
-        Err(message) => {
-            eprintln!("smallgo: analyze seki: {message}");
-            ExitCode::from(EXIT_FAILURE)
-        }
-    }
+    finish_analysis("seki", analyze(arguments), arguments.json, json, print)
 }

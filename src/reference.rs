@@ -17,7 +17,6 @@
 use std::collections::HashMap;
 
 use crate::board::{Board, Point, PointSet};
-use crate::index::code::Codec;
 use crate::position::Position;
 use crate::state::{Child, State};
 
@@ -84,6 +83,24 @@ pub struct ReferenceValue {
     pub white: Option<Forced>,
 }
 
+/// Every way to put stones on the board, legal or not: each point empty,
+/// ours or theirs, counted in base 3 (the first point the lowest digit).
+fn every_position(board: &Board) -> impl Iterator<Item = Position> {
+    let points = board.points() as u32;
+    (0..3u64.pow(points)).map(move |mut number| {
+        let (mut us, mut them) = (PointSet::EMPTY, PointSet::EMPTY);
+        for point in 0..points as usize {
+            match number % 3 {
+                1 => us.insert(Point::new(point)),
+                2 => them.insert(Point::new(point)),
+                _ => {}
+            }
+            number /= 3;
+        }
+        Position::new(us, them)
+    })
+}
+
 /// The explicit game graph of a board.
 pub struct ReferenceGame {
     pub states: Vec<ColouredState>,
@@ -94,11 +111,9 @@ impl ReferenceGame {
     /// Builds the graph by forward search from every legal position, either
     /// side to move, with and without a pending pass.
     pub fn explore(board: &Board) -> ReferenceGame {
-        let codec = Codec::new(*board);
         let mut numbers: HashMap<ColouredState, usize> = HashMap::new();
         let mut states = Vec::new();
-        for code in 0..codec.code_count() {
-            let position = codec.decode(code);
+        for position in every_position(board) {
             if !position.is_legal(board) {
                 continue;
             }

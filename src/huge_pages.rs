@@ -1,9 +1,8 @@
 //! Asks Linux to back the solver's largest arrays with 2 MiB pages. The
 //! retrograde reads and writes cells and index lines at random places of
 //! arrays of hundreds of MiB to GiB; with 4 KiB pages nearly each of those
-//! accesses also misses the address-translation cache. On this project's
-//! 2-core machine a 3x6 build's retrograde took 52.7 s with transparent huge
-//! pages for every allocation and 58.5 s without. Systems set to `madvise`
+//! accesses also misses the address-translation cache, which huge pages
+//! spare (docs/performance.md has the measurement). Systems set to `madvise`
 //! (Debian's default) give huge pages only to memory that asks for them, as
 //! this module does. Elsewhere, or when the kernel declines, nothing changes
 //! but speed.

@@ -1,6 +1,9 @@
 //! The bytes of a table file (SPEC section 5), and nothing else: how they are
 //! laid out, written and checked. The probe API (`probe`) and the verifier
-//! (`verify`) read files through this module only.
+//! (`verify`) read files through this module only. This file has the layout,
+//! the header and its faults; `records` a block's records, `deflate` their
+//! compression, `table_writer` a file written front to back and `reader` a
+//! file read back part by part.
 //!
 //! ```text
 //! header (128 bytes, little-endian)
@@ -34,18 +37,20 @@
 //! Every check on file data returns `Fault`, never panics: lengths, offsets,
 //! codes and sizes are all bounded before use.
 
-use std::cell::{Cell, RefCell};
+mod deflate;
+mod reader;
+mod records;
+mod table_writer;
+
 use std::fmt;
-use std::io::{Read, Seek, SeekFrom, Write};
 
 use crc32fast::Hasher as Crc;
-use flate2::read::DeflateDecoder;
-use flate2::write::DeflateEncoder;
-use flate2::Compression;
-use flate2::{Compress, FlushCompress, Status};
 
 use crate::board::{Board, Topology};
-use crate::value::Value;
+
+pub use reader::TableBytes;
+pub use records::{compress_block, Block};
+pub use table_writer::{directory_counts, Description, TableWriter};
 
 pub const MAGIC: [u8; 8] = *b"SMALLGO\0";
 /// The format version of plain boards' tables.
@@ -66,7 +71,7 @@ pub const EXTENSION: &str = "sgtb";
 
 /// Where the checksum sits in the header.
 pub const CHECKSUM_OFFSET: usize = 120;
-const DEPTH_ESCAPE: u8 = 255;
+pub(super) const DEPTH_ESCAPE: u8 = 255;
 /// A bound on block size, so a damaged header cannot ask for huge buffers.
 const MAX_POSITIONS_PER_BLOCK: u32 = 1 << 20;
 
@@ -133,7 +138,7 @@ impl fmt::Display for Fault {
     }
 }
 
-fn inconsistent(what: impl Into<String>) -> Fault {
+pub(super) fn inconsistent(what: impl Into<String>) -> Fault {
     Fault::Inconsistent(what.into())
 }
 
@@ -194,11 +199,11 @@ pub struct Header {
     pub checksum: u32,
 }
 
-fn u32_at(bytes: &[u8], at: usize) -> u32 {
+pub(super) fn u32_at(bytes: &[u8], at: usize) -> u32 {
     u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"))
 }
 
-fn u64_at(bytes: &[u8], at: usize) -> u64 {
+pub(super) fn u64_at(bytes: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"))
 }
 
@@ -392,511 +397,15 @@ impl Header {
     }
 }
 
-/// The deflate level of every part of a table: zlib's default. Levels 7 to
-/// 9 make files under 0.6% smaller and take 1.5 to 2 times as long to write.
-const LEVEL: u32 = 6;
-
-/// A thread's deflate state and output buffer, reused from block to block:
-/// a new compressor allocates and clears its window and tables, which for
-/// a block costs a seventh as much as compressing it; a reset one clears
-/// only its hash table, and writes the same bytes as a new one.
-struct BlockCompressor {
-    deflate: Compress,
-    compressed: Vec<u8>,
-}
-
-thread_local! {
-    static BLOCK_COMPRESSOR: RefCell<Option<BlockCompressor>> = const { RefCell::new(None) };
-}
-
-/// Raw deflate of `bytes` at `LEVEL`, with the thread's compressor.
-fn deflate(bytes: &[u8]) -> Vec<u8> {
-    BLOCK_COMPRESSOR.with(|slot| {
-        let mut slot = slot.borrow_mut();
-        let compressor = slot.get_or_insert_with(|| BlockCompressor {
-            deflate: Compress::new(Compression::new(LEVEL), false),
-            compressed: Vec::new(),
-        });
-        compressor.deflate.reset();
-        compressor.compressed.clear();
-        loop {
-            compressor.compressed.reserve(bytes.len() / 2 + 1024);
-            let read = compressor.deflate.total_in() as usize;
-            let status = compressor
-                .deflate
-                .compress_vec(
-                    &bytes[read..],
-                    &mut compressor.compressed,
-                    FlushCompress::Finish,
-                )
-                .expect("compressing in memory");
-            if status == Status::StreamEnd {
-                return compressor.compressed.to_vec();
-            }
-        }
-    })
-}
-
-/// Inflates at most `limit` bytes; more is a fault.
-fn inflate(bytes: &[u8], limit: usize, what: &str) -> Result<Vec<u8>, Fault> {
-    let mut out = Vec::new();
-    let mut decoder = DeflateDecoder::new(bytes).take(limit as u64 + 1);
-    decoder
-        .read_to_end(&mut out)
-        .map_err(|e| inconsistent(format!("{what} does not inflate: {e}")))?;
-    if out.len() > limit {
-        return Err(inconsistent(format!("{what} inflates beyond its size")));
-    }
-    Ok(out)
-}
-
-/// The most bytes one state's record takes: two codes and two escaped
-/// depths.
-const MAX_STATE_BYTES: usize = 8;
-
-/// Writes the record of a state with value `value` at `bytes[at..]`;
-/// returns where the next goes. Its bytes are gathered in a word,
-/// little-endian, and the whole word is written: the bytes past the record
-/// are overwritten by the next.
-#[inline(always)]
-fn write_state(bytes: &mut [u8], at: usize, value: Value, points: i32) -> usize {
-    // The code of a margin, `margin + N + 1`, as a byte's wrapping sum.
-    let bias = (points + 1) as u8;
-    let code = |margin: Option<i8>| margin.map_or(0, |m| (m as u8).wrapping_add(bias)) as u64;
-    let mut word = code(value.mover_margin) | code(value.opponent_margin) << 8;
-    let mut length = 2;
-    let short = |depth: u16| depth < DEPTH_ESCAPE as u16;
-    match (value.mover_margin, value.opponent_margin) {
-        // The usual record: both margins known, both depths short.
-        (Some(_), Some(_)) if short(value.mover_depth) && short(value.opponent_depth) => {
-            word |= (value.mover_depth as u64) << 16 | (value.opponent_depth as u64) << 24;
-            length = 4;
-        }
-        (mover_margin, opponent_margin) => {
-            // A depth follows a known margin only.
-            let mut depth = |margin: Option<i8>, depth: u16| {
-                if margin.is_none() {
-                    return;
-                }
-                let (bytes, count) = if short(depth) {
-                    (depth as u64, 1)
-                } else {
-                    (DEPTH_ESCAPE as u64 | (depth as u64) << 8, 3)
-                };
-                word |= bytes << (8 * length);
-                length += count;
-            };
-            depth(mover_margin, value.mover_depth);
-            depth(opponent_margin, value.opponent_depth);
-        }
-    }
-    bytes[at..at + MAX_STATE_BYTES].copy_from_slice(&word.to_le_bytes());
-    at + length
-}
-
-/// Writes the raw (uncompressed) records of a block's positions into
-/// `bytes`, which it grows as needed; returns their length. See
-/// `compress_block` for the arguments.
-fn write_records(
-    points: i32,
-    plain_and_passed: &[Value],
-    ko: &[Value],
-    mut ko_counts: impl Iterator<Item = u32>,
-    bytes: &mut Vec<u8>,
-) -> usize {
-    // A count byte a position, at most `MAX_STATE_BYTES` a state, and room
-    // for the last state's whole word.
-    let states = plain_and_passed.len() + ko.len();
-    let most = plain_and_passed.len() / 2 + (states + 1) * MAX_STATE_BYTES;
-    if bytes.len() < most {
-        bytes.resize(most, 0);
-    }
-    let (mut at, mut ko_at) = (0, 0);
-    for pair in plain_and_passed.chunks_exact(2) {
-        let count = ko_counts
-            .next()
-            .expect("a ko state count for every position");
-        bytes[at] = count as u8;
-        at += 1;
-        at = write_state(bytes, at, pair[0], points);
-        at = write_state(bytes, at, pair[1], points);
-        let end = ko_at + count as usize;
-        for &value in &ko[ko_at..end] {
-            at = write_state(bytes, at, value, points);
-        }
-        ko_at = end;
-    }
-    assert!(
-        plain_and_passed.len().is_multiple_of(2) && ko_counts.next().is_none() && ko_at == ko.len(),
-        "two states and a ko state count for every position, and ko states as counted"
-    );
-    at
-}
-
-thread_local! {
-    /// A thread's buffer for the records of the block it compresses.
-    static RECORD_BYTES: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
-}
-
-/// The directory's raw bytes, from the presence bits of the canonical legal
-/// positions, 64 codes a word: how many each word has.
-pub fn directory_counts(presence_words: impl Iterator<Item = u64>) -> impl Iterator<Item = u8> {
-    presence_words.map(|w| w.count_ones() as u8)
-}
-
-/// Passes bytes on, counting them and keeping their CRC-32.
-struct Tally<'a, W: Write> {
-    out: &'a mut W,
-    crc: Crc,
-    bytes: u64,
-}
-
-impl<W: Write> Write for Tally<'_, W> {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        let written = self.out.write(bytes)?;
-        self.crc.update(&bytes[..written]);
-        self.bytes += written as u64;
-        Ok(written)
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        self.out.flush()
-    }
-}
-
-/// What the header says about a table, apart from offsets and checksum.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Description {
-    pub board: Board,
-    pub positions: u64,
-    pub ko_states: u64,
-    pub edges: u64,
-    pub positions_per_block: u32,
-}
-
-/// Compresses the records of a block of positions of `board`, from the
-/// values of their states in slot order: `plain_and_passed` holds each
-/// position's first two (no pass, after a pass), `ko` the ko states of one
-/// position after another, and `ko_counts` how many each position has. The
-/// records are built in a buffer the thread keeps from block to block.
-pub fn compress_block(
-    board: &Board,
-    plain_and_passed: &[Value],
-    ko: &[Value],
-    ko_counts: impl Iterator<Item = u32>,
-) -> Vec<u8> {
-    let mut bytes = RECORD_BYTES.take();
-    let length = write_records(
-        board.points() as i32,
-        plain_and_passed,
-        ko,
-        ko_counts,
-        &mut bytes,
-    );
-    let compressed = deflate(&bytes[..length]);
-    RECORD_BYTES.set(bytes);
-    compressed
-}
-
-/// Writes a table file front to back: the directory and the blocks stream
-/// out as they are compressed, then the block table and header (with the
-/// checksum, combined from the parts' checksums) are filled in.
-pub struct TableWriter<W: Write + Seek> {
-    out: W,
-    header: Header,
-    directory_crc: Crc,
-    offsets: Vec<u64>,
-    blocks_crc: Crc,
-    at: u64,
-}
-
-impl<W: Write + Seek> TableWriter<W> {
-    /// Starts a table; `directory` gives the raw directory bytes
-    /// (`directory_counts`), which are compressed into the file at once.
-    pub fn new(
-        mut out: W,
-        description: Description,
-        directory: impl Iterator<Item = u8>,
-    ) -> std::io::Result<TableWriter<W>> {
-        out.seek(SeekFrom::Start(HEADER_SIZE as u64))?;
-        let mut encoder = DeflateEncoder::new(
-            Tally {
-                out: &mut out,
-                crc: Crc::new(),
-                bytes: 0,
-            },
-            Compression::new(LEVEL),
-        );
-        let mut chunk = Vec::with_capacity(1 << 16);
-        for byte in directory {
-            chunk.push(byte);
-            if chunk.len() == chunk.capacity() {
-                encoder.write_all(&chunk)?;
-                chunk.clear();
-            }
-        }
-        encoder.write_all(&chunk)?;
-        let tally = encoder.finish()?;
-        let (directory_crc, directory_length) = (tally.crc, tally.bytes);
-        let blocks = description
-            .positions
-            .div_ceil(description.positions_per_block as u64) as u32;
-        let directory_offset = HEADER_SIZE as u64;
-        let block_table_offset = directory_offset + directory_length;
-        let first_block = block_table_offset + (blocks as u64 + 1) * 8;
-        let header = Header {
-            board: description.board,
-            positions: description.positions,
-            ko_states: description.ko_states,
-            states: 2 * description.positions + description.ko_states,
-            edges: description.edges,
-            positions_per_block: description.positions_per_block,
-            blocks,
-            directory_offset,
-            directory_length,
-            block_table_offset,
-            checksum: 0,
-        };
-        out.seek(SeekFrom::Start(first_block))?;
-        Ok(TableWriter {
-            out,
-            header,
-            directory_crc,
-            offsets: Vec::with_capacity(blocks as usize + 1),
-            blocks_crc: Crc::new(),
-            at: first_block,
-        })
-    }
-
-    /// The number of blocks the table needs.
-    pub fn blocks(&self) -> u32 {
-        self.header.blocks
-    }
-
-    /// Appends the next compressed block.
-    pub fn add_block(&mut self, compressed: &[u8]) -> std::io::Result<()> {
-        assert!(
-            self.offsets.len() < self.header.blocks as usize,
-            "more blocks than positions"
-        );
-        self.out.write_all(compressed)?;
-        self.blocks_crc.update(compressed);
-        self.offsets.push(self.at);
-        self.at += compressed.len() as u64;
-        Ok(())
-    }
-
-    /// Writes the front of the file; returns the output and the checksum.
-    pub fn finish(mut self) -> std::io::Result<(W, u32)> {
-        assert_eq!(
-            self.offsets.len(),
-            self.header.blocks as usize,
-            "every block written"
-        );
-        self.offsets.push(self.at);
-        let mut header = self.header.encode();
-        let table: Vec<u8> = self.offsets.iter().flat_map(|o| o.to_le_bytes()).collect();
-        // The file's CRC, in file order: header, directory, table, blocks.
-        let mut crc = Crc::new();
-        crc.update(&header);
-        crc.combine(&self.directory_crc);
-        let mut table_crc = Crc::new();
-        table_crc.update(&table);
-        crc.combine(&table_crc);
-        crc.combine(&self.blocks_crc);
-        let checksum = crc.finalize();
-        header[CHECKSUM_OFFSET..CHECKSUM_OFFSET + 4].copy_from_slice(&checksum.to_le_bytes());
-        self.out.seek(SeekFrom::Start(0))?;
-        self.out.write_all(&header)?;
-        self.out
-            .seek(SeekFrom::Start(self.header.block_table_offset))?;
-        self.out.write_all(&table)?;
-        self.out.flush()?;
-        Ok((self.out, checksum))
-    }
-}
-
-/// A table's bytes with a checked header.
-pub struct TableBytes<'a> {
-    bytes: &'a [u8],
-    header: Header,
-}
-
-/// The decoded records of one block.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Block {
-    /// Index into `values` of each position's slot 0, and the end.
-    pub starts: Vec<u32>,
-    pub values: Vec<Value>,
-}
-
-impl Block {
-    /// The value in slot `slot` of the block's position `position`.
-    pub fn value(&self, position: usize, slot: u32) -> Option<Value> {
-        let start = *self.starts.get(position)?;
-        let end = *self.starts.get(position + 1)?;
-        let at = start.checked_add(slot)?;
-        (at < end).then(|| self.values[at as usize])
-    }
-}
-
-impl<'a> TableBytes<'a> {
-    /// Checks the header and checksum.
-    pub fn new(bytes: &'a [u8]) -> Result<TableBytes<'a>, Fault> {
-        let header = Header::read(bytes)?;
-        Ok(TableBytes { bytes, header })
-    }
-
-    /// `new`, telling `release` of the bytes the checksum has summed.
-    pub fn new_releasing(
-        bytes: &'a [u8],
-        release: &dyn Fn(std::ops::Range<usize>),
-    ) -> Result<TableBytes<'a>, Fault> {
-        let header = Header::read_releasing(bytes, release)?;
-        Ok(TableBytes { bytes, header })
-    }
-
-    /// Bytes whose header was already read and checked by `Header::read`.
-    pub fn with_header(bytes: &'a [u8], header: Header) -> TableBytes<'a> {
-        TableBytes { bytes, header }
-    }
-
-    pub fn header(&self) -> &Header {
-        &self.header
-    }
-
-    /// The directory: canonical legal positions per 64-code word.
-    pub fn directory(&self) -> Result<Vec<u8>, Fault> {
-        let header = &self.header;
-        let words = header.directory_words();
-        let start = header.directory_offset as usize;
-        let end = start.saturating_add(header.directory_length as usize);
-        let Some(compressed) = self.bytes.get(start..end) else {
-            return Err(inconsistent("directory offsets"));
-        };
-        let raw = inflate(compressed, words as usize, "the directory")?;
-        if raw.len() as u64 != words {
-            return Err(inconsistent("the directory has the wrong length"));
-        }
-        if raw.iter().any(|&count| count > 64) {
-            return Err(inconsistent("a directory count above 64"));
-        }
-        let total: u64 = raw.iter().map(|&c| c as u64).sum();
-        if total != header.positions {
-            return Err(inconsistent("the directory does not count the positions"));
-        }
-        Ok(raw)
-    }
-
-    /// The positions `first..last` that block `block` covers.
-    pub fn block_positions(&self, block: u32) -> (u64, u64) {
-        let per = self.header.positions_per_block as u64;
-        let first = block as u64 * per;
-        (first, (first + per).min(self.header.positions))
-    }
-
-    /// The bytes the directory takes in the file, if within it.
-    pub fn directory_span(&self) -> Option<std::ops::Range<usize>> {
-        let start = self.header.directory_offset;
-        let end = start.checked_add(self.header.directory_length)?;
-        (end <= self.bytes.len() as u64).then_some(start as usize..end as usize)
-    }
-
-    /// The bytes blocks `first..last` take in the file, if their offsets
-    /// are in order and within it.
-    pub fn blocks_span(&self, first: u32, last: u32) -> Option<std::ops::Range<usize>> {
-        let header = &self.header;
-        if first >= last || last > header.blocks {
-            return None;
-        }
-        let table = header.block_table_offset as usize;
-        let start = u64_at(self.bytes, table + first as usize * 8);
-        let end = u64_at(self.bytes, table + last as usize * 8);
-        (start <= end && end <= self.bytes.len() as u64).then_some(start as usize..end as usize)
-    }
-
-    /// Decodes block `block`.
-    pub fn block(&self, block: u32) -> Result<Block, Fault> {
-        let header = &self.header;
-        if block >= header.blocks {
-            return Err(inconsistent(format!("block {block} of {}", header.blocks)));
-        }
-        let entry = header.block_table_offset as usize + block as usize * 8;
-        let start = u64_at(self.bytes, entry);
-        let end = u64_at(self.bytes, entry + 8);
-        if start < header.block_table_offset || end < start || end > self.bytes.len() as u64 {
-            return Err(inconsistent(format!("block {block} offsets")));
-        }
-        let (first, last) = self.block_positions(block);
-        let count = (last - first) as usize;
-        let points = header.board.points();
-        // Per position: a count byte, then at most 2 + N states of at most
-        // 2 codes and 2 escaped depths.
-        let limit = count * (1 + (2 + points) * 8);
-        let raw = inflate(&self.bytes[start as usize..end as usize], limit, "a block")?;
-        decode_records(&raw, count, points as i32)
-            .map_err(|what| inconsistent(format!("block {block}: {what}")))
-    }
-}
-
-/// Parses the records of `count` positions.
-fn decode_records(raw: &[u8], count: usize, points: i32) -> Result<Block, String> {
-    let mut at = 0usize;
-    let mut next = || -> Result<u8, String> {
-        let byte = *raw.get(at).ok_or("records end early")?;
-        at += 1;
-        Ok(byte)
-    };
-    let mut starts = Vec::with_capacity(count + 1);
-    let mut values = Vec::with_capacity(count * 2);
-    let margin = |code: u8| -> Result<Option<i8>, String> {
-        match code {
-            0 => Ok(None),
-            c if (c as i32) <= 2 * points + 1 => Ok(Some((c as i32 - points - 1) as i8)),
-            c => Err(format!("margin code {c} out of range")),
-        }
-    };
-    for _ in 0..count {
-        starts.push(values.len() as u32);
-        let ko = next()? as i32;
-        if ko > points {
-            return Err(format!("{ko} ko states for one position"));
-        }
-        for _ in 0..2 + ko {
-            let mover_margin = margin(next()?)?;
-            let opponent_margin = margin(next()?)?;
-            let mut depth = |known: bool| -> Result<u16, String> {
-                if !known {
-                    return Ok(0);
-                }
-                let first = next()?;
-                if first != DEPTH_ESCAPE {
-                    return Ok(first as u16);
-                }
-                let low = next()?;
-                let high = next()?;
-                Ok(u16::from_le_bytes([low, high]))
-            };
-            let mover_depth = depth(mover_margin.is_some())?;
-            let opponent_depth = depth(opponent_margin.is_some())?;
-            values.push(Value {
-                mover_margin,
-                opponent_margin,
-                mover_depth,
-                opponent_depth,
-            });
-        }
-    }
-    starts.push(values.len() as u32);
-    if at != raw.len() {
-        return Err("bytes left after the last record".to_string());
-    }
-    Ok(Block { starts, values })
-}
-
 #[cfg(test)]
 mod tests {
+    use super::deflate::{deflate, LEVEL};
+    use super::records::write_records;
     use super::*;
+    use crate::value::Value;
+    use flate2::write::DeflateEncoder;
+    use flate2::Compression;
+    use std::io::Write;
 
     /// What a new encoder writes, as blocks were compressed before the
     /// thread's compressor was kept.

@@ -356,6 +356,80 @@ impl Position {
     }
 }
 
+/// Why a diagram is not a position of its board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DiagramError {
+    /// Not as many rows (lines with cells) as the board.
+    Rows { found: usize },
+    /// A row (counted from the top, from 1) without a cell per column.
+    Columns { row: usize, found: usize },
+    /// A cell that is not `X`, `O` or `.`.
+    Cell { row: usize, cell: char },
+}
+
+impl std::fmt::Display for DiagramError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DiagramError::Rows { found } => write!(f, "the diagram has {found} rows"),
+            DiagramError::Columns { row, found } => {
+                write!(f, "row {row} of the diagram has {found} cells")
+            }
+            DiagramError::Cell { row, cell } => {
+                write!(f, "row {row} of the diagram has '{cell}', not X, O or .")
+            }
+        }
+    }
+}
+
+impl std::error::Error for DiagramError {}
+
+impl Position {
+    /// Reads a diagram: one line per row, top row first, `X` for the
+    /// mover's stones, `O` for the opponent's, `.` for an empty point;
+    /// spaces and empty lines are ignored. The position is not checked for
+    /// legality (`is_legal`, or `State::new`, do that).
+    ///
+    /// ```
+    /// use smallgo::board::Board;
+    /// use smallgo::position::Position;
+    ///
+    /// let board: Board = "2x3".parse().unwrap();
+    /// let position = Position::from_diagram(&board, "X . O\n. X .").unwrap();
+    /// assert_eq!(position.us().len(), 2);
+    /// assert!(position.is_legal(&board));
+    /// ```
+    pub fn from_diagram(board: &Board, diagram: &str) -> Result<Position, DiagramError> {
+        let rows: Vec<Vec<char>> = diagram
+            .lines()
+            .map(|line| line.chars().filter(|c| !c.is_whitespace()).collect())
+            .filter(|cells: &Vec<char>| !cells.is_empty())
+            .collect();
+        if rows.len() != board.rows() {
+            return Err(DiagramError::Rows { found: rows.len() });
+        }
+        let mut us = PointSet::EMPTY;
+        let mut them = PointSet::EMPTY;
+        for (i, cells) in rows.iter().enumerate() {
+            let row = board.rows() - 1 - i;
+            if cells.len() != board.columns() {
+                return Err(DiagramError::Columns {
+                    row: i + 1,
+                    found: cells.len(),
+                });
+            }
+            for (column, &cell) in cells.iter().enumerate() {
+                match cell {
+                    'X' => us.insert(board.point(row, column)),
+                    'O' => them.insert(board.point(row, column)),
+                    '.' => {}
+                    cell => return Err(DiagramError::Cell { row: i + 1, cell }),
+                }
+            }
+        }
+        Ok(Position::new(us, them))
+    }
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
@@ -363,23 +437,32 @@ pub(crate) mod tests {
     /// Reads a diagram, top row first: `X` the mover's stones, `O` the
     /// opponent's, `.` empty.
     pub(crate) fn diagram(board: &Board, rows: &[&str]) -> Position {
-        assert_eq!(rows.len(), board.rows());
-        let mut us = PointSet::EMPTY;
-        let mut them = PointSet::EMPTY;
-        for (i, line) in rows.iter().enumerate() {
-            let row = board.rows() - 1 - i;
-            let cells: Vec<char> = line.chars().filter(|c| !c.is_whitespace()).collect();
-            assert_eq!(cells.len(), board.columns(), "{line}");
-            for (column, cell) in cells.into_iter().enumerate() {
-                match cell {
-                    'X' => us.insert(board.point(row, column)),
-                    'O' => them.insert(board.point(row, column)),
-                    '.' => {}
-                    other => panic!("bad cell {other}"),
-                }
-            }
-        }
-        Position::new(us, them)
+        Position::from_diagram(board, &rows.join("\n")).unwrap()
+    }
+
+    #[test]
+    fn diagrams_are_read_or_refused_with_the_reason() {
+        let board = Board::new(2, 3).unwrap();
+        let position = Position::from_diagram(&board, "X . O\n\n. X .\n").unwrap();
+        assert_eq!(
+            position,
+            Position::new(points(&board, &["A2", "B1"]), points(&board, &["C2"]))
+        );
+        assert_eq!(
+            Position::from_diagram(&board, "XO.").unwrap_err(),
+            DiagramError::Rows { found: 1 }
+        );
+        assert_eq!(
+            Position::from_diagram(&board, "XO.\nXO").unwrap_err(),
+            DiagramError::Columns { row: 2, found: 2 }
+        );
+        assert_eq!(
+            Position::from_diagram(&board, "XO.\nXOb").unwrap_err(),
+            DiagramError::Cell { row: 2, cell: 'b' }
+        );
+        assert!(DiagramError::Cell { row: 2, cell: 'b' }
+            .to_string()
+            .contains("'b'"));
     }
 
     pub(crate) fn points(board: &Board, names: &[&str]) -> PointSet {

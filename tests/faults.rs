@@ -25,16 +25,15 @@
 //! `SMALLGO_FAULT_SEED` gives one, and is in the report, so that a failure
 //! reproduces. Bounded in count and time: about 25 seconds here.
 
-#[allow(dead_code)]
-#[path = "support/child.rs"]
-mod child;
+mod support;
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitStatus, Output, Stdio};
+use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
-use child::ChildProcess;
+use support::command::Smallgo;
+use support::gtp_engine::{EngineCommand, GtpEngine};
 
 const BOARDS: [&str; 3] = ["2x4", "3x4", "3x5"];
 /// Kill trials: at most this many, and none started after the time below.
@@ -127,37 +126,10 @@ impl Report {
     }
 }
 
-fn smallgo() -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_smallgo"));
-    command.env("RUST_LOG", "warn").stdin(Stdio::null());
-    command
-}
-
 fn shipped(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tablebases")
         .join(name)
-}
-
-/// Waits for `child` for at most `timeout`; kills it past that. The output
-/// is `None` on a hang.
-fn wait_within(mut child: std::process::Child, timeout: Duration) -> Option<Output> {
-    let started = Instant::now();
-    loop {
-        match child.try_wait().unwrap() {
-            Some(_) => return Some(child.wait_with_output().unwrap()),
-            None if started.elapsed() < timeout => std::thread::sleep(Duration::from_millis(5)),
-            None => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return None;
-            }
-        }
-    }
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
 }
 
 /// The temporary files in `folder` (smallgo's hidden `.tmp.` and write
@@ -235,20 +207,15 @@ const FAULTS: [Fault; 5] = [
     Fault::ReadOnly,
 ];
 
-fn build_command(board: &str, folder: &Path, interval: &str) -> Command {
-    let mut command = smallgo();
-    command
-        .args([
-            "--build",
-            board,
-            "--checkpoint-interval",
-            interval,
-            "--tables",
-        ])
-        .arg(folder)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped());
-    command
+fn build_command(board: &str, folder: &Path, interval: &str) -> Smallgo {
+    Smallgo::new(&[
+        "--build",
+        board,
+        "--checkpoint-interval",
+        interval,
+        "--tables",
+    ])
+    .arg(folder)
 }
 
 /// Checks the table of `board` in `folder`: absent (if allowed) or a clean
@@ -292,11 +259,10 @@ fn kill_trial(
     );
     report.tried += 1;
     report.kills += 1;
-    let child = build_command(board, folder, interval).spawn().unwrap();
-    let pid = child.id() as i32;
+    let child = build_command(board, folder, interval).start();
     std::thread::sleep(delay);
-    let signal = |number| unsafe {
-        libc::kill(pid, number);
+    let signal = |number| {
+        child.signal(number);
     };
     let mut read_only = None;
     match fault {
@@ -310,14 +276,14 @@ fn kill_trial(
         }
         Fault::ReadOnly => read_only = ReadOnly::set(folder),
     }
-    let output = wait_within(child, HANG);
+    let output = child.finish_within(HANG);
     drop(read_only);
     let Some(output) = output else {
         report.hangs.push(what);
         return;
     };
-    let stderr = text(&output.stderr);
-    report.check_panic(&what, Some(output.status), &stderr);
+    let stderr = &output.stderr;
+    report.check_panic(&what, Some(output.status), stderr);
     // A signal that lands before the handler is installed (the first
     // milliseconds) ends the process as the signal does by default.
     let signalled = |number| {
@@ -349,16 +315,13 @@ fn kill_trial(
     }
 
     // A rerun writes the clean table and leaves no temporary file.
-    let rerun = wait_within(
-        build_command(board, folder, interval).spawn().unwrap(),
-        HANG,
-    );
+    let rerun = build_command(board, folder, interval).run_within(HANG);
     let Some(rerun) = rerun else {
         report.hangs.push(format!("{what}: the rerun"));
         return;
     };
-    let stderr = text(&rerun.stderr);
-    report.check_panic(&format!("{what}: the rerun"), Some(rerun.status), &stderr);
+    let stderr = &rerun.stderr;
+    report.check_panic(&format!("{what}: the rerun"), Some(rerun.status), stderr);
     if !rerun.status.success() {
         report.wrong_answers.push(format!(
             "{what}: the rerun exits {}: {stderr}",
@@ -490,19 +453,12 @@ fn verify_odd_file(report: &mut Report, path: &Path) {
     report.verified += 1;
     let what = format!("verify {}", path.display());
     let started = Instant::now();
-    let child = smallgo()
-        .arg("verify")
-        .arg(path)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let Some(output) = wait_within(child, VERIFY_HANG) else {
+    let Some(output) = Smallgo::new(&["verify"]).arg(path).run_within(VERIFY_HANG) else {
         report.hangs.push(what);
         return;
     };
-    let stderr = text(&output.stderr);
-    report.check_panic(&what, Some(output.status), &stderr);
+    let stderr = &output.stderr;
+    report.check_panic(&what, Some(output.status), stderr);
     if output.status.success() {
         report.wrong_tables.push(format!("{what}: accepted"));
     } else if !stderr.contains(&path.display().to_string()) {
@@ -523,12 +479,7 @@ fn engine_answers(
     boards: &[(usize, usize)],
     report: &mut Report,
 ) -> Option<Vec<String>> {
-    let mut engine = ChildProcess::start(
-        Command::new(env!("CARGO_BIN_EXE_smallgo"))
-            .args(arguments)
-            .env("RUST_LOG", "info"),
-    )
-    .unwrap();
+    let mut engine = GtpEngine::start(&EngineCommand::smallgo(arguments), "smallgo", None).unwrap();
     let mut answers = Vec::new();
     for &(rows, columns) in boards {
         for command in [
@@ -539,31 +490,22 @@ fn engine_answers(
         ] {
             report.tried += 1;
             report.commands += 1;
-            engine.write_line(&command).ok()?;
-            let mut reply = Vec::new();
-            loop {
-                match engine.read_line(Instant::now() + HANG) {
-                    Ok(line) if line.is_empty() => break,
-                    Ok(line) => reply.push(line),
-                    Err(_) => {
-                        report.hangs.push(format!(
-                            "engine {arguments:?}: {command}: {}",
-                            engine.stderr_tail(2000)
-                        ));
-                        return None;
-                    }
+            engine.send_line(&command).ok()?;
+            let reply = match engine.read_reply() {
+                Ok(reply) => reply.all_lines(),
+                Err(fault) => {
+                    report
+                        .hangs
+                        .push(format!("engine {arguments:?}: {command}: {fault}"));
+                    return None;
                 }
-            }
+            };
             answers.push(format!("{rows}x{columns} {command}: {}", reply.join(" | ")));
         }
     }
-    let _ = engine.write_line("quit");
-    let status = engine.exit_status_within(HANG).unwrap();
-    report.check_panic(
-        &format!("engine {arguments:?}"),
-        status,
-        &engine.stderr_tail(64 * 1024),
-    );
+    let _ = engine.send_line("quit");
+    let status = engine.exit_status();
+    report.check_panic(&format!("engine {arguments:?}"), status, &engine.stderr());
     Some(answers)
 }
 
@@ -589,10 +531,8 @@ fn faults_leave_no_panic_hang_wrong_table_or_orphan() {
     let mut durations = Vec::new();
     for board in BOARDS {
         let begun = Instant::now();
-        let output = build_command(board, clean_folder.path(), "60")
-            .output()
-            .unwrap();
-        assert!(output.status.success(), "{}", text(&output.stderr));
+        let output = build_command(board, clean_folder.path(), "60").run();
+        assert!(output.status.success(), "{}", output.stderr);
         durations.push(begun.elapsed());
         clean.push((
             board.to_string(),
@@ -643,9 +583,9 @@ fn faults_leave_no_panic_hang_wrong_table_or_orphan() {
             continue;
         }
         let what = format!("{board} built after the stopped builds");
-        let output = build_command(board, folder, "60").output().unwrap();
-        let stderr = text(&output.stderr);
-        report.check_panic(&what, Some(output.status), &stderr);
+        let output = build_command(board, folder, "60").run();
+        let stderr = &output.stderr;
+        report.check_panic(&what, Some(output.status), stderr);
         if !output.status.success() {
             report
                 .wrong_answers
@@ -660,13 +600,11 @@ fn faults_leave_no_panic_hang_wrong_table_or_orphan() {
     }
     for (board, _) in &clean {
         let path = folder.join(format!("{board}.sgtb"));
-        let output = smallgo().arg("verify").arg(&path).output().unwrap();
+        let output = Smallgo::new(&["verify"]).arg(&path).run();
         if !output.status.success() {
-            report.wrong_tables.push(format!(
-                "verify {}: {}",
-                path.display(),
-                text(&output.stderr)
-            ));
+            report
+                .wrong_tables
+                .push(format!("verify {}: {}", path.display(), output.stderr));
         }
     }
 

@@ -9,6 +9,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use support::command::{smallgo, Outcome, Running, Smallgo};
+use support::files::{make_fifo, shipped_table};
 
 fn files_in(folder: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(folder)
@@ -114,7 +115,7 @@ fn build_then_verify() {
 /// refusal with the figures.
 #[test]
 fn verify_within_a_memory_cap() {
-    let table = Path::new(env!("CARGO_MANIFEST_DIR")).join("tablebases/3x4.sgtb");
+    let table = shipped_table("3x4.sgtb");
     let table = table.to_str().unwrap();
     let board = "3x4".parse().unwrap();
     let states = smallgo::table::Tablebase::open(Path::new(table))
@@ -258,7 +259,7 @@ fn a_killed_build_resumes_from_its_checkpoint_to_the_same_table() {
         !work.exists(),
         "the working folder is removed once the table is written"
     );
-    let shipped = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tablebases/3x5.sgtb"));
+    let shipped = shipped_table("3x5.sgtb");
     assert!(
         std::fs::read(folder.path().join("3x5.sgtb")).unwrap() == std::fs::read(shipped).unwrap(),
         "the resumed build wrote other bytes than an uninterrupted one"
@@ -282,7 +283,7 @@ fn a_damaged_checkpoint_is_set_aside() {
         message.contains("ignoring checkpoint") && message.contains("2x4.sgtb.work/checkpoint"),
         "{message}"
     );
-    let shipped = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tablebases/2x4.sgtb"));
+    let shipped = shipped_table("2x4.sgtb");
     assert!(
         std::fs::read(folder.path().join("2x4.sgtb")).unwrap() == std::fs::read(shipped).unwrap()
     );
@@ -313,9 +314,8 @@ fn a_closed_standard_output_ends_quietly() {
         .status
         .success());
 
-    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("tablebases");
     let files: Vec<String> = (1..=6)
-        .map(|n| shipped.join(format!("1x{n}.sgtb")).display().to_string())
+        .map(|n| shipped_table(&format!("1x{n}.sgtb")).display().to_string())
         .collect();
     let mut arguments = vec!["verify"];
     arguments.extend(files.iter().map(String::as_str));
@@ -336,16 +336,11 @@ fn a_closed_standard_output_ends_quietly() {
 fn verify_refuses_odd_files_at_once() {
     let folder = tempfile::tempdir().unwrap();
     let fifo = folder.path().join("3x3.sgtb");
-    assert!(Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .unwrap()
-        .success());
-    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("tablebases");
+    make_fifo(&fifo);
     // An 8 GiB sparse file: a sound table with a hole after it, and a hole
     // alone.
     let long_table = folder.path().join("long.sgtb");
-    let table_bytes = std::fs::copy(shipped.join("2x4.sgtb"), &long_table).unwrap();
+    let table_bytes = std::fs::copy(shipped_table("2x4.sgtb"), &long_table).unwrap();
     let extra = format!("bytes where the header describes {table_bytes}: extra bytes at the end");
     std::fs::OpenOptions::new()
         .write(true)
@@ -358,7 +353,7 @@ fn verify_refuses_odd_files_at_once() {
         .unwrap()
         .set_len(8 << 30)
         .unwrap();
-    let mut renamed = std::fs::read(shipped.join("3x4.sgtb")).unwrap();
+    let mut renamed = std::fs::read(shipped_table("3x4.sgtb")).unwrap();
     renamed[17] ^= 1;
     let renamed_path = folder.path().join("3x4.sgtb");
     std::fs::write(&renamed_path, &renamed).unwrap();
@@ -608,11 +603,7 @@ fn a_checkpoint_that_is_no_regular_file_is_ignored() {
     let folder = tempfile::tempdir().unwrap();
     std::fs::create_dir(folder.path().join("2x4.sgtb.work")).unwrap();
     let checkpoint = folder.path().join("2x4.sgtb.work/checkpoint");
-    assert!(Command::new("mkfifo")
-        .arg(&checkpoint)
-        .status()
-        .unwrap()
-        .success());
+    make_fifo(&checkpoint);
     let output = Smallgo::new(&["--build", "2x4", "--tables"])
         .arg(folder.path())
         .run_within(Duration::from_secs(20))
@@ -626,7 +617,7 @@ fn a_checkpoint_that_is_no_regular_file_is_ignored() {
         )),
         "{message}"
     );
-    let shipped = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tablebases/2x4.sgtb"));
+    let shipped = shipped_table("2x4.sgtb");
     assert!(
         std::fs::read(folder.path().join("2x4.sgtb")).unwrap() == std::fs::read(shipped).unwrap()
     );
@@ -882,7 +873,7 @@ fn a_board_served_turned_is_not_built() {
 
     // A turned table in the folder serves too: a 3x6 header is enough to
     // tell (6x3 itself is far too large to build here).
-    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("tablebases/2x3.sgtb");
+    let shipped = shipped_table("2x3.sgtb");
     let mut bytes = std::fs::read(shipped).unwrap();
     (bytes[16], bytes[17]) = (3, 6);
     let turned = folder.path().join("3x6.sgtb");
@@ -963,9 +954,8 @@ fn verify_takes_boards_as_well_as_files() {
     // In --tables DIR, the board's file comes first: a damaged one fails.
     let folder = tempfile::tempdir().unwrap();
     let dir = folder.path().to_str().unwrap();
-    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("tablebases");
     let table = folder.path().join("2x3.sgtb");
-    std::fs::copy(shipped.join("2x3.sgtb"), &table).unwrap();
+    std::fs::copy(shipped_table("2x3.sgtb"), &table).unwrap();
     let output = smallgo(&["verify", "2x3", "--tables", dir]);
     assert!(output.status.success(), "{}", output.stderr);
     assert!(output

@@ -6,7 +6,7 @@
 
 mod support;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use smallgo::board::Board;
@@ -18,6 +18,7 @@ use smallgo::index::code::Codec;
 use smallgo::index::StateIndex;
 use smallgo::table::format::Header;
 use support::command::Smallgo;
+use support::files::shipped_table;
 
 fn board(name: &str) -> Board {
     name.parse().expect("a board name")
@@ -195,9 +196,7 @@ fn legal_positions_of_4x5_and_2x10() {
 
 /// The header of a shipped table.
 fn shipped_header(board: Board) -> Header {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tablebases")
-        .join(format!("{board}.sgtb"));
+    let path = shipped_table(&format!("{board}.sgtb"));
     let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     Header::read(&bytes).unwrap_or_else(|e| panic!("{}: {e:?}", path.display()))
 }

@@ -33,6 +33,7 @@ use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 use support::command::Smallgo;
+use support::files::{make_fifo, shipped_table};
 use support::gtp_engine::{EngineCommand, GtpEngine};
 
 const BOARDS: [&str; 3] = ["2x4", "3x4", "3x5"];
@@ -124,12 +125,6 @@ impl Report {
             self.panics.push(format!("{what}: {stderr}"));
         }
     }
-}
-
-fn shipped(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tablebases")
-        .join(name)
 }
 
 /// The temporary files in `folder` (smallgo's hidden `.tmp.` and write
@@ -383,20 +378,12 @@ fn flip_a_bit(work: &Path, random: &mut Random) -> Option<String> {
 fn odd_files(folder: &Path, random: &mut Random, clean: &[(String, Vec<u8>)]) -> Vec<PathBuf> {
     let mut made = Vec::new();
     let fifo = folder.join("3x3.sgtb");
-    assert!(Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .unwrap()
-        .success());
+    make_fifo(&fifo);
     made.push(fifo);
     // A FIFO where a build looks for its checkpoint (not verified: the
     // build of 2x4 sets it aside).
     fs::create_dir_all(folder.join("2x4.sgtb.work")).unwrap();
-    assert!(Command::new("mkfifo")
-        .arg(folder.join("2x4.sgtb.work/checkpoint"))
-        .status()
-        .unwrap()
-        .success());
+    make_fifo(&folder.join("2x4.sgtb.work/checkpoint"));
     for (name, target) in [("2x2.sgtb", "/dev/zero"), ("1x6.sgtb", "/dev/urandom")] {
         std::os::unix::fs::symlink(target, folder.join(name)).unwrap();
         made.push(folder.join(name));
@@ -405,7 +392,7 @@ fn odd_files(folder: &Path, random: &mut Random, clean: &[(String, Vec<u8>)]) ->
     made.push(folder.join("1x3.sgtb"));
     fs::write(folder.join("1x2.sgtb"), b"").unwrap();
     made.push(folder.join("1x2.sgtb"));
-    let two_by_three = fs::read(shipped("2x3.sgtb")).unwrap();
+    let two_by_three = fs::read(shipped_table("2x3.sgtb")).unwrap();
     fs::write(
         folder.join("2x3.sgtb"),
         &two_by_three[..two_by_three.len() / 2],
@@ -413,7 +400,7 @@ fn odd_files(folder: &Path, random: &mut Random, clean: &[(String, Vec<u8>)]) ->
     .unwrap();
     made.push(folder.join("2x3.sgtb"));
     let sparse = folder.join("1x5.sgtb");
-    fs::copy(shipped("1x5.sgtb"), &sparse).unwrap();
+    fs::copy(shipped_table("1x5.sgtb"), &sparse).unwrap();
     fs::OpenOptions::new()
         .write(true)
         .open(&sparse)
@@ -421,7 +408,7 @@ fn odd_files(folder: &Path, random: &mut Random, clean: &[(String, Vec<u8>)]) ->
         .set_len(8 << 30)
         .unwrap();
     made.push(sparse);
-    let mut renamed = fs::read(shipped("1x4.sgtb")).unwrap();
+    let mut renamed = fs::read(shipped_table("1x4.sgtb")).unwrap();
     renamed[17] ^= 1;
     fs::write(folder.join("1x4.sgtb"), &renamed).unwrap();
     made.push(folder.join("1x4.sgtb"));

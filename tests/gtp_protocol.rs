@@ -9,9 +9,10 @@
 mod support;
 
 use std::path::Path;
-use std::process::{Command, ExitStatus};
+use std::process::ExitStatus;
 
 use support::command::smallgo;
+use support::files::{make_fifo, shipped_table};
 use support::gtp_engine::{EngineCommand, GtpEngine};
 
 /// A running smallgo fed raw bytes, with the replies read line by line.
@@ -382,12 +383,6 @@ fn kata_analyze_options_are_honoured_or_refused() {
     engine.quit();
 }
 
-fn shipped_table(name: &str) -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tablebases")
-        .join(name)
-}
-
 #[test]
 fn odd_files_in_the_tables_folder_are_refused_by_name() {
     let folder = tempfile::tempdir().unwrap();
@@ -395,11 +390,7 @@ fn odd_files_in_the_tables_folder_are_refused_by_name() {
     // A FIFO, a device, a folder, a table under a name that is no board's,
     // and a table whose header names another board (bit 0 of byte 17).
     let fifo = dir.join("3x3.sgtb");
-    assert!(Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .unwrap()
-        .success());
+    make_fifo(&fifo);
     std::os::unix::fs::symlink("/dev/zero", dir.join("2x2.sgtb")).unwrap();
     std::fs::create_dir(dir.join("2x3.sgtb")).unwrap();
     std::fs::copy(shipped_table("2x2.sgtb"), dir.join("notes.sgtb")).unwrap();

@@ -1,7 +1,8 @@
 //! What the integration tests share to drive the `smallgo` binary, each
 //! test file taking it in with `mod support;`: `command` runs the binary
-//! from a command line, once, and `gtp_engine` talks GTP to an engine
-//! process (smallgo, GNU Go or another). The match runner of
+//! from a command line, once, `gtp_engine` talks GTP to an engine process
+//! (smallgo, GNU Go or another), and `files` lays out the shipped tables
+//! and FIFOs it meets. The match runner of
 //! `tests/matches.rs` adds two parts: `go_board` follows a game with plain
 //! rules (to see repetitions and to count the final board independently of
 //! the referee), and `twogtp` plays one game between two engines with a
@@ -10,6 +11,7 @@
 #![allow(dead_code)]
 
 pub mod command;
+pub mod files;
 pub mod go_board;
 pub mod gtp_engine;
 pub mod twogtp;

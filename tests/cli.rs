@@ -2,21 +2,14 @@
 //! bad input. Every failure must exit non-zero with a message naming the
 //! argument or file, and leave no table file behind.
 
+mod support;
+
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
-fn smallgo(arguments: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_smallgo"))
-        .args(arguments)
-        .env("RUST_LOG", "warn")
-        .output()
-        .expect("the binary runs")
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
+use support::command::{smallgo, Outcome, Running, Smallgo};
+use support::files::{make_fifo, shipped_table};
 
 fn files_in(folder: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(folder)
@@ -40,7 +33,7 @@ fn bad_board_names_are_refused() {
     ] {
         let output = smallgo(&["--build", argument]);
         assert_eq!(output.status.code(), Some(2), "{argument}");
-        let message = stderr(&output);
+        let message = output.stderr;
         assert!(message.contains("--build"), "{argument}: {message}");
         assert!(message.contains(expected), "{argument}: {message}");
         assert!(!message.contains("panicked"), "{message}");
@@ -58,7 +51,7 @@ fn boards_over_the_limit_give_their_size() {
             folder.path().to_str().unwrap(),
         ]);
         assert_eq!(output.status.code(), Some(1), "{board}");
-        let message = stderr(&output);
+        let message = output.stderr;
         assert!(
             message.contains(&format!("board {board} is too large")),
             "{message}"
@@ -77,7 +70,7 @@ fn an_unwritable_folder_is_named() {
     let inside = blocker.join("tables");
     let output = smallgo(&["--build", "2x2", "--tables", inside.to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(1));
-    let message = stderr(&output);
+    let message = output.stderr;
     assert!(message.contains(&inside.display().to_string()), "{message}");
 }
 
@@ -86,8 +79,8 @@ fn build_then_verify() {
     let folder = tempfile::tempdir().unwrap();
     let dir = folder.path().to_str().unwrap();
     let output = smallgo(&["--build", "2x3", "--tables", dir]);
-    assert!(output.status.success(), "{}", stderr(&output));
-    let summary = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{}", output.stderr);
+    let summary = &output.stdout;
     for line in [
         "board               2x3",
         "legal positions     489",
@@ -106,8 +99,8 @@ fn build_then_verify() {
     );
     let table = folder.path().join("2x3.sgtb");
     let output = smallgo(&["verify", table.to_str().unwrap()]);
-    assert!(output.status.success(), "{}", stderr(&output));
-    assert!(String::from_utf8_lossy(&output.stdout).contains("ok (293 states"));
+    assert!(output.status.success(), "{}", output.stderr);
+    assert!(output.stdout.contains("ok (293 states"));
 
     // A second build of the same board gives the same file.
     let first = std::fs::read(&table).unwrap();
@@ -122,7 +115,7 @@ fn build_then_verify() {
 /// refusal with the figures.
 #[test]
 fn verify_within_a_memory_cap() {
-    let table = Path::new(env!("CARGO_MANIFEST_DIR")).join("tablebases/3x4.sgtb");
+    let table = shipped_table("3x4.sgtb");
     let table = table.to_str().unwrap();
     let board = "3x4".parse().unwrap();
     let states = smallgo::table::Tablebase::open(Path::new(table))
@@ -132,13 +125,13 @@ fn verify_within_a_memory_cap() {
     let need = |halves| smallgo::plan::verify_memory(&board, states, halves).ceil() as u64;
     for (memory, said) in [(need(1), "2 passes"), (need(2), "1 pass,")] {
         let output = smallgo(&["verify", "--memory", &memory.to_string(), table]);
-        assert!(output.status.success(), "{}", stderr(&output));
-        let out = String::from_utf8_lossy(&output.stdout);
+        assert!(output.status.success(), "{}", output.stderr);
+        let out = &output.stdout;
         assert!(out.contains(said), "--memory {memory}: {out}");
     }
     let output = smallgo(&["verify", "--memory", &(need(1) - 1).to_string(), table]);
     assert_eq!(output.status.code(), Some(1));
-    let message = stderr(&output);
+    let message = output.stderr;
     assert!(
         message.contains("3x4.sgtb")
             && message.contains("verifying 3x4 needs about")
@@ -161,7 +154,7 @@ fn damaged_tables_are_refused_by_name() {
     std::fs::write(&truncated, &bytes[..bytes.len() / 2]).unwrap();
     let output = smallgo(&["verify", truncated.to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(1));
-    let message = stderr(&output);
+    let message = output.stderr;
     assert!(
         message.contains("truncated.sgtb") && message.contains("truncated"),
         "{message}"
@@ -174,7 +167,7 @@ fn damaged_tables_are_refused_by_name() {
     std::fs::write(&changed, &altered).unwrap();
     let output = smallgo(&["verify", changed.to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(1));
-    let message = stderr(&output);
+    let message = output.stderr;
     assert!(
         message.contains("altered.sgtb") && message.contains("checksum mismatch"),
         "{message}"
@@ -183,41 +176,33 @@ fn damaged_tables_are_refused_by_name() {
     let missing = folder.path().join("missing.sgtb");
     let output = smallgo(&["verify", missing.to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(1));
-    assert!(stderr(&output).contains("missing.sgtb"));
+    assert!(output.stderr.contains("missing.sgtb"));
 
     let not_a_table = folder.path().join("manifest.tsv");
     let output = smallgo(&["verify", not_a_table.to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(1));
-    assert!(stderr(&output).contains("not a smallgo table"));
+    assert!(output.stderr.contains("not a smallgo table"));
 }
 
 #[test]
 fn ctrl_c_leaves_no_partial_file() {
     let folder = tempfile::tempdir().unwrap();
-    let child = Command::new(env!("CARGO_BIN_EXE_smallgo"))
-        .args([
-            "--build",
-            "4x4",
-            "--tables",
-            folder.path().to_str().unwrap(),
-        ])
-        .env("RUST_LOG", "info")
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let child = Smallgo::new(&[
+        "--build",
+        "4x4",
+        "--tables",
+        folder.path().to_str().unwrap(),
+    ])
+    .log("info")
+    .start();
     // Wait until the retrograde phase has started, then interrupt.
     std::thread::sleep(Duration::from_millis(1500));
     let started = Instant::now();
-    let status = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let output = child.wait_with_output().unwrap();
+    assert!(child.signal(libc::SIGINT));
+    let output = child.finish();
     assert!(started.elapsed() < Duration::from_secs(20));
-    assert_eq!(output.status.code(), Some(130), "{}", stderr(&output));
-    assert!(stderr(&output).contains("interrupted; no table written"));
+    assert_eq!(output.status.code(), Some(130), "{}", output.stderr);
+    assert!(output.stderr.contains("interrupted; no table written"));
     assert!(
         files_in(folder.path()).is_empty(),
         "{:?}",
@@ -238,19 +223,16 @@ fn wait_for_log(log: &Path, text: &str) -> bool {
 }
 
 /// `smallgo --build 3x5` into `dir`, saving a checkpoint before every level.
-fn build_3x5_saving_every_level(dir: &str) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_smallgo"));
-    command
-        .args([
-            "--build",
-            "3x5",
-            "--tables",
-            dir,
-            "--checkpoint-interval",
-            "0",
-        ])
-        .env("RUST_LOG", "info");
-    command
+fn build_3x5_saving_every_level(dir: &str) -> Smallgo {
+    Smallgo::new(&[
+        "--build",
+        "3x5",
+        "--tables",
+        dir,
+        "--checkpoint-interval",
+        "0",
+    ])
+    .log("info")
 }
 
 #[test]
@@ -259,31 +241,25 @@ fn a_killed_build_resumes_from_its_checkpoint_to_the_same_table() {
     let dir = folder.path().to_str().unwrap();
     let log = folder.path().join("first.log");
     let child = build_3x5_saving_every_level(dir)
-        .stdout(Stdio::null())
         .stderr(std::fs::File::create(&log).unwrap())
-        .spawn()
-        .unwrap();
+        .start();
     // Kill it (no chance to clean up) after a few levels were saved.
     assert!(wait_for_log(&log, "checkpoint before margin +10"));
-    let status = Command::new("kill")
-        .args(["-9", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let _ = child.wait_with_output();
+    assert!(child.signal(libc::SIGKILL));
+    let _ = child.finish();
     let work = folder.path().join("3x5.sgtb.work");
     assert!(work.join("checkpoint").exists());
     assert!(!folder.path().join("3x5.sgtb").exists());
 
-    let output = build_3x5_saving_every_level(dir).output().unwrap();
+    let output = build_3x5_saving_every_level(dir).run();
     assert!(output.status.success());
-    let message = stderr(&output);
+    let message = output.stderr;
     assert!(message.contains("resuming at margin"), "{message}");
     assert!(
         !work.exists(),
         "the working folder is removed once the table is written"
     );
-    let shipped = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tablebases/3x5.sgtb"));
+    let shipped = shipped_table("3x5.sgtb");
     assert!(
         std::fs::read(folder.path().join("3x5.sgtb")).unwrap() == std::fs::read(shipped).unwrap(),
         "the resumed build wrote other bytes than an uninterrupted one"
@@ -300,18 +276,14 @@ fn a_damaged_checkpoint_is_set_aside() {
         b"SMALLGOW but cut short",
     )
     .unwrap();
-    let output = Command::new(env!("CARGO_BIN_EXE_smallgo"))
-        .args(["--build", "2x4", "--tables", dir])
-        .env("RUST_LOG", "warn")
-        .output()
-        .unwrap();
+    let output = smallgo(&["--build", "2x4", "--tables", dir]);
     assert!(output.status.success());
-    let message = stderr(&output);
+    let message = output.stderr;
     assert!(
         message.contains("ignoring checkpoint") && message.contains("2x4.sgtb.work/checkpoint"),
         "{message}"
     );
-    let shipped = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tablebases/2x4.sgtb"));
+    let shipped = shipped_table("2x4.sgtb");
     assert!(
         std::fs::read(folder.path().join("2x4.sgtb")).unwrap() == std::fs::read(shipped).unwrap()
     );
@@ -320,17 +292,10 @@ fn a_damaged_checkpoint_is_set_aside() {
 
 /// Runs smallgo with its standard output a pipe whose reader is already
 /// gone, as in `smallgo ... | true`.
-fn smallgo_into_closed_pipe(arguments: &[&str]) -> Output {
+fn smallgo_into_closed_pipe(arguments: &[&str]) -> Outcome {
     let (reader, writer) = std::io::pipe().unwrap();
     drop(reader);
-    Command::new(env!("CARGO_BIN_EXE_smallgo"))
-        .args(arguments)
-        .env("RUST_LOG", "warn")
-        .stdin(Stdio::null())
-        .stdout(writer)
-        .stderr(Stdio::piped())
-        .output()
-        .expect("the binary runs")
+    Smallgo::new(arguments).stdout(writer).run()
 }
 
 #[test]
@@ -338,7 +303,7 @@ fn a_closed_standard_output_ends_quietly() {
     let folder = tempfile::tempdir().unwrap();
     let dir = folder.path().to_str().unwrap();
     let output = smallgo_into_closed_pipe(&["--build", "3x4", "--tables", dir]);
-    let message = stderr(&output);
+    let message = output.stderr;
     assert_eq!(output.status.code(), Some(0), "{message}");
     assert!(!message.contains("panicked"), "{message}");
     assert!(!message.contains("Broken pipe"), "{message}");
@@ -349,14 +314,13 @@ fn a_closed_standard_output_ends_quietly() {
         .status
         .success());
 
-    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("tablebases");
     let files: Vec<String> = (1..=6)
-        .map(|n| shipped.join(format!("1x{n}.sgtb")).display().to_string())
+        .map(|n| shipped_table(&format!("1x{n}.sgtb")).display().to_string())
         .collect();
     let mut arguments = vec!["verify"];
     arguments.extend(files.iter().map(String::as_str));
     let output = smallgo_into_closed_pipe(&arguments);
-    let message = stderr(&output);
+    let message = output.stderr;
     assert_eq!(output.status.code(), Some(0), "{message}");
     assert!(message.is_empty(), "{message}");
 
@@ -364,24 +328,19 @@ fn a_closed_standard_output_ends_quietly() {
     let bad = folder.path().join("bad.sgtb");
     std::fs::write(&bad, b"not a table").unwrap();
     let output = smallgo_into_closed_pipe(&["verify", bad.to_str().unwrap(), &files[0]]);
-    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
-    assert!(stderr(&output).contains("bad.sgtb"));
+    assert_eq!(output.status.code(), Some(1), "{}", output.stderr);
+    assert!(output.stderr.contains("bad.sgtb"));
 }
 
 #[test]
 fn verify_refuses_odd_files_at_once() {
     let folder = tempfile::tempdir().unwrap();
     let fifo = folder.path().join("3x3.sgtb");
-    assert!(Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .unwrap()
-        .success());
-    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("tablebases");
+    make_fifo(&fifo);
     // An 8 GiB sparse file: a sound table with a hole after it, and a hole
     // alone.
     let long_table = folder.path().join("long.sgtb");
-    let table_bytes = std::fs::copy(shipped.join("2x4.sgtb"), &long_table).unwrap();
+    let table_bytes = std::fs::copy(shipped_table("2x4.sgtb"), &long_table).unwrap();
     let extra = format!("bytes where the header describes {table_bytes}: extra bytes at the end");
     std::fs::OpenOptions::new()
         .write(true)
@@ -394,7 +353,7 @@ fn verify_refuses_odd_files_at_once() {
         .unwrap()
         .set_len(8 << 30)
         .unwrap();
-    let mut renamed = std::fs::read(shipped.join("3x4.sgtb")).unwrap();
+    let mut renamed = std::fs::read(shipped_table("3x4.sgtb")).unwrap();
     renamed[17] ^= 1;
     let renamed_path = folder.path().join("3x4.sgtb");
     std::fs::write(&renamed_path, &renamed).unwrap();
@@ -414,26 +373,16 @@ fn verify_refuses_odd_files_at_once() {
         (renamed_path.as_path(), "holds board 3x5, not 3x4"),
     ] {
         let started = Instant::now();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_smallgo"))
-            .args(["verify", file.to_str().unwrap()])
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let status = loop {
-            if let Some(status) = child.try_wait().unwrap() {
-                break status;
-            }
-            if started.elapsed() > Duration::from_secs(10) {
-                child.kill().unwrap();
-                panic!("verify {} hangs", file.display());
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        };
-        let output = child.wait_with_output().unwrap();
-        let message = stderr(&output);
-        assert_eq!(status.code(), Some(1), "{}: {message}", file.display());
+        let output = Smallgo::new(&["verify", file.to_str().unwrap()])
+            .run_within(Duration::from_secs(10))
+            .unwrap_or_else(|| panic!("verify {} hangs", file.display()));
+        let message = output.stderr;
+        assert_eq!(
+            output.status.code(),
+            Some(1),
+            "{}: {message}",
+            file.display()
+        );
         assert!(
             message.contains(&file.display().to_string()) && message.contains(fault),
             "{}: {message}",
@@ -512,7 +461,7 @@ fn a_build_removes_the_temporaries_of_dead_processes_only() {
         "--tables",
         folder.path().to_str().unwrap(),
     ]);
-    let message = stderr(&output);
+    let message = output.stderr;
     assert!(output.status.success(), "{message}");
     for name in &stale {
         assert!(!folder.path().join(name).exists(), "{name} stays");
@@ -534,23 +483,13 @@ fn a_build_removes_the_temporaries_of_dead_processes_only() {
     );
 }
 
-fn signal(child: &std::process::Child, signal: i32) {
-    assert_eq!(unsafe { libc::kill(child.id() as i32, signal) }, 0);
-}
-
 /// Starts a build of 3x5 (about a second here) with a checkpoint before
 /// every level, and waits until it is writing one (the one write that a
 /// first Ctrl-C lets finish).
-fn build_until_a_temporary(folder: &Path) -> Option<std::process::Child> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_smallgo"))
-        .args(["--build", "3x5", "--checkpoint-interval", "0", "--tables"])
+fn build_until_a_temporary(folder: &Path) -> Option<Running> {
+    let mut child = Smallgo::new(&["--build", "3x5", "--checkpoint-interval", "0", "--tables"])
         .arg(folder)
-        .env("RUST_LOG", "warn")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+        .start();
     let started = Instant::now();
     while started.elapsed() < Duration::from_secs(60) {
         if temporaries_in(folder)
@@ -559,13 +498,12 @@ fn build_until_a_temporary(folder: &Path) -> Option<std::process::Child> {
         {
             return Some(child);
         }
-        if child.try_wait().unwrap().is_some() {
+        if child.has_exited() {
             return None;
         }
         std::thread::sleep(Duration::from_micros(200));
     }
-    child.kill().unwrap();
-    child.wait().unwrap();
+    child.kill();
     panic!("no checkpoint being written in 60 s");
 }
 
@@ -588,12 +526,12 @@ fn sigterm_and_a_second_ctrl_c_leave_no_temporaries() {
                 continue;
             };
             for &number in signals {
-                signal(&child, number);
+                assert!(child.signal(number));
                 // Two signals sent at once may arrive as one.
                 std::thread::sleep(Duration::from_millis(2));
             }
-            let output = child.wait_with_output().unwrap();
-            let message = stderr(&output);
+            let output = child.finish();
+            let message = output.stderr;
             if output.status.success() {
                 let _ = std::fs::remove_file(folder.path().join("3x5.sgtb"));
                 continue;
@@ -632,7 +570,7 @@ fn sigterm_and_a_second_ctrl_c_leave_no_temporaries() {
             "--tables",
             folder.path().to_str().unwrap(),
         ]);
-        assert!(output.status.success(), "{}", stderr(&output));
+        assert!(output.status.success(), "{}", output.stderr);
         assert_eq!(
             std::fs::read(folder.path().join("3x5.sgtb")).unwrap(),
             expected
@@ -644,25 +582,19 @@ fn sigterm_and_a_second_ctrl_c_leave_no_temporaries() {
 #[test]
 fn a_build_under_nohup_ignores_sighup() {
     let folder = tempfile::tempdir().unwrap();
-    let child = Command::new("nohup")
-        .arg(env!("CARGO_BIN_EXE_smallgo"))
-        .args(["--build", "3x5", "--checkpoint-interval", "0", "--tables"])
+    let child = Smallgo::new(&["--build", "3x5", "--checkpoint-interval", "0", "--tables"])
         .arg(folder.path())
-        .env("RUST_LOG", "warn")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+        .under("nohup")
+        .start();
     // Once the build is under way (its handler installed), hang up.
     let started = Instant::now();
     while !folder.path().join("3x5.sgtb.work/checkpoint").exists() {
         assert!(started.elapsed() < Duration::from_secs(60));
         std::thread::sleep(Duration::from_millis(1));
     }
-    signal(&child, libc::SIGHUP);
-    let output = child.wait_with_output().unwrap();
-    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(child.signal(libc::SIGHUP));
+    let output = child.finish();
+    assert!(output.status.success(), "{}", output.stderr);
     assert_eq!(files_in(folder.path()), ["3x5.sgtb", "manifest.tsv"]);
 }
 
@@ -671,31 +603,12 @@ fn a_checkpoint_that_is_no_regular_file_is_ignored() {
     let folder = tempfile::tempdir().unwrap();
     std::fs::create_dir(folder.path().join("2x4.sgtb.work")).unwrap();
     let checkpoint = folder.path().join("2x4.sgtb.work/checkpoint");
-    assert!(Command::new("mkfifo")
-        .arg(&checkpoint)
-        .status()
-        .unwrap()
-        .success());
-    let mut child = Command::new(env!("CARGO_BIN_EXE_smallgo"))
-        .args(["--build", "2x4", "--tables"])
+    make_fifo(&checkpoint);
+    let output = Smallgo::new(&["--build", "2x4", "--tables"])
         .arg(folder.path())
-        .env("RUST_LOG", "warn")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let started = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if started.elapsed() > Duration::from_secs(20) {
-            child.kill().unwrap();
-            child.wait().unwrap();
-            panic!("the build hangs on a FIFO checkpoint");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    let output = child.wait_with_output().unwrap();
-    let message = stderr(&output);
+        .run_within(Duration::from_secs(20))
+        .unwrap_or_else(|| panic!("the build hangs on a FIFO checkpoint"));
+    let message = output.stderr;
     assert!(output.status.success(), "{message}");
     assert!(
         message.contains(&format!(
@@ -704,7 +617,7 @@ fn a_checkpoint_that_is_no_regular_file_is_ignored() {
         )),
         "{message}"
     );
-    let shipped = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tablebases/2x4.sgtb"));
+    let shipped = shipped_table("2x4.sgtb");
     assert!(
         std::fs::read(folder.path().join("2x4.sgtb")).unwrap() == std::fs::read(shipped).unwrap()
     );
@@ -716,7 +629,7 @@ fn a_memory_cap_refuses_a_board_that_needs_more() {
     let dir = folder.path().to_str().unwrap();
     let output = smallgo(&["--build", "4x4", "--tables", dir, "--memory", "1M"]);
     assert_eq!(output.status.code(), Some(1));
-    let message = stderr(&output);
+    let message = output.stderr;
     assert!(
         message.contains("board 4x4 is too large for this machine")
             && message.contains("1.0 MiB of memory may be used (--memory)")
@@ -726,22 +639,20 @@ fn a_memory_cap_refuses_a_board_that_needs_more() {
     assert!(files_in(folder.path()).is_empty());
     // Within the cap, the build goes on.
     let output = smallgo(&["--build", "2x3", "--tables", dir, "--memory", "512M"]);
-    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(output.status.success(), "{}", output.stderr);
     let output = smallgo(&["--build", "2x3", "--tables", dir, "--memory", "8X"]);
     assert_eq!(output.status.code(), Some(2));
-    assert!(stderr(&output).contains("--memory"), "{}", stderr(&output));
+    assert!(output.stderr.contains("--memory"), "{}", output.stderr);
 }
 
 #[test]
 fn a_build_checks_its_table_before_putting_it_in_place() {
     let folder = tempfile::tempdir().unwrap();
     let dir = folder.path().to_str().unwrap();
-    let output = Command::new(env!("CARGO_BIN_EXE_smallgo"))
-        .args(["--build", "2x4", "--tables", dir, "--verify"])
-        .env("RUST_LOG", "info")
-        .output()
-        .unwrap();
-    let message = stderr(&output);
+    let output = Smallgo::new(&["--build", "2x4", "--tables", dir, "--verify"])
+        .log("info")
+        .run();
+    let message = output.stderr;
     assert!(output.status.success(), "{message}");
     assert!(
         message.contains("every state of the table checked"),
@@ -785,12 +696,8 @@ fn undescribed(help: &str) -> Vec<String> {
 
 fn help(arguments: &[&str]) -> String {
     let output = smallgo(arguments);
-    assert!(
-        output.status.success(),
-        "{arguments:?}: {}",
-        stderr(&output)
-    );
-    String::from_utf8_lossy(&output.stdout).into_owned()
+    assert!(output.status.success(), "{arguments:?}: {}", output.stderr);
+    output.stdout
 }
 
 #[test]
@@ -871,8 +778,8 @@ fn build_is_a_command_and_build_options_need_a_build() {
     let folder = tempfile::tempdir().unwrap();
     let dir = folder.path().to_str().unwrap();
     let output = smallgo(&["build", "2x3", "--tables", dir]);
-    assert!(output.status.success(), "{}", stderr(&output));
-    let summary = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{}", output.stderr);
+    let summary = &output.stdout;
     assert!(summary.contains("board               2x3"), "{summary}");
     assert!(summary.contains("result at komi 0    draw"), "{summary}");
     assert_eq!(files_in(folder.path()), ["2x3.sgtb", "manifest.tsv"]);
@@ -891,7 +798,7 @@ fn build_is_a_command_and_build_options_need_a_build() {
         "--checkpoint-interval",
         "5",
     ]);
-    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(output.status.success(), "{}", output.stderr);
     assert_eq!(
         std::fs::read(synonym.path().join("2x3.sgtb")).unwrap(),
         built
@@ -902,9 +809,9 @@ fn build_is_a_command_and_build_options_need_a_build() {
     let output = smallgo(&["build", "9x9"]);
     assert_eq!(output.status.code(), Some(2));
     assert!(
-        stderr(&output).contains("<RxC>") && stderr(&output).contains("board 9x9 is not allowed"),
+        output.stderr.contains("<RxC>") && output.stderr.contains("board 9x9 is not allowed"),
         "{}",
-        stderr(&output)
+        output.stderr
     );
     for arguments in [
         &["--memory", "1G"][..],
@@ -919,7 +826,7 @@ fn build_is_a_command_and_build_options_need_a_build() {
             output.status.code(),
             Some(2),
             "{arguments:?}: {}",
-            stderr(&output)
+            output.stderr
         );
     }
 }
@@ -927,13 +834,11 @@ fn build_is_a_command_and_build_options_need_a_build() {
 #[test]
 fn a_build_says_where_its_table_goes_and_shows_each_phase() {
     let folder = tempfile::tempdir().unwrap();
-    let output = Command::new(env!("CARGO_BIN_EXE_smallgo"))
-        .args(["build", "2x3"])
-        .current_dir(folder.path())
-        .env("RUST_LOG", "info")
-        .output()
-        .unwrap();
-    let message = stderr(&output);
+    let output = Smallgo::new(&["build", "2x3"])
+        .folder(folder.path())
+        .log("info")
+        .run();
+    let message = output.stderr;
     assert!(output.status.success(), "{message}");
     assert_eq!(files_in(folder.path()), ["2x3.sgtb", "manifest.tsv"]);
     let table = folder.path().canonicalize().unwrap().join("2x3.sgtb");
@@ -958,8 +863,8 @@ fn a_board_served_turned_is_not_built() {
     let folder = tempfile::tempdir().unwrap();
     let dir = folder.path().to_str().unwrap();
     let output = smallgo(&["build", "3x2", "--tables", dir]);
-    assert!(output.status.success(), "{}", stderr(&output));
-    let said = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{}", output.stderr);
+    let said = &output.stdout;
     assert!(
         said.contains("3x2: nothing to build: the table of 2x3 (built in) serves 3x2 turned"),
         "{said}"
@@ -968,14 +873,14 @@ fn a_board_served_turned_is_not_built() {
 
     // A turned table in the folder serves too: a 3x6 header is enough to
     // tell (6x3 itself is far too large to build here).
-    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("tablebases/2x3.sgtb");
+    let shipped = shipped_table("2x3.sgtb");
     let mut bytes = std::fs::read(shipped).unwrap();
     (bytes[16], bytes[17]) = (3, 6);
     let turned = folder.path().join("3x6.sgtb");
     std::fs::write(&turned, &bytes).unwrap();
     let output = smallgo(&["--build", "6x3", "--tables", dir]);
-    assert!(output.status.success(), "{}", stderr(&output));
-    let said = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{}", output.stderr);
+    let said = &output.stdout;
     assert!(
         said.contains(&format!(
             "6x3: nothing to build: the table of 3x6 ({}) serves 6x3 turned",
@@ -994,14 +899,14 @@ fn circular_boards_build_and_verify() {
     let folder = tempfile::tempdir().unwrap();
     let dir = folder.path().to_str().unwrap();
     let output = smallgo(&["build", "2x4c", "--tables", dir]);
-    assert!(output.status.success(), "{}", stderr(&output));
-    let summary = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{}", output.stderr);
+    let summary = &output.stdout;
     for line in ["board               2x4c", "result at komi 0    "] {
         assert!(summary.contains(line), "missing '{line}' in:\n{summary}");
     }
     let output = smallgo(&["--build", "3x2c", "--tables", dir]);
-    assert!(output.status.success(), "{}", stderr(&output));
-    assert!(String::from_utf8_lossy(&output.stdout).contains("board               3x2c"));
+    assert!(output.status.success(), "{}", output.stderr);
+    assert!(output.stdout.contains("board               3x2c"));
     assert_eq!(
         files_in(folder.path()),
         ["2x4c.sgtb", "3x2c.sgtb", "manifest.tsv"]
@@ -1010,22 +915,22 @@ fn circular_boards_build_and_verify() {
     assert!(manifest.contains("\n2x4c\t"), "{manifest}");
     let table = folder.path().join("2x4c.sgtb");
     let output = smallgo(&["verify", table.to_str().unwrap()]);
-    assert!(output.status.success(), "{}", stderr(&output));
-    assert!(String::from_utf8_lossy(&output.stdout).contains(": ok ("));
+    assert!(output.status.success(), "{}", output.stderr);
+    assert!(output.stdout.contains(": ok ("));
     let output = smallgo(&["verify", "2x4c", "3x2c", "--tables", dir]);
-    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(output.status.success(), "{}", output.stderr);
     // The plain board of the same shape has no table there.
     let output = smallgo(&["verify", "2x4", "--tables", dir]);
     assert!(
-        String::from_utf8_lossy(&output.stdout).contains("2x4 (built in): ok"),
+        output.stdout.contains("2x4 (built in): ok"),
         "{}",
-        String::from_utf8_lossy(&output.stdout)
+        output.stdout
     );
     // No circular table is built in: no table of 4x2c anywhere, and no
     // word of 2x4c serving it turned.
     let output = smallgo(&["verify", "4x2c", "--tables", dir]);
     assert_eq!(output.status.code(), Some(1));
-    let message = stderr(&output);
+    let message = output.stderr;
     assert!(message.contains("no table of 4x2c"), "{message}");
     assert!(!message.contains("turned"), "{message}");
     // The same build again gives the same bytes.
@@ -1039,22 +944,22 @@ fn circular_boards_build_and_verify() {
 #[test]
 fn verify_takes_boards_as_well_as_files() {
     let output = smallgo(&["verify", "2x3"]);
-    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(output.status.success(), "{}", output.stderr);
     assert!(
-        String::from_utf8_lossy(&output.stdout).contains("2x3 (built in): ok (293 states"),
+        output.stdout.contains("2x3 (built in): ok (293 states"),
         "{}",
-        String::from_utf8_lossy(&output.stdout)
+        output.stdout
     );
 
     // In --tables DIR, the board's file comes first: a damaged one fails.
     let folder = tempfile::tempdir().unwrap();
     let dir = folder.path().to_str().unwrap();
-    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("tablebases");
     let table = folder.path().join("2x3.sgtb");
-    std::fs::copy(shipped.join("2x3.sgtb"), &table).unwrap();
+    std::fs::copy(shipped_table("2x3.sgtb"), &table).unwrap();
     let output = smallgo(&["verify", "2x3", "--tables", dir]);
-    assert!(output.status.success(), "{}", stderr(&output));
-    assert!(String::from_utf8_lossy(&output.stdout)
+    assert!(output.status.success(), "{}", output.stderr);
+    assert!(output
+        .stdout
         .contains(&format!("{}: ok (293 states", table.display())));
     let mut bytes = std::fs::read(&table).unwrap();
     let middle = bytes.len() / 2;
@@ -1063,35 +968,39 @@ fn verify_takes_boards_as_well_as_files() {
     let output = smallgo(&["verify", "--tables", dir, "2x3"]);
     assert_eq!(output.status.code(), Some(1));
     assert!(
-        stderr(&output).contains(&table.display().to_string())
-            && stderr(&output).contains("checksum mismatch"),
+        output.stderr.contains(&table.display().to_string())
+            && output.stderr.contains("checksum mismatch"),
         "{}",
-        stderr(&output)
+        output.stderr
     );
 
     // A board without a table says where it looked, and fails; the others
     // are still verified.
     let output = smallgo(&["verify", "5x5", "1x3"]);
     assert_eq!(output.status.code(), Some(1));
-    let message = stderr(&output);
+    let message = output.stderr;
     assert!(
         message.contains("no table of 5x5") && message.contains("none built in"),
         "{message}"
     );
-    assert!(String::from_utf8_lossy(&output.stdout).contains("1x3 (built in): ok"));
+    assert!(output.stdout.contains("1x3 (built in): ok"));
     let output = smallgo(&["verify", "5x5", "--tables", dir]);
     assert_eq!(output.status.code(), Some(1));
     assert!(
-        stderr(&output).contains(&folder.path().join("5x5.sgtb").display().to_string()),
+        output
+            .stderr
+            .contains(&folder.path().join("5x5.sgtb").display().to_string()),
         "{}",
-        stderr(&output)
+        output.stderr
     );
     let output = smallgo(&["verify", "2x3", "--tables", "/nonexistent/tables"]);
     assert_eq!(output.status.code(), Some(1));
     assert!(
-        stderr(&output).contains("--tables /nonexistent/tables: does not exist"),
+        output
+            .stderr
+            .contains("--tables /nonexistent/tables: does not exist"),
         "{}",
-        stderr(&output)
+        output.stderr
     );
 }
 
@@ -1100,25 +1009,23 @@ fn table_folders_that_cannot_serve_say_why() {
     let output = smallgo(&["--tables", "/nonexistent/tables"]);
     assert_eq!(output.status.code(), Some(1));
     assert!(
-        stderr(&output).contains("smallgo: --tables /nonexistent/tables: does not exist"),
+        output
+            .stderr
+            .contains("smallgo: --tables /nonexistent/tables: does not exist"),
         "{}",
-        stderr(&output)
+        output.stderr
     );
     let file = tempfile::NamedTempFile::new().unwrap();
     let output = smallgo(&["--tables", file.path().to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(1));
-    assert!(
-        stderr(&output).contains("not a folder"),
-        "{}",
-        stderr(&output)
-    );
+    assert!(output.stderr.contains("not a folder"), "{}", output.stderr);
     for (folder, said) in [
         ("/proc/x", "cannot create the table folder /proc/x: "),
         ("/proc", "cannot write in the table folder /proc: "),
     ] {
         let output = smallgo(&["build", "2x2", "--tables", folder]);
         assert_eq!(output.status.code(), Some(1), "{folder}");
-        let message = stderr(&output);
+        let message = output.stderr;
         assert!(
             message.contains(said) && message.contains("(os error"),
             "{message}"
@@ -1129,8 +1036,8 @@ fn table_folders_that_cannot_serve_say_why() {
 #[test]
 fn analyze_gives_the_value_and_every_move() {
     let output = smallgo(&["analyze", "position", "3x3", "B2"]);
-    assert!(output.status.success(), "{}", stderr(&output));
-    let out = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{}", output.stderr);
+    let out = &output.stdout;
     assert!(out.contains("to move   White"), "{out}");
     assert!(out.contains("value     A -9 in "), "{out}");
     assert!(out.contains("result    B+9 at komi 0"), "{out}");
@@ -1150,7 +1057,7 @@ fn analyze_gives_the_value_and_every_move() {
 
     // At komi 9 White draws, passing first, as genmove would.
     let output = smallgo(&["analyze", "position", "3x3", "B2", "--komi", "9"]);
-    let out = String::from_utf8_lossy(&output.stdout);
+    let out = &output.stdout;
     assert!(out.contains("result    0 at komi 9"), "{out}");
     let first = out
         .lines()
@@ -1158,7 +1065,7 @@ fn analyze_gives_the_value_and_every_move() {
         .nth(1);
     assert_eq!(first, Some("  pass  =0"), "{out}");
     let output = smallgo(&["analyze", "position", "2x2", "--komi", "-0.5"]);
-    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(output.status.success(), "{}", output.stderr);
 
     for (arguments, said) in [
         (&["3x3", "B2", "Q7"][..], "move 2 'Q7' is not on board 3x3"),
@@ -1169,13 +1076,13 @@ fn analyze_gives_the_value_and_every_move() {
         command.extend(arguments);
         let output = smallgo(&command);
         assert_eq!(output.status.code(), Some(1), "{arguments:?}");
-        assert!(stderr(&output).contains(said), "{}", stderr(&output));
+        assert!(output.stderr.contains(said), "{}", output.stderr);
     }
     let output = smallgo(&["analyze", "position", "3x3x", "B2"]);
     assert_eq!(output.status.code(), Some(2));
     assert!(
-        stderr(&output).contains("'3x3x' is not a board"),
+        output.stderr.contains("'3x3x' is not a board"),
         "{}",
-        stderr(&output)
+        output.stderr
     );
 }

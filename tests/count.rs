@@ -4,8 +4,9 @@
 //! and by its sampled estimate; a count stopped and resumed; and the
 //! command as a user meets it.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+mod support;
+
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use smallgo::board::Board;
@@ -16,6 +17,8 @@ use smallgo::count::{
 use smallgo::index::code::Codec;
 use smallgo::index::StateIndex;
 use smallgo::table::format::Header;
+use support::command::Smallgo;
+use support::files::shipped_table;
 
 fn board(name: &str) -> Board {
     name.parse().expect("a board name")
@@ -193,9 +196,7 @@ fn legal_positions_of_4x5_and_2x10() {
 
 /// The header of a shipped table.
 fn shipped_header(board: Board) -> Header {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tablebases")
-        .join(format!("{board}.sgtb"));
+    let path = shipped_table(&format!("{board}.sgtb"));
     let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     Header::read(&bytes).unwrap_or_else(|e| panic!("{}: {e:?}", path.display()))
 }
@@ -320,23 +321,6 @@ fn a_stopped_count_resumes_to_the_same_totals() {
     assert!(message.contains("board 4x4, not 2x8"), "{message}");
 }
 
-fn smallgo(arguments: &[&str], folder: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_smallgo"))
-        .args(arguments)
-        .current_dir(folder)
-        .env("RUST_LOG", "warn")
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
-
 /// The value of a line `name   value` of the report.
 fn field(report: &str, name: &str) -> String {
     report
@@ -356,33 +340,35 @@ fn the_command_counts_stops_and_resumes() {
     let state_text = state.to_str().unwrap();
     let index = StateIndex::build(board("3x5")).unwrap().counts();
     // Stopped after 20 of 729 chunks: exit 130, the progress saved.
-    let output = smallgo(
-        &["count", "3x5", "--state", state_text, "--stop-after", "20"],
-        folder.path(),
-    );
-    assert_eq!(output.status.code(), Some(130), "{}", stderr(&output));
-    assert!(stderr(&output).contains("run the same command to go on"));
+    let output = Smallgo::new(&["count", "3x5", "--state", state_text, "--stop-after", "20"])
+        .folder(folder.path())
+        .run();
+    assert_eq!(output.status.code(), Some(130), "{}", output.stderr);
+    assert!(output.stderr.contains("run the same command to go on"));
     let saved = Progress::load(&state, board("3x5")).unwrap().unwrap();
     assert!(
         (20..saved.chunks().count).contains(&saved.chunks_done()),
         "{saved:?}"
     );
     // Another board's count refuses the file, and leaves it alone.
-    let output = smallgo(&["count", "5x3", "--state", state_text], folder.path());
+    let output = Smallgo::new(&["count", "5x3", "--state", state_text])
+        .folder(folder.path())
+        .run();
     assert_eq!(output.status.code(), Some(1));
     assert!(
-        stderr(&output).contains("holds a count of board 3x5, not 5x3"),
+        output
+            .stderr
+            .contains("holds a count of board 3x5, not 5x3"),
         "{}",
-        stderr(&output)
+        output.stderr
     );
-    assert!(!stderr(&output).contains("panicked"));
+    assert!(!output.stderr.contains("panicked"));
     // Resumed: the index's counts.
-    let output = smallgo(
-        &["count", "3x5", "--state", state_text, "--samples", "1000"],
-        folder.path(),
-    );
-    assert!(output.status.success(), "{}", stderr(&output));
-    let report = stdout(&output);
+    let output = Smallgo::new(&["count", "3x5", "--state", state_text, "--samples", "1000"])
+        .folder(folder.path())
+        .run();
+    assert!(output.status.success(), "{}", output.stderr);
+    let report = output.stdout;
     assert!(report.contains("resumed"), "{report}");
     assert_eq!(
         field(&report, "legal positions"),
@@ -400,20 +386,19 @@ fn the_command_counts_stops_and_resumes() {
         .unwrap()
         .unwrap()
         .finished());
-    let again = smallgo(
-        &[
-            "count",
-            "3x5",
-            "--state",
-            state_text,
-            "--json",
-            "--samples",
-            "0",
-        ],
-        folder.path(),
-    );
+    let again = Smallgo::new(&[
+        "count",
+        "3x5",
+        "--state",
+        state_text,
+        "--json",
+        "--samples",
+        "0",
+    ])
+    .folder(folder.path())
+    .run();
     assert!(again.status.success());
-    let json = stdout(&again);
+    let json = again.stdout;
     assert!(
         json.contains(&format!("\"states\": {}", index.states)),
         "{json}"
@@ -425,13 +410,17 @@ fn the_command_counts_stops_and_resumes() {
 #[test]
 fn the_default_progress_file_is_removed_when_done() {
     let folder = tempfile::tempdir().unwrap();
-    let output = smallgo(&["count", "3x4", "--stop-after", "2"], folder.path());
+    let output = Smallgo::new(&["count", "3x4", "--stop-after", "2"])
+        .folder(folder.path())
+        .run();
     assert_eq!(output.status.code(), Some(130));
     assert!(folder.path().join("3x4.count").exists());
-    let output = smallgo(&["count", "3x4", "--samples", "100"], folder.path());
-    assert!(output.status.success(), "{}", stderr(&output));
-    assert!(stdout(&output).contains("resumed"));
-    assert_eq!(field(&stdout(&output), "states"), "166358");
+    let output = Smallgo::new(&["count", "3x4", "--samples", "100"])
+        .folder(folder.path())
+        .run();
+    assert!(output.status.success(), "{}", output.stderr);
+    assert!(output.stdout.contains("resumed"));
+    assert_eq!(field(&output.stdout, "states"), "166358");
     let left: Vec<PathBuf> = std::fs::read_dir(folder.path())
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -445,14 +434,9 @@ fn the_default_progress_file_is_removed_when_done() {
 fn a_killed_count_resumes() {
     let folder = tempfile::tempdir().unwrap();
     let state = folder.path().join("3x6.count");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_smallgo"))
-        .args(["count", "3x6", "--samples", "0"])
-        .current_dir(folder.path())
-        .env("RUST_LOG", "warn")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = Smallgo::new(&["count", "3x6", "--samples", "0"])
+        .folder(folder.path())
+        .start();
     // Killed once some chunks are saved.
     let saved = || {
         Progress::load(&state, board("3x6"))
@@ -462,22 +446,22 @@ fn a_killed_count_resumes() {
     };
     let started = Instant::now();
     while !saved() && started.elapsed() < Duration::from_secs(60) {
-        if child.try_wait().unwrap().is_some() {
+        if child.has_exited() {
             break;
         }
         std::thread::sleep(Duration::from_millis(20));
     }
-    let _ = child.kill();
-    let _ = child.wait();
+    child.kill();
     // Unless it ended first (and removed the file), it left its progress.
     let left_progress = saved();
-    let resumed = smallgo(&["count", "3x6", "--samples", "0"], folder.path());
-    assert!(resumed.status.success(), "{}", stderr(&resumed));
-    assert_eq!(stdout(&resumed).contains("resumed"), left_progress);
-    let fresh = smallgo(
-        &["count", "3x6", "--samples", "0", "--state", "fresh"],
-        folder.path(),
-    );
+    let resumed = Smallgo::new(&["count", "3x6", "--samples", "0"])
+        .folder(folder.path())
+        .run();
+    assert!(resumed.status.success(), "{}", resumed.stderr);
+    assert_eq!(resumed.stdout.contains("resumed"), left_progress);
+    let fresh = Smallgo::new(&["count", "3x6", "--samples", "0", "--state", "fresh"])
+        .folder(folder.path())
+        .run();
     assert!(fresh.status.success());
     for name in [
         "legal positions",
@@ -486,13 +470,13 @@ fn a_killed_count_resumes() {
         "states",
     ] {
         assert_eq!(
-            field(&stdout(&resumed), name),
-            field(&stdout(&fresh), name),
+            field(&resumed.stdout, name),
+            field(&fresh.stdout, name),
             "{name}"
         );
     }
     // 3x6's states, as docs/performance.md gives them.
-    assert_eq!(field(&stdout(&fresh), "states"), "106590386");
+    assert_eq!(field(&fresh.stdout, "states"), "106590386");
 }
 
 #[test]
@@ -504,19 +488,20 @@ fn bad_boards_and_files_are_refused() {
         ("5x7", 1, "board 5x7 has 35 points"),
         ("6x6", 1, "at most 32 points"),
     ] {
-        let output = smallgo(&["count", argument], folder.path());
+        let output = Smallgo::new(&["count", argument])
+            .folder(folder.path())
+            .run();
         assert_eq!(output.status.code(), Some(code), "{argument}");
-        let message = stderr(&output);
+        let message = output.stderr;
         assert!(message.contains(expected), "{argument}: {message}");
         assert!(!message.contains("panicked"), "{message}");
     }
     let nowhere = folder.path().join("missing").join("progress");
-    let output = smallgo(
-        &["count", "2x3", "--state", nowhere.to_str().unwrap()],
-        folder.path(),
-    );
+    let output = Smallgo::new(&["count", "2x3", "--state", nowhere.to_str().unwrap()])
+        .folder(folder.path())
+        .run();
     assert_eq!(output.status.code(), Some(1));
-    let message = stderr(&output);
+    let message = output.stderr;
     assert!(
         message.contains("cannot save the count's progress in"),
         "{message}"
@@ -524,12 +509,11 @@ fn bad_boards_and_files_are_refused() {
     assert!(message.contains("missing"), "{message}");
     let damaged = folder.path().join("damaged");
     std::fs::write(&damaged, "smallgo count progress 1\nnonsense\n").unwrap();
-    let output = smallgo(
-        &["count", "2x3", "--state", damaged.to_str().unwrap()],
-        folder.path(),
-    );
+    let output = Smallgo::new(&["count", "2x3", "--state", damaged.to_str().unwrap()])
+        .folder(folder.path())
+        .run();
     assert_eq!(output.status.code(), Some(1));
-    let message = stderr(&output);
+    let message = output.stderr;
     assert!(
         message.contains("damaged") && message.contains("not a count's progress file"),
         "{message}"

@@ -3,8 +3,9 @@
 //! half-integer komi, the example cycles against a live game's repetition
 //! rule, and the command line.
 
+mod support;
+
 use std::collections::HashSet;
-use std::process::{Command, Output};
 
 use smallgo::board::Board;
 use smallgo::colour::Colour;
@@ -17,18 +18,7 @@ use smallgo::moves::Move;
 use smallgo::reference::ReferenceGame;
 use smallgo::solver::{solve, Silent};
 use smallgo::state::Child;
-
-fn smallgo(arguments: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_smallgo"))
-        .args(arguments)
-        .env("RUST_LOG", "warn")
-        .output()
-        .expect("the binary runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use support::command::smallgo;
 
 /// The graph again, the plain way: every legal move of `legal_moves`, each
 /// child ranked, kept in a set.
@@ -237,8 +227,8 @@ fn example_cycles_repeat_a_full_state_in_a_live_game() {
 #[test]
 fn the_report_gives_the_figures() {
     let output = smallgo(&["analyze", "cycles", "2x3"]);
-    assert!(output.status.success(), "{}", text(&output.stderr));
-    let report = text(&output.stdout);
+    assert!(output.status.success(), "{}", output.stderr);
+    let report = output.stdout;
     for line in [
         "board       2x3",
         "states      293 ",
@@ -254,20 +244,20 @@ fn the_report_gives_the_figures() {
     assert!(report.contains("   A B C\n2 "), "{report}");
     // The turned board is the same graph.
     let turned = smallgo(&["analyze", "cycles", "3x2"]);
-    assert!(turned.status.success(), "{}", text(&turned.stderr));
-    assert!(text(&turned.stdout).contains("states      293 "));
-    assert!(text(&turned.stdout).contains("turned"));
+    assert!(turned.status.success(), "{}", turned.stderr);
+    assert!(turned.stdout.contains("states      293 "));
+    assert!(turned.stdout.contains("turned"));
 }
 
 #[test]
 fn placements_only_leaves_the_passes_out() {
     let output = smallgo(&["analyze", "cycles", "3x3", "--placements-only", "--json"]);
-    assert!(output.status.success(), "{}", text(&output.stderr));
-    let json = text(&output.stdout);
+    assert!(output.status.success(), "{}", output.stderr);
+    let json = output.stdout;
     assert!(json.contains("\"graph\": \"placements only\""), "{json}");
     assert!(json.contains("\"states\": 3696,"), "{json}");
     assert!(!json.contains("\"pass\""), "{json}");
-    let every = text(&smallgo(&["analyze", "cycles", "3x3", "--json"]).stdout);
+    let every = smallgo(&["analyze", "cycles", "3x3", "--json"]).stdout;
     let edges = |json: &str| -> u64 {
         let at = json.find("\"edges\": ").unwrap() + 9;
         json[at..].split(',').next().unwrap().parse().unwrap()
@@ -279,8 +269,8 @@ fn placements_only_leaves_the_passes_out() {
 #[test]
 fn json_gives_the_same_figures() {
     let output = smallgo(&["analyze", "cycles", "3x3", "--json"]);
-    assert!(output.status.success(), "{}", text(&output.stderr));
-    let json = text(&output.stdout);
+    assert!(output.status.success(), "{}", output.stderr);
+    let json = output.stdout;
     for field in [
         "\"board\": \"3x3\"",
         "\"states\": 3696,",
@@ -302,10 +292,10 @@ fn tables_from_a_folder_serve() {
     let folder = tempfile::tempdir().unwrap();
     let dir = folder.path().to_str().unwrap();
     let built = smallgo(&["build", "2x2", "--tables", dir]);
-    assert!(built.status.success(), "{}", text(&built.stderr));
+    assert!(built.status.success(), "{}", built.stderr);
     let output = smallgo(&["analyze", "cycles", "2x2", "--tables", dir]);
-    assert!(output.status.success(), "{}", text(&output.stderr));
-    let report = text(&output.stdout);
+    assert!(output.status.success(), "{}", output.stderr);
+    let report = output.stdout;
     assert!(report.contains(dir), "{report}");
     assert!(report.contains("states      26 "), "{report}");
 }
@@ -341,7 +331,7 @@ fn bad_arguments_fail_with_a_message() {
         ),
     ] {
         let output = smallgo(arguments);
-        let message = text(&output.stderr);
+        let message = output.stderr;
         assert_eq!(output.status.code(), Some(code), "{arguments:?}: {message}");
         assert!(message.contains(said), "{arguments:?}: {message}");
         assert!(!message.contains("panicked"), "{arguments:?}: {message}");
@@ -354,6 +344,6 @@ fn bad_arguments_fail_with_a_message() {
 #[test]
 fn the_largest_boards_do_not_overflow_the_stack() {
     let output = smallgo(&["analyze", "cycles", "3x5", "--json"]);
-    assert!(output.status.success(), "{}", text(&output.stderr));
-    assert!(text(&output.stdout).contains("\"states\": 4200206,"));
+    assert!(output.status.success(), "{}", output.stderr);
+    assert!(output.stdout.contains("\"states\": 4200206,"));
 }

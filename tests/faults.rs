@@ -25,16 +25,16 @@
 //! `SMALLGO_FAULT_SEED` gives one, and is in the report, so that a failure
 //! reproduces. Bounded in count and time: about 25 seconds here.
 
-#[allow(dead_code)]
-#[path = "support/child.rs"]
-mod child;
+mod support;
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitStatus, Output, Stdio};
+use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
-use child::ChildProcess;
+use support::command::Smallgo;
+use support::files::{make_fifo, shipped_table};
+use support::gtp_engine::{EngineCommand, GtpEngine};
 
 const BOARDS: [&str; 3] = ["2x4", "3x4", "3x5"];
 /// Kill trials: at most this many, and none started after the time below.
@@ -127,39 +127,6 @@ impl Report {
     }
 }
 
-fn smallgo() -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_smallgo"));
-    command.env("RUST_LOG", "warn").stdin(Stdio::null());
-    command
-}
-
-fn shipped(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tablebases")
-        .join(name)
-}
-
-/// Waits for `child` for at most `timeout`; kills it past that. The output
-/// is `None` on a hang.
-fn wait_within(mut child: std::process::Child, timeout: Duration) -> Option<Output> {
-    let started = Instant::now();
-    loop {
-        match child.try_wait().unwrap() {
-            Some(_) => return Some(child.wait_with_output().unwrap()),
-            None if started.elapsed() < timeout => std::thread::sleep(Duration::from_millis(5)),
-            None => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return None;
-            }
-        }
-    }
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
 /// The temporary files in `folder` (smallgo's hidden `.tmp.` and write
 /// test names).
 fn temporaries(folder: &Path) -> Vec<String> {
@@ -235,20 +202,15 @@ const FAULTS: [Fault; 5] = [
     Fault::ReadOnly,
 ];
 
-fn build_command(board: &str, folder: &Path, interval: &str) -> Command {
-    let mut command = smallgo();
-    command
-        .args([
-            "--build",
-            board,
-            "--checkpoint-interval",
-            interval,
-            "--tables",
-        ])
-        .arg(folder)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped());
-    command
+fn build_command(board: &str, folder: &Path, interval: &str) -> Smallgo {
+    Smallgo::new(&[
+        "--build",
+        board,
+        "--checkpoint-interval",
+        interval,
+        "--tables",
+    ])
+    .arg(folder)
 }
 
 /// Checks the table of `board` in `folder`: absent (if allowed) or a clean
@@ -292,11 +254,10 @@ fn kill_trial(
     );
     report.tried += 1;
     report.kills += 1;
-    let child = build_command(board, folder, interval).spawn().unwrap();
-    let pid = child.id() as i32;
+    let child = build_command(board, folder, interval).start();
     std::thread::sleep(delay);
-    let signal = |number| unsafe {
-        libc::kill(pid, number);
+    let signal = |number| {
+        child.signal(number);
     };
     let mut read_only = None;
     match fault {
@@ -310,14 +271,14 @@ fn kill_trial(
         }
         Fault::ReadOnly => read_only = ReadOnly::set(folder),
     }
-    let output = wait_within(child, HANG);
+    let output = child.finish_within(HANG);
     drop(read_only);
     let Some(output) = output else {
         report.hangs.push(what);
         return;
     };
-    let stderr = text(&output.stderr);
-    report.check_panic(&what, Some(output.status), &stderr);
+    let stderr = &output.stderr;
+    report.check_panic(&what, Some(output.status), stderr);
     // A signal that lands before the handler is installed (the first
     // milliseconds) ends the process as the signal does by default.
     let signalled = |number| {
@@ -349,16 +310,13 @@ fn kill_trial(
     }
 
     // A rerun writes the clean table and leaves no temporary file.
-    let rerun = wait_within(
-        build_command(board, folder, interval).spawn().unwrap(),
-        HANG,
-    );
+    let rerun = build_command(board, folder, interval).run_within(HANG);
     let Some(rerun) = rerun else {
         report.hangs.push(format!("{what}: the rerun"));
         return;
     };
-    let stderr = text(&rerun.stderr);
-    report.check_panic(&format!("{what}: the rerun"), Some(rerun.status), &stderr);
+    let stderr = &rerun.stderr;
+    report.check_panic(&format!("{what}: the rerun"), Some(rerun.status), stderr);
     if !rerun.status.success() {
         report.wrong_answers.push(format!(
             "{what}: the rerun exits {}: {stderr}",
@@ -420,20 +378,12 @@ fn flip_a_bit(work: &Path, random: &mut Random) -> Option<String> {
 fn odd_files(folder: &Path, random: &mut Random, clean: &[(String, Vec<u8>)]) -> Vec<PathBuf> {
     let mut made = Vec::new();
     let fifo = folder.join("3x3.sgtb");
-    assert!(Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .unwrap()
-        .success());
+    make_fifo(&fifo);
     made.push(fifo);
     // A FIFO where a build looks for its checkpoint (not verified: the
     // build of 2x4 sets it aside).
     fs::create_dir_all(folder.join("2x4.sgtb.work")).unwrap();
-    assert!(Command::new("mkfifo")
-        .arg(folder.join("2x4.sgtb.work/checkpoint"))
-        .status()
-        .unwrap()
-        .success());
+    make_fifo(&folder.join("2x4.sgtb.work/checkpoint"));
     for (name, target) in [("2x2.sgtb", "/dev/zero"), ("1x6.sgtb", "/dev/urandom")] {
         std::os::unix::fs::symlink(target, folder.join(name)).unwrap();
         made.push(folder.join(name));
@@ -442,7 +392,7 @@ fn odd_files(folder: &Path, random: &mut Random, clean: &[(String, Vec<u8>)]) ->
     made.push(folder.join("1x3.sgtb"));
     fs::write(folder.join("1x2.sgtb"), b"").unwrap();
     made.push(folder.join("1x2.sgtb"));
-    let two_by_three = fs::read(shipped("2x3.sgtb")).unwrap();
+    let two_by_three = fs::read(shipped_table("2x3.sgtb")).unwrap();
     fs::write(
         folder.join("2x3.sgtb"),
         &two_by_three[..two_by_three.len() / 2],
@@ -450,7 +400,7 @@ fn odd_files(folder: &Path, random: &mut Random, clean: &[(String, Vec<u8>)]) ->
     .unwrap();
     made.push(folder.join("2x3.sgtb"));
     let sparse = folder.join("1x5.sgtb");
-    fs::copy(shipped("1x5.sgtb"), &sparse).unwrap();
+    fs::copy(shipped_table("1x5.sgtb"), &sparse).unwrap();
     fs::OpenOptions::new()
         .write(true)
         .open(&sparse)
@@ -458,7 +408,7 @@ fn odd_files(folder: &Path, random: &mut Random, clean: &[(String, Vec<u8>)]) ->
         .set_len(8 << 30)
         .unwrap();
     made.push(sparse);
-    let mut renamed = fs::read(shipped("1x4.sgtb")).unwrap();
+    let mut renamed = fs::read(shipped_table("1x4.sgtb")).unwrap();
     renamed[17] ^= 1;
     fs::write(folder.join("1x4.sgtb"), &renamed).unwrap();
     made.push(folder.join("1x4.sgtb"));
@@ -490,19 +440,12 @@ fn verify_odd_file(report: &mut Report, path: &Path) {
     report.verified += 1;
     let what = format!("verify {}", path.display());
     let started = Instant::now();
-    let child = smallgo()
-        .arg("verify")
-        .arg(path)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let Some(output) = wait_within(child, VERIFY_HANG) else {
+    let Some(output) = Smallgo::new(&["verify"]).arg(path).run_within(VERIFY_HANG) else {
         report.hangs.push(what);
         return;
     };
-    let stderr = text(&output.stderr);
-    report.check_panic(&what, Some(output.status), &stderr);
+    let stderr = &output.stderr;
+    report.check_panic(&what, Some(output.status), stderr);
     if output.status.success() {
         report.wrong_tables.push(format!("{what}: accepted"));
     } else if !stderr.contains(&path.display().to_string()) {
@@ -523,12 +466,7 @@ fn engine_answers(
     boards: &[(usize, usize)],
     report: &mut Report,
 ) -> Option<Vec<String>> {
-    let mut engine = ChildProcess::start(
-        Command::new(env!("CARGO_BIN_EXE_smallgo"))
-            .args(arguments)
-            .env("RUST_LOG", "info"),
-    )
-    .unwrap();
+    let mut engine = GtpEngine::start(&EngineCommand::smallgo(arguments), "smallgo", None).unwrap();
     let mut answers = Vec::new();
     for &(rows, columns) in boards {
         for command in [
@@ -539,31 +477,22 @@ fn engine_answers(
         ] {
             report.tried += 1;
             report.commands += 1;
-            engine.write_line(&command).ok()?;
-            let mut reply = Vec::new();
-            loop {
-                match engine.read_line(Instant::now() + HANG) {
-                    Ok(line) if line.is_empty() => break,
-                    Ok(line) => reply.push(line),
-                    Err(_) => {
-                        report.hangs.push(format!(
-                            "engine {arguments:?}: {command}: {}",
-                            engine.stderr_tail(2000)
-                        ));
-                        return None;
-                    }
+            engine.send_line(&command).ok()?;
+            let reply = match engine.read_reply() {
+                Ok(reply) => reply.all_lines(),
+                Err(fault) => {
+                    report
+                        .hangs
+                        .push(format!("engine {arguments:?}: {command}: {fault}"));
+                    return None;
                 }
-            }
+            };
             answers.push(format!("{rows}x{columns} {command}: {}", reply.join(" | ")));
         }
     }
-    let _ = engine.write_line("quit");
-    let status = engine.exit_status_within(HANG).unwrap();
-    report.check_panic(
-        &format!("engine {arguments:?}"),
-        status,
-        &engine.stderr_tail(64 * 1024),
-    );
+    let _ = engine.send_line("quit");
+    let status = engine.exit_status();
+    report.check_panic(&format!("engine {arguments:?}"), status, &engine.stderr());
     Some(answers)
 }
 
@@ -589,10 +518,8 @@ fn faults_leave_no_panic_hang_wrong_table_or_orphan() {
     let mut durations = Vec::new();
     for board in BOARDS {
         let begun = Instant::now();
-        let output = build_command(board, clean_folder.path(), "60")
-            .output()
-            .unwrap();
-        assert!(output.status.success(), "{}", text(&output.stderr));
+        let output = build_command(board, clean_folder.path(), "60").run();
+        assert!(output.status.success(), "{}", output.stderr);
         durations.push(begun.elapsed());
         clean.push((
             board.to_string(),
@@ -643,9 +570,9 @@ fn faults_leave_no_panic_hang_wrong_table_or_orphan() {
             continue;
         }
         let what = format!("{board} built after the stopped builds");
-        let output = build_command(board, folder, "60").output().unwrap();
-        let stderr = text(&output.stderr);
-        report.check_panic(&what, Some(output.status), &stderr);
+        let output = build_command(board, folder, "60").run();
+        let stderr = &output.stderr;
+        report.check_panic(&what, Some(output.status), stderr);
         if !output.status.success() {
             report
                 .wrong_answers
@@ -660,13 +587,11 @@ fn faults_leave_no_panic_hang_wrong_table_or_orphan() {
     }
     for (board, _) in &clean {
         let path = folder.join(format!("{board}.sgtb"));
-        let output = smallgo().arg("verify").arg(&path).output().unwrap();
+        let output = Smallgo::new(&["verify"]).arg(&path).run();
         if !output.status.success() {
-            report.wrong_tables.push(format!(
-                "verify {}: {}",
-                path.display(),
-                text(&output.stderr)
-            ));
+            report
+                .wrong_tables
+                .push(format!("verify {}: {}", path.display(), output.stderr));
         }
     }
 

@@ -3,81 +3,64 @@
 //! comments, empty lines), pipelined commands, one flushed reply per
 //! command, `kata-analyze` streaming until any input arrives, logs kept off
 //! standard output, and the engine's start with extra or damaged tables.
-//! The process and its pipes are the shared `support/child.rs`.
+//! The engine is driven through `support::gtp_engine`, which this file
+//! wraps to panic on any fault and to give replies line for line as read.
 
-#[path = "support/child.rs"]
-mod child;
+mod support;
 
 use std::path::Path;
-use std::process::{Command, ExitStatus, Stdio};
-use std::time::{Duration, Instant};
+use std::process::ExitStatus;
 
-use child::ChildProcess;
+use support::command::smallgo;
+use support::files::{make_fifo, shipped_table};
+use support::gtp_engine::{EngineCommand, GtpEngine};
 
-const TIMEOUT: Duration = Duration::from_secs(30);
-
-/// A running engine (a `ChildProcess`) fed raw bytes, with the replies read
-/// line by line.
+/// A running smallgo fed raw bytes, with the replies read line by line.
 struct Engine {
-    process: ChildProcess,
-    /// Where the standard error not yet looked at begins.
-    stderr_seen: usize,
+    gtp: GtpEngine,
 }
 
 impl Engine {
     fn start(arguments: &[&str]) -> Engine {
-        let process = ChildProcess::start(
-            Command::new(env!("CARGO_BIN_EXE_smallgo"))
-                .args(arguments)
-                .env("RUST_LOG", "info"),
-        )
-        .expect("smallgo starts");
-        Engine {
-            process,
-            stderr_seen: 0,
-        }
+        let gtp = GtpEngine::start(&EngineCommand::smallgo(arguments), "smallgo", None)
+            .expect("smallgo starts");
+        Engine { gtp }
     }
 
     fn send_raw(&mut self, bytes: &[u8]) {
-        self.process.write_bytes(bytes).unwrap();
+        self.gtp
+            .send_raw(bytes)
+            .unwrap_or_else(|fault| panic!("{fault}"));
     }
 
-    fn line(&self) -> String {
-        self.process
-            .read_line(Instant::now() + TIMEOUT)
-            .expect("a line from the engine in time")
+    fn line(&mut self) -> String {
+        self.gtp
+            .read_line()
+            .unwrap_or_else(|fault| panic!("a line from the engine in time: {fault}"))
     }
 
-    /// Reads one whole reply: its lines up to the empty line.
-    fn reply(&self) -> Vec<String> {
-        let mut lines = Vec::new();
-        loop {
-            let line = self.line();
-            if line.is_empty() {
-                return lines;
-            }
-            lines.push(line);
-        }
+    /// Reads one whole reply: every line up to the empty one.
+    fn reply(&mut self) -> Vec<String> {
+        self.gtp
+            .read_reply()
+            .unwrap_or_else(|fault| panic!("{fault}"))
+            .all_lines()
     }
 
     fn ask(&mut self, command: &str) -> Vec<String> {
-        self.process.write_line(command).unwrap();
-        self.reply()
+        self.gtp
+            .ask(command)
+            .unwrap_or_else(|fault| panic!("{fault}"))
+            .all_lines()
     }
 
     /// What the engine wrote on standard error since the last look.
     fn stderr(&mut self) -> String {
-        std::thread::sleep(Duration::from_millis(100));
-        let (text, end) = self.process.stderr_since(self.stderr_seen);
-        self.stderr_seen = end;
-        text
+        self.gtp.new_stderr()
     }
 
     fn exit_status(&mut self) -> ExitStatus {
-        self.process
-            .exit_status_within(TIMEOUT)
-            .unwrap()
-            .expect("the engine exits in time")
+        self.gtp.exit_status().expect("the engine exits in time")
     }
 
     fn quit(mut self) {
@@ -159,7 +142,7 @@ fn standard_output_holds_only_replies() {
 #[test]
 fn end_of_input_ends_the_engine() {
     let mut engine = Engine::start(&[]);
-    engine.process.close_stdin();
+    engine.gtp.close_input();
     assert!(engine.exit_status().success());
 }
 
@@ -301,16 +284,12 @@ fn kata_analyze_streams_every_move_until_input_arrives() {
 #[test]
 fn extra_tables_are_used_and_damaged_ones_refused_by_name() {
     let folder = tempfile::tempdir().unwrap();
-    let build = Command::new(env!("CARGO_BIN_EXE_smallgo"))
-        .args([
-            "--build",
-            "2x2",
-            "--tables",
-            folder.path().to_str().unwrap(),
-        ])
-        .env("RUST_LOG", "warn")
-        .output()
-        .unwrap();
+    let build = smallgo(&[
+        "--build",
+        "2x2",
+        "--tables",
+        folder.path().to_str().unwrap(),
+    ]);
     assert!(build.status.success());
     // A damaged 3x3 table next to it.
     let damaged = folder.path().join("3x3.sgtb");
@@ -352,13 +331,9 @@ fn small_boards_without_a_table_are_solved_on_the_spot() {
 
 #[test]
 fn a_missing_tables_folder_is_an_error() {
-    let output = Command::new(env!("CARGO_BIN_EXE_smallgo"))
-        .args(["--tables", "/no/such/folder"])
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
+    let output = smallgo(&["--tables", "/no/such/folder"]);
     assert_eq!(output.status.code(), Some(1));
-    let message = String::from_utf8_lossy(&output.stderr);
+    let message = output.stderr;
     assert!(message.contains("--tables /no/such/folder"), "{message}");
     assert!(Path::new(env!("CARGO_BIN_EXE_smallgo")).exists());
 }
@@ -408,12 +383,6 @@ fn kata_analyze_options_are_honoured_or_refused() {
     engine.quit();
 }
 
-fn shipped_table(name: &str) -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tablebases")
-        .join(name)
-}
-
 #[test]
 fn odd_files_in_the_tables_folder_are_refused_by_name() {
     let folder = tempfile::tempdir().unwrap();
@@ -421,11 +390,7 @@ fn odd_files_in_the_tables_folder_are_refused_by_name() {
     // A FIFO, a device, a folder, a table under a name that is no board's,
     // and a table whose header names another board (bit 0 of byte 17).
     let fifo = dir.join("3x3.sgtb");
-    assert!(Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .unwrap()
-        .success());
+    make_fifo(&fifo);
     std::os::unix::fs::symlink("/dev/zero", dir.join("2x2.sgtb")).unwrap();
     std::fs::create_dir(dir.join("2x3.sgtb")).unwrap();
     std::fs::copy(shipped_table("2x2.sgtb"), dir.join("notes.sgtb")).unwrap();

@@ -3,10 +3,10 @@
 //! the suites stay valid gogui-regress files while `cargo test` enforces
 //! them. This file owns the whole runner: the `.tst` format (commands and
 //! their `#?` response patterns), the verdict on each response, and the
-//! engine process (a fresh one per file, started in the file's folder, with
+//! engine's run (a fresh one per file, started in the file's folder, with
 //! a time limit on every response and `quit` at the end). The parsing and
-//! judging parts are pure functions, unit-tested at the bottom; only
-//! `Engine` talks to a process, through the shared `support/child.rs`.
+//! judging parts are pure functions, unit-tested at the bottom; the engine
+//! process and the reading of its replies are `support::gtp_engine`'s.
 //!
 //! As in GoGui's `Regress.java`: lines are trimmed; blank lines and `#`
 //! comments are skipped; any other line is a command, sent whole (tabs
@@ -35,27 +35,14 @@
 //! the engine writes to standard output outside a response (gogui-regress
 //! skips those with a warning; GTP forbids them).
 
-#[path = "support/child.rs"]
-mod child;
+mod support;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::sync::mpsc::RecvTimeoutError;
-use std::time::{Duration, Instant};
 
 use regex::Regex;
 
-use child::ChildProcess;
-
-/// How long the engine may take to answer one command completely.
-const COMMAND_TIMEOUT: Duration = Duration::from_secs(30);
-
-/// How long to wait for an exit status once the engine closed its output.
-const EXIT_STATUS_WAIT: Duration = Duration::from_secs(2);
-
-/// How many of the engine's last lines of standard error reports show.
-const STDERR_SHOWN_LINES: usize = 15;
+use support::gtp_engine::{EngineCommand, Fault, GtpEngine, Reply, REPLY_TIMEOUT};
 
 // ---------------------------------------------------------------------------
 // The .tst format
@@ -232,6 +219,14 @@ struct EngineResponse {
 }
 
 impl EngineResponse {
+    /// The response as gogui-regress keeps a reply's lines.
+    fn from_reply(reply: &Reply) -> EngineResponse {
+        EngineResponse {
+            is_error: !reply.success(),
+            full: format!("{}\n\n", reply.lines.join("\n")),
+        }
+    }
+
     /// The response without status character and id: everything after the
     /// first space, trimmed; empty when there is no space.
     fn text(&self) -> &str {
@@ -286,179 +281,6 @@ fn judge(command: &SuiteCommand, response: &EngineResponse) -> Verdict {
         (false, true) => Verdict::UnexpectedFail,
         (false, false) if accepted => Verdict::Passed,
         (false, false) => Verdict::UnexpectedFail,
-    }
-}
-
-// ---------------------------------------------------------------------------
-// The engine process
-// ---------------------------------------------------------------------------
-
-/// The program to run as the engine, with its arguments.
-#[derive(Debug, Clone)]
-struct EngineCommand {
-    program: PathBuf,
-    arguments: Vec<String>,
-}
-
-impl EngineCommand {
-    /// A command line split at whitespace (no quoting), for manual runs
-    /// against another engine.
-    fn from_command_line(command_line: &str) -> Option<EngineCommand> {
-        let mut words = command_line.split_whitespace();
-        let program = PathBuf::from(words.next()?);
-        Some(EngineCommand {
-            program,
-            arguments: words.map(str::to_string).collect(),
-        })
-    }
-}
-
-impl fmt::Display for EngineCommand {
-    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(formatter, "{}", self.program.display())?;
-        for argument in &self.arguments {
-            write!(formatter, " {argument}")?;
-        }
-        Ok(())
-    }
-}
-
-/// Why an exchange with the engine did not give a response.
-#[derive(Debug)]
-struct EngineFailure {
-    /// True when the engine closed its input or output (usually: it
-    /// exited); false when it gave no complete response in time and was
-    /// killed.
-    exited: bool,
-    message: String,
-    /// The last lines of the engine's standard error.
-    stderr_tail: String,
-}
-
-/// What came back for one command: the response, and any lines the engine
-/// wrote before it that are not part of a response.
-struct Exchange {
-    response: EngineResponse,
-    stray_lines: Vec<String>,
-}
-
-/// A running engine: a `ChildProcess` (its standard output read line by
-/// line by a thread, so that every wait can have a deadline; its standard
-/// error kept for reports) that is killed when dropped if it still runs.
-struct Engine {
-    command: EngineCommand,
-    process: ChildProcess,
-}
-
-impl Engine {
-    fn start(command: &EngineCommand, working_directory: &Path) -> Result<Engine, String> {
-        let process = ChildProcess::start(
-            Command::new(&command.program)
-                .args(&command.arguments)
-                .current_dir(working_directory),
-        )
-        .map_err(|error| {
-            format!(
-                "could not start `{command}` in {}: {error}",
-                working_directory.display()
-            )
-        })?;
-        Ok(Engine {
-            command: command.clone(),
-            process,
-        })
-    }
-
-    /// Sends one command line and reads its response, as GoGui's GtpClient
-    /// does: lines before a status line (`=` or `?`) are set aside, then
-    /// lines are read up to and including the first empty one.
-    fn ask(&mut self, command_line: &str, timeout: Duration) -> Result<Exchange, EngineFailure> {
-        let deadline = Instant::now() + timeout;
-        self.process
-            .write_line(command_line)
-            .map_err(|error| self.exited(&format!("could not send `{command_line}` ({error})")))?;
-        let mut stray_lines = Vec::new();
-        let status_line = loop {
-            let line = self.next_line(command_line, deadline, timeout)?;
-            if line.starts_with('=') || line.starts_with('?') {
-                break line;
-            }
-            stray_lines.push(line);
-        };
-        let is_error = !status_line.starts_with('=');
-        let mut full = status_line;
-        full.push('\n');
-        loop {
-            let line = self.next_line(command_line, deadline, timeout)?;
-            full.push_str(&line);
-            full.push('\n');
-            if line.is_empty() {
-                break;
-            }
-        }
-        Ok(Exchange {
-            response: EngineResponse { is_error, full },
-            stray_lines,
-        })
-    }
-
-    fn next_line(
-        &mut self,
-        command_line: &str,
-        deadline: Instant,
-        timeout: Duration,
-    ) -> Result<String, EngineFailure> {
-        match self.process.read_line(deadline) {
-            Ok(line) => Ok(line),
-            Err(RecvTimeoutError::Timeout) => {
-                self.process.kill();
-                Err(EngineFailure {
-                    exited: false,
-                    message: format!(
-                        "`{}` gave no complete response to `{command_line}` within {} s; \
-                         it was killed",
-                        self.command,
-                        timeout.as_secs()
-                    ),
-                    stderr_tail: self.stderr_tail(),
-                })
-            }
-            Err(RecvTimeoutError::Disconnected) => Err(self.exited(&format!(
-                "closed its output before answering `{command_line}`"
-            ))),
-        }
-    }
-
-    /// Closes the engine's input and waits for it to exit; kills it and
-    /// returns false if it is still running at the deadline.
-    fn wait_for_exit(&mut self, timeout: Duration) -> bool {
-        self.process.close_stdin();
-        let exited = matches!(self.process.exit_status_within(timeout), Ok(Some(_)));
-        if !exited {
-            self.process.kill();
-        }
-        exited
-    }
-
-    /// The failure of an engine that stopped talking: `what` happened,
-    /// with its exit status if it has one.
-    fn exited(&mut self, what: &str) -> EngineFailure {
-        let ending = match self.process.exit_status_within(EXIT_STATUS_WAIT) {
-            Ok(Some(status)) => format!("it ended with {status}"),
-            _ => "it is still running".to_string(),
-        };
-        EngineFailure {
-            exited: true,
-            message: format!("`{}` {what}; {ending}", self.command),
-            stderr_tail: self.stderr_tail(),
-        }
-    }
-
-    /// The last lines the engine wrote to its standard error.
-    fn stderr_tail(&self) -> String {
-        let text = self.process.stderr_tail(usize::MAX);
-        let lines: Vec<&str> = text.lines().collect();
-        lines[lines.len().saturating_sub(STDERR_SHOWN_LINES)..].join("\n")
     }
 }
 
@@ -524,7 +346,7 @@ impl Problem {
     fn about_engine(
         place: &str,
         line_number: Option<usize>,
-        failure: &EngineFailure,
+        failure: &Fault,
         consequence: &str,
     ) -> Self {
         let mut message = failure.message.clone();
@@ -671,9 +493,9 @@ fn stray_line_problems(
     place: &str,
     line_number: Option<usize>,
     command_line: &str,
-    exchange: &Exchange,
+    reply: &Reply,
 ) -> Vec<Problem> {
-    exchange
+    reply
         .stray_lines
         .iter()
         .map(|stray_line| {
@@ -691,12 +513,7 @@ fn stray_line_problems(
 }
 
 /// Runs one `.tst` file in a fresh engine started in the file's folder.
-fn run_suite(
-    engine_command: &EngineCommand,
-    path: &Path,
-    place: &str,
-    timeout: Duration,
-) -> SuiteReport {
+fn run_suite(engine_command: &EngineCommand, path: &Path, place: &str) -> SuiteReport {
     let not_run = |problems| SuiteReport {
         place: place.to_string(),
         counts: None,
@@ -738,7 +555,8 @@ fn run_suite(
 
     let mut counts = Counts::default();
     let mut problems = Vec::new();
-    let mut engine = match Engine::start(engine_command, working_directory) {
+    let label = format!("`{engine_command}`");
+    let mut engine = match GtpEngine::start(engine_command, &label, Some(working_directory)) {
         Ok(engine) => engine,
         Err(message) => {
             problems.push(Problem::about_file(
@@ -757,8 +575,8 @@ fn run_suite(
 
     let mut engine_alive = true;
     for command in &commands {
-        let exchange = match engine.ask(&command.line, timeout) {
-            Ok(exchange) => exchange,
+        let reply = match engine.ask(&command.line) {
+            Ok(reply) => reply,
             Err(failure) => {
                 problems.push(Problem::about_engine(
                     place,
@@ -774,9 +592,10 @@ fn run_suite(
             place,
             Some(command.line_number),
             &command.line,
-            &exchange,
+            &reply,
         ));
-        let verdict = judge(command, &exchange.response);
+        let response = EngineResponse::from_reply(&reply);
+        let verdict = judge(command, &response);
         counts.count(verdict);
         let kind = match verdict {
             Verdict::Passed | Verdict::ExpectedFail | Verdict::CommandDone => continue,
@@ -785,24 +604,20 @@ fn run_suite(
             Verdict::WrongErrorMessage => ProblemKind::WrongErrorMessage,
             Verdict::OtherError => ProblemKind::OtherError,
         };
-        problems.push(Problem::about_response(
-            place,
-            kind,
-            command,
-            &exchange.response,
-        ));
+        problems.push(Problem::about_response(place, kind, command, &response));
     }
 
     if engine_alive {
-        match engine.ask("quit", timeout) {
-            Ok(exchange) => {
-                problems.extend(stray_line_problems(place, None, "quit", &exchange));
-                if exchange.response.is_error {
+        match engine.ask("quit") {
+            Ok(reply) => {
+                problems.extend(stray_line_problems(place, None, "quit", &reply));
+                let response = EngineResponse::from_reply(&reply);
+                if response.is_error {
                     problems.push(Problem::about_file(
                         place,
                         None,
                         ProblemKind::ProtocolError,
-                        format!("`quit` failed: {}", java_trim(&exchange.response.full)),
+                        format!("`quit` failed: {}", java_trim(&response.full)),
                     ));
                 }
             }
@@ -810,14 +625,15 @@ fn run_suite(
             Err(failure) if failure.exited => {}
             Err(failure) => problems.push(Problem::about_engine(place, None, &failure, "")),
         }
-        if !engine.wait_for_exit(timeout) {
+        engine.close_input();
+        if engine.exit_status().is_none() {
             problems.push(Problem::about_file(
                 place,
                 None,
                 ProblemKind::EngineFailure,
                 format!(
                     "`{engine_command}` did not exit within {} s of `quit`; it was killed",
-                    timeout.as_secs()
+                    REPLY_TIMEOUT.as_secs()
                 ),
             ));
         }
@@ -849,7 +665,7 @@ fn suite_files(folder: &Path) -> Result<Vec<PathBuf>, String> {
 
 /// Runs every suite of `folder`; prints a summary line per file and panics
 /// with every problem found.
-fn check_suites(engine_command: &EngineCommand, folder: &Path, timeout: Duration) {
+fn check_suites(engine_command: &EngineCommand, folder: &Path) {
     let folder_name = folder
         .file_name()
         .map(|name| name.to_string_lossy().into_owned())
@@ -873,7 +689,7 @@ fn check_suites(engine_command: &EngineCommand, folder: &Path, timeout: Duration
                     .map(|name| name.to_string_lossy().into_owned())
                     .unwrap_or_default();
                 let place = format!("{folder_name}/{file_name}");
-                let report = run_suite(engine_command, &path, &place, timeout);
+                let report = run_suite(engine_command, &path, &place);
                 println!("{}", report.summary());
                 problems.extend(report.problems);
             }
@@ -891,12 +707,8 @@ fn check_suites(engine_command: &EngineCommand, folder: &Path, timeout: Duration
 
 #[test]
 fn gtp_regression_suites() {
-    let smallgo = EngineCommand {
-        program: PathBuf::from(env!("CARGO_BIN_EXE_smallgo")),
-        arguments: Vec::new(),
-    };
     let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("gtp-tests");
-    check_suites(&smallgo, &folder, COMMAND_TIMEOUT);
+    check_suites(&EngineCommand::smallgo(&[]), &folder);
 }
 
 /// The suites in GNU Go's style (`loadsgf FILE N` then `reg_genmove`) run
@@ -905,21 +717,8 @@ fn gtp_regression_suites() {
 #[test]
 fn gnugo_style_suites_run_unchanged_on_smallgo_and_on_gnugo() {
     let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("gtp-tests/gnugo-style");
-    let smallgo = EngineCommand {
-        program: PathBuf::from(env!("CARGO_BIN_EXE_smallgo")),
-        arguments: Vec::new(),
-    };
-    check_suites(&smallgo, &folder, COMMAND_TIMEOUT);
-    let gnugo = ["/usr/games/gnugo", "/usr/bin/gnugo"]
-        .into_iter()
-        .map(PathBuf::from)
-        .find(|path| path.is_file())
-        .expect("GNU Go is needed (Debian/Ubuntu: apt-get install gnugo)");
-    let gnugo = EngineCommand {
-        program: gnugo,
-        arguments: vec!["--mode".to_string(), "gtp".to_string()],
-    };
-    check_suites(&gnugo, &folder, COMMAND_TIMEOUT);
+    check_suites(&EngineCommand::smallgo(&[]), &folder);
+    check_suites(&EngineCommand::gnugo(&["--mode", "gtp"]), &folder);
 }
 
 /// The same runner against any GTP engine and folder, to check the runner
@@ -945,7 +744,7 @@ fn gtp_regression_suites_against_another_engine() {
         }
     }
     let folder = std::fs::canonicalize(&folder).unwrap_or(folder);
-    check_suites(&engine, &folder, COMMAND_TIMEOUT);
+    check_suites(&engine, &folder);
 }
 
 // ---------------------------------------------------------------------------

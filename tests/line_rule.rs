@@ -7,8 +7,9 @@
 //! a counterexample exactly when it fails, and that counterexample must
 //! replay from the empty board.
 
+mod support;
+
 use std::collections::HashMap;
-use std::process::{Command, Output};
 
 use smallgo::analysis::Values;
 use smallgo::board::Board;
@@ -16,6 +17,7 @@ use smallgo::line_rule::{check, Extent, LineRule, Rule};
 use smallgo::moves::Move;
 use smallgo::solver::{solve, Silent, Solution};
 use smallgo::state::{Child, State};
+use support::command::smallgo;
 
 const KOMIS: [f64; 4] = [0.0, 0.5, -0.5, 2.0];
 
@@ -168,20 +170,13 @@ fn the_engine_holds_on_drawn_lines_and_passing_does_not() {
     }
 }
 
-fn smallgo(arguments: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_smallgo"))
-        .args(arguments)
-        .output()
-        .expect("smallgo runs")
-}
-
 #[test]
 fn the_command_reports_per_board_and_rule() {
     let output = smallgo(&[
         "analyze", "rule-1xn", "6-7", "--rule", "pass", "--rule", "table", "--json",
     ]);
     assert!(output.status.success(), "{output:?}");
-    let text = String::from_utf8(output.stdout).unwrap();
+    let text = output.stdout;
     let checks: Vec<&str> = text.split("{\"board\": ").skip(1).collect();
     assert_eq!(checks.len(), 4, "{text}");
     for (check, (board, rule, holds)) in checks.iter().zip([
@@ -198,7 +193,7 @@ fn the_command_reports_per_board_and_rule() {
 
     let output = smallgo(&["analyze", "rule-1xn", "8", "--rule", "pass"]);
     assert!(output.status.success(), "{output:?}");
-    let text = String::from_utf8(output.stdout).unwrap();
+    let text = output.stdout;
     assert!(text.contains("1x8     0      pass      no"), "{text}");
     assert!(
         text.contains("after A1 (Black first), White to move"),
@@ -224,7 +219,7 @@ fn bad_lengths_and_missing_tables_are_refused() {
     ] {
         let output = smallgo(&arguments);
         assert!(!output.status.success(), "{arguments:?}");
-        let stderr = String::from_utf8(output.stderr).unwrap();
+        let stderr = output.stderr;
         assert!(stderr.contains(message), "{arguments:?}: {stderr}");
         assert!(output.stdout.is_empty(), "{arguments:?}");
     }

@@ -17,8 +17,6 @@
 
 mod support;
 
-use std::path::PathBuf;
-
 use support::go_board::{Color, Shape};
 use support::gtp_engine::EngineCommand;
 use support::twogtp::{score_text, Ending, Game, GameRecord, GameSetup};
@@ -51,53 +49,25 @@ fn published_value(shape: Shape, komi: f64) -> Option<f64> {
 }
 
 fn smallgo() -> EngineCommand {
-    EngineCommand {
-        name: "smallgo".to_string(),
-        program: PathBuf::from(env!("CARGO_BIN_EXE_smallgo")),
-        arguments: Vec::new(),
-    }
+    EngineCommand::smallgo(&[])
 }
 
-/// GNU Go, found on PATH or where Debian puts it (`/usr/games` is often not
-/// on PATH). Panics with instructions if it is missing: CI installs it, so a
-/// missing GNU Go must not pass as a skipped test.
+/// GNU Go with area scoring, playing every game out, the same way each
+/// time; the test fails if it is missing.
 fn gnugo() -> EngineCommand {
-    let on_path = std::env::var_os("PATH")
-        .map(|path| {
-            std::env::split_paths(&path)
-                .map(|folder| folder.join("gnugo"))
-                .collect::<Vec<_>>()
-        })
-        .unwrap_or_default();
-    let program = on_path
-        .into_iter()
-        .chain([PathBuf::from("/usr/games/gnugo")])
-        .find(|candidate| candidate.is_file())
-        .unwrap_or_else(|| {
-            panic!(
-                "GNU Go is needed for the matches against it but was found neither on PATH \
-                 nor at /usr/games/gnugo; install it (Debian/Ubuntu: apt-get install gnugo)"
-            )
-        });
-    EngineCommand {
-        name: "gnugo".to_string(),
-        program,
-        arguments: [
-            "--mode",
-            "gtp",
-            // Area scoring, and capture dead stones before passing, since
-            // the referee removes nothing as dead.
-            "--chinese-rules",
-            "--capture-all-dead",
-            // Play every game out: GNU Go resigns as White on 3x3 at once.
-            "--never-resign",
-            // Its default seed comes from the clock; fix it so games repeat.
-            "--seed",
-            "1",
-        ]
-        .map(String::from)
-        .to_vec(),
-    }
+    EngineCommand::gnugo(&[
+        "--mode",
+        "gtp",
+        // Area scoring, and capture dead stones before passing, since
+        // the referee removes nothing as dead.
+        "--chinese-rules",
+        "--capture-all-dead",
+        // Play every game out: GNU Go resigns as White on 3x3 at once.
+        "--never-resign",
+        // Its default seed comes from the clock; fix it so games repeat.
+        "--seed",
+        "1",
+    ])
 }
 
 /// Plays one game and prints it. Panics only if the match itself broke (an

@@ -5,37 +5,18 @@
 //! and one mark and one perfect-line variation per flagged move, and bad
 //! input fails with a message naming the file, writing nothing.
 
-use std::io::Write;
+mod support;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
 
 use smallgo::sgf;
-
-fn smallgo(arguments: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_smallgo"))
-        .args(arguments)
-        .output()
-        .expect("smallgo runs")
-}
+use support::command::{smallgo, Smallgo};
 
 /// Answers of the GTP engine to `commands`, one string per command.
 fn gtp(commands: &[String]) -> Vec<String> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_smallgo"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
     let mut input = commands.join("\n");
     input.push_str("\nquit\n");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
-    let text = String::from_utf8(output.stdout).unwrap();
+    let text = Smallgo::new(&[]).input(&input).run().stdout;
     let mut answers: Vec<String> = text
         .split("\n\n")
         .map(|a| a.trim_start_matches(['=', '?']).trim().to_string())
@@ -100,12 +81,8 @@ fn review_agrees_with_the_engine_and_writes_readable_sgf() {
             "-o",
             out.to_str().unwrap(),
         ]);
-        assert!(
-            output.status.success(),
-            "{name}: {}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-        let text = String::from_utf8(output.stdout).unwrap();
+        assert!(output.status.success(), "{name}: {}", output.stderr);
+        let text = output.stdout;
         let lines = review_lines(&text);
         // The engine's value before each move, from loadsgf up to it.
         let commands: Vec<String> = (1..=lines.len())
@@ -197,7 +174,7 @@ fn review_refuses_bad_input_naming_it_and_writes_nothing() {
             out.to_str().unwrap(),
         ]);
         assert_eq!(output.status.code(), Some(1), "{file}");
-        let message = String::from_utf8_lossy(&output.stderr);
+        let message = output.stderr;
         assert!(
             message.contains(file) && message.contains(said),
             "{file}: {message}"
@@ -213,7 +190,7 @@ fn review_refuses_bad_input_naming_it_and_writes_nothing() {
         nowhere.to_str().unwrap(),
     ]);
     assert_eq!(output.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&output.stderr).contains("no/such/folder/out.sgf"));
+    assert!(output.stderr.contains("no/such/folder/out.sgf"));
     assert_eq!(
         std::fs::read_dir(folder.path()).unwrap().count(),
         0,

@@ -4,30 +4,16 @@
 //! directly), the report and its examples, `--tables DIR`, and bad
 //! arguments.
 
+mod support;
+
 use std::collections::HashSet;
-use std::process::{Command, Output};
 
 use regex::Regex;
 use smallgo::board::Board;
 use smallgo::reference::{ColouredState, ReferenceGame, ReferenceValue, Successor};
 use smallgo::seki::seki_shape;
 use smallgo::symmetry::symmetries;
-
-fn smallgo(arguments: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_smallgo"))
-        .args(arguments)
-        .env("RUST_LOG", "warn")
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
+use support::command::smallgo;
 
 #[derive(Clone, Copy, Debug)]
 enum Order {
@@ -193,8 +179,8 @@ fn counts_on_2x3_and_3x3_match_a_brute_force() {
                 let output = smallgo(&[
                     "analyze", "seki", name, "--json", "--komi", komi, "--best", best,
                 ]);
-                assert!(output.status.success(), "{}", stderr(&output));
-                let json = stdout(&output);
+                assert!(output.status.success(), "{}", output.stderr);
+                let json = output.stdout;
                 let what = format!("{name} komi {komi} by {best}");
                 let thesis = brute_force(&board, komi_halves, order, false);
                 assert_eq!(json_figures(&json, "thesis"), thesis, "{what}");
@@ -209,8 +195,8 @@ fn counts_on_2x3_and_3x3_match_a_brute_force() {
 #[test]
 fn the_report_shows_the_2x3_seki() {
     let output = smallgo(&["analyze", "seki", "2x3"]);
-    assert!(output.status.success(), "{}", stderr(&output));
-    let report = stdout(&output);
+    assert!(output.status.success(), "{}", output.stderr);
+    let report = output.stdout;
     assert!(report.contains("board     2x3"), "{report}");
     assert!(
         report.contains("1 with Black to move, 1 with White to move"),
@@ -229,11 +215,11 @@ fn tables_from_a_folder_are_read_and_turned_boards_served() {
     let folder = tempfile::tempdir().unwrap();
     let path = folder.path().to_str().unwrap();
     let built = smallgo(&["build", "3x3", "--tables", path]);
-    assert!(built.status.success(), "{}", stderr(&built));
+    assert!(built.status.success(), "{}", built.stderr);
     let from_folder = smallgo(&["analyze", "seki", "3x3", "--json", "--tables", path]);
-    assert!(from_folder.status.success(), "{}", stderr(&from_folder));
+    assert!(from_folder.status.success(), "{}", from_folder.stderr);
     let built_in = smallgo(&["analyze", "seki", "3x3", "--json"]);
-    let (a, b) = (stdout(&from_folder), stdout(&built_in));
+    let (a, b) = (from_folder.stdout, built_in.stdout);
     assert!(a.contains("3x3.sgtb"), "{a}");
     assert_eq!(
         json_figures(&a, "thesis"),
@@ -241,8 +227,8 @@ fn tables_from_a_folder_are_read_and_turned_boards_served() {
         "the file and the built-in table agree"
     );
     // 3x2 is 2x3 turned: the same counts.
-    let turned = stdout(&smallgo(&["analyze", "seki", "3x2", "--json"]));
-    let plain = stdout(&smallgo(&["analyze", "seki", "2x3", "--json"]));
+    let turned = smallgo(&["analyze", "seki", "3x2", "--json"]).stdout;
+    let plain = smallgo(&["analyze", "seki", "2x3", "--json"]).stdout;
     assert_eq!(
         json_figures(&turned, "thesis"),
         json_figures(&plain, "thesis")
@@ -269,10 +255,10 @@ fn bad_arguments_are_refused_with_a_message() {
         let mut full = vec!["analyze", "seki"];
         full.extend(arguments.iter().copied());
         let output = smallgo(&full);
-        let message = stderr(&output);
+        let message = output.stderr;
         assert_eq!(output.status.code(), Some(code), "{arguments:?}: {message}");
         assert!(message.contains(said), "{arguments:?}: {message}");
         assert!(!message.contains("panicked"), "{message}");
-        assert!(stdout(&output).is_empty(), "{arguments:?}");
+        assert!(output.stdout.is_empty(), "{arguments:?}");
     }
 }

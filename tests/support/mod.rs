@@ -1,12 +1,17 @@
-//! The match runner of `tests/matches.rs`, in four parts: `child` runs one
-//! process with piped standard streams (also used on its own by
-//! `tests/gtp_regress.rs` and `tests/gtp_protocol.rs`), `gtp_engine` talks
-//! to one engine process with a deadline on every reply, `go_board` follows
-//! the game with plain rules (to see repetitions and to count the final
-//! board independently of the referee), and `twogtp` plays one game between
-//! two engines with a third as referee.
+//! What the integration tests share to drive the `smallgo` binary, each
+//! test file taking it in with `mod support;`: `command` runs the binary
+//! from a command line, once, `gtp_engine` talks GTP to an engine process
+//! (smallgo, GNU Go or another), and `files` lays out the shipped tables
+//! and FIFOs it meets. The match runner of
+//! `tests/matches.rs` adds two parts: `go_board` follows a game with plain
+//! rules (to see repetitions and to count the final board independently of
+//! the referee), and `twogtp` plays one game between two engines with a
+//! third as referee. Each test file uses only some of this, so what one of
+//! them leaves unused is not dead code.
+#![allow(dead_code)]
 
-pub mod child;
+pub mod command;
+pub mod files;
 pub mod go_board;
 pub mod gtp_engine;
 pub mod twogtp;

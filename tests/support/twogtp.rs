@@ -3,16 +3,13 @@
 //! refuses forfeits the game) and gives the final score. A plain board
 //! (`go_board`) follows along to end the game at the first repetition and to
 //! count the final position itself. Every game is bounded: at most
-//! `move_limit` moves, each reply awaited at most `REPLY_TIMEOUT`.
+//! `move_limit` moves, each reply awaited at most `gtp_engine`'s
+//! `REPLY_TIMEOUT`.
 
 use std::fmt;
-use std::time::Duration;
 
 use super::go_board::{AfterMove, Color, GoBoard, Move, Shape};
 use super::gtp_engine::{EngineCommand, GtpEngine};
-
-/// The longest any engine may take to answer one command.
-pub const REPLY_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// The most moves (passes included) a game may last. Perfect play ends far
 /// sooner; reaching it is a failure, not a result.
@@ -165,9 +162,9 @@ impl Game {
             title,
             shape: setup.shape,
             komi: setup.komi,
-            black: GtpEngine::start(&setup.black, "Black", REPLY_TIMEOUT)?,
-            white: GtpEngine::start(&setup.white, "White", REPLY_TIMEOUT)?,
-            referee: GtpEngine::start(&setup.referee, "referee", REPLY_TIMEOUT)?,
+            black: start(&setup.black, "Black")?,
+            white: start(&setup.white, "White")?,
+            referee: start(&setup.referee, "referee")?,
         };
         let commands = [
             setup.shape.size_command(),
@@ -265,12 +262,12 @@ impl Game {
             };
             let play = format!("play {} {vertex}", color.gtp());
             moves.push((color, vertex.clone()));
-            let verdict = self.referee.send(&play)?;
-            if !verdict.success {
+            let verdict = self.referee.reply_to(&play)?;
+            if !verdict.success() {
                 return Ok(Ending::Forfeit {
                     by: color,
                     vertex,
-                    referee_reply: verdict.text,
+                    referee_reply: verdict.text(),
                 });
             }
             let after = board.play(color, mv).map_err(|why| {
@@ -287,6 +284,11 @@ impl Game {
         }
         Ok(Ending::MoveLimit)
     }
+}
+
+/// Starts `command` in the role `role`: `smallgo (White)` in messages.
+fn start(command: &EngineCommand, role: &str) -> Result<GtpEngine, String> {
+    GtpEngine::start(command, &format!("{} ({role})", command.name), None)
 }
 
 /// Moves ten to a line, numbered: `  1. B:B2 W:pass ...`.

@@ -1,0 +1,24 @@
+//! The files the tests lay out for the binary to meet: the shipped tables
+//! in `tablebases/` (`shipped_table`), to copy, damage or compare with, and
+//! FIFOs (`make_fifo`), which a reader that does not look first would block
+//! on.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The shipped table file `name`, e.g. `3x4.sgtb`.
+pub fn shipped_table(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tablebases")
+        .join(name)
+}
+
+/// Makes a FIFO at `path`.
+pub fn make_fifo(path: &Path) {
+    let made = Command::new("mkfifo").arg(path).status();
+    assert!(
+        made.as_ref().is_ok_and(|status| status.success()),
+        "mkfifo {}: {made:?}",
+        path.display()
+    );
+}

@@ -36,39 +36,132 @@ use analyze::GOGUI_ANALYZE_COMMANDS;
 /// The board used until a controller sets one.
 const DEFAULT_BOARD: (usize, usize) = (4, 4);
 
+/// A GTP command the engine knows. Command names are case-sensitive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Command {
+    Boardsize,
+    ClearBoard,
+    Cputime,
+    FinalScore,
+    FinalStatusList,
+    Genmove,
+    GoguiAnalyzeCommands,
+    KataAnalyze,
+    Known,
+    Komi,
+    ListCommands,
+    Loadsgf,
+    Name,
+    Play,
+    Printsgf,
+    ProtocolVersion,
+    Quit,
+    RectangularBoardsize,
+    RegGenmove,
+    Showboard,
+    SmallgoBestMoves,
+    SmallgoMoveLabels,
+    SmallgoMoveValues,
+    SmallgoPv,
+    SmallgoTopology,
+    SmallgoValue,
+    TimeLeft,
+    TimeSettings,
+    Undo,
+    Version,
+}
+
+impl Command {
+    /// Every command, in the order `list_commands` gives them. A variant
+    /// left out would never be made, which the compiler warns about.
+    const ALL: &[Command] = &[
+        Command::Boardsize,
+        Command::ClearBoard,
+        Command::Cputime,
+        Command::FinalScore,
+        Command::FinalStatusList,
+        Command::Genmove,
+        Command::GoguiAnalyzeCommands,
+        Command::KataAnalyze,
+        Command::Known,
+        Command::Komi,
+        Command::ListCommands,
+        Command::Loadsgf,
+        Command::Name,
+        Command::Play,
+        Command::Printsgf,
+        Command::ProtocolVersion,
+        Command::Quit,
+        Command::RectangularBoardsize,
+        Command::RegGenmove,
+        Command::Showboard,
+        Command::SmallgoBestMoves,
+        Command::SmallgoMoveLabels,
+        Command::SmallgoMoveValues,
+        Command::SmallgoPv,
+        Command::SmallgoTopology,
+        Command::SmallgoValue,
+        Command::TimeLeft,
+        Command::TimeSettings,
+        Command::Undo,
+        Command::Version,
+    ];
+
+    /// The command's GTP name.
+    const fn name(self) -> &'static str {
+        match self {
+            Command::Boardsize => "boardsize",
+            Command::ClearBoard => "clear_board",
+            Command::Cputime => "cputime",
+            Command::FinalScore => "final_score",
+            Command::FinalStatusList => "final_status_list",
+            Command::Genmove => "genmove",
+            Command::GoguiAnalyzeCommands => "gogui-analyze_commands",
+            Command::KataAnalyze => "kata-analyze",
+            Command::Known => "known_command",
+            Command::Komi => "komi",
+            Command::ListCommands => "list_commands",
+            Command::Loadsgf => "loadsgf",
+            Command::Name => "name",
+            Command::Play => "play",
+            Command::Printsgf => "printsgf",
+            Command::ProtocolVersion => "protocol_version",
+            Command::Quit => "quit",
+            Command::RectangularBoardsize => "rectangular_boardsize",
+            Command::RegGenmove => "reg_genmove",
+            Command::Showboard => "showboard",
+            Command::SmallgoBestMoves => "smallgo-best-moves",
+            Command::SmallgoMoveLabels => "smallgo-move-labels",
+            Command::SmallgoMoveValues => "smallgo-move-values",
+            Command::SmallgoPv => "smallgo-pv",
+            Command::SmallgoTopology => "smallgo-topology",
+            Command::SmallgoValue => "smallgo-value",
+            Command::TimeLeft => "time_left",
+            Command::TimeSettings => "time_settings",
+            Command::Undo => "undo",
+            Command::Version => "version",
+        }
+    }
+
+    /// The command named `name`, if the engine knows it.
+    fn parse(name: &str) -> Option<Command> {
+        Command::ALL
+            .iter()
+            .copied()
+            .find(|command| command.name() == name)
+    }
+}
+
 /// Every command the engine knows, as `list_commands` gives them.
-pub const COMMANDS: &[&str] = &[
-    "boardsize",
-    "clear_board",
-    "cputime",
-    "final_score",
-    "final_status_list",
-    "genmove",
-    "gogui-analyze_commands",
-    "kata-analyze",
-    "known_command",
-    "komi",
-    "list_commands",
-    "loadsgf",
-    "name",
-    "play",
-    "printsgf",
-    "protocol_version",
-    "quit",
-    "rectangular_boardsize",
-    "reg_genmove",
-    "showboard",
-    "smallgo-best-moves",
-    "smallgo-move-labels",
-    "smallgo-move-values",
-    "smallgo-pv",
-    "smallgo-topology",
-    "smallgo-value",
-    "time_left",
-    "time_settings",
-    "undo",
-    "version",
-];
+pub const COMMANDS: &[&str] = &{
+    let mut names = [""; Command::ALL.len()];
+    let mut i = 0;
+    while i < names.len() {
+        names[i] = Command::ALL[i].name();
+        i += 1;
+    }
+    names
+};
 
 /// What the engine answers.
 #[derive(Clone, Debug, PartialEq)]
@@ -87,6 +180,14 @@ fn success(text: impl Into<String>) -> Reply {
 
 fn failure(text: impl Into<String>) -> Reply {
     Reply::Failure(text.into())
+}
+
+/// Answers the text, or fails with the message.
+fn reply(result: Result<String, String>) -> Reply {
+    match result {
+        Ok(text) => success(text),
+        Err(message) => failure(message),
+    }
 }
 
 const SYNTAX_ERROR: &str = "syntax error";
@@ -157,28 +258,37 @@ impl Engine {
 
     /// Runs one command.
     pub fn execute(&mut self, name: &str, arguments: &[&str]) -> Reply {
-        match name {
-            "protocol_version" => success("2"),
-            "name" => success("smallgo"),
-            "version" => success(env!("CARGO_PKG_VERSION")),
-            "known_command" => match arguments {
-                [command] => success(if COMMANDS.contains(command) {
+        match Command::parse(name) {
+            Some(command) => self.run(command, arguments),
+            None => failure("unknown command"),
+        }
+    }
+
+    /// Runs a command the engine knows; a syntax error if the arguments do
+    /// not fit it.
+    fn run(&mut self, command: Command, arguments: &[&str]) -> Reply {
+        match command {
+            Command::ProtocolVersion => success("2"),
+            Command::Name => success("smallgo"),
+            Command::Version => success(env!("CARGO_PKG_VERSION")),
+            Command::Known => match arguments {
+                [name] => success(if Command::parse(name).is_some() {
                     "true"
                 } else {
                     "false"
                 }),
                 _ => failure(SYNTAX_ERROR),
             },
-            "list_commands" => success(COMMANDS.join("\n")),
-            "quit" => Reply::Quit,
-            "boardsize" => match arguments {
+            Command::ListCommands => success(COMMANDS.join("\n")),
+            Command::Quit => Reply::Quit,
+            Command::Boardsize => match arguments {
                 [size] => match whole_number(size) {
                     Some(size) => self.set_board(size as usize, size as usize, "unacceptable size"),
                     None => failure(SYNTAX_ERROR),
                 },
                 _ => failure(SYNTAX_ERROR),
             },
-            "rectangular_boardsize" => match arguments {
+            Command::RectangularBoardsize => match arguments {
                 [width, height] => match (whole_number(width), whole_number(height)) {
                     (Some(width), Some(height)) => {
                         self.set_board(height as usize, width as usize, "unacceptable size")
@@ -187,7 +297,7 @@ impl Engine {
                 },
                 _ => failure(SYNTAX_ERROR),
             },
-            "clear_board" if arguments.is_empty() => {
+            Command::ClearBoard if arguments.is_empty() => {
                 let board = self.board();
                 if board.topology() == self.topology {
                     self.game = Game::new(board);
@@ -201,7 +311,7 @@ impl Engine {
                     };
                 self.set_board(board.rows(), board.columns(), &refusal)
             }
-            "smallgo-topology" => match arguments {
+            Command::SmallgoTopology => match arguments {
                 [] => success(self.topology.word()),
                 [word] => match word.to_ascii_lowercase().as_str() {
                     "plain" => {
@@ -216,7 +326,7 @@ impl Engine {
                 },
                 _ => failure(SYNTAX_ERROR),
             },
-            "komi" => match arguments {
+            Command::Komi => match arguments {
                 [komi] => match finite_number(komi) {
                     Some(komi) => {
                         self.komi = komi;
@@ -226,22 +336,24 @@ impl Engine {
                 },
                 _ => failure(SYNTAX_ERROR),
             },
-            "play" => self.play(arguments),
-            "loadsgf" => self.load_sgf(arguments),
-            "printsgf" => self.print_sgf(arguments),
-            "genmove" => self.generate(arguments, true),
-            "reg_genmove" => self.generate(arguments, false),
-            "undo" if arguments.is_empty() => {
+            Command::Play => self.play(arguments),
+            Command::Loadsgf => self.load_sgf(arguments),
+            Command::Printsgf => self.print_sgf(arguments),
+            Command::Genmove => self.generate(arguments, true),
+            Command::RegGenmove => self.generate(arguments, false),
+            Command::Undo if arguments.is_empty() => {
                 if self.game.undo() {
                     success("")
                 } else {
                     failure("cannot undo")
                 }
             }
-            "showboard" if arguments.is_empty() => success(format!("\n{}", self.game.diagram())),
-            "final_score" if arguments.is_empty() => success(self.final_score()),
-            "final_status_list" => self.final_status_list(arguments),
-            "time_settings" => match arguments {
+            Command::Showboard if arguments.is_empty() => {
+                success(format!("\n{}", self.game.diagram()))
+            }
+            Command::FinalScore if arguments.is_empty() => success(self.final_score()),
+            Command::FinalStatusList => self.final_status_list(arguments),
+            Command::TimeSettings => match arguments {
                 [main, byo_yomi, stones]
                     if finite_number(main).is_some()
                         && finite_number(byo_yomi).is_some()
@@ -251,7 +363,7 @@ impl Engine {
                 }
                 _ => failure(SYNTAX_ERROR),
             },
-            "time_left" => match arguments {
+            Command::TimeLeft => match arguments {
                 [side, time, stones]
                     if colour(side).is_some()
                         && finite_number(time).is_some()
@@ -261,37 +373,26 @@ impl Engine {
                 }
                 _ => failure(SYNTAX_ERROR),
             },
-            "cputime" if arguments.is_empty() => {
+            Command::Cputime if arguments.is_empty() => {
                 success(format!("{:.3}", crate::plan::cpu_seconds()))
             }
-            "smallgo-value" if arguments.is_empty() => match self.value_text() {
-                Ok(text) => success(text),
-                Err(message) => failure(message),
-            },
-            "smallgo-move-values" | "smallgo-move-labels" | "smallgo-best-moves" | "smallgo-pv" => {
-                let side = match arguments {
-                    [] => self.game.to_move(),
-                    [side] => match colour(side) {
-                        Some(side) => side,
-                        None => return failure(SYNTAX_ERROR),
-                    },
-                    _ => return failure(SYNTAX_ERROR),
-                };
-                let result = match name {
-                    "smallgo-move-values" => self.move_values_gfx(side),
-                    "smallgo-move-labels" => self.move_labels(side),
-                    "smallgo-best-moves" => self.best_moves(side),
-                    _ => self.principal_variation_text(side),
-                };
-                match result {
-                    Ok(text) => success(text),
-                    Err(message) => failure(message),
-                }
+            Command::SmallgoValue if arguments.is_empty() => reply(self.value_text()),
+            Command::SmallgoMoveValues => self.analyze_moves(arguments, Engine::move_values_gfx),
+            Command::SmallgoMoveLabels => self.analyze_moves(arguments, Engine::move_labels),
+            Command::SmallgoBestMoves => self.analyze_moves(arguments, Engine::best_moves),
+            Command::SmallgoPv => self.analyze_moves(arguments, Engine::principal_variation_text),
+            Command::GoguiAnalyzeCommands if arguments.is_empty() => {
+                success(GOGUI_ANALYZE_COMMANDS)
             }
-            "gogui-analyze_commands" if arguments.is_empty() => success(GOGUI_ANALYZE_COMMANDS),
-            "kata-analyze" => self.kata_analyze_request(arguments),
-            _ if COMMANDS.contains(&name) => failure(SYNTAX_ERROR),
-            _ => failure("unknown command"),
+            Command::KataAnalyze => self.kata_analyze_request(arguments),
+            // The commands above that take no arguments, given some.
+            Command::ClearBoard
+            | Command::Undo
+            | Command::Showboard
+            | Command::FinalScore
+            | Command::Cputime
+            | Command::SmallgoValue
+            | Command::GoguiAnalyzeCommands => failure(SYNTAX_ERROR),
         }
     }
 
@@ -530,5 +631,21 @@ impl Engine {
             }
             _ => failure(SYNTAX_ERROR),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_command_name_reads_back_as_its_command() {
+        assert_eq!(COMMANDS.len(), Command::ALL.len());
+        for (&command, &name) in Command::ALL.iter().zip(COMMANDS) {
+            assert_eq!(name, command.name());
+            assert_eq!(Command::parse(name), Some(command));
+        }
+        assert_eq!(Command::parse("PLAY"), None);
+        assert_eq!(Command::parse("play "), None);
     }
 }

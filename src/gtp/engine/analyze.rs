@@ -17,7 +17,7 @@ use crate::gtp::game::Game;
 use crate::gtp::parse::{colour, whole_number};
 use crate::gtp::perfect;
 
-use super::{failure, Engine, Reply};
+use super::{failure, reply, Engine, Reply, SYNTAX_ERROR};
 
 /// The analysis commands GoGui offers in its menu.
 /// They name no colour, so they follow the side to move when GoGui runs
@@ -72,6 +72,25 @@ impl Engine {
                 .outcome(self.komi, side.is_black())
                 .black_margin(side.is_black()),
         ))
+    }
+
+    /// Runs `analysis` for the side named by the one optional argument
+    /// (`smallgo-move-values [COLOR]` and its kind), the side to move when
+    /// none is named.
+    pub(super) fn analyze_moves(
+        &mut self,
+        arguments: &[&str],
+        analysis: fn(&mut Engine, Colour) -> Result<String, String>,
+    ) -> Reply {
+        let side = match arguments {
+            [] => self.game.to_move(),
+            [side] => match colour(side) {
+                Some(side) => side,
+                None => return failure(SYNTAX_ERROR),
+            },
+            _ => return failure(SYNTAX_ERROR),
+        };
+        reply(analysis(self, side))
     }
 
     /// The rated moves of `side`, most preferred first.

@@ -25,7 +25,7 @@ use crate::value::{score_text, Outcome};
 
 use super::game::{Ending, Game};
 use super::library::{Library, Oracle};
-use super::parse::{colour, finite_number, move_text, whole_number, MoveText};
+use super::parse::{finite_number, move_text, whole_number, MoveText};
 use super::perfect;
 
 mod analyze;
@@ -365,7 +365,7 @@ impl Engine {
             },
             Command::TimeLeft => match arguments {
                 [side, time, stones]
-                    if colour(side).is_some()
+                    if Colour::parse(side).is_some()
                         && finite_number(time).is_some()
                         && whole_number(stones).is_some() =>
                 {
@@ -560,7 +560,7 @@ impl Engine {
         let [side, vertex] = arguments else {
             return failure(SYNTAX_ERROR);
         };
-        let Some(side) = colour(side) else {
+        let Some(side) = Colour::parse(side) else {
             return failure(SYNTAX_ERROR);
         };
         match move_text(&self.board(), vertex) {
@@ -576,7 +576,7 @@ impl Engine {
         let [side] = arguments else {
             return failure(SYNTAX_ERROR);
         };
-        let Some(side) = colour(side) else {
+        let Some(side) = Colour::parse(side) else {
             return failure(SYNTAX_ERROR);
         };
         let mv = if self.game.is_over() {

@@ -14,7 +14,7 @@ use crate::position::Position;
 use crate::value::{score_text, Outcome};
 
 use crate::gtp::game::Game;
-use crate::gtp::parse::{colour, whole_number};
+use crate::gtp::parse::whole_number;
 use crate::gtp::perfect;
 
 use super::{failure, reply, Engine, Reply, SYNTAX_ERROR};
@@ -84,7 +84,7 @@ impl Engine {
     ) -> Reply {
         let side = match arguments {
             [] => self.game.to_move(),
-            [side] => match colour(side) {
+            [side] => match Colour::parse(side) {
                 Some(side) => side,
                 None => return failure(SYNTAX_ERROR),
             },
@@ -217,7 +217,7 @@ impl Engine {
         let centiseconds =
             |value: u32| (value > 0).then(|| Duration::from_millis(10 * value as u64));
         if let Some((first, tail)) = rest.split_first() {
-            if let Some(named) = colour(first) {
+            if let Some(named) = Colour::parse(first) {
                 request.colour = named;
                 rest = tail;
             }

@@ -444,10 +444,11 @@ impl Board {
         format!("{letter}{}", self.row(point) + 1)
     }
 
-    /// Reads a GTP vertex such as `c3` or `C3`; `None` if it is not a point of
-    /// this board.
-    pub fn parse_point(&self, text: &str) -> Option<Point> {
-        let text = text.trim();
+    /// Reads a GTP vertex: a column letter in either case (I skipped) and a
+    /// row number, such as `c3` or `C3`. `None` if the text is not written
+    /// so (a row number past `u32` included); `Some(None)` if it is but
+    /// names no point of this board (row 0, or past an edge).
+    pub fn parse_vertex(&self, text: &str) -> Option<Option<Point>> {
         let mut chars = text.chars();
         let letter = chars.next()?.to_ascii_uppercase();
         let column = COLUMN_LETTERS.iter().position(|&c| c as char == letter)?;
@@ -455,11 +456,15 @@ impl Board {
         if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
             return None;
         }
-        let row: usize = digits.parse().ok()?;
-        if row == 0 || row > self.rows() || column >= self.columns() {
-            return None;
-        }
-        Some(self.point(row - 1, column))
+        let row = digits.parse::<u32>().ok()? as usize;
+        let on_board = (1..=self.rows()).contains(&row) && column < self.columns();
+        Some(on_board.then(|| self.point(row - 1, column)))
+    }
+
+    /// The point a GTP vertex such as `c3` or `C3` names on this board;
+    /// `None` if the text is not a vertex or the point is off the board.
+    pub fn parse_point(&self, text: &str) -> Option<Point> {
+        self.parse_vertex(text).flatten()
     }
 
     /// The name `RxC`, rows first, with `c` after it for a circular board
@@ -528,6 +533,13 @@ mod tests {
         assert_eq!(board.parse_point("A3"), None);
         assert_eq!(board.parse_point("I1"), None);
         assert_eq!(board.parse_point("A0"), None);
+        assert_eq!(board.parse_vertex("H1"), Some(None));
+        assert_eq!(board.parse_vertex("A0"), Some(None));
+        assert_eq!(board.parse_vertex("A99999999999"), None);
+        assert_eq!(board.parse_vertex("I1"), None);
+        assert_eq!(board.parse_vertex(" A1"), None);
+        assert_eq!(board.parse_vertex("A"), None);
+        assert_eq!(board.parse_vertex("11"), None);
     }
 
     #[test]

@@ -47,3 +47,18 @@ impl fmt::Display for Colour {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn colours_read_in_any_case() {
+        assert_eq!(Colour::parse("B"), Some(Colour::Black));
+        assert_eq!(Colour::parse("white"), Some(Colour::White));
+        assert_eq!(Colour::parse("WHITE"), Some(Colour::White));
+        assert_eq!(Colour::parse("bl"), None);
+        // Only ASCII letters change case: the Kelvin sign is not a K.
+        assert_eq!(Colour::parse("blac\u{212A}"), None);
+    }
+}

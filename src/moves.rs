@@ -16,13 +16,4 @@ impl Move {
             Move::Pass => "pass".to_string(),
         }
     }
-
-    /// Reads a GTP vertex or `pass` (any case).
-    pub fn parse(board: &Board, text: &str) -> Option<Move> {
-        if text.trim().eq_ignore_ascii_case("pass") {
-            Some(Move::Pass)
-        } else {
-            board.parse_point(text).map(Move::Place)
-        }
-    }
 }

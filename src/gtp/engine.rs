@@ -1,4 +1,6 @@
-//! The GTP commands and what they do to the game.
+//! The GTP engine: the protocol's own commands and the game commands, and
+//! what they do to the game. The analysis commands, which only read the
+//! game, are in `analyze`.
 //!
 //! Moves are chosen by SPEC section 4 from the values of the children, read
 //! for the current komi, with one addition from the live game: a move that
@@ -15,71 +17,151 @@
 //! file's board (plain unless the file says circular) and sets the setting
 //! to it, so that `clear_board` afterwards restarts the same board.
 
-use std::time::Duration;
-
-use crate::analysis::{preference_order, Rating, Values};
 use crate::board::{Board, Topology};
 use crate::colour::Colour;
 use crate::moves::Move;
-use crate::position::Position;
 use crate::sgf;
 use crate::value::{score_text, Outcome};
 
 use super::game::{Ending, Game};
 use super::library::{Library, Oracle};
-use super::parse::{colour, finite_number, move_text, whole_number, MoveText};
+use super::parse::{finite_number, move_text, whole_number, MoveText};
 use super::perfect;
+
+mod analyze;
+
+pub use analyze::AnalyzeRequest;
+use analyze::GOGUI_ANALYZE_COMMANDS;
 
 /// The board used until a controller sets one.
 const DEFAULT_BOARD: (usize, usize) = (4, 4);
 
-/// Every command the engine knows, as `list_commands` gives them.
-pub const COMMANDS: &[&str] = &[
-    "boardsize",
-    "clear_board",
-    "cputime",
-    "final_score",
-    "final_status_list",
-    "genmove",
-    "gogui-analyze_commands",
-    "kata-analyze",
-    "known_command",
-    "komi",
-    "list_commands",
-    "loadsgf",
-    "name",
-    "play",
-    "printsgf",
-    "protocol_version",
-    "quit",
-    "rectangular_boardsize",
-    "reg_genmove",
-    "showboard",
-    "smallgo-best-moves",
-    "smallgo-move-labels",
-    "smallgo-move-values",
-    "smallgo-pv",
-    "smallgo-topology",
-    "smallgo-value",
-    "time_left",
-    "time_settings",
-    "undo",
-    "version",
-];
+/// A GTP command the engine knows. Command names are case-sensitive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Command {
+    Boardsize,
+    ClearBoard,
+    Cputime,
+    FinalScore,
+    FinalStatusList,
+    Genmove,
+    GoguiAnalyzeCommands,
+    KataAnalyze,
+    Known,
+    Komi,
+    ListCommands,
+    Loadsgf,
+    Name,
+    Play,
+    Printsgf,
+    ProtocolVersion,
+    Quit,
+    RectangularBoardsize,
+    RegGenmove,
+    Showboard,
+    SmallgoBestMoves,
+    SmallgoMoveLabels,
+    SmallgoMoveValues,
+    SmallgoPv,
+    SmallgoTopology,
+    SmallgoValue,
+    TimeLeft,
+    TimeSettings,
+    Undo,
+    Version,
+}
 
-/// The analysis commands GoGui offers in its menu.
-/// They name no colour, so they follow the side to move when GoGui runs
-/// them automatically after each move. The last three set and show the
-/// topology of the next game (GoGui's New Game sends `boardsize` and
-/// `clear_board`), so that circular boards need no GTP shell.
-const GOGUI_ANALYZE_COMMANDS: &str = "gfx/Perfect move values/smallgo-move-values\n\
-    pspairs/Perfect move values (labels)/smallgo-move-labels\n\
-    plist/Perfect best moves/smallgo-best-moves\n\
-    var/Perfect principal variation/smallgo-pv\n\
-    string/Perfect result/smallgo-value\n\
-    none/Circular board from the next game/smallgo-topology circular\n\
-    none/Plain board from the next game/smallgo-topology plain\n\
-    string/Topology of the next game/smallgo-topology";
+impl Command {
+    /// Every command, in the order `list_commands` gives them. A variant
+    /// left out would never be made, which the compiler warns about.
+    const ALL: &[Command] = &[
+        Command::Boardsize,
+        Command::ClearBoard,
+        Command::Cputime,
+        Command::FinalScore,
+        Command::FinalStatusList,
+        Command::Genmove,
+        Command::GoguiAnalyzeCommands,
+        Command::KataAnalyze,
+        Command::Known,
+        Command::Komi,
+        Command::ListCommands,
+        Command::Loadsgf,
+        Command::Name,
+        Command::Play,
+        Command::Printsgf,
+        Command::ProtocolVersion,
+        Command::Quit,
+        Command::RectangularBoardsize,
+        Command::RegGenmove,
+        Command::Showboard,
+        Command::SmallgoBestMoves,
+        Command::SmallgoMoveLabels,
+        Command::SmallgoMoveValues,
+        Command::SmallgoPv,
+        Command::SmallgoTopology,
+        Command::SmallgoValue,
+        Command::TimeLeft,
+        Command::TimeSettings,
+        Command::Undo,
+        Command::Version,
+    ];
+
+    /// The command's GTP name.
+    const fn name(self) -> &'static str {
+        match self {
+            Command::Boardsize => "boardsize",
+            Command::ClearBoard => "clear_board",
+            Command::Cputime => "cputime",
+            Command::FinalScore => "final_score",
+            Command::FinalStatusList => "final_status_list",
+            Command::Genmove => "genmove",
+            Command::GoguiAnalyzeCommands => "gogui-analyze_commands",
+            Command::KataAnalyze => "kata-analyze",
+            Command::Known => "known_command",
+            Command::Komi => "komi",
+            Command::ListCommands => "list_commands",
+            Command::Loadsgf => "loadsgf",
+            Command::Name => "name",
+            Command::Play => "play",
+            Command::Printsgf => "printsgf",
+            Command::ProtocolVersion => "protocol_version",
+            Command::Quit => "quit",
+            Command::RectangularBoardsize => "rectangular_boardsize",
+            Command::RegGenmove => "reg_genmove",
+            Command::Showboard => "showboard",
+            Command::SmallgoBestMoves => "smallgo-best-moves",
+            Command::SmallgoMoveLabels => "smallgo-move-labels",
+            Command::SmallgoMoveValues => "smallgo-move-values",
+            Command::SmallgoPv => "smallgo-pv",
+            Command::SmallgoTopology => "smallgo-topology",
+            Command::SmallgoValue => "smallgo-value",
+            Command::TimeLeft => "time_left",
+            Command::TimeSettings => "time_settings",
+            Command::Undo => "undo",
+            Command::Version => "version",
+        }
+    }
+
+    /// The command named `name`, if the engine knows it.
+    fn parse(name: &str) -> Option<Command> {
+        Command::ALL
+            .iter()
+            .copied()
+            .find(|command| command.name() == name)
+    }
+}
+
+/// Every command the engine knows, as `list_commands` gives them.
+pub const COMMANDS: &[&str] = &{
+    let mut names = [""; Command::ALL.len()];
+    let mut i = 0;
+    while i < names.len() {
+        names[i] = Command::ALL[i].name();
+        i += 1;
+    }
+    names
+};
 
 /// What the engine answers.
 #[derive(Clone, Debug, PartialEq)]
@@ -92,25 +174,20 @@ pub enum Reply {
     Analyze(AnalyzeRequest),
 }
 
-/// What `kata-analyze` asked for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct AnalyzeRequest {
-    /// The side whose moves are analysed.
-    pub colour: Colour,
-    /// How often to repeat the line; `None` for once.
-    pub interval: Option<Duration>,
-    /// At most this many moves (`maxmoves`).
-    pub max_moves: Option<usize>,
-    /// Add the final ownership of every point (`ownership true`).
-    pub ownership: bool,
-}
-
 fn success(text: impl Into<String>) -> Reply {
     Reply::Success(text.into())
 }
 
 fn failure(text: impl Into<String>) -> Reply {
     Reply::Failure(text.into())
+}
+
+/// Answers the text, or fails with the message.
+fn reply(result: Result<String, String>) -> Reply {
+    match result {
+        Ok(text) => success(text),
+        Err(message) => failure(message),
+    }
 }
 
 const SYNTAX_ERROR: &str = "syntax error";
@@ -135,15 +212,6 @@ pub struct Engine {
     /// The topology of the board the next `boardsize`,
     /// `rectangular_boardsize` or `clear_board` makes.
     topology: Topology,
-}
-
-/// Formats a float so that it always has a decimal point: `1.0`, `0.5`.
-fn float_text(value: f64) -> String {
-    if value.fract() == 0.0 {
-        format!("{value:.1}")
-    } else {
-        format!("{value}")
-    }
 }
 
 impl Engine {
@@ -190,28 +258,37 @@ impl Engine {
 
     /// Runs one command.
     pub fn execute(&mut self, name: &str, arguments: &[&str]) -> Reply {
-        match name {
-            "protocol_version" => success("2"),
-            "name" => success("smallgo"),
-            "version" => success(env!("CARGO_PKG_VERSION")),
-            "known_command" => match arguments {
-                [command] => success(if COMMANDS.contains(command) {
+        match Command::parse(name) {
+            Some(command) => self.run(command, arguments),
+            None => failure("unknown command"),
+        }
+    }
+
+    /// Runs a command the engine knows; a syntax error if the arguments do
+    /// not fit it.
+    fn run(&mut self, command: Command, arguments: &[&str]) -> Reply {
+        match command {
+            Command::ProtocolVersion => success("2"),
+            Command::Name => success("smallgo"),
+            Command::Version => success(env!("CARGO_PKG_VERSION")),
+            Command::Known => match arguments {
+                [name] => success(if Command::parse(name).is_some() {
                     "true"
                 } else {
                     "false"
                 }),
                 _ => failure(SYNTAX_ERROR),
             },
-            "list_commands" => success(COMMANDS.join("\n")),
-            "quit" => Reply::Quit,
-            "boardsize" => match arguments {
+            Command::ListCommands => success(COMMANDS.join("\n")),
+            Command::Quit => Reply::Quit,
+            Command::Boardsize => match arguments {
                 [size] => match whole_number(size) {
                     Some(size) => self.set_board(size as usize, size as usize, "unacceptable size"),
                     None => failure(SYNTAX_ERROR),
                 },
                 _ => failure(SYNTAX_ERROR),
             },
-            "rectangular_boardsize" => match arguments {
+            Command::RectangularBoardsize => match arguments {
                 [width, height] => match (whole_number(width), whole_number(height)) {
                     (Some(width), Some(height)) => {
                         self.set_board(height as usize, width as usize, "unacceptable size")
@@ -220,7 +297,7 @@ impl Engine {
                 },
                 _ => failure(SYNTAX_ERROR),
             },
-            "clear_board" if arguments.is_empty() => {
+            Command::ClearBoard if arguments.is_empty() => {
                 let board = self.board();
                 if board.topology() == self.topology {
                     self.game = Game::new(board);
@@ -234,7 +311,7 @@ impl Engine {
                     };
                 self.set_board(board.rows(), board.columns(), &refusal)
             }
-            "smallgo-topology" => match arguments {
+            Command::SmallgoTopology => match arguments {
                 [] => success(self.topology.word()),
                 [word] => match word.to_ascii_lowercase().as_str() {
                     "plain" => {
@@ -249,7 +326,7 @@ impl Engine {
                 },
                 _ => failure(SYNTAX_ERROR),
             },
-            "komi" => match arguments {
+            Command::Komi => match arguments {
                 [komi] => match finite_number(komi) {
                     Some(komi) => {
                         self.komi = komi;
@@ -259,22 +336,24 @@ impl Engine {
                 },
                 _ => failure(SYNTAX_ERROR),
             },
-            "play" => self.play(arguments),
-            "loadsgf" => self.load_sgf(arguments),
-            "printsgf" => self.print_sgf(arguments),
-            "genmove" => self.generate(arguments, true),
-            "reg_genmove" => self.generate(arguments, false),
-            "undo" if arguments.is_empty() => {
+            Command::Play => self.play(arguments),
+            Command::Loadsgf => self.load_sgf(arguments),
+            Command::Printsgf => self.print_sgf(arguments),
+            Command::Genmove => self.generate(arguments, true),
+            Command::RegGenmove => self.generate(arguments, false),
+            Command::Undo if arguments.is_empty() => {
                 if self.game.undo() {
                     success("")
                 } else {
                     failure("cannot undo")
                 }
             }
-            "showboard" if arguments.is_empty() => success(format!("\n{}", self.game.diagram())),
-            "final_score" if arguments.is_empty() => success(self.final_score()),
-            "final_status_list" => self.final_status_list(arguments),
-            "time_settings" => match arguments {
+            Command::Showboard if arguments.is_empty() => {
+                success(format!("\n{}", self.game.diagram()))
+            }
+            Command::FinalScore if arguments.is_empty() => success(self.final_score()),
+            Command::FinalStatusList => self.final_status_list(arguments),
+            Command::TimeSettings => match arguments {
                 [main, byo_yomi, stones]
                     if finite_number(main).is_some()
                         && finite_number(byo_yomi).is_some()
@@ -284,9 +363,9 @@ impl Engine {
                 }
                 _ => failure(SYNTAX_ERROR),
             },
-            "time_left" => match arguments {
+            Command::TimeLeft => match arguments {
                 [side, time, stones]
-                    if colour(side).is_some()
+                    if Colour::parse(side).is_some()
                         && finite_number(time).is_some()
                         && whole_number(stones).is_some() =>
                 {
@@ -294,37 +373,26 @@ impl Engine {
                 }
                 _ => failure(SYNTAX_ERROR),
             },
-            "cputime" if arguments.is_empty() => {
+            Command::Cputime if arguments.is_empty() => {
                 success(format!("{:.3}", crate::plan::cpu_seconds()))
             }
-            "smallgo-value" if arguments.is_empty() => match self.value_text() {
-                Ok(text) => success(text),
-                Err(message) => failure(message),
-            },
-            "smallgo-move-values" | "smallgo-move-labels" | "smallgo-best-moves" | "smallgo-pv" => {
-                let side = match arguments {
-                    [] => self.game.to_move(),
-                    [side] => match colour(side) {
-                        Some(side) => side,
-                        None => return failure(SYNTAX_ERROR),
-                    },
-                    _ => return failure(SYNTAX_ERROR),
-                };
-                let result = match name {
-                    "smallgo-move-values" => self.move_values_gfx(side),
-                    "smallgo-move-labels" => self.move_labels(side),
-                    "smallgo-best-moves" => self.best_moves(side),
-                    _ => self.principal_variation_text(side),
-                };
-                match result {
-                    Ok(text) => success(text),
-                    Err(message) => failure(message),
-                }
+            Command::SmallgoValue if arguments.is_empty() => reply(self.value_text()),
+            Command::SmallgoMoveValues => self.analyze_moves(arguments, Engine::move_values_gfx),
+            Command::SmallgoMoveLabels => self.analyze_moves(arguments, Engine::move_labels),
+            Command::SmallgoBestMoves => self.analyze_moves(arguments, Engine::best_moves),
+            Command::SmallgoPv => self.analyze_moves(arguments, Engine::principal_variation_text),
+            Command::GoguiAnalyzeCommands if arguments.is_empty() => {
+                success(GOGUI_ANALYZE_COMMANDS)
             }
-            "gogui-analyze_commands" if arguments.is_empty() => success(GOGUI_ANALYZE_COMMANDS),
-            "kata-analyze" => self.kata_analyze_request(arguments),
-            _ if COMMANDS.contains(&name) => failure(SYNTAX_ERROR),
-            _ => failure("unknown command"),
+            Command::KataAnalyze => self.kata_analyze_request(arguments),
+            // The commands above that take no arguments, given some.
+            Command::ClearBoard
+            | Command::Undo
+            | Command::Showboard
+            | Command::FinalScore
+            | Command::Cputime
+            | Command::SmallgoValue
+            | Command::GoguiAnalyzeCommands => failure(SYNTAX_ERROR),
         }
     }
 
@@ -492,7 +560,7 @@ impl Engine {
         let [side, vertex] = arguments else {
             return failure(SYNTAX_ERROR);
         };
-        let Some(side) = colour(side) else {
+        let Some(side) = Colour::parse(side) else {
             return failure(SYNTAX_ERROR);
         };
         match move_text(&self.board(), vertex) {
@@ -508,7 +576,7 @@ impl Engine {
         let [side] = arguments else {
             return failure(SYNTAX_ERROR);
         };
-        let Some(side) = colour(side) else {
+        let Some(side) = Colour::parse(side) else {
             return failure(SYNTAX_ERROR);
         };
         let mv = if self.game.is_over() {
@@ -564,286 +632,20 @@ impl Engine {
             _ => failure(SYNTAX_ERROR),
         }
     }
-
-    /// The perfect-play result of the game as it stands, as `final_score`
-    /// writes it.
-    fn value_text(&mut self) -> Result<String, String> {
-        if self.game.is_over() {
-            return Ok(self.final_score());
-        }
-        let oracle = self.oracle()?;
-        let side = self.game.to_move();
-        let value = oracle
-            .value_of(&self.game.state_for(side))
-            .map_err(|e| e.to_string())?;
-        Ok(score_text(
-            value
-                .outcome(self.komi, side.is_black())
-                .black_margin(side.is_black()),
-        ))
-    }
-
-    /// The rated moves of `side`, most preferred first.
-    fn ordered_ratings(&mut self, side: Colour) -> Result<Vec<Rating>, String> {
-        let oracle = self.oracle()?;
-        let ratings = perfect::rate(&oracle, self.komi, &self.game, side)?;
-        Ok(preference_order(&ratings)
-            .into_iter()
-            .map(|i| ratings[i])
-            .collect())
-    }
-
-    fn move_values_gfx(&mut self, side: Colour) -> Result<String, String> {
-        let board = self.board();
-        let ratings = self.ordered_ratings(side)?;
-        let mut labels = Vec::new();
-        let mut wins = Vec::new();
-        let mut draws = Vec::new();
-        let mut losses = Vec::new();
-        let mut pass = None;
-        for rating in &ratings {
-            match rating.mv {
-                Move::Pass => pass = Some(rating.outcome.label()),
-                Move::Place(point) => {
-                    let name = board.point_name(point);
-                    labels.push(format!("{name} {}", rating.outcome.label()));
-                    match rating.outcome {
-                        Outcome::MoverWins { .. } => wins.push(name),
-                        Outcome::Draw => draws.push(name),
-                        Outcome::OpponentWins { .. } => losses.push(name),
-                    }
-                }
-            }
-        }
-        let mut lines = Vec::new();
-        if !labels.is_empty() {
-            lines.push(format!("LABEL {}", labels.join(" ")));
-        }
-        for (colour_name, points) in [("green", &wins), ("yellow", &draws), ("red", &losses)] {
-            if !points.is_empty() {
-                lines.push(format!("COLOR {colour_name} {}", points.join(" ")));
-            }
-        }
-        if let Some(best) = ratings.first() {
-            if let Move::Place(point) = best.mv {
-                lines.push(format!("MARK {}", board.point_name(point)));
-            }
-            lines.push(format!(
-                "TEXT {side} plays {} ({}); pass {}",
-                best.mv.name(&board),
-                best.outcome.label(),
-                pass.unwrap_or_else(|| "-".to_string())
-            ));
-        }
-        Ok(lines.join("\n"))
-    }
-
-    fn move_labels(&mut self, side: Colour) -> Result<String, String> {
-        let board = self.board();
-        let mut ratings = self.ordered_ratings(side)?;
-        ratings.sort_by_key(|r| r.mv);
-        let pairs: Vec<String> = ratings
-            .iter()
-            .filter_map(|r| match r.mv {
-                Move::Place(point) => {
-                    Some(format!("{} {}", board.point_name(point), r.outcome.label()))
-                }
-                Move::Pass => None,
-            })
-            .collect();
-        Ok(pairs.join(" "))
-    }
-
-    /// Every move that keeps the best result (plies aside), pass included
-    /// when it does, in point order then pass.
-    fn best_moves(&mut self, side: Colour) -> Result<String, String> {
-        let board = self.board();
-        let oracle = self.oracle()?;
-        let ratings = perfect::rate(&oracle, self.komi, &self.game, side)?;
-        Ok(crate::analysis::keeping_best(&ratings)
-            .iter()
-            .map(|mv| mv.name(&board))
-            .collect::<Vec<_>>()
-            .join(" "))
-    }
-
-    /// The moves perfect play follows after `side` plays `first` in the
-    /// current game, and the game at their end.
-    fn principal_variation(
-        &mut self,
-        side: Colour,
-        first: Move,
-    ) -> Result<(Vec<Move>, Game), String> {
-        let oracle = self.oracle()?;
-        perfect::principal_variation(&oracle, self.komi, &self.game, side, first)
-    }
-
-    fn principal_variation_text(&mut self, side: Colour) -> Result<String, String> {
-        if self.game.is_over() {
-            return Ok(String::new());
-        }
-        let board = self.board();
-        let oracle = self.oracle()?;
-        let first = perfect::choose(&oracle, self.komi, &self.game, side)?.mv;
-        let (line, _) = self.principal_variation(side, first)?;
-        Ok(line
-            .iter()
-            .map(|m| m.name(&board))
-            .collect::<Vec<_>>()
-            .join(" "))
-    }
-
-    /// Reads `kata-analyze [COLOR] [INTERVAL] [KEY VALUE]...` (KataGo's
-    /// syntax). Understood keys: `interval`, `minmoves` (every legal move is
-    /// listed anyway), `maxmoves`, `ownership`; others are refused.
-    fn kata_analyze_request(&mut self, arguments: &[&str]) -> Reply {
-        let mut rest = arguments;
-        let mut request = AnalyzeRequest {
-            colour: self.game.to_move(),
-            interval: None,
-            max_moves: None,
-            ownership: false,
-        };
-        let centiseconds =
-            |value: u32| (value > 0).then(|| Duration::from_millis(10 * value as u64));
-        if let Some((first, tail)) = rest.split_first() {
-            if let Some(named) = colour(first) {
-                request.colour = named;
-                rest = tail;
-            }
-        }
-        if let Some((first, tail)) = rest.split_first() {
-            if let Some(value) = whole_number(first) {
-                request.interval = centiseconds(value);
-                rest = tail;
-            }
-        }
-        for pair in rest.chunks(2) {
-            let [key, value] = pair else {
-                let lone = pair[0];
-                return failure(match lone {
-                    "interval" | "minmoves" | "maxmoves" | "ownership" => {
-                        format!("kata-analyze: {lone} needs a value")
-                    }
-                    _ => format!(
-                        "kata-analyze: '{lone}' is not a colour, an interval or an option with its value"
-                    ),
-                });
-            };
-            let number = whole_number(value);
-            match (*key, number) {
-                ("interval", Some(value)) => request.interval = centiseconds(value),
-                ("minmoves", Some(_)) => {}
-                ("maxmoves", Some(value)) => request.max_moves = Some(value as usize),
-                ("ownership", _) if *value == "true" || *value == "false" => {
-                    request.ownership = *value == "true"
-                }
-                ("interval" | "minmoves" | "maxmoves", _) => {
-                    return failure(format!(
-                        "kata-analyze: {key} needs a whole number, not '{value}'"
-                    ))
-                }
-                ("ownership", _) => {
-                    return failure(format!(
-                        "kata-analyze: ownership is true or false, not '{value}'"
-                    ))
-                }
-                _ => return failure(format!("unsupported kata-analyze option: {key}")),
-            }
-        }
-        if let Err(message) = self.oracle() {
-            return failure(message);
-        }
-        Reply::Analyze(request)
-    }
-
-    /// One `kata-analyze` line: an `info` entry for every legal move, pass
-    /// included as KataGo writes it (`move pass`), or the `maxmoves` best;
-    /// most preferred first, so that `order 0` is the move `genmove` plays;
-    /// from the side's view; and the final ownership if asked for.
-    pub fn kata_analyze_line(&mut self, request: &AnalyzeRequest) -> Result<String, String> {
-        let board = self.board();
-        let side = request.colour;
-        if self.game.is_over() {
-            return Ok(String::new());
-        }
-        let mut ratings = self.ordered_ratings(side)?;
-        if let Some(limit) = request.max_moves {
-            ratings.truncate(limit);
-        }
-        let count = ratings.len();
-        let mut entries = Vec::with_capacity(count + 1);
-        for (order, rating) in ratings.iter().enumerate() {
-            let (winrate, lead) = match rating.outcome {
-                Outcome::MoverWins { margin, .. } => (1.0, margin),
-                Outcome::Draw => (0.5, 0.0),
-                Outcome::OpponentWins { margin, .. } => (0.0, -margin),
-            };
-            let (line, _) = self.principal_variation(side, rating.mv)?;
-            // The line up to the pass that ends or answers it: a pass
-            // played first is shown.
-            let pv: Vec<String> = line
-                .iter()
-                .enumerate()
-                .take_while(|&(i, m)| i == 0 || *m != Move::Pass)
-                .map(|(_, m)| m.name(&board))
-                .collect();
-            entries.push(format!(
-                "info move {} visits {} winrate {} scoreLead {} order {order} pv {}",
-                rating.mv.name(&board),
-                10 * (count - order),
-                float_text(winrate),
-                float_text(lead),
-                pv.join(" ")
-            ));
-        }
-        if request.ownership {
-            entries.push(format!("ownership {}", self.final_ownership(side)?));
-        }
-        Ok(entries.join(" "))
-    }
-
-    /// Who owns each point when perfect play from here ends, from `side`'s
-    /// view: 1.0 its stones and territory, -1.0 the opponent's, 0.0 neither.
-    /// Row by row from the top left, as KataGo writes ownership.
-    fn final_ownership(&mut self, side: Colour) -> Result<String, String> {
-        let oracle = self.oracle()?;
-        let best = perfect::choose(&oracle, self.komi, &self.game, side)?.mv;
-        let (_, end) = self.principal_variation(side, best)?;
-        let board = *end.board();
-        let position = end.current();
-        let (mine, theirs) = (position.stones(side), position.stones(side.opposite()));
-        let stones = Position::new(mine, theirs);
-        let (my_area, their_area) = stones.areas(&board);
-        let mut values = Vec::with_capacity(board.points());
-        for row in (0..board.rows()).rev() {
-            for column in 0..board.columns() {
-                let point = board.point(row, column);
-                values.push(if my_area.contains(point) {
-                    "1.0"
-                } else if their_area.contains(point) {
-                    "-1.0"
-                } else {
-                    "0.0"
-                });
-            }
-        }
-        Ok(values.join(" "))
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::value::points_text;
 
     #[test]
-    fn floats_always_have_a_decimal_point() {
-        assert_eq!(float_text(1.0), "1.0");
-        assert_eq!(float_text(0.5), "0.5");
-        assert_eq!(float_text(-9.0), "-9.0");
-        assert_eq!(float_text(2.5), "2.5");
-        assert_eq!(points_text(9.0), "9");
-        assert_eq!(points_text(8.5), "8.5");
+    fn every_command_name_reads_back_as_its_command() {
+        assert_eq!(COMMANDS.len(), Command::ALL.len());
+        for (&command, &name) in Command::ALL.iter().zip(COMMANDS) {
+            assert_eq!(name, command.name());
+            assert_eq!(Command::parse(name), Some(command));
+        }
+        assert_eq!(Command::parse("PLAY"), None);
+        assert_eq!(Command::parse("play "), None);
     }
 }

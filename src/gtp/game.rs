@@ -324,7 +324,7 @@ mod tests {
     use super::*;
 
     fn mv(game: &Game, name: &str) -> Move {
-        Move::parse(game.board(), name).unwrap()
+        Move::Place(game.board().parse_point(name).unwrap())
     }
 
     #[test]

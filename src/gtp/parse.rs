@@ -1,18 +1,17 @@
 //! Reading GTP input: cleaning a raw line (GTP v2 section 2.3), splitting it
-//! into id, command and arguments, and reading colours, vertices and numbers.
-//! Command names are case-sensitive; colours, vertices and `pass` are not.
+//! into id, command and arguments, and reading moves and numbers. Command
+//! names are case-sensitive; colours (`Colour::parse`), vertices
+//! (`Board::parse_vertex`) and `pass` are not.
 
-use nom::branch::alt;
-use nom::bytes::complete::{tag_no_case, take_till1, take_while_m_n};
+use nom::bytes::complete::take_till1;
 use nom::character::complete::{digit1, space0, space1};
-use nom::combinator::{all_consuming, map_res, opt, value};
+use nom::combinator::{all_consuming, map_res, opt};
 use nom::multi::many0;
 use nom::number::complete::double;
 use nom::sequence::{preceded, terminated};
 use nom::{IResult, Parser};
 
 use crate::board::Board;
-use crate::colour::Colour;
 use crate::moves::Move;
 
 /// A command as sent: optional numeric id, name, arguments.
@@ -68,35 +67,6 @@ pub fn leading_id(line: &str) -> Option<u64> {
     leading_id_parser(line).ok().map(|(_, id)| id)
 }
 
-fn colour_parser(input: &str) -> IResult<&str, Colour> {
-    all_consuming(alt((
-        value(Colour::Black, tag_no_case("black")),
-        value(Colour::White, tag_no_case("white")),
-        value(Colour::Black, tag_no_case("b")),
-        value(Colour::White, tag_no_case("w")),
-    )))
-    .parse(input)
-}
-
-/// `b`, `black`, `w`, `white`, in any case.
-pub fn colour(text: &str) -> Option<Colour> {
-    colour_parser(text).ok().map(|(_, colour)| colour)
-}
-
-fn pass_parser(input: &str) -> IResult<&str, &str> {
-    all_consuming(tag_no_case("pass")).parse(input)
-}
-
-/// A vertex as written: a column letter and a row number.
-fn vertex_parts(input: &str) -> IResult<&str, (char, u32)> {
-    all_consuming((
-        take_while_m_n(1, 1, |c: char| c.is_ascii_alphabetic()),
-        map_res(digit1, str::parse::<u32>),
-    ))
-    .map(|(letter, row): (&str, u32)| (letter.chars().next().unwrap_or('?'), row))
-    .parse(input)
-}
-
 /// What a move argument says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MoveText {
@@ -106,16 +76,13 @@ pub enum MoveText {
     OffBoard,
 }
 
-/// A vertex (`C3`, `c3`) or `pass` (any case). `None` if it is not a vertex.
+/// A vertex (`C3`, `c3`, as `Board::parse_vertex` reads it) or `pass`
+/// (any case). `None` if it is neither.
 pub fn move_text(board: &Board, text: &str) -> Option<MoveText> {
-    if pass_parser(text).is_ok() {
+    if text.eq_ignore_ascii_case("pass") {
         return Some(MoveText::Move(Move::Pass));
     }
-    let (_, (letter, row)) = vertex_parts(text).ok()?;
-    if letter.eq_ignore_ascii_case(&'i') {
-        return None;
-    }
-    Some(match board.parse_point(&format!("{letter}{row}")) {
+    Some(match board.parse_vertex(text)? {
         Some(point) => MoveText::Move(Move::Place(point)),
         None => MoveText::OffBoard,
     })
@@ -180,11 +147,7 @@ mod tests {
     }
 
     #[test]
-    fn colours_vertices_and_numbers() {
-        assert_eq!(colour("B"), Some(Colour::Black));
-        assert_eq!(colour("white"), Some(Colour::White));
-        assert_eq!(colour("WHITE"), Some(Colour::White));
-        assert_eq!(colour("bl"), None);
+    fn moves_and_numbers() {
         let board: Board = "3x3".parse().unwrap();
         assert_eq!(move_text(&board, "PaSs"), Some(MoveText::Move(Move::Pass)));
         assert_eq!(

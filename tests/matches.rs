@@ -21,24 +21,14 @@ use support::go_board::{Color, Shape};
 use support::gtp_engine::EngineCommand;
 use support::twogtp::{score_text, Ending, Game, GameRecord, GameSetup};
 
-/// Results at komi 0 (Black-positive points) from SPEC section 7, for the
-/// boards played here.
-const PUBLISHED_AT_KOMI_0: &[(Shape, f64)] = &[
-    (Shape::new(2, 3), 0.0),
-    (Shape::new(2, 4), 8.0),
-    (Shape::new(2, 5), 10.0),
-    (Shape::new(3, 3), 9.0),
-    (Shape::new(3, 4), 4.0),
-    (Shape::new(4, 4), 1.0),
-];
-
-/// The value the published results fix for `shape` at `komi`, if they fix
-/// one. At komi 0 it is the published result. A published Black win by `x`
+/// The value the published results (`tests/published.csv`: SPEC section
+/// 7) fix for `shape` at `komi`, if they fix one. At komi 0 it is the published result. A published Black win by `x`
 /// means Black can force a margin of exactly `x` and no more, so at any komi
 /// below `x` Black wins by `x - komi`; other komis depend on what White can
 /// force, which is not published.
 fn published_value(shape: Shape, komi: f64) -> Option<f64> {
-    let &(_, at_komi_0) = PUBLISHED_AT_KOMI_0.iter().find(|(s, _)| *s == shape)?;
+    let name = format!("{}x{}", shape.rows, shape.columns);
+    let at_komi_0 = support::published::black_margin(&support::published::result(&name)?);
     if komi == 0.0 {
         Some(at_komi_0)
     } else if at_komi_0 > 0.0 && komi < at_komi_0 {

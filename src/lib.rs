@@ -2,9 +2,9 @@
 //!
 //! The crate is layered so that dependencies flow one way:
 //!
-//! - rules: `board` (shape, points), `position` (stones, capture, suicide,
-//!   ko, score), `moves`, `state` (a validated state and its children),
-//!   `unmove` (predecessors);
+//! - `rules`: `board` (shape, points), `position` (stones, capture,
+//!   suicide, ko, score), `moves`, `state` (a validated state and its
+//!   children), `unmove` (predecessors), `colour`, `value`;
 //! - `symmetry`: the board's own symmetries;
 //! - `index`: canonical form and a dense numbering of states;
 //! - `solver`: the retrograde solve of every state;
@@ -17,28 +17,26 @@
 //! board's states without an index, for boards too big to build.
 
 pub mod analysis;
-pub mod board;
 pub mod checkpoint;
 pub mod cli;
-pub mod colour;
 pub mod count;
 pub mod cycles;
 pub mod gtp;
 pub mod huge_pages;
 pub mod index;
 pub mod line_rule;
-pub mod moves;
 pub mod plan;
-pub mod position;
 pub mod prefetch;
 pub mod reference;
+pub mod rules;
 pub mod seki;
 pub mod sgf;
 pub mod solver;
-pub mod state;
 pub mod symmetry;
 pub mod table;
 #[doc(hidden)]
 pub mod testing;
-pub mod unmove;
-pub mod value;
+
+// The rules' modules keep their paths at the crate's root (`crate::board`,
+// `smallgo::state`), where the rest of the crate and its users name them.
+pub use rules::{board, colour, moves, position, state, unmove, value};

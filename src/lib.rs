@@ -13,11 +13,10 @@
 //! - `gtp` and `cli`: the engine and the command line.
 //!
 //! `reference` is a deliberately plain solver used only to check the real
-//! one; `plan` estimates sizes and reads memory figures; `count` counts a
+//! one; `solver::plan` estimates sizes and reads memory figures; `count` counts a
 //! board's states without an index, for boards too big to build.
 
 pub mod analysis;
-pub mod checkpoint;
 pub mod cli;
 pub mod count;
 pub mod cycles;
@@ -25,7 +24,6 @@ pub mod gtp;
 pub mod huge_pages;
 pub mod index;
 pub mod line_rule;
-pub mod plan;
 pub mod prefetch;
 pub mod reference;
 pub mod rules;
@@ -40,3 +38,5 @@ pub mod testing;
 // The rules' modules keep their paths at the crate's root (`crate::board`,
 // `smallgo::state`), where the rest of the crate and its users name them.
 pub use rules::{board, colour, moves, position, state, unmove, value};
+// Likewise the solver's plan (sizes, memory) and checkpoints.
+pub use solver::{checkpoint, plan};

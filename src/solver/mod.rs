@@ -21,12 +21,14 @@
 //! The solve keeps a byte per state (`tally`) beside the index; the seeds of
 //! each threshold and every value decided are written to spools (`spool`),
 //! in memory or in a build's working folder, where checkpoints let a killed
-//! build resume (`lean`, `crate::checkpoint`). This module holds what the
-//! phases share: counting a position's children, finding a state's
-//! predecessors, and the layers' flags.
+//! build resume (`lean`, `checkpoint`); `plan` sizes a solve before it
+//! starts. This module holds what the phases share: counting a position's
+//! children, finding a state's predecessors, and the layers' flags.
 
 pub mod cell;
+pub mod checkpoint;
 pub mod lean;
+pub mod plan;
 pub mod spool;
 pub mod tally;
 

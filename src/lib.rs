@@ -12,22 +12,19 @@
 //! - `analysis`: rating moves from values;
 //! - `gtp` and `cli`: the engine and the command line.
 //!
-//! `reference` is a deliberately plain solver used only to check the real
-//! one; `solver::plan` estimates sizes and reads memory figures; `count` counts a
-//! board's states without an index, for boards too big to build.
+//! `analyses` holds the studies of whole boards (counting without an index,
+//! seki, cycles, rules on a line); `reference` is a deliberately plain
+//! solver used only to check the real one.
 
+pub mod analyses;
 pub mod analysis;
 pub mod cli;
-pub mod count;
-pub mod cycles;
 pub mod gtp;
 pub mod huge_pages;
 pub mod index;
-pub mod line_rule;
 pub mod prefetch;
 pub mod reference;
 pub mod rules;
-pub mod seki;
 pub mod sgf;
 pub mod solver;
 pub mod symmetry;
@@ -38,5 +35,7 @@ pub mod testing;
 // The rules' modules keep their paths at the crate's root (`crate::board`,
 // `smallgo::state`), where the rest of the crate and its users name them.
 pub use rules::{board, colour, moves, position, state, unmove, value};
-// Likewise the solver's plan (sizes, memory) and checkpoints.
+// Likewise the solver's plan (sizes, memory) and checkpoints, and the
+// analyses.
+pub use analyses::{count, cycles, line_rule, seki};
 pub use solver::{checkpoint, plan};

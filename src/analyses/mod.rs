@@ -1,0 +1,15 @@
+//! Studies of a whole board, each behind a `smallgo` command: counting its
+//! positions and states without an index (`count`, `smallgo count`), the
+//! seki census (`seki`), the cycles of the state graph (`cycles`), and
+//! White's move rules on a line (`line_rule`), the last three from a
+//! board's table (`smallgo analyze ...`).
+//!
+//! They sit above the table layer and below the engine and the command
+//! line: they read values through `analysis::Values` or a whole table
+//! through the table layer's block reader, and the command line (`cli`)
+//! opens the tables and prints what they find.
+
+pub mod count;
+pub mod cycles;
+pub mod line_rule;
+pub mod seki;

@@ -1,56 +1,17 @@
 //! Rating moves from solved values: what each legal move leads to for a
 //! given komi, and which moves keep the best result.
 //!
-//! Values come from any `Values` source (a solution in memory, a table on
-//! disk), so the build can list best first moves and the engine can choose
-//! moves with the same code.
+//! Values come from any `Values` source (`table::values`: a solution in
+//! memory, a table on disk), so the build can list best first moves and the
+//! engine can choose moves with the same code.
 
 use std::cmp::Ordering;
 
-use crate::board::Board;
 use crate::moves::Move;
-use crate::solver::Solution;
 use crate::state::{Child, State};
-use crate::table::{TableError, Tablebase};
-use crate::value::{Outcome, Value};
-
-/// Something that knows the value of every legal state of one board.
-pub trait Values {
-    fn board(&self) -> Board;
-    fn value_of(&self, state: &State) -> Result<Value, TableError>;
-}
-
-impl Values for Solution {
-    fn board(&self) -> Board {
-        *Solution::board(self)
-    }
-
-    fn value_of(&self, state: &State) -> Result<Value, TableError> {
-        let origin =
-            || crate::table::Origin::BuiltIn(format!("solution {}", Solution::board(self)));
-        match self.probe(state) {
-            Ok(Some(value)) => Ok(value),
-            Ok(None) => Err(TableError::NoSuchState {
-                origin: origin(),
-                state: format!("{state:?}"),
-            }),
-            Err(error) => Err(TableError::Corrupt {
-                origin: origin(),
-                fault: crate::table::format::Fault::Inconsistent(error.to_string()),
-            }),
-        }
-    }
-}
-
-impl Values for Tablebase {
-    fn board(&self) -> Board {
-        Tablebase::board(self)
-    }
-
-    fn value_of(&self, state: &State) -> Result<Value, TableError> {
-        self.probe(state)
-    }
-}
+pub use crate::table::values::Values;
+use crate::table::TableError;
+use crate::value::Outcome;
 
 /// What a move leads to, from the view of the player making it.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -12,6 +12,7 @@
 pub mod built_in;
 pub mod format;
 pub mod probe;
+pub mod values;
 pub mod verify;
 pub mod writer;
 

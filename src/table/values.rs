@@ -1,0 +1,48 @@
+//! `Values`: whatever knows the value of every legal state of one board,
+//! a table on disk or built in (`Tablebase`) or a solve in memory
+//! (`Solution`), so that the engine, the analyses and the verifier's
+//! callers rate moves with the same code whatever the source.
+
+use crate::board::Board;
+use crate::solver::Solution;
+use crate::state::State;
+use crate::table::{TableError, Tablebase};
+use crate::value::Value;
+
+/// Something that knows the value of every legal state of one board.
+pub trait Values {
+    fn board(&self) -> Board;
+    fn value_of(&self, state: &State) -> Result<Value, TableError>;
+}
+
+impl Values for Solution {
+    fn board(&self) -> Board {
+        *Solution::board(self)
+    }
+
+    fn value_of(&self, state: &State) -> Result<Value, TableError> {
+        let origin =
+            || crate::table::Origin::BuiltIn(format!("solution {}", Solution::board(self)));
+        match self.probe(state) {
+            Ok(Some(value)) => Ok(value),
+            Ok(None) => Err(TableError::NoSuchState {
+                origin: origin(),
+                state: format!("{state:?}"),
+            }),
+            Err(error) => Err(TableError::Corrupt {
+                origin: origin(),
+                fault: crate::table::format::Fault::Inconsistent(error.to_string()),
+            }),
+        }
+    }
+}
+
+impl Values for Tablebase {
+    fn board(&self) -> Board {
+        Tablebase::board(self)
+    }
+
+    fn value_of(&self, state: &State) -> Result<Value, TableError> {
+        self.probe(state)
+    }
+}

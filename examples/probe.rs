@@ -8,9 +8,9 @@
 
 use smallgo::analysis::{best_moves, outcome};
 use smallgo::board::Board;
-use smallgo::gtp::library::Library;
 use smallgo::position::Position;
 use smallgo::state::State;
+use smallgo::table::library::Library;
 use smallgo::value::Outcome;
 
 fn main() {

@@ -9,7 +9,7 @@
 use std::collections::HashSet;
 
 use smallgo::gtp::engine::{Engine, Reply, Settings};
-use smallgo::gtp::library::Library;
+use smallgo::table::library::Library;
 
 fn answer(engine: &mut Engine, command: &str) -> Result<String, String> {
     let words: Vec<&str> = command.split_whitespace().collect();

@@ -4,7 +4,7 @@
 //! work's Tables 5.2 and 5.8; our own for the circular boards the reference
 //! work did not solve), and the manifest describes it truly. Circular
 //! boards of one or two columns have no table of their own: the engine
-//! plays them from their plain boards' (`gtp::library`), checked here too.
+//! plays them from their plain boards' (`table::library`), checked here too.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -12,10 +12,10 @@ use std::path::Path;
 use smallgo::analysis::Values;
 use smallgo::analysis::{best_moves, root_result};
 use smallgo::board::Board;
-use smallgo::gtp::library::Library;
 use smallgo::state::State;
 use smallgo::table::built_in;
 use smallgo::table::format::Header;
+use smallgo::table::library::Library;
 use smallgo::table::verify::verify_bytes;
 use smallgo::table::{Origin, Tablebase};
 

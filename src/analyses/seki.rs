@@ -470,7 +470,7 @@ mod tests {
     }
 
     fn built_in(board: Board) -> DenseValues {
-        let library = crate::gtp::library::Library::new(None, false);
+        let library = crate::table::library::Library::new(None, false);
         DenseValues::from_table(&library.table(board).unwrap()).unwrap()
     }
 

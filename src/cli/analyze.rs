@@ -4,7 +4,7 @@
 //! every legal move with its outcome for the side to move, most preferred
 //! first.
 //!
-//! The values come from where the engine takes them (`gtp::library`: the
+//! The values come from where the engine takes them (`table::library`: the
 //! tables of `--tables DIR`, the built-in ones, the turned board's, or a
 //! solve on the spot for a small board), and moves are rated and ordered as
 //! the engine rates and orders them (`gtp::engine`): the value of each
@@ -21,8 +21,8 @@ use crate::analysis::{preference_order, Rating, Values};
 use crate::board::Board;
 use crate::colour::Colour;
 use crate::gtp::game::{Ending, Game};
-use crate::gtp::library::{Library, Oracle};
 use crate::gtp::parse::{move_text, MoveText};
+use crate::table::library::{Library, Oracle};
 use crate::value::{points_text, score_text, Value};
 
 /// What the position reached is, as printed.

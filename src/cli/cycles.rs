@@ -16,10 +16,10 @@ use crate::cycles::{
     Components, ExampleCycle, SizeBucket, StateGraph, ValueCounts, BYTES_PER_EDGE, BYTES_PER_STATE,
 };
 use crate::gtp::game::Game;
-use crate::gtp::library::Library;
 use crate::index::StateIndex;
 use crate::moves::Move;
 use crate::state::State;
+use crate::table::library::Library;
 use crate::value::Value;
 
 /// States tried as the start of the example cycle of a component.

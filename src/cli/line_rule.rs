@@ -12,10 +12,10 @@ use super::{existing_folder, finish_analysis, json_string, parse_komi};
 use crate::analysis::Values;
 use crate::board::Board;
 use crate::gtp::game::diagram;
-use crate::gtp::library::Library;
 use crate::line_rule::{check, Check, Counterexample, Extent, Rule};
 use crate::moves::Move;
 use crate::seki::DenseValues;
+use crate::table::library::Library;
 use crate::value::{points_text, score_text, Outcome};
 
 #[derive(Args, Debug)]

@@ -16,10 +16,10 @@ use crate::analysis::{compare_outcomes, keeping_best, preference_order, same_res
 use crate::board::Board;
 use crate::colour::Colour;
 use crate::gtp::game::Game;
-use crate::gtp::library::Library;
 use crate::gtp::perfect;
 use crate::moves::Move;
 use crate::sgf;
+use crate::table::library::Library;
 use crate::value::{score_text, Outcome};
 
 use super::EXIT_FAILURE;

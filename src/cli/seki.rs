@@ -10,8 +10,8 @@ use clap::{Args, ValueEnum};
 use super::{existing_folder, finish_analysis, json_string, parse_board, parse_komi, turned_too};
 use crate::board::Board;
 use crate::gtp::game::diagram;
-use crate::gtp::library::Library;
 use crate::seki::{census, Best, Census, Criteria, DenseValues, Example, Tally};
+use crate::table::library::Library;
 use crate::value::points_text;
 
 #[derive(Args, Debug)]

@@ -24,9 +24,9 @@ use crate::sgf;
 use crate::value::{score_text, Outcome};
 
 use super::game::{Ending, Game};
-use super::library::{Library, Oracle};
 use super::parse::{finite_number, move_text, whole_number, MoveText};
 use super::perfect;
+use crate::table::library::{Library, Oracle};
 
 mod analyze;
 

@@ -1,16 +1,15 @@
 //! The GTP engine: `smallgo` with no arguments (GTP v2 on standard input and
 //! output, logs on standard error).
 //!
-//! `parse` reads input, `game` keeps the live game, `library` finds the
-//! values for a board (tables or a solve on the spot), `engine` runs the
-//! commands. This module owns the conversation: one reply per command, in
+//! `parse` reads input, `game` keeps the live game, `engine` runs the
+//! commands; the values for a board (tables or a solve on the spot) come
+//! from `table::library`. This module owns the conversation: one reply per command, in
 //! order, `=[id] text` or `?[id] message` then an empty line, flushed at
 //! once. Input is read on its own thread, so that `kata-analyze` can stream
 //! lines until the next input line arrives.
 
 pub mod engine;
 pub mod game;
-pub mod library;
 pub mod parse;
 pub mod perfect;
 
@@ -20,8 +19,8 @@ use std::process::ExitCode;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::Duration;
 
+use crate::table::library::Library;
 use engine::{Engine, Reply, Settings};
-use library::Library;
 
 /// How the engine is started.
 #[derive(Clone, Debug, Default)]

@@ -9,7 +9,7 @@ use crate::moves::Move;
 use crate::value::Outcome;
 
 use super::game::Game;
-use super::library::Oracle;
+use crate::table::library::Oracle;
 
 /// How many plies a principal variation follows at most.
 pub const PRINCIPAL_VARIATION_LIMIT: usize = 60;

@@ -1,9 +1,12 @@
 //! Tablebase files: the bytes (`format`), writing a solved board to disk
-//! atomically (`writer`), probing values (`probe`), and checking a file
-//! independently of the builder (`verify`).
+//! atomically (`writer`), probing values (`probe`), checking a file
+//! independently of the builder (`verify`), the tables built into the
+//! binary (`built_in`), what serves values (`values`), and the collection
+//! of tables per board the engine and the commands open (`library`).
 //!
-//! The layers above (GTP, command line) use `Tablebase` and `Value` only;
-//! they never see table bytes or index arithmetic.
+//! The layers above (GTP, command line) use `Library`, `Tablebase`,
+//! `Values` and `Value` only; they never see table bytes or index
+//! arithmetic.
 //!
 //! Only regular files are opened as tables (a FIFO or a device would block
 //! or never end), and a file's name must agree with the board its header
@@ -11,6 +14,7 @@
 
 pub mod built_in;
 pub mod format;
+pub mod library;
 pub mod probe;
 pub mod values;
 pub mod verify;

@@ -1,7 +1,8 @@
-//! Which boards the engine can play, and the source of perfect values for
-//! each: a table from `--tables DIR` (preferred), a table built into the
-//! binary, the table of the transposed board (a 7x2 board is a 2x7 board
-//! turned), or, for a board small enough, a solve done on the spot.
+//! The tables per board: which boards have perfect values (for the engine,
+//! the analyses and the command line), and the source of them for each: a
+//! table from `--tables DIR` (preferred), a table built into the binary,
+//! the table of the transposed board (a 7x2 board is a 2x7 board turned),
+//! or, for a board small enough, a solve done on the spot.
 //!
 //! A circular board has no turned board (turning a cylinder makes its
 //! columns wrap). One of one or two columns has no seam of its own either:
@@ -22,12 +23,12 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::analysis::Values;
 use crate::board::{Board, Point, PointSet};
 use crate::plan::estimate;
 use crate::position::Position;
 use crate::solver::{solve, Silent, Solution};
 use crate::state::State;
+use crate::table::values::Values;
 use crate::table::{board_of_name, built_in, check_name, file_name, format, TableError, Tablebase};
 use crate::value::Value;
 

@@ -19,6 +19,7 @@
 pub mod analyses;
 pub mod analysis;
 pub mod cli;
+pub mod files;
 pub mod gtp;
 pub mod huge_pages;
 pub mod index;

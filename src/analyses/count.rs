@@ -376,7 +376,7 @@ impl Progress {
     /// the same folder, flushed, then renamed over it.
     pub fn save(&self, path: &Path) -> Result<(), String> {
         let text = self.to_text();
-        crate::table::writer::replace_atomically(
+        crate::files::replace_atomically(
             path,
             |out| {
                 use std::io::Write;

@@ -46,7 +46,7 @@ pub fn check_folder(folder: &Path) -> Result<(), String> {
     }
     fs::create_dir_all(folder)
         .map_err(|e| format!("cannot create the table folder {}: {e}", folder.display()))?;
-    let probe = writer::write_test_path(folder);
+    let probe = crate::files::write_test_path(folder);
     fs::write(&probe, b"")
         .map_err(|e| format!("cannot write in the table folder {}: {e}", folder.display()))?;
     let _ = fs::remove_file(&probe);
@@ -274,7 +274,7 @@ pub fn build_checked(
         "{board}: the table goes to {}",
         absolute(&folder.join(file_name(&board))).display()
     );
-    writer::remove_stale_temporaries(folder);
+    crate::files::remove_stale_temporaries(folder);
     crate::checkpoint::remove_abandoned(folder);
     catch_interrupts();
     let progress = BuildProgress::new(board.name());

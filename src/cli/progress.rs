@@ -12,9 +12,9 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
+use crate::files::remove_live_temporaries;
 use crate::solver::{Observer, Phase};
 use crate::table::verify::VerifyObserver;
-use crate::table::writer::remove_live_temporaries;
 
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 

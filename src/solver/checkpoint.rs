@@ -43,9 +43,9 @@ use std::time::{Duration, Instant};
 use crc32fast::Hasher as Crc;
 
 use crate::board::{Board, Topology};
+use crate::files::replace_atomically;
 use crate::solver::spool::{SpoolFolder, SpoolMark};
 use crate::solver::SolveProgress;
-use crate::table::writer::replace_atomically;
 
 const MAGIC: [u8; 8] = *b"SMALLGOW";
 const VERSION: u32 = 2;
@@ -88,7 +88,7 @@ pub fn remove_abandoned(folder: &Path) -> Vec<PathBuf> {
         let Ok(lock) = try_lock(&path) else {
             continue;
         };
-        crate::table::writer::remove_stale_temporaries(&path);
+        crate::files::remove_stale_temporaries(&path);
         if !path.join("checkpoint").exists() {
             drop(lock);
             match fs::remove_dir_all(&path) {
@@ -164,7 +164,7 @@ impl WorkFolder {
             .map_err(|e| format!("cannot make working folder {}: {e}", path.display()))?;
         let lock = try_lock(&path)?;
         // Temporaries of a build that is gone.
-        crate::table::writer::remove_stale_temporaries(&path);
+        crate::files::remove_stale_temporaries(&path);
         Ok(WorkFolder {
             path,
             _lock: lock,
@@ -207,7 +207,7 @@ impl WorkFolder {
             return None;
         }
         // A FIFO or a device would block or never end: not read.
-        if let Some(reason) = crate::table::not_regular(&path) {
+        if let Some(reason) = crate::files::not_regular(&path) {
             log::warn!(
                 "{board}: ignoring checkpoint {}: {reason}; starting afresh",
                 path.display()

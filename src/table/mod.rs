@@ -25,6 +25,7 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 
 use crate::board::Board;
+use crate::files::kind_of;
 
 pub use format::Fault;
 pub use probe::Tablebase;
@@ -103,31 +104,6 @@ pub fn board_of_name(path: &Path) -> Option<Board> {
     (board.name() == stem).then_some(board)
 }
 
-/// What kind of file `file_type` is, for messages.
-fn kind_of(file_type: std::fs::FileType) -> &'static str {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if file_type.is_fifo() {
-            return "a FIFO";
-        }
-        if file_type.is_char_device() {
-            return "a character device";
-        }
-        if file_type.is_block_device() {
-            return "a block device";
-        }
-        if file_type.is_socket() {
-            return "a socket";
-        }
-    }
-    if file_type.is_dir() {
-        "a folder"
-    } else {
-        "not a regular file"
-    }
-}
-
 /// Opens a file for reading if it is a regular file (symbolic links
 /// followed), and refuses anything else by name: reading a FIFO or a
 /// device as a table would block or never end. On Unix the file is opened
@@ -156,14 +132,6 @@ pub fn open_regular(path: &Path) -> Result<File, TableError> {
         ));
     }
     Ok(file)
-}
-
-/// Why `path` is not a regular file (symbolic links followed), as
-/// `open_regular` says it: `a FIFO, not a regular file`; `None` for a
-/// regular file or one that cannot be looked at.
-pub fn not_regular(path: &Path) -> Option<String> {
-    let file_type = std::fs::metadata(path).ok()?.file_type();
-    (!file_type.is_file()).then(|| format!("{}, not a regular file", kind_of(file_type)))
 }
 
 /// Checks that a table file's name and the board its header names agree.

@@ -1,25 +1,17 @@
 //! Turning a solved board into table bytes, and writing them so that a crash
 //! or Ctrl-C never leaves a half-written file under the table's name: the
 //! bytes go to a temporary file in the same folder, are flushed to disk, and
-//! only then renamed.
-//!
-//! Temporary files are named `.NAME.tmp.PID`. The ones this process has
-//! open are listed, so that a second Ctrl-C can remove them before it exits
-//! (`remove_live_temporaries`). A process that dies unasked (`kill -9`, a
-//! folder that turned read-only) leaves its own; the next build in the
-//! folder removes those of processes that are gone
-//! (`remove_stale_temporaries`), and never those of a live process.
+//! only then renamed (`crate::files`).
 
-use std::fs::{self, File, OpenOptions};
-use std::io::{BufWriter, Cursor, Seek, Write};
+use std::io::{Cursor, Seek, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard};
 
 use rayon::prelude::*;
 
 use super::format::{self, Description, TableWriter};
 use super::{file_name, TableError};
+use crate::files::{replace_atomically, temporary_path};
 use crate::index::{PositionNumber, StateIndex, StateNumber};
 use crate::solver::{Observer, Phase, Silent, Solution, ValueRun};
 use crate::value::Value;
@@ -192,170 +184,6 @@ pub fn encode(solution: &Solution) -> (Vec<u8>, u32) {
     (cursor.into_inner(), checksum)
 }
 
-/// What temporary names end with before the process id.
-const TEMPORARY_MARK: &str = ".tmp.";
-/// The probe file `cli::build::check_folder` writes, before the process id.
-const WRITE_TEST_PREFIX: &str = ".smallgo-write-test.";
-
-/// The temporary name a file is written under before it is renamed: hidden,
-/// in the same folder, unique to this process.
-fn temporary_path(path: &Path) -> PathBuf {
-    let folder = path.parent().unwrap_or(Path::new(""));
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    folder.join(format!(".{name}{TEMPORARY_MARK}{}", std::process::id()))
-}
-
-/// The name of the file that shows whether a folder takes new files.
-pub fn write_test_path(folder: &Path) -> PathBuf {
-    folder.join(format!("{WRITE_TEST_PREFIX}{}", std::process::id()))
-}
-
-/// The temporary files this process has created and not yet renamed or
-/// removed.
-static LIVE_TEMPORARIES: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
-
-fn live_temporaries() -> MutexGuard<'static, Vec<PathBuf>> {
-    LIVE_TEMPORARIES
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
-/// Removes this process's temporary files now, for a process about to exit
-/// on the spot. While the returned guard is held no new temporary file is
-/// created, so a caller that exits holding it leaves none behind.
-pub fn remove_live_temporaries() -> MutexGuard<'static, Vec<PathBuf>> {
-    let mut live = live_temporaries();
-    for path in live.drain(..) {
-        let _ = fs::remove_file(path);
-    }
-    live
-}
-
-/// The process id in a temporary name smallgo writes in a table folder or
-/// a build's working folder: `.RxC.sgtb.tmp.PID` (tables),
-/// `.checkpoint.tmp.PID`, `.manifest.tsv.tmp.PID`,
-/// `.smallgo-write-test.PID`.
-fn temporary_owner(name: &str) -> Option<u32> {
-    let digits = |text: &str| {
-        (!text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()))
-            .then(|| text.parse().ok())
-            .flatten()
-    };
-    if let Some(pid) = name.strip_prefix(WRITE_TEST_PREFIX) {
-        return digits(pid);
-    }
-    let (base, pid) = name.strip_prefix('.')?.rsplit_once(TEMPORARY_MARK)?;
-    let ours = base == "manifest.tsv"
-        || base == "checkpoint"
-        || base.ends_with(&format!(".{}", super::format::EXTENSION));
-    ours.then(|| digits(pid)).flatten()
-}
-
-/// Removes the temporary files that processes now gone left in `folder`
-/// (see `temporary_owner` for the names), logging each. A process is gone
-/// when `/proc` has no entry for it; where there is no `/proc` nothing is
-/// removed. This process's own names are left alone. Returns the files
-/// removed.
-pub fn remove_stale_temporaries(folder: &Path) -> Vec<PathBuf> {
-    let processes = Path::new("/proc");
-    if !processes.join("self").exists() {
-        return Vec::new();
-    }
-    let Ok(entries) = fs::read_dir(folder) else {
-        return Vec::new();
-    };
-    let mut removed = Vec::new();
-    for entry in entries.filter_map(Result::ok) {
-        let name = entry.file_name();
-        let Some(pid) = name.to_str().and_then(temporary_owner) else {
-            continue;
-        };
-        if pid == std::process::id() || processes.join(pid.to_string()).exists() {
-            continue;
-        }
-        let path = entry.path();
-        match fs::remove_file(&path) {
-            Ok(()) => {
-                log::warn!(
-                    "removed stale temporary {} (process {pid} is gone)",
-                    path.display()
-                );
-                removed.push(path);
-            }
-            Err(error) => log::warn!(
-                "cannot remove stale temporary {} (process {pid} is gone): {error}",
-                path.display()
-            ),
-        }
-    }
-    removed
-}
-
-/// Makes a rename durable.
-fn sync_folder(path: &Path) {
-    let folder = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    if let Ok(dir) = File::open(folder) {
-        let _ = dir.sync_all();
-    }
-}
-
-/// Writes `path` atomically. `fill` writes the contents into a temporary
-/// file in the same folder; the file is flushed to disk and renamed over
-/// `path`, unless `fill` gives `None` or `cancelled` says stop by then. On
-/// an error or a stop the temporary file is removed and `path` is left as
-/// it was.
-pub(crate) fn replace_atomically<T>(
-    path: &Path,
-    fill: impl FnOnce(&mut BufWriter<File>) -> std::io::Result<Option<T>>,
-    cancelled: &dyn Fn() -> bool,
-) -> std::io::Result<Option<T>> {
-    let temporary = temporary_path(path);
-    let result = (|| {
-        let file = {
-            let mut live = live_temporaries();
-            let file = OpenOptions::new()
-                .write(true)
-                .create(true)
-                .truncate(true)
-                .open(&temporary)?;
-            live.push(temporary.clone());
-            file
-        };
-        let mut out = BufWriter::new(file);
-        let Some(made) = fill(&mut out)? else {
-            return Ok(None);
-        };
-        let file = out.into_inner().map_err(|e| e.into_error())?;
-        file.sync_all()?;
-        drop(file);
-        if cancelled() {
-            return Ok(None);
-        }
-        fs::rename(&temporary, path)?;
-        sync_folder(path);
-        Ok(Some(made))
-    })();
-    let mut live = live_temporaries();
-    if let Some(at) = live.iter().position(|p| *p == temporary) {
-        live.swap_remove(at);
-        if !matches!(result, Ok(Some(_))) {
-            if let Err(error) = fs::remove_file(&temporary) {
-                log::warn!(
-                    "cannot remove temporary {}: {error}; the next build in that folder removes it",
-                    temporary.display()
-                );
-            }
-        }
-    }
-    result
-}
-
 /// Writes `bytes` to `path` atomically: a temporary file in the same folder,
 /// flushed, then renamed over `path`.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), TableError> {
@@ -406,6 +234,7 @@ pub fn write(
 mod tests {
     use super::*;
     use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+    use std::sync::Mutex;
 
     /// Records the phases and work it is shown; says stop when asked to.
     #[derive(Default)]
@@ -447,32 +276,5 @@ mod tests {
         assert!(encode_into(&solution, Cursor::new(Vec::new()), &stopped)
             .unwrap()
             .is_none());
-    }
-
-    #[test]
-    fn temporary_names_give_their_owner() {
-        for (name, owner) in [
-            (".3x4.sgtb.tmp.123", Some(123)),
-            (".3x4.v2.sgtb.tmp.7", Some(7)),
-            (".checkpoint.tmp.45", Some(45)),
-            (".3x4.sgtb.checkpoint.tmp.45", None),
-            (".manifest.tsv.tmp.9", Some(9)),
-            (".smallgo-write-test.88", Some(88)),
-            ("3x4.sgtb.tmp.123", None),
-            (".3x4.sgtb.tmp.", None),
-            (".3x4.sgtb.tmp.12a", None),
-            (".3x4.sgtb.tmp.99999999999", None),
-            (".notes.txt.tmp.5", None),
-            (".smallgo-write-test.", None),
-            ("3x4.sgtb", None),
-        ] {
-            assert_eq!(temporary_owner(name), owner, "{name}");
-        }
-        let temporary = temporary_path(Path::new("d/3x4.sgtb.work/checkpoint"));
-        let name = temporary.file_name().unwrap().to_str().unwrap();
-        assert_eq!(temporary_owner(name), Some(std::process::id()));
-        let probe = write_test_path(Path::new("d"));
-        let name = probe.file_name().unwrap().to_str().unwrap();
-        assert_eq!(temporary_owner(name), Some(std::process::id()));
     }
 }

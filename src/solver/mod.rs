@@ -27,8 +27,11 @@
 
 pub mod cell;
 pub mod checkpoint;
+mod count_children;
 pub mod lean;
+mod logged_values;
 pub mod plan;
+mod retrograde;
 pub mod spool;
 pub mod tally;
 

@@ -1,0 +1,272 @@
+//! Phase 3 of the lean solve, the retrograde: for a threshold, the seeds
+//! read back and set (`read_seeds`, `seed_level`), then layer after layer
+//! the states just decided update their predecessors (`propagate_layer`),
+//! each decision logged to the values' spools (`ValueLog`).
+
+use std::io;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use rayon::prelude::*;
+
+use super::spool::{encode, Spool, SpoolFolder};
+use super::{
+    bits_of, push_updates, LayerFlags, PredecessorScratch, SolveError, CHILD_WON, STATES_PER_FLAG,
+    STATES_PER_FLAG_WORD, UPDATE_BATCH,
+};
+use crate::index::{StateIndex, StateNumber};
+use crate::prefetch::prefetch_element;
+
+use super::lean::{spool_error, FLAG_WORDS_PER_TASK};
+use super::tally;
+
+/// Reads a seed spool back: the numbers of its states, a batch at a time.
+pub(super) fn read_seeds(
+    spool: &mut Spool,
+    mut apply: impl FnMut(&[StateNumber]) -> u64,
+) -> Result<u64, SolveError> {
+    const BATCH: usize = 1 << 20;
+    let mut reader = spool.reader().map_err(spool_error)?;
+    let mut numbers = Vec::with_capacity(BATCH);
+    let mut number = 0;
+    let mut decided = 0;
+    while let Some(gap) = reader.next_value().map_err(spool_error)? {
+        number += gap;
+        numbers.push(number);
+        if numbers.len() == BATCH {
+            decided += apply(&numbers);
+            numbers.clear();
+        }
+    }
+    decided += apply(&numbers);
+    Ok(decided)
+}
+
+/// Phase 3, first step of a level: the seeds of margin `level` are won at
+/// depth 1, those of margin `-level` have one more child won (and are lost
+/// at depth 1 if it was the last). Returns the flips.
+pub(super) fn seed_level(
+    tallies: &[AtomicU64],
+    flags: &LayerFlags,
+    seeds: &mut [Spool],
+    level: i32,
+    points: i32,
+) -> Result<u64, SolveError> {
+    const PARITY: u32 = 1;
+    // A batch of seeds changed by `decide`, those it decides marked in the
+    // next layer (the first, at depth 1).
+    let apply = |decide: fn(&[AtomicU64], u64, u32) -> bool| {
+        move |numbers: &[StateNumber]| {
+            numbers
+                .par_iter()
+                .filter(|&&n| {
+                    let decided = decide(tallies, n, PARITY);
+                    if decided {
+                        flags.mark_next(n);
+                    }
+                    decided
+                })
+                .count() as u64
+        }
+    };
+    let won = read_seeds(&mut seeds[(level + points) as usize], apply(tally::set_won))?;
+    let lost = read_seeds(
+        &mut seeds[(points - level) as usize],
+        apply(tally::child_won),
+    )?;
+    Ok(won + lost)
+}
+
+/// What one task of a layer found: the layer's states it read, those it
+/// decided for the next layer, and its states' record for the values'
+/// spools (the first state and its kind, the last state, and the rest as
+/// varints of `gap << 2 | kind`).
+pub(super) struct TaskRecord {
+    here: u64,
+    decided: u64,
+    first: Option<(StateNumber, u64)>,
+    last: StateNumber,
+    rest: Vec<u8>,
+}
+
+/// Kinds of a recorded state: won, lost, or both, in the layer.
+pub(super) const KIND_WON: u64 = 1;
+pub(super) const KIND_LOST: u64 = 2;
+
+/// The values' spools: one per partition of the state numbers.
+pub(super) struct ValueLog {
+    pub(super) shift: u32,
+    pub(super) spools: Vec<Spool>,
+    /// The layer each partition last recorded a state of, and that state.
+    pub(super) layer: Vec<Option<(i32, u32)>>,
+    pub(super) last: Vec<StateNumber>,
+}
+
+impl ValueLog {
+    pub(super) fn new(
+        states: u64,
+        shift: u32,
+        folder: &SpoolFolder,
+    ) -> Result<ValueLog, SolveError> {
+        let partitions = (states >> shift) as usize + 1;
+        Ok(ValueLog {
+            shift,
+            spools: (0..partitions)
+                .map(|p| folder.spool(&format!("values.{p}")))
+                .collect::<io::Result<_>>()
+                .map_err(spool_error)?,
+            layer: vec![None; partitions],
+            last: vec![0; partitions],
+        })
+    }
+
+    /// Appends a task's record of layer (`level`, `depth`).
+    fn append(&mut self, level: i32, depth: u32, points: i32, task: TaskRecord) -> io::Result<()> {
+        let Some((first, kind)) = task.first else {
+            return Ok(());
+        };
+        let p = (first >> self.shift) as usize;
+        let spool = &mut self.spools[p];
+        if self.layer[p] != Some((level, depth)) {
+            // A mark: 0, then the level (offset by N) and the depth.
+            spool.push(0)?;
+            spool.push((level + points) as u64)?;
+            spool.push(depth as u64)?;
+            self.layer[p] = Some((level, depth));
+            self.last[p] = (p as u64) << self.shift;
+        }
+        spool.push((first - self.last[p]) << 2 | kind)?;
+        spool.push_bytes(&task.rest)?;
+        self.last[p] = task.last;
+        Ok(())
+    }
+}
+
+/// Phase 3, one layer: every state decided at threshold `level` and depth
+/// `depth` updates its predecessors, marking those decided at `depth + 1`
+/// in the next layer, and is recorded in the values' spools. Returns
+/// (states of this layer, states of the next).
+pub(super) fn propagate_layer(
+    index: &StateIndex,
+    tallies: &[AtomicU64],
+    flags: &LayerFlags,
+    log: &mut ValueLog,
+    level: i32,
+    depth: u32,
+) -> Result<(u64, u64), SolveError> {
+    let points = index.board().points() as i32;
+    let parity = depth & 1;
+    let next_parity = parity ^ 1;
+    let states = index.counts().states;
+    let words = flags.current.len();
+    let tasks = words.div_ceil(FLAG_WORDS_PER_TASK);
+    let batch = 16 * rayon::current_num_threads();
+    let (mut here, mut decided) = (0, 0);
+    let apply = |updates: &mut Vec<u64>, count: usize| {
+        let mut decided = 0;
+        for &update in &updates[..count] {
+            let number = update & !CHILD_WON;
+            let now = if update & CHILD_WON != 0 {
+                tally::child_won(tallies, number, next_parity)
+            } else {
+                tally::set_won(tallies, number, next_parity)
+            };
+            if now {
+                flags.mark_next(number);
+                decided += 1;
+            }
+        }
+        updates.drain(..count);
+        decided
+    };
+    for first_task in (0..tasks).step_by(batch) {
+        let records: Vec<TaskRecord> = (first_task..(first_task + batch).min(tasks))
+            .into_par_iter()
+            .filter(|&task| {
+                let w = task * FLAG_WORDS_PER_TASK;
+                flags.current[w..(w + FLAG_WORDS_PER_TASK).min(words)]
+                    .iter()
+                    .any(|word| word.load(Ordering::Relaxed) != 0)
+            })
+            .map_init(
+                || {
+                    (
+                        PredecessorScratch::default(),
+                        Vec::<u64>::with_capacity(2 * UPDATE_BATCH),
+                        index.state_cursor(),
+                    )
+                },
+                |(scratch, updates, cursor), task| {
+                    let (mut here, mut decided) = (0, 0);
+                    let mut first = None;
+                    let mut last = 0;
+                    let mut rest = Vec::new();
+                    let w0 = task * FLAG_WORDS_PER_TASK;
+                    for w in w0..(w0 + FLAG_WORDS_PER_TASK).min(words) {
+                        let mut bits = flags.current[w].load(Ordering::Relaxed);
+                        let group_first = |bits: u64| {
+                            w as StateNumber * STATES_PER_FLAG_WORD
+                                + bits.trailing_zeros() as StateNumber * STATES_PER_FLAG
+                        };
+                        while bits != 0 {
+                            let block = group_first(bits);
+                            bits &= bits - 1;
+                            // The next group's tallies are read after this
+                            // group's work: ask for them now.
+                            if bits != 0 {
+                                let next = group_first(bits);
+                                prefetch_element(tallies, (next / 8) as usize);
+                                index.prefetch_state(next);
+                            }
+                            let end = (block + STATES_PER_FLAG).min(states);
+                            let run = &tallies[(block / 8) as usize..end.div_ceil(8) as usize];
+                            let mut hits = tally::pending(run, parity);
+                            if end - block < STATES_PER_FLAG {
+                                hits &= (1u64 << (end - block)) - 1;
+                            }
+                            let group = bits_of(hits).map(|i| {
+                                let number = block + i as StateNumber;
+                                let t = tally::get(tallies, number);
+                                let (won, lost) =
+                                    (tally::won_in(t, parity), tally::lost_in(t, parity));
+                                let kind = if won { KIND_WON } else { 0 }
+                                    | if lost { KIND_LOST } else { 0 };
+                                match first {
+                                    None => first = Some((number, kind)),
+                                    Some(_) => encode(&mut rest, (number - last) << 2 | kind),
+                                }
+                                last = number;
+                                tally::settle(tallies, number, won, lost);
+                                (number, won, lost)
+                            });
+                            let waiting = updates.len();
+                            here += push_updates(index, cursor, group, scratch, updates, |p| {
+                                prefetch_element(tallies, (p / 8) as usize)
+                            });
+                            // The updates asked for before this group have
+                            // had its work to arrive.
+                            if waiting >= UPDATE_BATCH {
+                                decided += apply(updates, waiting);
+                            }
+                        }
+                    }
+                    let waiting = updates.len();
+                    decided += apply(updates, waiting);
+                    TaskRecord {
+                        here,
+                        decided,
+                        first,
+                        last,
+                        rest,
+                    }
+                },
+            )
+            .collect();
+        for record in records {
+            here += record.here;
+            decided += record.decided;
+            log.append(level, depth, points, record)
+                .map_err(spool_error)?;
+        }
+    }
+    Ok((here, decided))
+}

@@ -43,6 +43,35 @@ pub struct Library {
     built_in: BTreeMap<Board, &'static [u8]>,
 }
 
+/// A source `Library::scan` refused, and why.
+#[derive(Debug)]
+pub enum LibraryFault {
+    /// A built-in table whose header is not sound.
+    BuiltIn(TableError),
+    /// The tables folder cannot be read.
+    Folder {
+        folder: PathBuf,
+        error: std::io::Error,
+    },
+    /// A file of the folder that is not a table of the board its name
+    /// gives.
+    File(TableError),
+}
+
+impl std::fmt::Display for LibraryFault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LibraryFault::BuiltIn(error) => write!(f, "{error}"),
+            LibraryFault::Folder { folder, error } => {
+                write!(f, "--tables {}: {error}", folder.display())
+            }
+            LibraryFault::File(error) => write!(f, "skipping {error}"),
+        }
+    }
+}
+
+impl std::error::Error for LibraryFault {}
+
 /// Values for one board, however they are obtained.
 #[derive(Clone)]
 pub struct Oracle {
@@ -55,8 +84,22 @@ pub struct Oracle {
 
 impl Library {
     /// The built-in tables (unless `without_built_in`) and the tables found
-    /// in `folder`. Unreadable files are reported on stderr and skipped.
+    /// in `folder`. What it refuses is logged as an error and skipped
+    /// (`scan` returns it instead).
     pub fn new(folder: Option<&Path>, without_built_in: bool) -> Library {
+        let (library, faults) = Library::scan(folder, without_built_in);
+        for fault in faults {
+            log::error!("{fault}");
+        }
+        library
+    }
+
+    /// `new`, returning what it refused instead of logging it: built-in
+    /// tables that fail their header checks, a folder that cannot be read,
+    /// and files of the folder that are not tables of the board their name
+    /// gives. The library holds every other source.
+    pub fn scan(folder: Option<&Path>, without_built_in: bool) -> (Library, Vec<LibraryFault>) {
+        let mut faults = Vec::new();
         let mut built_in = BTreeMap::new();
         if !without_built_in {
             for (name, bytes) in built_in::tables() {
@@ -64,14 +107,17 @@ impl Library {
                     Ok(board) => {
                         built_in.insert(board, bytes);
                     }
-                    Err(error) => log::error!("{error}"),
+                    Err(error) => faults.push(LibraryFault::BuiltIn(error)),
                 }
             }
         }
         let mut files: BTreeMap<Board, Vec<PathBuf>> = BTreeMap::new();
         if let Some(folder) = folder {
             match std::fs::read_dir(folder) {
-                Err(error) => log::error!("--tables {}: {error}", folder.display()),
+                Err(error) => faults.push(LibraryFault::Folder {
+                    folder: folder.to_path_buf(),
+                    error,
+                }),
                 Ok(entries) => {
                     let mut paths: Vec<PathBuf> = entries
                         .filter_map(Result::ok)
@@ -82,7 +128,7 @@ impl Library {
                     for path in paths {
                         match Self::candidate(&path) {
                             Ok(board) => files.entry(board).or_default().push(path),
-                            Err(error) => log::error!("skipping {error}"),
+                            Err(error) => faults.push(LibraryFault::File(error)),
                         }
                     }
                 }
@@ -93,7 +139,7 @@ impl Library {
             let standard = file_name(board);
             paths.sort_by_key(|p| p.file_name().is_none_or(|n| *n != *standard));
         }
-        Library { files, built_in }
+        (Library { files, built_in }, faults)
     }
 
     /// The board a file in the tables folder is a candidate for: the board
@@ -259,5 +305,42 @@ impl Values for Oracle {
         } else {
             self.source.value_of(state)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A folder with a sound table, a table under another board's name and
+    /// a file that is no table: the scan keeps the first and returns the
+    /// other two as faults; a missing folder is a fault of its own.
+    #[test]
+    fn the_scan_returns_what_it_refuses() {
+        let folder =
+            std::env::temp_dir().join(format!("smallgo-library-scan-{}", std::process::id()));
+        std::fs::create_dir_all(&folder).unwrap();
+        let bytes = built_in::tables()
+            .find(|(name, _)| *name == "2x3")
+            .unwrap()
+            .1;
+        std::fs::write(folder.join("2x3.sgtb"), bytes).unwrap();
+        std::fs::write(folder.join("2x4.sgtb"), bytes).unwrap();
+        std::fs::write(folder.join("3x3.sgtb"), b"not a table").unwrap();
+        let (library, faults) = Library::scan(Some(&folder), true);
+        assert_eq!(library.boards(), vec!["2x3".parse::<Board>().unwrap()]);
+        assert_eq!(faults.len(), 2, "{faults:?}");
+        assert!(faults
+            .iter()
+            .all(|f| matches!(f, LibraryFault::File(_)) && f.to_string().starts_with("skipping ")));
+        std::fs::remove_dir_all(&folder).unwrap();
+
+        let (library, faults) = Library::scan(Some(&folder), true);
+        assert!(library.boards().is_empty());
+        assert!(
+            matches!(&faults[..], [LibraryFault::Folder { .. }]),
+            "{faults:?}"
+        );
+        assert!(faults[0].to_string().starts_with("--tables "));
     }
 }

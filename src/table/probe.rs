@@ -57,6 +57,11 @@ impl std::fmt::Debug for Tablebase {
 
 impl Tablebase {
     /// Opens a table file and checks its header and checksum.
+    ///
+    /// The file is memory-mapped, not read: while the table is open, no
+    /// other program may truncate it or rewrite it in place (replacing it by
+    /// a rename, as smallgo does, is safe). A truncated mapped file can
+    /// stop the process with a bus error; that is the contract of mapping.
     pub fn open(path: &Path) -> Result<Tablebase, TableError> {
         let file = super::open_regular(path)?;
         // SAFETY: the map is read-only and every byte read from it is checked

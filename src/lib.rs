@@ -16,6 +16,50 @@
 //! seki, cycles, rules on a line); `reference` is a deliberately plain
 //! solver used only to check the real one.
 
+//!
+//! # The API for embedding
+//!
+//! A Rust program that wants perfect values needs only these, re-exported
+//! here: [`Board`] (parsed from `"3x4"` or `"2x7c"`), [`Position`] (stones
+//! from the mover's view, readable from a diagram) and its validated
+//! [`State`], [`Library`] (the built-in tables plus a folder of your own,
+//! turned boards, small boards solved on the spot), [`Tablebase`] (one
+//! table file), [`Outcome`] (win, draw or loss with margin and plies at a
+//! komi), and [`outcome`] and [`best_moves`] to ask them.
+//!
+//! ```
+//! use smallgo::{best_moves, outcome, Board, Library, Outcome, Position, State};
+//!
+//! let board: Board = "3x3".parse().unwrap();
+//! // Black to move after Black C3 and White B2.
+//! let position = Position::from_diagram(&board, "..O\n.X.\n...").unwrap();
+//! let state = State::new(&board, position.swapped(), None, false).unwrap();
+//! let values = Library::new(None, false).open(board).unwrap();
+//! let black = true;
+//! match outcome(&values, &state, 0.0, black).unwrap() {
+//!     Outcome::MoverWins { margin, .. } => println!("Black wins by {margin}"),
+//!     Outcome::OpponentWins { margin, .. } => println!("White wins by {margin}"),
+//!     Outcome::Draw => println!("a draw"),
+//! }
+//! let moves = best_moves(&values, &state, 0.0, black).unwrap();
+//! assert!(!moves.is_empty());
+//! ```
+//!
+//! Building a table from code: solve the board, then write its bytes (or
+//! `table::writer::write` them into a folder, atomically).
+//!
+//! ```
+//! use smallgo::solver::{solve, Silent};
+//! use smallgo::table::writer::encode;
+//! use smallgo::{Board, Tablebase};
+//!
+//! let board: Board = "2x3".parse().unwrap();
+//! let solution = solve(board, &Silent).unwrap();
+//! let (bytes, _checksum) = encode(&solution);
+//! let table = Tablebase::from_static("2x3", Box::leak(bytes.into_boxed_slice())).unwrap();
+//! assert_eq!(table.board(), board);
+//! ```
+
 pub mod analyses;
 pub mod analysis;
 pub mod cli;
@@ -40,3 +84,11 @@ pub use rules::{board, colour, moves, position, state, unmove, value};
 // analyses.
 pub use analyses::{count, cycles, line_rule, seki};
 pub use solver::{checkpoint, plan};
+
+pub use analysis::{best_moves, outcome};
+pub use board::Board;
+pub use position::Position;
+pub use state::State;
+pub use table::library::Library;
+pub use table::Tablebase;
+pub use value::Outcome;

@@ -1,4 +1,4 @@
-//! SGF, the Smart Game Format (FF[4]), as far as a Go game on one
+//! SGF, the Smart Game Format (`FF[4]`), as far as a Go game on one
 //! rectangular board needs it: reading a file into its main line of nodes
 //! and properties, reading that line as a game record (board size, komi,
 //! setup stones, the player to move, moves), and writing a record back.
@@ -10,7 +10,7 @@
 //! properties they do not know when they save a file, so a circular game
 //! goes through them and back.
 //!
-//! Reading is lenient where real files differ (FF[3] `tt` passes, white
+//! Reading is lenient where real files differ (`FF[3]` `tt` passes, white
 //! space anywhere between tokens, lower-case letters in property names as
 //! old files have them) and strict where the game would change: a point off
 //! the board, setup after the first move, or a malformed value is an error

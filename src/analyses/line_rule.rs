@@ -301,7 +301,8 @@ pub fn check(
             };
             check.white_turns += 1;
             let mv = rule.white_move(values, &white, black_move, komi)?;
-            let outcome = match white.play(&board, mv) {
+            let child = white.play(&board, mv);
+            let outcome = match child {
                 Some(_) => Some(rate_move(values, &white, mv, komi, false)?),
                 None => None,
             };
@@ -332,7 +333,7 @@ pub fn check(
                     return Ok(check);
                 }
             }
-            if let Some(Child::State(after)) = white.play(&board, mv) {
+            if let Some(Child::State(after)) = child {
                 walk.visit(here, black_move, mv, after);
             }
         }

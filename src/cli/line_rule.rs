@@ -117,8 +117,12 @@ fn analyze(arguments: &LineRuleArguments) -> Result<Report, String> {
     let mut lengths: Vec<usize> = arguments.lengths.iter().flatten().copied().collect();
     lengths.sort_unstable();
     lengths.dedup();
-    let mut rules: Vec<Rule> = arguments.rules.iter().map(|&r| r.into()).collect();
-    rules.dedup();
+    let mut rules: Vec<Rule> = Vec::new();
+    for rule in arguments.rules.iter().map(|&r| Rule::from(r)) {
+        if !rules.contains(&rule) {
+            rules.push(rule);
+        }
+    }
     let extent = if arguments.all {
         Extent::Whole
     } else {
@@ -132,29 +136,34 @@ fn analyze(arguments: &LineRuleArguments) -> Result<Report, String> {
             Board::new(1, length)
         }
         .map_err(|e| e.to_string())?;
-        let oracle = library
-            .open(board)
-            .ok_or_else(|| no_table(board, arguments.tables.as_deref()))?;
         // A whole walk probes every turn's children: the table read whole
-        // into memory serves them far faster than block by block.
+        // into memory serves them far faster than block by block. Otherwise
+        // the values come from where the engine takes them.
         let whole = extent == Extent::Whole || rules.contains(&Rule::Table);
-        let dense = match library.table(board) {
-            Some(table) if whole => Some(DenseValues::from_table(&table)?),
-            _ => None,
-        };
-        let values: &dyn Values = match &dense {
-            Some(dense) => dense,
-            None => &oracle,
-        };
+        let (values, source): (Box<dyn Values>, String) =
+            match library.table(board).filter(|_| whole) {
+                Some(table) => (
+                    Box::new(DenseValues::from_table(&table)?),
+                    table.origin().to_string(),
+                ),
+                None => {
+                    let oracle = library
+                        .open(board)
+                        .ok_or_else(|| no_table(board, arguments.tables.as_deref()))?;
+                    let description = oracle.description().to_string();
+                    (Box::new(oracle), description)
+                }
+            };
         for &rule in &rules {
             let started = std::time::Instant::now();
-            let found = check(values, &rule, arguments.komi, extent).map_err(|e| e.to_string())?;
+            let found =
+                check(values.as_ref(), &rule, arguments.komi, extent).map_err(|e| e.to_string())?;
             log::info!(
                 "{board}, rule {rule}: {} turns in {:.1} s",
                 found.black_turns + found.white_turns,
                 started.elapsed().as_secs_f64()
             );
-            checks.push((found, oracle.description().to_string()));
+            checks.push((found, source.clone()));
         }
     }
     Ok(Report {

@@ -42,9 +42,19 @@ fn main() {
         eprintln!("usage: ko_definitions RxC SAMPLES LEGAL_POSITIONS");
         std::process::exit(2);
     };
-    let board: Board = board.parse().expect("a board such as 5x5");
-    let samples: u64 = samples.parse().expect("a number of samples");
-    let legal: f64 = legal.parse().expect("the board's legal positions");
+    let fail = |what: &str| -> ! {
+        eprintln!("ko_definitions: {what}");
+        std::process::exit(2);
+    };
+    let board: Board = board
+        .parse()
+        .unwrap_or_else(|e| fail(&format!("board '{board}': {e}")));
+    let samples: u64 = samples
+        .parse()
+        .unwrap_or_else(|_| fail(&format!("'{samples}' is not a number of samples")));
+    let legal: f64 = legal
+        .parse()
+        .unwrap_or_else(|_| fail(&format!("'{legal}' is not a count of legal positions")));
     let symmetries = symmetries(&board).len() as f64;
     let mut rng = Rng::new(7);
     let (mut drawn, mut ours, mut permissive) = (0u64, 0u64, 0u64);

@@ -63,6 +63,8 @@
 pub mod analyses;
 pub mod analysis;
 pub mod cli;
+#[cfg(feature = "mpi")]
+pub mod cluster;
 pub mod files;
 pub mod gtp;
 pub mod huge_pages;

@@ -300,9 +300,33 @@ pub fn build_checked(
     }
 }
 
+/// How many processes the MPI job this process belongs to has, if `mpirun`
+/// (Open MPI's, or a PMI launcher such as Slurm's) started it.
+pub fn mpi_job_size() -> Option<usize> {
+    ["OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"]
+        .iter()
+        .find_map(|name| std::env::var(name).ok()?.parse().ok())
+}
+
 /// `smallgo build RxC`: builds `board` into `folder`, unless the table of
-/// the turned board is there or built in.
+/// the turned board is there or built in. Under `mpirun`, the job's
+/// processes build it together (`build_mpi`), or, without the `mpi`
+/// feature, refuse to.
 pub fn run(board: Board, folder: PathBuf, options: BuildOptions) -> ExitCode {
+    if let Some(processes) = mpi_job_size() {
+        #[cfg(feature = "mpi")]
+        {
+            let _ = processes;
+            return super::build_mpi::run(board, folder);
+        }
+        #[cfg(not(feature = "mpi"))]
+        if processes > 1 {
+            eprintln!(
+                "smallgo: started by mpirun with {processes} processes, but this smallgo has no MPI; build it with `cargo build --release --features mpi`"
+            );
+            return ExitCode::from(EXIT_FAILURE);
+        }
+    }
     if let Some((turned, table)) = turned_table(board, &folder) {
         let source = match table {
             TurnedTable::File(path) => absolute(&path).display().to_string(),
@@ -327,7 +351,7 @@ pub fn run(board: Board, folder: PathBuf, options: BuildOptions) -> ExitCode {
 
 /// `path` from the root, as given otherwise (no links resolved), for
 /// messages.
-fn absolute(path: &Path) -> PathBuf {
+pub(super) fn absolute(path: &Path) -> PathBuf {
     std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
 }
 

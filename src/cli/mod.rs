@@ -25,6 +25,8 @@ macro_rules! outln {
 mod analyze;
 mod bench;
 mod build;
+#[cfg(feature = "mpi")]
+mod build_mpi;
 mod count;
 mod cycles;
 mod line_rule;

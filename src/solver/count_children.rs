@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
+use super::share::Share;
 use super::spool::{encode, Spool};
 use super::{count_position, CountScratch, Observer, SolveError};
 use crate::index::{StateIndex, StateNumber};
@@ -13,17 +14,19 @@ use crate::index::{StateIndex, StateNumber};
 use super::lean::{spool_error, SeedRun, POSITIONS_PER_TASK};
 use super::tally;
 
-/// Phase 2 of the lean solve: every state's tally, and the seeds of every
-/// margin; returns the edges.
+/// Phase 2 of the lean solve: the tally of every state of `share`, and the
+/// seeds of every margin, in local numbers; returns the edges of its
+/// states.
 pub(super) fn count_children(
     index: &StateIndex,
+    share: &impl Share,
     tallies: &[AtomicU64],
     seeds: &mut [Spool],
     observer: &dyn Observer,
 ) -> Result<u64, SolveError> {
     let points = index.board().points() as i32;
-    let positions = index.counts().positions;
-    let tasks = positions.div_ceil(POSITIONS_PER_TASK);
+    let positions = share.positions();
+    let tasks = (positions.end - positions.start).div_ceil(POSITIONS_PER_TASK);
     let batch = 64 * rayon::current_num_threads() as u64;
     let mut last: Vec<StateNumber> = vec![0; seeds.len()];
     let mut edges = 0u64;
@@ -32,8 +35,8 @@ pub(super) fn count_children(
             ..(first_task + batch).min(tasks))
             .into_par_iter()
             .map_init(CountScratch::default, |scratch, task| {
-                let first = task * POSITIONS_PER_TASK;
-                let last = (first + POSITIONS_PER_TASK).min(positions);
+                let first = positions.start + task * POSITIONS_PER_TASK;
+                let last = (first + POSITIONS_PER_TASK).min(positions.end);
                 let mut run: SeedRun = vec![None; (2 * points + 1) as usize];
                 let mut edges = 0u64;
                 let mut too_many = None;
@@ -43,6 +46,9 @@ pub(super) fn count_children(
                             too_many = Some(children);
                             return;
                         }
+                        let number = share
+                            .local(number)
+                            .expect("a share holds every state of its positions");
                         let (word, shift) = (number / 8, 8 * (number % 8));
                         tallies[word as usize]
                             .fetch_or((tally::fresh(children) as u64) << shift, Ordering::Relaxed);

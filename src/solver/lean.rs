@@ -39,14 +39,20 @@ use crate::checkpoint::{PartitionMark, Saved, WorkFolder};
 use crate::index::{StateIndex, StateNumber};
 
 use super::count_children::count_children;
+use super::exchange::{Alone, Exchange};
 pub use super::logged_values::LoggedValues;
 use super::retrograde::*;
+use super::share::{Share, Whole};
 
 /// Flag words (4,096 states each) one task reads in a layer: a task's
 /// states all lie in one partition of the values' spools.
 pub(super) const FLAG_WORDS_PER_TASK: usize = 16;
 /// Positions one task counts children of.
 pub(super) const POSITIONS_PER_TASK: u64 = 4096;
+/// Tasks of a layer between two exchanges of updates when processes share
+/// a board: 2^28 states, so that the updates a round sends stay within
+/// MPI's 2^31-element counts on the largest layers.
+pub(super) const TASKS_PER_ROUND: usize = 1 << 12;
 
 /// A spool's write failed.
 pub(super) fn spool_error(error: io::Error) -> SolveError {
@@ -82,6 +88,8 @@ pub(super) type SeedRun = Vec<Option<(StateNumber, StateNumber, Vec<u8>)>>;
 pub enum Workspace<'a> {
     Memory,
     Folder(&'a WorkFolder),
+    /// Spools in an existing folder, with no checkpoints.
+    Scratch(&'a std::path::Path),
 }
 
 /// The spools' names: seeds by margin, values by partition.
@@ -166,67 +174,97 @@ pub fn solve(
     observer: &dyn Observer,
     shift: Option<u32>,
 ) -> Result<(StateIndex, LoggedValues, SolveStats), SolveError> {
-    let mut stats = SolveStats::default();
-    let points = board.points() as i32;
-    let folder = match work {
-        Workspace::Memory => SpoolFolder::memory(),
-        Workspace::Folder(work) => work.spools(),
-    };
-
     let started = Instant::now();
     observer.phase_started(Phase::Enumerate, 0);
     let index = StateIndex::build(board).ok_or(SolveError::TooLarge {
         points: board.points(),
     })?;
-    stats.enumerate_seconds = started.elapsed().as_secs_f64();
+    let enumerate_seconds = started.elapsed().as_secs_f64();
     if observer.cancelled() {
         return Err(SolveError::Cancelled);
     }
+    let share = Whole::new(&index);
+    let (values, mut stats) = solve_share(&index, &share, &Alone, work, observer, shift)?;
+    stats.enumerate_seconds = enumerate_seconds;
+    Ok((index, values, stats))
+}
+
+/// Whether any process was asked to stop: every process asks at the same
+/// points of the solve, so that all stop together.
+fn cancelled(exchange: &dyn Exchange, observer: &dyn Observer) -> Result<bool, SolveError> {
+    let mut flag = [observer.cancelled() as u64];
+    exchange.sum(&mut flag)?;
+    Ok(flag[0] > 0)
+}
+
+/// Phases 2 and 3 for the states of `share` (the whole board, or one
+/// process's part of it, see `share`), with `index` built: as `solve`, the
+/// updates for other processes' states sent through `exchange` after each
+/// round of a layer's tasks. The values come back in `share`'s local
+/// numbers; the figures are the whole board's.
+pub fn solve_share(
+    index: &StateIndex,
+    share: &impl Share,
+    exchange: &dyn Exchange,
+    work: Workspace<'_>,
+    observer: &dyn Observer,
+    shift: Option<u32>,
+) -> Result<(LoggedValues, SolveStats), SolveError> {
+    let mut stats = SolveStats::default();
+    let board = *index.board();
+    let points = board.points() as i32;
+    let folder = match work {
+        Workspace::Memory => SpoolFolder::memory(),
+        Workspace::Folder(work) => work.spools(),
+        Workspace::Scratch(path) => SpoolFolder::within(path),
+    };
     let counts = index.counts();
+    let states = share.states();
 
     let saved = match work {
         Workspace::Folder(work) => work.load(board, counts.states),
-        Workspace::Memory => None,
+        Workspace::Memory | Workspace::Scratch(_) => None,
     };
-    let resumed = saved.and_then(
-        |saved| match resume(&folder, saved, points, counts.states) {
-            Ok(resumed) => Some(resumed),
-            Err(reason) => {
-                log::warn!("{board}: ignoring the checkpoint: {reason}; starting afresh");
-                if let Workspace::Folder(work) = work {
-                    work.clear();
-                }
-                None
+    let resumed = saved.and_then(|saved| match resume(&folder, saved, points, states) {
+        Ok(resumed) => Some(resumed),
+        Err(reason) => {
+            log::warn!("{board}: ignoring the checkpoint: {reason}; starting afresh");
+            if let Workspace::Folder(work) = work {
+                work.clear();
             }
-        },
-    );
+            None
+        }
+    });
     let (tallies, mut seeds, mut log, mut progress) = match resumed {
         Some(resumed) => resumed,
         None => {
             let started = Instant::now();
             observer.phase_started(Phase::CountChildren, counts.positions);
             let tallies: Vec<AtomicU64> = {
-                let mut words = Vec::with_capacity(counts.states.div_ceil(8) as usize);
+                let mut words = Vec::with_capacity(states.div_ceil(8) as usize);
                 crate::huge_pages::advise(words.spare_capacity_mut());
-                words.resize_with(counts.states.div_ceil(8) as usize, || AtomicU64::new(0));
+                words.resize_with(states.div_ceil(8) as usize, || AtomicU64::new(0));
                 words
             };
             let mut seeds: Vec<Spool> = (-points..=points)
                 .map(|margin| folder.spool(&seed_name(margin)))
                 .collect::<io::Result<_>>()
                 .map_err(spool_error)?;
-            let edges = count_children(&index, &tallies, &mut seeds, observer)?;
+            let mut edges = [count_children(
+                index, share, &tallies, &mut seeds, observer,
+            )?];
+            exchange.sum(&mut edges)?;
             stats.count_seconds = started.elapsed().as_secs_f64();
-            if observer.cancelled() {
+            if cancelled(exchange, observer)? {
                 return Err(SolveError::Cancelled);
             }
             let shift = shift
-                .unwrap_or_else(|| partition_shift(counts.states))
+                .unwrap_or_else(|| partition_shift(states))
                 .max(MIN_PARTITION_SHIFT);
-            let mut log = ValueLog::new(counts.states, shift, &folder)?;
+            let mut log = ValueLog::new(states, shift, &folder)?;
             let progress = SolveProgress {
                 next_level: points,
-                edges,
+                edges: edges[0],
                 ..SolveProgress::default()
             };
             offer(
@@ -244,15 +282,28 @@ pub fn solve(
     let started = Instant::now();
     observer.phase_started(Phase::Retrograde, 2 * counts.states);
     observer.advanced(progress.flips);
-    let mut flags = LayerFlags::new(counts.states);
+    let mut flags = LayerFlags::new(states);
+    // A layer's tasks, in rounds of at most `TASKS_PER_ROUND` between
+    // exchanges, as many rounds in every process.
+    let tasks = flags.current.len().div_ceil(FLAG_WORDS_PER_TASK);
+    let (round, rounds) = if exchange.processes() == 1 {
+        (tasks.max(1), 1)
+    } else {
+        let mut most = [tasks.div_ceil(TASKS_PER_ROUND) as u64];
+        exchange.max(&mut most)?;
+        (TASKS_PER_ROUND, (most[0] as usize).max(1))
+    };
+    let mut outgoing: Vec<Vec<u64>> = vec![Vec::new(); exchange.processes()];
     for level in (-points..=progress.next_level).rev() {
         observer.level_started(level);
-        let mut waiting = seed_level(&tallies, &flags, &mut seeds, level, points)?;
+        let mut waiting = [seed_level(&tallies, &flags, &mut seeds, level, points)?];
+        exchange.sum(&mut waiting)?;
+        let mut waiting = waiting[0];
         flags.advance();
         let mut depth = 1;
         let mut level_flips = 0u64;
         while waiting > 0 {
-            if observer.cancelled() {
+            if cancelled(exchange, observer)? {
                 return Err(SolveError::Cancelled);
             }
             if depth + 1 > cell::MAX_MOVER_DEPTH {
@@ -261,7 +312,27 @@ pub fn solve(
                     depth: depth + 1,
                 });
             }
-            let (here, next) = propagate_layer(&index, &tallies, &flags, &mut log, level, depth)?;
+            let mut counted = [0u64; 2];
+            for r in 0..rounds {
+                let (here, next) = propagate_layer(
+                    index,
+                    share,
+                    &tallies,
+                    &flags,
+                    &mut log,
+                    (level, depth),
+                    r * round..(r + 1) * round,
+                    &mut outgoing,
+                )?;
+                counted[0] += here;
+                counted[1] += next;
+                if exchange.processes() > 1 {
+                    let received = exchange.all_to_all(&mut outgoing)?;
+                    counted[1] += apply_received(share, &tallies, &flags, depth, &received)?;
+                }
+            }
+            exchange.sum(&mut counted)?;
+            let [here, next] = counted;
             debug_assert_eq!(here, waiting);
             flags.advance();
             level_flips += here;
@@ -302,5 +373,5 @@ pub fn solve(
         spools: log.spools.into_iter().map(Mutex::new).collect(),
         cache: Mutex::new(Vec::new()),
     };
-    Ok((index, values, stats))
+    Ok((values, stats))
 }

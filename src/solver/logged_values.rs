@@ -6,6 +6,7 @@ use std::io;
 use std::ops::Range;
 use std::sync::{Arc, Mutex};
 
+use super::share::Share;
 use super::spool::Spool;
 use super::{cell, ValueRun};
 use crate::index::{PositionNumber, StateIndex, StateNumber};
@@ -160,19 +161,33 @@ impl LoggedValues {
         ))
     }
 
-    /// The values of the states of positions `positions`, read at once.
+    /// The values of the states of positions `positions`, read at once;
+    /// the values are in `share`'s local numbers, which must hold the
+    /// positions.
     pub fn values_of(
         &self,
         index: &StateIndex,
+        share: &impl Share,
         positions: Range<PositionNumber>,
     ) -> io::Result<ValueRun> {
         let (plain, ko) = index.state_runs(positions);
+        // A run of the index's numbers in the share is one of its local
+        // numbers.
+        let local = |run: Range<StateNumber>| -> io::Result<Vec<u32>> {
+            if run.is_empty() {
+                return Ok(Vec::new());
+            }
+            let start = share.local(run.start).ok_or_else(|| {
+                io::Error::other("the values of a state another process holds were asked for")
+            })?;
+            self.cells(start..start + (run.end - run.start))
+        };
         Ok(ValueRun {
             points: self.points,
+            plain: local(plain.clone())?,
             plain_start: plain.start,
-            plain: self.cells(plain)?,
+            ko: local(ko.clone())?,
             ko_start: ko.start,
-            ko: self.cells(ko)?,
         })
     }
 

@@ -28,10 +28,12 @@
 pub mod cell;
 pub mod checkpoint;
 mod count_children;
+pub mod exchange;
 pub mod lean;
 mod logged_values;
 pub mod plan;
 mod retrograde;
+pub mod share;
 pub mod spool;
 pub mod tally;
 
@@ -122,6 +124,8 @@ pub enum SolveError {
     },
     /// A spool of the lean solve could not be written or read.
     Spool(String),
+    /// The processes sharing a solve could not exchange their updates.
+    Exchange(String),
 }
 
 impl std::fmt::Display for SolveError {
@@ -140,6 +144,9 @@ impl std::fmt::Display for SolveError {
                 cell::MAX_MOVER_DEPTH
             ),
             SolveError::Spool(error) => write!(f, "the solve's working files failed: {error}"),
+            SolveError::Exchange(error) => {
+                write!(f, "the processes sharing the solve failed: {error}")
+            }
         }
     }
 }
@@ -243,7 +250,8 @@ impl Solution {
         &self,
         positions: std::ops::Range<PositionNumber>,
     ) -> std::io::Result<ValueRun> {
-        self.values.values_of(&self.index, positions)
+        let whole = share::Whole::new(&self.index);
+        self.values.values_of(&self.index, &whole, positions)
     }
 
     /// The value of any legal state (in any orientation); `None` for a

@@ -4,6 +4,7 @@
 //! each decision logged to the values' spools (`ValueLog`).
 
 use std::io;
+use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
@@ -17,6 +18,7 @@ use crate::index::{StateIndex, StateNumber};
 use crate::prefetch::prefetch_element;
 
 use super::lean::{spool_error, FLAG_WORDS_PER_TASK};
+use super::share::Share;
 use super::tally;
 
 /// Reads a seed spool back: the numbers of its states, a batch at a time.
@@ -86,6 +88,9 @@ pub(super) struct TaskRecord {
     first: Option<(StateNumber, u64)>,
     last: StateNumber,
     rest: Vec<u8>,
+    /// Updates for other processes' states, one list per process (empty
+    /// if there are none).
+    remote: Vec<Vec<u64>>,
 }
 
 /// Kinds of a recorded state: won, lost, or both, in the layer.
@@ -141,45 +146,105 @@ impl ValueLog {
     }
 }
 
-/// Phase 3, one layer: every state decided at threshold `level` and depth
-/// `depth` updates its predecessors, marking those decided at `depth + 1`
-/// in the next layer, and is recorded in the values' spools. Returns
-/// (states of this layer, states of the next).
+/// Applies updates to local states: "a child won" (`CHILD_WON`) or "won",
+/// marking the states they decide in the next layer (parity
+/// `next_parity`). Returns how many they decide.
+#[inline]
+fn apply_local(
+    tallies: &[AtomicU64],
+    flags: &LayerFlags,
+    next_parity: u32,
+    local: u64,
+    update: u64,
+) -> bool {
+    let now = if update & CHILD_WON != 0 {
+        tally::child_won(tallies, local, next_parity)
+    } else {
+        tally::set_won(tallies, local, next_parity)
+    };
+    if now {
+        flags.mark_next(local);
+    }
+    now
+}
+
+/// Applies the updates other processes sent for this share's states during
+/// layer `depth` (see `propagate_layer`); returns the states they decide
+/// for the next layer.
+pub(super) fn apply_received(
+    share: &impl Share,
+    tallies: &[AtomicU64],
+    flags: &LayerFlags,
+    depth: u32,
+    updates: &[u64],
+) -> Result<u64, SolveError> {
+    let next_parity = (depth & 1) ^ 1;
+    updates
+        .par_chunks(1 << 16)
+        .map(|chunk| {
+            let mut decided = 0;
+            for &update in chunk {
+                let local = share.local(update & !CHILD_WON).ok_or_else(|| {
+                    SolveError::Exchange(
+                        "an update arrived for a state another process holds".into(),
+                    )
+                })?;
+                decided += apply_local(tallies, flags, next_parity, local, update) as u64;
+            }
+            Ok(decided)
+        })
+        .sum()
+}
+
+/// Phase 3, one layer, or tasks `tasks` of it: every state of `share`
+/// decided at threshold `level` and depth `depth` updates its
+/// predecessors, marking those of `share` decided at `depth + 1` in the
+/// next layer, and is recorded in the values' spools; the updates for
+/// other processes' states are appended to `outgoing`, one list per
+/// process. Returns (states of this layer, states of the next) in `share`,
+/// so far.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn propagate_layer(
     index: &StateIndex,
+    share: &impl Share,
     tallies: &[AtomicU64],
     flags: &LayerFlags,
     log: &mut ValueLog,
-    level: i32,
-    depth: u32,
+    (level, depth): (i32, u32),
+    tasks: Range<usize>,
+    outgoing: &mut [Vec<u64>],
 ) -> Result<(u64, u64), SolveError> {
     let points = index.board().points() as i32;
     let parity = depth & 1;
     let next_parity = parity ^ 1;
-    let states = index.counts().states;
+    let states = share.states();
     let words = flags.current.len();
-    let tasks = words.div_ceil(FLAG_WORDS_PER_TASK);
+    let tasks = tasks.start..tasks.end.min(words.div_ceil(FLAG_WORDS_PER_TASK));
     let batch = 16 * rayon::current_num_threads();
     let (mut here, mut decided) = (0, 0);
-    let apply = |updates: &mut Vec<u64>, count: usize| {
+    // Updates for this share's states are applied at once; the others'
+    // are kept for their processes.
+    let apply = |updates: &mut Vec<u64>, count: usize, remote: &mut Vec<Vec<u64>>| {
         let mut decided = 0;
         for &update in &updates[..count] {
             let number = update & !CHILD_WON;
-            let now = if update & CHILD_WON != 0 {
-                tally::child_won(tallies, number, next_parity)
-            } else {
-                tally::set_won(tallies, number, next_parity)
-            };
-            if now {
-                flags.mark_next(number);
-                decided += 1;
+            match share.local(number) {
+                Some(local) => {
+                    decided += apply_local(tallies, flags, next_parity, local, update) as u64
+                }
+                None => {
+                    if remote.is_empty() {
+                        remote.resize_with(share.processes(), Vec::new);
+                    }
+                    remote[share.owner(number)].push(update);
+                }
             }
         }
         updates.drain(..count);
         decided
     };
-    for first_task in (0..tasks).step_by(batch) {
-        let records: Vec<TaskRecord> = (first_task..(first_task + batch).min(tasks))
+    for first_task in tasks.clone().step_by(batch) {
+        let records: Vec<TaskRecord> = (first_task..(first_task + batch).min(tasks.end))
             .into_par_iter()
             .filter(|&task| {
                 let w = task * FLAG_WORDS_PER_TASK;
@@ -200,6 +265,7 @@ pub(super) fn propagate_layer(
                     let mut first = None;
                     let mut last = 0;
                     let mut rest = Vec::new();
+                    let mut remote = Vec::new();
                     let w0 = task * FLAG_WORDS_PER_TASK;
                     for w in w0..(w0 + FLAG_WORDS_PER_TASK).min(words) {
                         let mut bits = flags.current[w].load(Ordering::Relaxed);
@@ -215,7 +281,7 @@ pub(super) fn propagate_layer(
                             if bits != 0 {
                                 let next = group_first(bits);
                                 prefetch_element(tallies, (next / 8) as usize);
-                                index.prefetch_state(next);
+                                index.prefetch_state(share.global(next));
                             }
                             let end = (block + STATES_PER_FLAG).min(states);
                             let run = &tallies[(block / 8) as usize..end.div_ceil(8) as usize];
@@ -236,34 +302,41 @@ pub(super) fn propagate_layer(
                                 }
                                 last = number;
                                 tally::settle(tallies, number, won, lost);
-                                (number, won, lost)
+                                (share.global(number), won, lost)
                             });
                             let waiting = updates.len();
                             here += push_updates(index, cursor, group, scratch, updates, |p| {
-                                prefetch_element(tallies, (p / 8) as usize)
+                                if let Some(local) = share.local(p) {
+                                    prefetch_element(tallies, (local / 8) as usize)
+                                }
                             });
                             // The updates asked for before this group have
                             // had its work to arrive.
                             if waiting >= UPDATE_BATCH {
-                                decided += apply(updates, waiting);
+                                decided += apply(updates, waiting, &mut remote);
                             }
                         }
                     }
                     let waiting = updates.len();
-                    decided += apply(updates, waiting);
+                    decided += apply(updates, waiting, &mut remote);
                     TaskRecord {
                         here,
                         decided,
                         first,
                         last,
                         rest,
+                        remote,
                     }
                 },
             )
             .collect();
-        for record in records {
+        for mut record in records {
             here += record.here;
             decided += record.decided;
+            for (list, updates) in outgoing.iter_mut().zip(&record.remote) {
+                list.extend_from_slice(updates);
+            }
+            record.remote = Vec::new();
             log.append(level, depth, points, record)
                 .map_err(spool_error)?;
         }

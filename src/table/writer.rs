@@ -3,7 +3,8 @@
 //! bytes go to a temporary file in the same folder, are flushed to disk, and
 //! only then renamed (`crate::files`).
 
-use std::io::{Cursor, Seek, Write};
+use std::fs::File;
+use std::io::{BufWriter, Cursor, Seek, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
@@ -11,6 +12,7 @@ use rayon::prelude::*;
 
 use super::format::{self, Description, TableWriter};
 use super::{file_name, TableError};
+use crate::board::Board;
 use crate::files::{replace_atomically, temporary_path};
 use crate::index::{PositionNumber, StateIndex, StateNumber};
 use crate::solver::{Observer, Phase, Silent, Solution, ValueRun};
@@ -72,7 +74,49 @@ impl ValueBatch for ValueRun {
 /// unequal times, and a batch ends when its slowest block does: eight left
 /// the two cores 80 to 90% busy, thirty-two keep them busier while the
 /// batch's compressed blocks stay a fraction of a MiB.
-const BLOCKS_PER_BATCH: u64 = 32;
+pub const BLOCKS_PER_BATCH: u64 = 32;
+
+/// The blocks of batch `batch_start`: the batch of `BLOCKS_PER_BATCH`
+/// blocks that starts there, cut at the table's `blocks`.
+pub fn batch_blocks(batch_start: u64, blocks: u64) -> Range<u64> {
+    batch_start..(batch_start + BLOCKS_PER_BATCH).min(blocks)
+}
+
+/// The positions of blocks `blocks` of a board of `positions` positions.
+pub fn block_positions(blocks: Range<u64>, positions: u64) -> Range<PositionNumber> {
+    let per = POSITIONS_PER_BLOCK as u64;
+    (blocks.start * per).min(positions)..(blocks.end * per).min(positions)
+}
+
+/// Blocks `blocks` of `index`'s table compressed, in parallel, from the
+/// values of their states in `batch`.
+pub fn compress_blocks(
+    index: &StateIndex,
+    batch: &impl ValueBatch,
+    blocks: Range<u64>,
+) -> Vec<Vec<u8>> {
+    let positions = index.counts().positions;
+    blocks
+        .into_par_iter()
+        .map(|block| {
+            let range = block_positions(block..block + 1, positions);
+            // The values of the block's states, in number order: its plain
+            // and passed states, two a position, then its ko states,
+            // position by position.
+            let (plain, ko) = index.state_runs(range.clone());
+            let mut plain_values = Vec::with_capacity((plain.end - plain.start) as usize);
+            batch.values(plain, &mut plain_values);
+            let mut ko_values = Vec::with_capacity((ko.end - ko.start) as usize);
+            batch.values(ko, &mut ko_values);
+            format::compress_block(
+                index.board(),
+                &plain_values,
+                &ko_values,
+                range.map(|position| index.ko_state_count(position)),
+            )
+        })
+        .collect()
+}
 
 /// Writes the table of `index`'s states with values `values` to `out`;
 /// returns the checksum, or `None` if `observer` said stop. The same values
@@ -87,10 +131,41 @@ pub fn encode_values<W: Write + Seek>(
     out: W,
     observer: &dyn Observer,
 ) -> std::io::Result<Option<(W, u32)>> {
+    let positions = index.counts().positions;
+    let blocks = positions.div_ceil(POSITIONS_PER_BLOCK as u64);
+    let read = |batch_start: u64| {
+        values.batch(block_positions(
+            batch_blocks(batch_start, blocks),
+            positions,
+        ))
+    };
+    let mut next = (blocks > 0).then(|| read(0)).transpose()?;
+    encode_blocks(index, edges, out, observer, |batch| {
+        let values = next.take().expect("each batch's values are read before it");
+        // The next batch's values are read while this one is compressed:
+        // for a lean solve, that is when its partitions are turned back.
+        let (compressed, upcoming) = rayon::join(
+            || compress_blocks(index, &values, batch.clone()),
+            || (batch.end < blocks).then(|| read(batch.end)).transpose(),
+        );
+        next = upcoming?;
+        Ok(compressed)
+    })
+}
+
+/// Writes the table of `index`'s states to `out`, its blocks compressed by
+/// `compressed`, asked for the blocks of each batch (`batch_blocks`) in
+/// order; as `encode_values` otherwise.
+pub fn encode_blocks<W: Write + Seek>(
+    index: &StateIndex,
+    edges: u64,
+    out: W,
+    observer: &dyn Observer,
+    mut compressed: impl FnMut(Range<u64>) -> std::io::Result<Vec<Vec<u8>>>,
+) -> std::io::Result<Option<(W, u32)>> {
     let counts = index.counts();
-    let board = *index.board();
     let description = Description {
-        board,
+        board: *index.board(),
         positions: counts.positions,
         ko_states: counts.ko_states,
         edges,
@@ -101,61 +176,17 @@ pub fn encode_values<W: Write + Seek>(
         description,
         format::directory_counts(index.presence_words()),
     )?;
-    let per = POSITIONS_PER_BLOCK as u64;
     let blocks = writer.blocks() as u64;
-    let positions = |batch_start: u64| {
-        let batch_end = (batch_start + BLOCKS_PER_BATCH).min(blocks);
-        batch_start * per..(batch_end * per).min(counts.positions)
-    };
     observer.phase_started(Phase::Write, blocks);
-    let mut next = (blocks > 0)
-        .then(|| values.batch(positions(0)))
-        .transpose()?;
     for batch_start in (0..blocks).step_by(BLOCKS_PER_BATCH as usize) {
         if observer.cancelled() {
             return Ok(None);
         }
-        let batch_end = (batch_start + BLOCKS_PER_BATCH).min(blocks);
-        let batch = next.take().expect("each batch's values are read before it");
-        // The next batch's values are read while this one is compressed:
-        // for a lean solve, that is when its partitions are turned back.
-        let (compressed, upcoming): (Vec<Vec<u8>>, _) = rayon::join(
-            || {
-                (batch_start..batch_end)
-                    .into_par_iter()
-                    .map(|block| {
-                        let first = block * per;
-                        let last = (block * per + per).min(counts.positions);
-                        // The values of the block's states, in number
-                        // order: its plain and passed states, two a
-                        // position, then its ko states, position by
-                        // position.
-                        let (plain, ko) = index.state_runs(first..last);
-                        let mut plain_values =
-                            Vec::with_capacity((plain.end - plain.start) as usize);
-                        batch.values(plain, &mut plain_values);
-                        let mut ko_values = Vec::with_capacity((ko.end - ko.start) as usize);
-                        batch.values(ko, &mut ko_values);
-                        format::compress_block(
-                            &board,
-                            &plain_values,
-                            &ko_values,
-                            (first..last).map(|position| index.ko_state_count(position)),
-                        )
-                    })
-                    .collect()
-            },
-            || {
-                (batch_end < blocks)
-                    .then(|| values.batch(positions(batch_end)))
-                    .transpose()
-            },
-        );
-        next = upcoming?;
-        for block in &compressed {
+        let batch = batch_blocks(batch_start, blocks);
+        for block in &compressed(batch.clone())? {
             writer.add_block(block)?;
         }
-        observer.advanced(batch_end - batch_start);
+        observer.advanced(batch.end - batch.start);
     }
     writer.finish().map(Some)
 }
@@ -203,12 +234,26 @@ pub fn write(
     observer: &dyn Observer,
     check: &dyn Fn(&Path) -> Result<(), String>,
 ) -> Result<Option<Written>, TableError> {
-    let path = folder.join(file_name(solution.board()));
+    write_encoded(*solution.board(), folder, observer, check, |out| {
+        Ok(encode_into(solution, out, observer)?.map(|(_, checksum)| checksum))
+    })
+}
+
+/// `write` for a table whose bytes `encode` writes to the file it is
+/// given, returning the checksum (`None` if it stopped).
+pub fn write_encoded(
+    board: Board,
+    folder: &Path,
+    observer: &dyn Observer,
+    check: &dyn Fn(&Path) -> Result<(), String>,
+    encode: impl FnOnce(&mut BufWriter<File>) -> std::io::Result<Option<u32>>,
+) -> Result<Option<Written>, TableError> {
+    let path = folder.join(file_name(&board));
     let temporary = temporary_path(&path);
     let result = replace_atomically(
         &path,
         |out| {
-            let Some((out, checksum)) = encode_into(solution, out, observer)? else {
+            let Some(checksum) = encode(out)? else {
                 return Ok(None);
             };
             out.flush()?;

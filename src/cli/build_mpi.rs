@@ -1,0 +1,334 @@
+//! `mpirun -np K smallgo build RxC [--tables DIR]`: one board built by the
+//! K processes of an MPI job (the `mpi` feature).
+//!
+//! Every process builds the index, then solves the states of its own
+//! positions (`solver::share::Part`: consecutive whole table blocks),
+//! sending the updates for the others' states to them after each round of
+//! a layer (`cluster::Cluster`). Process 0 then writes the table: its own
+//! blocks, and the others' as they send them, compressed, in order; the
+//! file is byte for byte the one a single process writes. Process 0 alone
+//! checks the folder, shows progress and prints the summary; every process
+//! first checks that all run the same smallgo on the same board and folder.
+//!
+//! Each process keeps its spools in `RxC.sgtb.mpi/rank-R` beside the
+//! table, removed at the end. Ctrl-C (which `mpirun` passes to every
+//! process) stops them all at the same layer; a process that fails ends the
+//! job, and `mpirun` names it.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use super::build::{absolute, check_folder, turned_table};
+use super::manifest;
+use super::progress::{catch_interrupts, BuildProgress};
+use super::{EXIT_FAILURE, EXIT_INTERRUPTED};
+use crate::analysis::{best_moves, root_result};
+use crate::board::Board;
+use crate::cluster::Cluster;
+use crate::index::StateIndex;
+use crate::plan::{human_bytes, peak_memory, reset_peak_memory};
+use crate::solver::exchange::Exchange;
+use crate::solver::lean::solve_share;
+use crate::solver::share::{Part, Share};
+use crate::solver::{Observer, Silent, SolveError, Workspace};
+use crate::state::State;
+use crate::table::verify::{spot_check, spot_sample};
+use crate::table::writer::{
+    batch_blocks, block_positions, compress_blocks, encode_blocks, write_encoded, BLOCKS_PER_BATCH,
+    POSITIONS_PER_BLOCK,
+};
+use crate::table::{file_name, Tablebase};
+
+/// An observer that never asks to stop: once the solve is done, the
+/// processes finish the table together (one that stopped alone would leave
+/// the others waiting).
+struct Finishing<'a>(&'a dyn Observer);
+
+impl Observer for Finishing<'_> {
+    fn phase_started(&self, phase: crate::solver::Phase, total: u64) {
+        self.0.phase_started(phase, total)
+    }
+    fn advanced(&self, work: u64) {
+        self.0.advanced(work)
+    }
+}
+
+/// A digest of the running binary, so that processes of different builds
+/// refuse to work together.
+fn binary_digest() -> String {
+    std::env::current_exe()
+        .and_then(std::fs::read)
+        .map(|bytes| format!("{:08x}", crc32fast::hash(&bytes)))
+        .unwrap_or_else(|error| format!("unreadable: {error}"))
+}
+
+/// Whether any process says `failed`; every process learns the same.
+fn any(cluster: &Cluster, failed: bool) -> bool {
+    let mut flag = [failed as u64];
+    cluster.sum(&mut flag).is_err() || flag[0] > 0
+}
+
+/// `smallgo build` under `mpirun`.
+pub fn run(board: Board, folder: PathBuf) -> ExitCode {
+    let Some(cluster) = Cluster::start() else {
+        eprintln!("smallgo: MPI could not start");
+        return ExitCode::from(EXIT_FAILURE);
+    };
+    let root = cluster.rank() == 0;
+    let processes = cluster.processes();
+    let fail = |message: String| {
+        if root {
+            eprintln!("smallgo: {message}");
+        }
+        ExitCode::from(EXIT_FAILURE)
+    };
+    let facts = [
+        ("smallgo version", env!("CARGO_PKG_VERSION").to_string()),
+        ("binary", binary_digest()),
+        ("board", board.name()),
+        ("tables folder", absolute(&folder).display().to_string()),
+    ];
+    if let Err(message) = cluster.agree(&facts) {
+        return fail(message);
+    }
+    if let Some((turned, _)) = turned_table(board, &folder) {
+        return fail(format!(
+            "{board}: nothing to build: the table of {turned} serves {board} turned"
+        ));
+    }
+    let checked = if root { check_folder(&folder) } else { Ok(()) };
+    if any(&cluster, checked.is_err()) {
+        return fail(checked.err().unwrap_or_default());
+    }
+    let table = folder.join(file_name(&board));
+    if root {
+        log::info!(
+            "{board}: the table goes to {}, built by {processes} processes",
+            absolute(&table).display()
+        );
+    }
+    let scratch = folder
+        .join(format!("{}.mpi", file_name(&board)))
+        .join(format!("rank-{}", cluster.rank()));
+    if let Err(error) = std::fs::create_dir_all(&scratch) {
+        eprintln!(
+            "smallgo: process {}: cannot make {}: {error}",
+            cluster.rank(),
+            scratch.display()
+        );
+        cluster.abort(EXIT_FAILURE as i32);
+    }
+    catch_interrupts();
+    let progress = root.then(|| BuildProgress::new(board.name()));
+    let observer: &dyn Observer = match &progress {
+        Some(progress) => progress,
+        None => &Silent,
+    };
+    reset_peak_memory();
+    let started = Instant::now();
+    let outcome = build(&cluster, board, &folder, &scratch, observer);
+    if let Some(progress) = &progress {
+        progress.finish();
+    }
+    let _ = std::fs::remove_dir_all(&scratch);
+    let (written, solve_seconds, index) = match outcome {
+        Ok(Some(built)) => built,
+        Ok(None) => {
+            if root {
+                eprintln!("smallgo: interrupted; no table written");
+            }
+            return ExitCode::from(EXIT_INTERRUPTED);
+        }
+        Err(message) => {
+            eprintln!("smallgo: process {}: {message}", cluster.rank());
+            cluster.abort(EXIT_FAILURE as i32);
+        }
+    };
+    let seconds = started.elapsed().as_secs_f64();
+    // Every process's peak memory and bytes sent, for process 0 to report.
+    let figures = cluster.gather_all(&[peak_memory().unwrap_or(0), cluster.bytes_sent()]);
+    if !root {
+        return ExitCode::SUCCESS;
+    }
+    let _ = std::fs::remove_dir(scratch.parent().unwrap_or(&scratch));
+    let Some((written, edges)) = written else {
+        return ExitCode::SUCCESS;
+    };
+    let opened = Tablebase::open(&written.path);
+    let result = opened
+        .as_ref()
+        .map_err(|e| e.to_string())
+        .and_then(|t| root_result(t).map_err(|e| e.to_string()))
+        .unwrap_or_else(|e| e);
+    let first_moves: Vec<String> = opened
+        .ok()
+        .and_then(|t| best_moves(&t, &State::start(), 0.0, true).ok())
+        .map(|moves| moves.iter().map(|m| m.name(&board)).collect())
+        .unwrap_or_default();
+    let counts = index.counts();
+    let entry = manifest::Entry {
+        board,
+        states: counts.states,
+        root_result: result.clone(),
+        best_first_moves: first_moves.clone(),
+        file_bytes: written.bytes,
+        checksum: written.checksum,
+        build_seconds: seconds,
+    };
+    if let Err(error) = manifest::update(&folder, entry) {
+        eprintln!("smallgo: the table is written, but the manifest is not: {error}");
+    }
+    let sent: u64 = figures.iter().map(|f| f[1]).sum();
+    let peaks: Vec<String> = figures.iter().map(|f| human_bytes(f[0] as f64)).collect();
+    let lines = [
+        format!("board               {board}"),
+        format!("processes           {processes}"),
+        format!("states              {}", counts.states),
+        format!("edges               {edges}"),
+        format!("result at komi 0    {result}"),
+        format!("best first moves    {}", first_moves.join(" ")),
+        format!("wall time           {seconds:.2} s (solve {solve_seconds:.2})"),
+        format!(
+            "exchanged           {} ({:.2} bytes/edge)",
+            human_bytes(sent as f64),
+            sent as f64 / edges.max(1) as f64
+        ),
+        format!("peak memory         {} (by process)", peaks.join(", ")),
+        format!(
+            "table               {} ({}, crc32 {:08x})",
+            written.path.display(),
+            human_bytes(written.bytes as f64),
+            written.checksum
+        ),
+    ];
+    for line in lines {
+        if let Err(error) = outln!("{line}") {
+            return super::output_failed(&error);
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// A table written by process 0, with the board's edges.
+type Built = Option<(crate::table::writer::Written, u64)>;
+
+/// Solves this process's part and writes (process 0) or sends (the
+/// others) its blocks. `Ok(None)` if the job was interrupted.
+fn build(
+    cluster: &Cluster,
+    board: Board,
+    folder: &Path,
+    scratch: &Path,
+    observer: &dyn Observer,
+) -> Result<Option<(Built, f64, StateIndex)>, String> {
+    let started = Instant::now();
+    observer.phase_started(crate::solver::Phase::Enumerate, 0);
+    let index = StateIndex::build(board)
+        .ok_or_else(|| SolveError::TooLarge {
+            points: board.points(),
+        })
+        .map_err(|e| e.to_string())?;
+    let part = Part::new(
+        &index,
+        cluster.processes(),
+        cluster.rank(),
+        POSITIONS_PER_BLOCK as u64,
+    );
+    let (values, stats) = match solve_share(
+        &index,
+        &part,
+        cluster,
+        Workspace::Scratch(scratch),
+        observer,
+        None,
+    ) {
+        Ok(solved) => solved,
+        Err(SolveError::Cancelled) => return Ok(None),
+        Err(error) => return Err(format!("cannot build {board}: {error}")),
+    };
+    let solve_seconds = started.elapsed().as_secs_f64();
+    let blocks = index
+        .counts()
+        .positions
+        .div_ceil(POSITIONS_PER_BLOCK as u64);
+    let positions = index.counts().positions;
+    let own = part.positions();
+    let own_blocks = own.start.div_ceil(POSITIONS_PER_BLOCK as u64)
+        ..own.end.div_ceil(POSITIONS_PER_BLOCK as u64);
+    let compress = |batch: std::ops::Range<u64>| -> std::io::Result<Vec<Vec<u8>>> {
+        let run = values.values_of(&index, &part, block_positions(batch.clone(), positions))?;
+        Ok(compress_blocks(&index, &run, batch))
+    };
+    if cluster.rank() != 0 {
+        for batch_start in (0..blocks).step_by(BLOCKS_PER_BATCH as usize) {
+            let batch = batch_blocks(batch_start, blocks);
+            let mine = batch.start.max(own_blocks.start)..batch.end.min(own_blocks.end);
+            if !mine.is_empty() {
+                let compressed = compress(mine).map_err(|e| e.to_string())?;
+                cluster.send_blocks(&compressed);
+            }
+        }
+        return Ok(Some((None, solve_seconds, index)));
+    }
+    let written = write_table(
+        cluster,
+        &index,
+        &part,
+        folder,
+        observer,
+        stats.edges,
+        &compress,
+    )?;
+    Ok(Some((Some((written, stats.edges)), solve_seconds, index)))
+}
+
+/// Process 0 writes the table: each batch's blocks compressed here or
+/// received from the process that holds them, in order; then the spot
+/// check, and the rename.
+fn write_table(
+    cluster: &Cluster,
+    index: &StateIndex,
+    part: &Part,
+    folder: &Path,
+    observer: &dyn Observer,
+    edges: u64,
+    compress: &dyn Fn(std::ops::Range<u64>) -> std::io::Result<Vec<Vec<u8>>>,
+) -> Result<crate::table::writer::Written, String> {
+    let per = POSITIONS_PER_BLOCK as u64;
+    let check = |path: &Path| -> Result<(), String> {
+        let sample = spot_sample(index.counts().states);
+        spot_check(path, index, edges, sample).map(|_| ())
+    };
+    let finishing = Finishing(observer);
+    let written = write_encoded(*index.board(), folder, &finishing, &check, |out| {
+        let encoded = encode_blocks(index, edges, out, &finishing, |batch| {
+            // The batch's blocks, a run per process that holds them.
+            let mut compressed = Vec::with_capacity((batch.end - batch.start) as usize);
+            let mut block = batch.start;
+            while block < batch.end {
+                let owner = part.position_owner(block * per);
+                let mut end = block + 1;
+                while end < batch.end && part.position_owner(end * per) == owner {
+                    end += 1;
+                }
+                if owner == 0 {
+                    compressed.extend(compress(block..end)?);
+                } else {
+                    compressed.extend(cluster.receive_blocks(owner));
+                }
+                block = end;
+            }
+            Ok(compressed)
+        })?;
+        Ok(encoded.map(|(_, checksum)| checksum))
+    });
+    match written {
+        Ok(Some(written)) => Ok(written),
+        Ok(None) => Err("the table was not written".into()),
+        Err(error) => Err(format!(
+            "cannot write the table of {}: {error}",
+            index.board()
+        )),
+    }
+}

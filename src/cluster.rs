@@ -1,0 +1,195 @@
+//! The processes of an MPI job, as the solver and the table writer need
+//! them: the collectives of a shared solve (`Exchange`), the check that
+//! every process runs the same build of the same board, and the table's
+//! compressed blocks sent to the process that writes the file.
+//!
+//! Only the calling thread talks to MPI (the solve's worker threads never
+//! do); every process makes the same collective calls in the same order.
+//! MPI's default error handler ends the whole job on a failed call, and
+//! `mpirun` ends it when a process dies, naming that process.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use mpi::collective::SystemOperation;
+use mpi::datatype::{Partition, PartitionMut};
+use mpi::environment::Universe;
+use mpi::topology::{Communicator, SimpleCommunicator};
+use mpi::traits::*;
+use mpi::Count;
+
+use crate::solver::exchange::Exchange;
+use crate::solver::SolveError;
+
+/// Elements one process sends in one all-to-all at most, over `processes`
+/// receivers: each receives at most 2^30 in all, within MPI's counts and
+/// displacements of 2^31 - 1.
+fn send_limit(processes: usize) -> u64 {
+    (1u64 << 30) / processes as u64
+}
+
+/// This process of an MPI job.
+pub struct Cluster {
+    // Finalizes MPI when dropped, after `world`.
+    world: SimpleCommunicator,
+    _universe: Universe,
+    /// Bytes this process sent to the others in all-to-all exchanges.
+    sent: AtomicU64,
+}
+
+impl Cluster {
+    /// Joins the job `mpirun` started; `None` if MPI cannot start.
+    pub fn start() -> Option<Cluster> {
+        let (universe, _) = mpi::initialize_with_threading(mpi::Threading::Funneled)?;
+        Some(Cluster {
+            world: universe.world(),
+            _universe: universe,
+            sent: AtomicU64::new(0),
+        })
+    }
+
+    /// This process's rank, from 0.
+    pub fn rank(&self) -> usize {
+        self.world.rank() as usize
+    }
+
+    /// Bytes this process has sent to the others in exchanges.
+    pub fn bytes_sent(&self) -> u64 {
+        self.sent.load(Ordering::Relaxed)
+    }
+
+    /// Ends every process of the job with `code`.
+    pub fn abort(&self, code: i32) -> ! {
+        self.world.abort(code)
+    }
+
+    /// Every process's `values`, rank by rank.
+    pub fn gather_all(&self, values: &[u64]) -> Vec<Vec<u64>> {
+        let mut all = vec![0u64; values.len() * self.processes()];
+        self.world.all_gather_into(values, &mut all[..]);
+        all.chunks(values.len().max(1))
+            .map(<[u64]>::to_vec)
+            .collect()
+    }
+
+    /// Checks that every process has the same `facts` (named values: the
+    /// board, the binary, ...) as process 0; if not, says which process
+    /// differs in what.
+    pub fn agree(&self, facts: &[(&str, String)]) -> Result<(), String> {
+        let hashes: Vec<u64> = facts
+            .iter()
+            .map(|(_, value)| crc32fast::hash(value.as_bytes()) as u64)
+            .collect();
+        let all = self.gather_all(&hashes);
+        for (rank, theirs) in all.iter().enumerate().skip(1) {
+            let differ: Vec<&str> = facts
+                .iter()
+                .zip(theirs.iter().zip(&all[0]))
+                .filter(|(_, (a, b))| a != b)
+                .map(|((name, _), _)| *name)
+                .collect();
+            if !differ.is_empty() {
+                return Err(format!(
+                    "process {rank} differs from process 0 in {}; every process must run the same smallgo on the same board",
+                    differ.join(", ")
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Sends `blocks` (compressed table blocks) to process 0.
+    pub fn send_blocks(&self, blocks: &[Vec<u8>]) {
+        let lengths: Vec<u64> = blocks.iter().map(|b| b.len() as u64).collect();
+        let root = self.world.process_at_rank(0);
+        root.send(&lengths[..]);
+        root.send(&blocks.concat()[..]);
+    }
+
+    /// The blocks process `rank` sends with `send_blocks`.
+    pub fn receive_blocks(&self, rank: usize) -> Vec<Vec<u8>> {
+        let from = self.world.process_at_rank(rank as i32);
+        let (lengths, _) = from.receive_vec::<u64>();
+        let (bytes, _) = from.receive_vec::<u8>();
+        let mut rest = &bytes[..];
+        lengths
+            .iter()
+            .map(|&n| {
+                let (block, after) = rest.split_at((n as usize).min(rest.len()));
+                rest = after;
+                block.to_vec()
+            })
+            .collect()
+    }
+
+    fn reduce(&self, values: &mut [u64], op: SystemOperation) {
+        let mine = values.to_vec();
+        self.world.all_reduce_into(&mine[..], values, op);
+    }
+}
+
+/// Offsets of runs of `counts` laid end to end.
+fn displacements(counts: &[Count]) -> Vec<Count> {
+    counts
+        .iter()
+        .scan(0, |at, &n| {
+            let here = *at;
+            *at += n;
+            Some(here)
+        })
+        .collect()
+}
+
+impl Exchange for Cluster {
+    fn processes(&self) -> usize {
+        self.world.size() as usize
+    }
+
+    fn all_to_all(&self, outgoing: &mut [Vec<u64>]) -> Result<Vec<u64>, SolveError> {
+        // As many rounds in every process: enough for the one that sends
+        // the most.
+        let mut most = [outgoing.iter().map(|l| l.len() as u64).sum::<u64>()];
+        self.max(&mut most)?;
+        let rounds = most[0].div_ceil(send_limit(self.processes())).max(1);
+        let mut received = Vec::new();
+        let mut sending = Vec::new();
+        for round in 0..rounds {
+            sending.clear();
+            let mut counts: Vec<Count> = Vec::with_capacity(outgoing.len());
+            for list in outgoing.iter() {
+                let per = (list.len() as u64).div_ceil(rounds);
+                let start = (round * per).min(list.len() as u64) as usize;
+                let end = ((round + 1) * per).min(list.len() as u64) as usize;
+                sending.extend_from_slice(&list[start..end]);
+                counts.push((end - start) as Count);
+            }
+            let mut incoming: Vec<Count> = vec![0; outgoing.len()];
+            self.world.all_to_all_into(&counts[..], &mut incoming[..]);
+            let start = received.len();
+            received.resize(
+                start + incoming.iter().map(|&n| n as usize).sum::<usize>(),
+                0u64,
+            );
+            let (send_at, receive_at) = (displacements(&counts), displacements(&incoming));
+            let send = Partition::new(&sending[..], &counts[..], &send_at[..]);
+            let mut receive =
+                PartitionMut::new(&mut received[start..], &incoming[..], &receive_at[..]);
+            self.world.all_to_all_varcount_into(&send, &mut receive);
+            self.sent
+                .fetch_add(8 * sending.len() as u64, Ordering::Relaxed);
+        }
+        for list in outgoing.iter_mut() {
+            list.clear();
+        }
+        Ok(received)
+    }
+
+    fn sum(&self, values: &mut [u64]) -> Result<(), SolveError> {
+        self.reduce(values, SystemOperation::sum());
+        Ok(())
+    }
+
+    fn max(&self, values: &mut [u64]) -> Result<(), SolveError> {
+        self.reduce(values, SystemOperation::max());
+        Ok(())
+    }
+}

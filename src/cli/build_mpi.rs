@@ -15,6 +15,7 @@
 //! process) stops them all at the same layer; a process that fails ends the
 //! job, and `mpirun` names it.
 
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -30,8 +31,8 @@ use crate::index::StateIndex;
 use crate::plan::{human_bytes, peak_memory, reset_peak_memory};
 use crate::solver::exchange::Exchange;
 use crate::solver::lean::solve_share;
-use crate::solver::share::{Part, Share};
-use crate::solver::{Observer, Silent, SolveError, Workspace};
+use crate::solver::share::{Part, Share, Whole};
+use crate::solver::{Observer, Silent, SolveError, SolveStats, Workspace};
 use crate::state::State;
 use crate::table::verify::{spot_check, spot_sample};
 use crate::table::writer::{
@@ -132,7 +133,7 @@ pub fn run(board: Board, folder: PathBuf) -> ExitCode {
         progress.finish();
     }
     let _ = std::fs::remove_dir_all(&scratch);
-    let (written, solve_seconds, index) = match outcome {
+    let (written, index) = match outcome {
         Ok(Some(built)) => built,
         Ok(None) => {
             if root {
@@ -152,9 +153,10 @@ pub fn run(board: Board, folder: PathBuf) -> ExitCode {
         return ExitCode::SUCCESS;
     }
     let _ = std::fs::remove_dir(scratch.parent().unwrap_or(&scratch));
-    let Some((written, edges)) = written else {
+    let Some((written, stats)) = written else {
         return ExitCode::SUCCESS;
     };
+    let edges = stats.edges;
     let opened = Tablebase::open(&written.path);
     let result = opened
         .as_ref()
@@ -188,7 +190,13 @@ pub fn run(board: Board, folder: PathBuf) -> ExitCode {
         format!("edges               {edges}"),
         format!("result at komi 0    {result}"),
         format!("best first moves    {}", first_moves.join(" ")),
-        format!("wall time           {seconds:.2} s (solve {solve_seconds:.2})"),
+        format!(
+            "wall time           {seconds:.2} s (enumerate {:.2}, count children {:.2}, retrograde {:.2}, write {:.2})",
+            stats.enumerate_seconds,
+            stats.count_seconds,
+            stats.retrograde_seconds,
+            seconds - stats.enumerate_seconds - stats.count_seconds - stats.retrograde_seconds
+        ),
         format!(
             "exchanged           {} ({:.2} bytes/edge)",
             human_bytes(sent as f64),
@@ -210,8 +218,8 @@ pub fn run(board: Board, folder: PathBuf) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// A table written by process 0, with the board's edges.
-type Built = Option<(crate::table::writer::Written, u64)>;
+/// A table written by process 0, with the solve's figures.
+type Built = Option<(crate::table::writer::Written, SolveStats)>;
 
 /// Solves this process's part and writes (process 0) or sends (the
 /// others) its blocks. `Ok(None)` if the job was interrupted.
@@ -221,7 +229,7 @@ fn build(
     folder: &Path,
     scratch: &Path,
     observer: &dyn Observer,
-) -> Result<Option<(Built, f64, StateIndex)>, String> {
+) -> Result<Option<(Built, StateIndex)>, String> {
     let started = Instant::now();
     observer.phase_started(crate::solver::Phase::Enumerate, 0);
     let index = StateIndex::build(board)
@@ -229,15 +237,50 @@ fn build(
             points: board.points(),
         })
         .map_err(|e| e.to_string())?;
-    let part = Part::new(
-        &index,
-        cluster.processes(),
-        cluster.rank(),
-        POSITIONS_PER_BLOCK as u64,
-    );
+    let enumerate_seconds = started.elapsed().as_secs_f64();
+    // One process holds every state under the index's own numbers.
+    let built = match cluster.processes() {
+        1 => solve_and_write(
+            cluster,
+            &index,
+            &Whole::new(&index),
+            folder,
+            scratch,
+            observer,
+        ),
+        processes => {
+            let part = Part::new(
+                &index,
+                processes,
+                cluster.rank(),
+                POSITIONS_PER_BLOCK as u64,
+            );
+            solve_and_write(cluster, &index, &part, folder, scratch, observer)
+        }
+    }?;
+    Ok(built.map(|built| {
+        let built = built.map(|(written, mut stats)| {
+            stats.enumerate_seconds = enumerate_seconds;
+            (written, stats)
+        });
+        (built, index)
+    }))
+}
+
+/// The solve of `share` and the table: process 0 writes it, the others
+/// send it their blocks.
+fn solve_and_write(
+    cluster: &Cluster,
+    index: &StateIndex,
+    share: &impl Share,
+    folder: &Path,
+    scratch: &Path,
+    observer: &dyn Observer,
+) -> Result<Option<Built>, String> {
+    let board = *index.board();
     let (values, stats) = match solve_share(
-        &index,
-        &part,
+        index,
+        share,
         cluster,
         Workspace::Scratch(scratch),
         observer,
@@ -247,18 +290,14 @@ fn build(
         Err(SolveError::Cancelled) => return Ok(None),
         Err(error) => return Err(format!("cannot build {board}: {error}")),
     };
-    let solve_seconds = started.elapsed().as_secs_f64();
-    let blocks = index
-        .counts()
-        .positions
-        .div_ceil(POSITIONS_PER_BLOCK as u64);
     let positions = index.counts().positions;
-    let own = part.positions();
+    let blocks = positions.div_ceil(POSITIONS_PER_BLOCK as u64);
+    let own = share.positions();
     let own_blocks = own.start.div_ceil(POSITIONS_PER_BLOCK as u64)
         ..own.end.div_ceil(POSITIONS_PER_BLOCK as u64);
-    let compress = |batch: std::ops::Range<u64>| -> std::io::Result<Vec<Vec<u8>>> {
-        let run = values.values_of(&index, &part, block_positions(batch.clone(), positions))?;
-        Ok(compress_blocks(&index, &run, batch))
+    let compress = |batch: Range<u64>| -> std::io::Result<Vec<Vec<u8>>> {
+        let run = values.values_of(index, share, block_positions(batch.clone(), positions))?;
+        Ok(compress_blocks(index, &run, batch))
     };
     if cluster.rank() != 0 {
         for batch_start in (0..blocks).step_by(BLOCKS_PER_BATCH as usize) {
@@ -269,33 +308,33 @@ fn build(
                 cluster.send_blocks(&compressed);
             }
         }
-        return Ok(Some((None, solve_seconds, index)));
+        return Ok(Some(None));
     }
+    let owner = |block: u64| share.position_owner(block * POSITIONS_PER_BLOCK as u64);
     let written = write_table(
         cluster,
-        &index,
-        &part,
+        index,
+        &owner,
         folder,
         observer,
         stats.edges,
         &compress,
     )?;
-    Ok(Some((Some((written, stats.edges)), solve_seconds, index)))
+    Ok(Some(Some((written, stats))))
 }
 
 /// Process 0 writes the table: each batch's blocks compressed here or
-/// received from the process that holds them, in order; then the spot
-/// check, and the rename.
+/// received from the process that holds them (`owner`), in order; then
+/// the spot check, and the rename.
 fn write_table(
     cluster: &Cluster,
     index: &StateIndex,
-    part: &Part,
+    owner: &dyn Fn(u64) -> usize,
     folder: &Path,
     observer: &dyn Observer,
     edges: u64,
-    compress: &dyn Fn(std::ops::Range<u64>) -> std::io::Result<Vec<Vec<u8>>>,
+    compress: &dyn Fn(Range<u64>) -> std::io::Result<Vec<Vec<u8>>>,
 ) -> Result<crate::table::writer::Written, String> {
-    let per = POSITIONS_PER_BLOCK as u64;
     let check = |path: &Path| -> Result<(), String> {
         let sample = spot_sample(index.counts().states);
         spot_check(path, index, edges, sample).map(|_| ())
@@ -307,15 +346,15 @@ fn write_table(
             let mut compressed = Vec::with_capacity((batch.end - batch.start) as usize);
             let mut block = batch.start;
             while block < batch.end {
-                let owner = part.position_owner(block * per);
+                let holder = owner(block);
                 let mut end = block + 1;
-                while end < batch.end && part.position_owner(end * per) == owner {
+                while end < batch.end && owner(end) == holder {
                     end += 1;
                 }
-                if owner == 0 {
+                if holder == 0 {
                     compressed.extend(compress(block..end)?);
                 } else {
-                    compressed.extend(cluster.receive_blocks(owner));
+                    compressed.extend(cluster.receive_blocks(holder));
                 }
                 block = end;
             }

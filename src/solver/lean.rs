@@ -50,9 +50,9 @@ pub(super) const FLAG_WORDS_PER_TASK: usize = 16;
 /// Positions one task counts children of.
 pub(super) const POSITIONS_PER_TASK: u64 = 4096;
 /// Tasks of a layer between two exchanges of updates when processes share
-/// a board: 2^28 states, so that the updates a round sends stay within
-/// MPI's 2^31-element counts on the largest layers.
-pub(super) const TASKS_PER_ROUND: usize = 1 << 12;
+/// a board: 2^24 states, so that the updates a round holds stay small
+/// beside the tallies (a few bytes a state of the round at most).
+pub(super) const TASKS_PER_ROUND: usize = 1 << 8;
 
 /// A spool's write failed.
 pub(super) fn spool_error(error: io::Error) -> SolveError {

@@ -30,6 +30,8 @@ pub trait Share: Sync {
     fn global(&self, local: u64) -> StateNumber;
     /// The process that holds state `number`.
     fn owner(&self, number: StateNumber) -> usize;
+    /// The process that holds position `position`'s states.
+    fn position_owner(&self, position: PositionNumber) -> usize;
     /// How many processes share the board.
     fn processes(&self) -> usize;
 }
@@ -68,6 +70,9 @@ impl Share for Whole {
     }
     #[inline(always)]
     fn owner(&self, _: StateNumber) -> usize {
+        0
+    }
+    fn position_owner(&self, _: PositionNumber) -> usize {
         0
     }
     fn processes(&self) -> usize {
@@ -122,11 +127,6 @@ impl Part {
         )
     }
 
-    /// The process that holds position `position`.
-    pub fn position_owner(&self, position: PositionNumber) -> usize {
-        self.position_bounds[1..].partition_point(|&end| end <= position)
-    }
-
     fn plain_states(&self) -> u64 {
         let r = self.process;
         2 * (self.position_bounds[r + 1] - self.position_bounds[r])
@@ -177,6 +177,10 @@ impl Share for Part {
             // (empty ranges share their start with the next).
             self.ko_bounds[1..].partition_point(|&end| end <= number)
         }
+    }
+
+    fn position_owner(&self, position: PositionNumber) -> usize {
+        self.position_bounds[1..].partition_point(|&end| end <= position)
     }
 
     fn processes(&self) -> usize {

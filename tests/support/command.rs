@@ -64,7 +64,8 @@ impl Smallgo {
         self
     }
 
-    /// Runs it as `wrapper smallgo ARGUMENTS`.
+    /// Runs it as `wrapper smallgo ARGUMENTS`; `wrapper` may have
+    /// arguments of its own, separated by spaces (`mpirun -np 2`).
     pub fn under(mut self, wrapper: &str) -> Smallgo {
         self.wrapper = Some(wrapper.to_string());
         self
@@ -117,8 +118,9 @@ impl Smallgo {
         let binary = env!("CARGO_BIN_EXE_smallgo");
         let mut command = match &self.wrapper {
             Some(wrapper) => {
-                let mut command = Command::new(wrapper);
-                command.arg(binary);
+                let mut words = wrapper.split_whitespace();
+                let mut command = Command::new(words.next().expect("a wrapper program"));
+                command.args(words).arg(binary);
                 command
             }
             None => Command::new(binary),

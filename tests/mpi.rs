@@ -1,0 +1,172 @@
+//! Builds across the processes of a real MPI job: `mpirun -np K smallgo
+//! build` writes byte for byte the table one process writes, whatever K;
+//! processes that disagree refuse to start; a process that dies ends the
+//! job with a message naming it. Without the `mpi` feature, a build
+//! started by `mpirun` refuses to run.
+//!
+//! The MPI tests need Open MPI (`mpirun`) and run under `--features mpi`.
+
+mod support;
+
+#[cfg(feature = "mpi")]
+mod with_mpi {
+    use std::path::Path;
+    use std::time::{Duration, Instant};
+
+    use super::support::command::Smallgo;
+
+    /// `mpirun` with `processes` processes on this one machine, as root if
+    /// need be.
+    fn mpirun(processes: usize) -> String {
+        format!("mpirun --oversubscribe --allow-run-as-root --bind-to none -np {processes}")
+    }
+
+    fn table(folder: &Path, board: &str) -> Vec<u8> {
+        let path = folder.join(format!("{board}.sgtb"));
+        std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    }
+
+    #[test]
+    fn every_job_size_writes_the_single_process_table() {
+        for board in ["2x5", "3x4", "4x4", "2x4c"] {
+            let single = tempfile::tempdir().unwrap();
+            let alone = Smallgo::new(&["build", board, "--tables"])
+                .arg(single.path())
+                .run();
+            assert!(alone.status.success(), "{board}: {}", alone.stderr);
+            let expected = table(single.path(), board);
+            for processes in 1..=3 {
+                let folder = tempfile::tempdir().unwrap();
+                let job = Smallgo::new(&["build", board, "--tables"])
+                    .arg(folder.path())
+                    .under(&mpirun(processes))
+                    .run();
+                assert!(
+                    job.status.success(),
+                    "{board}, {processes} processes: {}",
+                    job.stderr
+                );
+                assert!(
+                    table(folder.path(), board) == expected,
+                    "{board}: {processes} processes wrote other bytes"
+                );
+                assert!(job
+                    .stdout
+                    .contains(&format!("processes           {processes}")));
+                // Only the table, its manifest and nothing of the work.
+                let mut names: Vec<String> = std::fs::read_dir(folder.path())
+                    .unwrap()
+                    .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                    .collect();
+                names.sort();
+                assert_eq!(names.len(), 2, "{board}: left {names:?}");
+                assert!(names.contains(&format!("{board}.sgtb")));
+            }
+        }
+    }
+
+    #[test]
+    fn processes_that_disagree_refuse_to_start() {
+        let folder = tempfile::tempdir().unwrap();
+        let binary = env!("CARGO_BIN_EXE_smallgo");
+        let tables = folder.path().to_str().unwrap();
+        // Two programs in one job: the second builds another board.
+        let job = Smallgo::new(&["build", "2x5", "--tables", tables, ":", "-np", "1"])
+            .arg(binary)
+            .arg("build")
+            .arg("3x4")
+            .arg("--tables")
+            .arg(tables)
+            .under(&mpirun(1))
+            .run();
+        assert!(!job.status.success());
+        assert!(
+            job.stderr
+                .contains("process 1 differs from process 0 in board"),
+            "{}",
+            job.stderr
+        );
+        assert!(std::fs::read_dir(folder.path()).unwrap().next().is_none());
+    }
+
+    /// The processes of a job: (rank, pid) of each `smallgo` whose
+    /// environment says it belongs to an MPI job under `parent`'s folder.
+    fn ranks_in(folder: &Path) -> Vec<(usize, u32)> {
+        let mut found = Vec::new();
+        for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+            let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+                continue;
+            };
+            let Ok(command) = std::fs::read(format!("/proc/{pid}/cmdline")) else {
+                continue;
+            };
+            let command = String::from_utf8_lossy(&command);
+            if !command.contains(folder.to_str().unwrap()) || command.starts_with("mpirun") {
+                continue;
+            }
+            let Ok(environment) = std::fs::read(format!("/proc/{pid}/environ")) else {
+                continue;
+            };
+            let rank = environment
+                .split(|&b| b == 0)
+                .filter_map(|v| std::str::from_utf8(v).ok())
+                .find_map(|v| v.strip_prefix("OMPI_COMM_WORLD_RANK="))
+                .and_then(|r| r.parse().ok());
+            if let Some(rank) = rank {
+                found.push((rank, pid));
+            }
+        }
+        found
+    }
+
+    #[test]
+    fn a_process_that_dies_ends_the_job_and_is_named() {
+        let folder = tempfile::tempdir().unwrap();
+        // 3x5 takes long enough to be killed while it works.
+        let running = Smallgo::new(&["build", "3x5", "--tables"])
+            .arg(folder.path())
+            .under(&mpirun(2))
+            .start();
+        let started = Instant::now();
+        let victim = loop {
+            let ranks = ranks_in(folder.path());
+            if let Some(&(_, pid)) = ranks.iter().find(|(rank, _)| *rank == 1) {
+                break pid;
+            }
+            assert!(started.elapsed() < Duration::from_secs(60), "no rank 1");
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        std::thread::sleep(Duration::from_millis(500));
+        // SAFETY: sending a signal to a process id has no memory effects.
+        assert_eq!(unsafe { libc::kill(victim as i32, libc::SIGKILL) }, 0);
+        let ended = running
+            .finish_within(Duration::from_secs(120))
+            .expect("the job ends, not hangs, when a process dies");
+        assert!(!ended.status.success());
+        assert!(
+            ended.stderr.contains("rank 1"),
+            "the message names the process: {}",
+            ended.stderr
+        );
+        assert!(!folder.path().join("3x5.sgtb").exists());
+    }
+}
+
+#[cfg(not(feature = "mpi"))]
+#[test]
+fn a_build_without_mpi_refuses_an_mpi_job() {
+    use support::command::Smallgo;
+    let folder = tempfile::tempdir().unwrap();
+    // What `mpirun -np 2` tells each process it starts.
+    let job = Smallgo::new(&["build", "2x5", "--tables"])
+        .arg(folder.path())
+        .under("env OMPI_COMM_WORLD_SIZE=2 OMPI_COMM_WORLD_RANK=0")
+        .run();
+    assert!(!job.status.success());
+    assert!(
+        job.stderr.contains("this smallgo has no MPI"),
+        "{}",
+        job.stderr
+    );
+    assert!(std::fs::read_dir(folder.path()).unwrap().next().is_none());
+}

@@ -150,6 +150,102 @@ mod with_mpi {
         );
         assert!(!folder.path().join("3x5.sgtb").exists());
     }
+
+    /// Starts a 3x5 build of two processes that saves a checkpoint before
+    /// every level, and kills rank 1 once both have saved one.
+    fn killed_with_checkpoints(folder: &Path) {
+        let running = Smallgo::new(&["build", "3x5", "--checkpoint-interval", "0", "--tables"])
+            .arg(folder)
+            .under(&mpirun(2))
+            .start();
+        let works = folder.join("3x5.sgtb.mpi");
+        let started = Instant::now();
+        let victim = loop {
+            let saved = (0..2).all(|r| works.join(format!("rank-{r}/checkpoint")).exists());
+            let ranks = ranks_in(folder);
+            if let Some(&(_, pid)) = ranks.iter().find(|(rank, _)| *rank == 1) {
+                if saved {
+                    break pid;
+                }
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(60),
+                "no checkpoints"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        // SAFETY: sending a signal to a process id has no memory effects.
+        assert_eq!(unsafe { libc::kill(victim as i32, libc::SIGKILL) }, 0);
+        let ended = running
+            .finish_within(Duration::from_secs(120))
+            .expect("the job ends when a process dies");
+        assert!(!ended.status.success(), "killed before the end");
+    }
+
+    fn single_process_table(board: &str) -> Vec<u8> {
+        let single = tempfile::tempdir().unwrap();
+        let alone = Smallgo::new(&["build", board, "--tables"])
+            .arg(single.path())
+            .run();
+        assert!(alone.status.success(), "{}", alone.stderr);
+        table(single.path(), board)
+    }
+
+    #[test]
+    fn a_killed_job_resumes_from_every_process_checkpoint_to_the_same_bytes() {
+        let folder = tempfile::tempdir().unwrap();
+        killed_with_checkpoints(folder.path());
+        let again = Smallgo::new(&["build", "3x5", "--tables"])
+            .arg(folder.path())
+            .under(&mpirun(2))
+            .log("info")
+            .run();
+        assert!(again.status.success(), "{}", again.stderr);
+        assert_eq!(
+            again.stderr.matches("resuming at margin").count(),
+            2,
+            "both processes resume: {}",
+            again.stderr
+        );
+        assert!(table(folder.path(), "3x5") == single_process_table("3x5"));
+        assert!(!folder.path().join("3x5.sgtb.mpi").exists());
+    }
+
+    #[test]
+    fn processes_without_a_checkpoint_in_common_start_afresh_to_the_same_bytes() {
+        let folder = tempfile::tempdir().unwrap();
+        killed_with_checkpoints(folder.path());
+        let works = folder.path().join("3x5.sgtb.mpi");
+        std::fs::remove_file(works.join("rank-1/checkpoint")).unwrap();
+        let again = Smallgo::new(&["build", "3x5", "--tables"])
+            .arg(folder.path())
+            .under(&mpirun(2))
+            .run();
+        assert!(again.status.success(), "{}", again.stderr);
+        assert!(
+            again
+                .stderr
+                .contains("no checkpoint in common; starting afresh"),
+            "{}",
+            again.stderr
+        );
+        assert!(table(folder.path(), "3x5") == single_process_table("3x5"));
+
+        // Three processes do not take up the checkpoints of two.
+        killed_with_checkpoints(folder.path());
+        let three = Smallgo::new(&["build", "3x5", "--tables"])
+            .arg(folder.path())
+            .under(&mpirun(3))
+            .log("info")
+            .run();
+        assert!(three.status.success(), "{}", three.stderr);
+        assert!(
+            !three.stderr.contains("resuming at margin"),
+            "{}",
+            three.stderr
+        );
+        assert!(table(folder.path(), "3x5") == single_process_table("3x5"));
+    }
 }
 
 #[cfg(not(feature = "mpi"))]

@@ -317,7 +317,7 @@ pub fn run(board: Board, folder: PathBuf, options: BuildOptions) -> ExitCode {
         #[cfg(feature = "mpi")]
         {
             let _ = processes;
-            return super::build_mpi::run(board, folder);
+            return super::build_mpi::run(board, folder, options);
         }
         #[cfg(not(feature = "mpi"))]
         if processes > 1 {

@@ -20,12 +20,13 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use super::build::{absolute, check_folder, turned_table};
+use super::build::{absolute, check_folder, turned_table, BuildOptions};
 use super::manifest;
 use super::progress::{catch_interrupts, BuildProgress};
 use super::{EXIT_FAILURE, EXIT_INTERRUPTED};
 use crate::analysis::{best_moves, root_result};
 use crate::board::Board;
+use crate::checkpoint::WorkFolder;
 use crate::cluster::Cluster;
 use crate::index::StateIndex;
 use crate::plan::{human_bytes, peak_memory, reset_peak_memory};
@@ -71,7 +72,7 @@ fn any(cluster: &Cluster, failed: bool) -> bool {
 }
 
 /// `smallgo build` under `mpirun`.
-pub fn run(board: Board, folder: PathBuf) -> ExitCode {
+pub fn run(board: Board, folder: PathBuf, options: BuildOptions) -> ExitCode {
     let Some(cluster) = Cluster::start() else {
         eprintln!("smallgo: MPI could not start");
         return ExitCode::from(EXIT_FAILURE);
@@ -109,17 +110,17 @@ pub fn run(board: Board, folder: PathBuf) -> ExitCode {
             absolute(&table).display()
         );
     }
-    let scratch = folder
-        .join(format!("{}.mpi", file_name(&board)))
-        .join(format!("rank-{}", cluster.rank()));
-    if let Err(error) = std::fs::create_dir_all(&scratch) {
-        eprintln!(
-            "smallgo: process {}: cannot make {}: {error}",
-            cluster.rank(),
-            scratch.display()
-        );
-        cluster.abort(EXIT_FAILURE as i32);
-    }
+    let works = folder.join(format!("{}.mpi", file_name(&board)));
+    let work = match WorkFolder::open_at(
+        works.join(format!("rank-{}", cluster.rank())),
+        options.checkpoint_interval,
+    ) {
+        Ok(work) => work,
+        Err(message) => {
+            eprintln!("smallgo: process {}: {message}", cluster.rank());
+            cluster.abort(EXIT_FAILURE as i32);
+        }
+    };
     catch_interrupts();
     let progress = root.then(|| BuildProgress::new(board.name()));
     let observer: &dyn Observer = match &progress {
@@ -128,16 +129,25 @@ pub fn run(board: Board, folder: PathBuf) -> ExitCode {
     };
     reset_peak_memory();
     let started = Instant::now();
-    let outcome = build(&cluster, board, &folder, &scratch, observer);
+    let outcome = build(&cluster, board, &folder, &work, observer);
     if let Some(progress) = &progress {
         progress.finish();
     }
-    let _ = std::fs::remove_dir_all(&scratch);
     let (written, index) = match outcome {
         Ok(Some(built)) => built,
         Ok(None) => {
-            if root {
+            let kept = any(&cluster, work.has_checkpoint());
+            if root && kept {
+                eprintln!(
+                    "smallgo: interrupted; no table written; the work so far and its checkpoints stay in {}, and the same mpirun resumes from them",
+                    works.display()
+                );
+            } else if root {
                 eprintln!("smallgo: interrupted; no table written");
+            }
+            if !kept {
+                work.remove();
+                let _ = std::fs::remove_dir(&works);
             }
             return ExitCode::from(EXIT_INTERRUPTED);
         }
@@ -147,12 +157,13 @@ pub fn run(board: Board, folder: PathBuf) -> ExitCode {
         }
     };
     let seconds = started.elapsed().as_secs_f64();
+    work.remove();
     // Every process's peak memory and bytes sent, for process 0 to report.
     let figures = cluster.gather_all(&[peak_memory().unwrap_or(0), cluster.bytes_sent()]);
     if !root {
         return ExitCode::SUCCESS;
     }
-    let _ = std::fs::remove_dir(scratch.parent().unwrap_or(&scratch));
+    let _ = std::fs::remove_dir(&works);
     let Some((written, stats)) = written else {
         return ExitCode::SUCCESS;
     };
@@ -227,7 +238,7 @@ fn build(
     cluster: &Cluster,
     board: Board,
     folder: &Path,
-    scratch: &Path,
+    work: &WorkFolder,
     observer: &dyn Observer,
 ) -> Result<Option<(Built, StateIndex)>, String> {
     let started = Instant::now();
@@ -240,14 +251,7 @@ fn build(
     let enumerate_seconds = started.elapsed().as_secs_f64();
     // One process holds every state under the index's own numbers.
     let built = match cluster.processes() {
-        1 => solve_and_write(
-            cluster,
-            &index,
-            &Whole::new(&index),
-            folder,
-            scratch,
-            observer,
-        ),
+        1 => solve_and_write(cluster, &index, &Whole::new(&index), folder, work, observer),
         processes => {
             let part = Part::new(
                 &index,
@@ -255,7 +259,7 @@ fn build(
                 cluster.rank(),
                 POSITIONS_PER_BLOCK as u64,
             );
-            solve_and_write(cluster, &index, &part, folder, scratch, observer)
+            solve_and_write(cluster, &index, &part, folder, work, observer)
         }
     }?;
     Ok(built.map(|built| {
@@ -274,15 +278,25 @@ fn solve_and_write(
     index: &StateIndex,
     share: &impl Share,
     folder: &Path,
-    scratch: &Path,
+    work: &WorkFolder,
     observer: &dyn Observer,
 ) -> Result<Option<Built>, String> {
     let board = *index.board();
+    // A checkpoint is this process's share's only if the job is split as
+    // before.
+    let split = format!(
+        "process {} of {}: positions {:?}\n",
+        cluster.rank(),
+        cluster.processes(),
+        share.positions()
+    );
+    work.claim(&split)
+        .map_err(|e| format!("cannot write in {}: {e}", work.path().display()))?;
     let (values, stats) = match solve_share(
         index,
         share,
         cluster,
-        Workspace::Scratch(scratch),
+        Workspace::Shared(work),
         observer,
         None,
     ) {

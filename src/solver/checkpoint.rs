@@ -159,7 +159,12 @@ impl WorkFolder {
     /// The working folder beside `table`, made if need be, and locked;
     /// checkpoints saved at most once per `interval`.
     pub fn open(table: &Path, interval: Duration) -> Result<WorkFolder, String> {
-        let path = work_path(table);
+        WorkFolder::open_at(work_path(table), interval)
+    }
+
+    /// The working folder `path` itself, made if need be, and locked: one
+    /// process's folder in an MPI build.
+    pub fn open_at(path: PathBuf, interval: Duration) -> Result<WorkFolder, String> {
         fs::create_dir_all(&path)
             .map_err(|e| format!("cannot make working folder {}: {e}", path.display()))?;
         let lock = try_lock(&path)?;
@@ -235,16 +240,28 @@ impl WorkFolder {
         }
     }
 
-    /// Empties the folder but for its lock: what it holds cannot be
-    /// resumed from.
+    /// Empties the folder but for its lock and its claim: what it holds
+    /// cannot be resumed from.
     pub fn clear(&self) {
         if let Ok(entries) = fs::read_dir(&self.path) {
             for entry in entries.flatten() {
-                if entry.file_name() != "lock" {
+                if entry.file_name() != "lock" && entry.file_name() != "claim" {
                     let _ = fs::remove_file(entry.path());
                 }
             }
         }
+    }
+
+    /// Says what the folder's work is for (an MPI process's share of the
+    /// states): if the folder was for anything else, it is emptied first,
+    /// so that no checkpoint of another share is resumed from.
+    pub fn claim(&self, what: &str) -> std::io::Result<()> {
+        let path = self.path.join("claim");
+        if fs::read_to_string(&path).ok().as_deref() != Some(what) {
+            self.clear();
+            fs::write(&path, what)?;
+        }
+        Ok(())
     }
 
     /// The solve reached a level boundary: saves it if one is due.
@@ -258,16 +275,34 @@ impl WorkFolder {
         mark_spools: impl FnOnce() -> std::io::Result<(Vec<SpoolMark>, Vec<PartitionMark>)>,
         tallies: &[AtomicU64],
     ) {
-        let mut last_saved = self.last_saved.lock().unwrap_or_else(|e| e.into_inner());
-        let (ended, took) = *last_saved;
+        if self.due() {
+            self.save(board, states, progress, shift, mark_spools, tallies);
+        }
+    }
+
+    /// Whether a save is due: at most once per interval, and no sooner than
+    /// `SAVE_COST_RATIO` times the last save's duration after it.
+    pub fn due(&self) -> bool {
+        let (ended, took) = *self.last_saved.lock().unwrap_or_else(|e| e.into_inner());
         let wait = if self.interval.is_zero() {
             Duration::ZERO
         } else {
             self.interval.max(took * SAVE_COST_RATIO)
         };
-        if ended.elapsed() < wait {
-            return;
-        }
+        ended.elapsed() >= wait
+    }
+
+    /// Saves the solve at a level boundary now; whether it was saved.
+    pub fn save(
+        &self,
+        board: Board,
+        states: u64,
+        progress: SolveProgress,
+        shift: u32,
+        mark_spools: impl FnOnce() -> std::io::Result<(Vec<SpoolMark>, Vec<PartitionMark>)>,
+        tallies: &[AtomicU64],
+    ) -> bool {
+        let mut last_saved = self.last_saved.lock().unwrap_or_else(|e| e.into_inner());
         let started = Instant::now();
         let saved = mark_spools().and_then(|(spools, partitions)| {
             write(
@@ -280,19 +315,85 @@ impl WorkFolder {
                 tallies,
             )
         });
-        match saved {
-            Ok(()) => log::info!(
-                "{board}: checkpoint before margin {:+} saved in {:.1} s",
-                progress.next_level,
-                started.elapsed().as_secs_f64()
-            ),
-            Err(error) => log::warn!(
-                "{board}: cannot save a checkpoint in {}: {error}",
-                self.path.display()
-            ),
-        }
         *last_saved = (Instant::now(), started.elapsed());
+        match saved {
+            Ok(()) => {
+                log::info!(
+                    "{board}: checkpoint before margin {:+} saved in {:.1} s",
+                    progress.next_level,
+                    started.elapsed().as_secs_f64()
+                );
+                true
+            }
+            Err(error) => {
+                log::warn!(
+                    "{board}: cannot save a checkpoint in {}: {error}",
+                    self.path.display()
+                );
+                false
+            }
+        }
     }
+
+    /// The checkpoint before the last, kept while the processes of an MPI
+    /// build save the next one, until every one of them has.
+    fn previous_path(&self) -> PathBuf {
+        self.path.join("checkpoint.previous")
+    }
+
+    /// Sets the checkpoint aside as the previous one, before a new one is
+    /// saved.
+    pub fn keep_previous(&self) -> std::io::Result<()> {
+        match fs::rename(self.checkpoint_path(), self.previous_path()) {
+            Err(error) if error.kind() != std::io::ErrorKind::NotFound => Err(error),
+            _ => Ok(()),
+        }
+    }
+
+    /// Removes the previous checkpoint: every process has saved the new one.
+    pub fn drop_previous(&self) {
+        let _ = fs::remove_file(self.previous_path());
+    }
+
+    /// The levels the checkpoint and the previous one would resume at, as
+    /// their headers say (checked in full only by `load_level`).
+    pub fn saved_levels(&self) -> Vec<i32> {
+        [self.checkpoint_path(), self.previous_path()]
+            .iter()
+            .filter_map(|path| header_level(path))
+            .collect()
+    }
+
+    /// The saved solve that resumes at `level`, the checkpoint or the
+    /// previous one, if all of it checks; it becomes the checkpoint, and
+    /// the other one is removed.
+    pub fn load_level(&self, board: Board, states: u64, level: i32) -> Result<Saved, String> {
+        let (current, previous) = (self.checkpoint_path(), self.previous_path());
+        if header_level(&current) != Some(level) {
+            if header_level(&previous) != Some(level) {
+                return Err(format!("no checkpoint resumes at margin {level:+}"));
+            }
+            fs::rename(&previous, &current).map_err(|e| e.to_string())?;
+        }
+        self.drop_previous();
+        let saved = read(&current, board, states)?;
+        log::info!(
+            "{board}: resuming at margin {:+} from {}",
+            saved.progress.next_level,
+            current.display()
+        );
+        Ok(saved)
+    }
+}
+
+/// The level a checkpoint resumes at, read from its header alone.
+fn header_level(path: &Path) -> Option<i32> {
+    if crate::files::not_regular(path).is_some() {
+        return None;
+    }
+    let mut header = [0u8; HEADER_SIZE];
+    File::open(path).ok()?.read_exact(&mut header).ok()?;
+    (header[0..8] == MAGIC).then(|| i32::from_le_bytes(header[32..36].try_into().unwrap_or([0; 4])))
 }
 
 fn put_u32(out: &mut Vec<u8>, value: u32) {
@@ -547,5 +648,47 @@ mod tests {
             let again = read(&path, saved, 100).unwrap();
             assert_eq!(again.progress.next_level, 3);
         }
+    }
+
+    /// An MPI process keeps its last checkpoint aside while it saves the
+    /// next: either can be resumed from, and the one chosen becomes the
+    /// checkpoint, the other removed. A folder claimed for another share
+    /// is emptied.
+    #[test]
+    fn the_previous_checkpoint_can_be_resumed_from() {
+        let root = tempfile::tempdir().unwrap();
+        let board: Board = "2x4".parse().unwrap();
+        let tallies: Vec<AtomicU64> = (0..100u64.div_ceil(8)).map(AtomicU64::new).collect();
+        let shift = crate::solver::lean::MIN_PARTITION_SHIFT;
+        let work = WorkFolder::open_at(root.path().join("rank-0"), Duration::ZERO).unwrap();
+        work.claim("process 0 of 2").unwrap();
+        let save = |level: i32| {
+            let progress = SolveProgress {
+                next_level: level,
+                ..SolveProgress::default()
+            };
+            work.keep_previous().unwrap();
+            assert!(work.save(
+                board,
+                100,
+                progress,
+                shift,
+                || Ok((vec![], vec![])),
+                &tallies
+            ));
+        };
+        save(5);
+        save(4);
+        assert_eq!(work.saved_levels(), [4, 5]);
+        let resumed = work.load_level(board, 100, 5).unwrap();
+        assert_eq!(resumed.progress.next_level, 5);
+        assert_eq!(work.saved_levels(), [5]);
+        assert!(work.load_level(board, 100, 4).is_err());
+
+        // The same claim keeps the checkpoint; another empties the folder.
+        work.claim("process 0 of 2").unwrap();
+        assert_eq!(work.saved_levels(), [5]);
+        work.claim("process 0 of 3").unwrap();
+        assert!(work.saved_levels().is_empty());
     }
 }

@@ -90,6 +90,10 @@ pub enum Workspace<'a> {
     Folder(&'a WorkFolder),
     /// Spools in an existing folder, with no checkpoints.
     Scratch(&'a std::path::Path),
+    /// One process's working folder in a solve shared by several: every
+    /// process saves at the same levels, and all resume from the last
+    /// checkpoint every one of them completed.
+    Shared(&'a WorkFolder),
 }
 
 /// The spools' names: seeds by margin, values by partition.
@@ -102,12 +106,10 @@ fn value_name(partition: usize) -> String {
 }
 
 /// A solve taken up from a checkpoint: its tallies, spools and progress.
-fn resume(
-    folder: &SpoolFolder,
-    saved: Saved,
-    points: i32,
-    states: u64,
-) -> Result<(Vec<AtomicU64>, Vec<Spool>, ValueLog, SolveProgress), String> {
+type Resumed = (Vec<AtomicU64>, Vec<Spool>, ValueLog, SolveProgress);
+
+/// A solve taken up from a checkpoint.
+fn resume(folder: &SpoolFolder, saved: Saved, points: i32, states: u64) -> Result<Resumed, String> {
     let margins = (2 * points + 1) as usize;
     let partitions = (states >> saved.shift) as usize + 1;
     if saved.spools.len() != margins + partitions || saved.partitions.len() != partitions {
@@ -130,18 +132,18 @@ fn resume(
 }
 
 /// Offers the solve at a level boundary to the working folder's
-/// checkpoints.
+/// checkpoints. In a shared solve the processes save together, when any
+/// of them is due, each setting its last checkpoint aside until every one
+/// has saved the new one.
 fn offer(
     work: Workspace<'_>,
+    exchange: &dyn Exchange,
     (board, states): (Board, u64),
     progress: SolveProgress,
     tallies: &[AtomicU64],
     seeds: &mut [Spool],
     log: &mut ValueLog,
-) {
-    let Workspace::Folder(work) = work else {
-        return;
-    };
+) -> Result<(), SolveError> {
     let shift = log.shift;
     let mark_spools = || {
         let mut marks = Vec::with_capacity(seeds.len() + log.spools.len());
@@ -157,7 +159,75 @@ fn offer(
             .collect();
         Ok((marks, partitions))
     };
-    work.offer(board, states, progress, shift, mark_spools, tallies);
+    match work {
+        Workspace::Memory | Workspace::Scratch(_) => {}
+        Workspace::Folder(work) => work.offer(board, states, progress, shift, mark_spools, tallies),
+        Workspace::Shared(work) => {
+            let mut due = [work.due() as u64];
+            exchange.max(&mut due)?;
+            if due[0] > 0 {
+                let saved = work.keep_previous().is_ok()
+                    && work.save(board, states, progress, shift, mark_spools, tallies);
+                let mut failed = [!saved as u64];
+                exchange.sum(&mut failed)?;
+                if failed[0] == 0 {
+                    work.drop_previous();
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Where a shared solve resumes: the latest level every process has a
+/// checkpoint of (its last, or the one before), if each one's checks in
+/// full; otherwise every process starts afresh.
+fn resume_shared(
+    work: &WorkFolder,
+    folder: &SpoolFolder,
+    exchange: &dyn Exchange,
+    (board, states): (Board, u64),
+    points: i32,
+) -> Result<Option<Resumed>, SolveError> {
+    // Levels run from N down to -N - 1: bit `N - level` for each.
+    let mut have = [0u64; 64];
+    for level in work.saved_levels() {
+        if (-points - 1..=points).contains(&level) {
+            have[(points - level) as usize] = 1;
+        }
+    }
+    exchange.sum(&mut have)?;
+    let everyone = exchange.processes() as u64;
+    // The most advanced: the lowest level.
+    let level = (0..=2 * points + 1)
+        .rev()
+        .find(|&bit| have[bit as usize] == everyone)
+        .map(|bit| points - bit);
+    let resumed = level.map(|level| {
+        work.load_level(board, states, level)
+            .and_then(|saved| resume(folder, saved, points, states))
+    });
+    let mut failed = [matches!(resumed, Some(Err(_))) as u64];
+    exchange.sum(&mut failed)?;
+    match resumed {
+        Some(Ok(resumed)) if failed[0] == 0 => Ok(Some(resumed)),
+        other => {
+            match other {
+                Some(Err(reason)) => {
+                    log::warn!("{board}: ignoring the checkpoint: {reason}; starting afresh")
+                }
+                _ if level.is_some() => log::warn!(
+                    "{board}: another process cannot resume from its checkpoint; starting afresh"
+                ),
+                _ if have.iter().any(|&n| n > 0) => log::warn!(
+                    "{board}: the processes have no checkpoint in common; starting afresh"
+                ),
+                _ => {}
+            }
+            work.clear();
+            Ok(None)
+        }
+    }
 }
 
 /// Solves every state of `board` in a byte per state, keeping seeds and
@@ -215,26 +285,26 @@ pub fn solve_share(
     let points = board.points() as i32;
     let folder = match work {
         Workspace::Memory => SpoolFolder::memory(),
-        Workspace::Folder(work) => work.spools(),
+        Workspace::Folder(work) | Workspace::Shared(work) => work.spools(),
         Workspace::Scratch(path) => SpoolFolder::within(path),
     };
     let counts = index.counts();
     let states = share.states();
 
-    let saved = match work {
-        Workspace::Folder(work) => work.load(board, counts.states),
+    let resumed = match work {
+        Workspace::Folder(work) => work.load(board, states).and_then(|saved| {
+            match resume(&folder, saved, points, states) {
+                Ok(resumed) => Some(resumed),
+                Err(reason) => {
+                    log::warn!("{board}: ignoring the checkpoint: {reason}; starting afresh");
+                    work.clear();
+                    None
+                }
+            }
+        }),
+        Workspace::Shared(work) => resume_shared(work, &folder, exchange, (board, states), points)?,
         Workspace::Memory | Workspace::Scratch(_) => None,
     };
-    let resumed = saved.and_then(|saved| match resume(&folder, saved, points, states) {
-        Ok(resumed) => Some(resumed),
-        Err(reason) => {
-            log::warn!("{board}: ignoring the checkpoint: {reason}; starting afresh");
-            if let Workspace::Folder(work) = work {
-                work.clear();
-            }
-            None
-        }
-    });
     let (tallies, mut seeds, mut log, mut progress) = match resumed {
         Some(resumed) => resumed,
         None => {
@@ -269,12 +339,13 @@ pub fn solve_share(
             };
             offer(
                 work,
-                (board, counts.states),
+                exchange,
+                (board, states),
                 progress,
                 &tallies,
                 &mut seeds,
                 &mut log,
-            );
+            )?;
             (tallies, seeds, log, progress)
         }
     };
@@ -347,12 +418,13 @@ pub fn solve_share(
         observer.level_finished(level, depth - 1, level_flips);
         offer(
             work,
-            (board, counts.states),
+            exchange,
+            (board, states),
             progress,
             &tallies,
             &mut seeds,
             &mut log,
-        );
+        )?;
     }
     drop(tallies);
     log::info!(

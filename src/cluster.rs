@@ -1,7 +1,10 @@
 //! The processes of an MPI job, as the solver and the table writer need
 //! them: the collectives of a shared solve (`Exchange`), the check that
-//! every process runs the same build of the same board, and the table's
-//! compressed blocks sent to the process that writes the file.
+//! every process runs the same build of the same board, the split of the
+//! board's codes among the processes with each one's index of its own
+//! (`split_index`), and what the process that writes the file needs of
+//! the others: the table's compressed blocks, its directory, a sample of
+//! states to check.
 //!
 //! Only the calling thread talks to MPI (the solve's worker threads never
 //! do); every process makes the same collective calls in the same order.
@@ -17,8 +20,15 @@ use mpi::topology::{Communicator, SimpleCommunicator};
 use mpi::traits::*;
 use mpi::Count;
 
+use crate::board::Board;
+use crate::index::code::Codec;
+use crate::index::{StateCounts, StateIndex};
 use crate::solver::exchange::Exchange;
+use crate::solver::share::Part;
 use crate::solver::SolveError;
+
+/// Elements of one message at most: MPI counts are 32-bit.
+const MESSAGE_LIMIT: usize = 1 << 30;
 
 /// Elements one process sends in one all-to-all at most, over `processes`
 /// receivers: each receives at most 2^30 in all, within MPI's counts and
@@ -95,6 +105,30 @@ impl Cluster {
             }
         }
         Ok(())
+    }
+
+    /// Sends `values` to process 0, in messages within MPI's counts.
+    pub fn send_to_root<T: Equivalence>(&self, values: &[T]) {
+        let root = self.world.process_at_rank(0);
+        root.send(&(values.len() as u64));
+        for chunk in values.chunks(MESSAGE_LIMIT) {
+            root.send(chunk);
+        }
+    }
+
+    /// What process `rank` sends with `send_to_root`.
+    pub fn receive_from<T: Equivalence + Clone>(&self, rank: usize) -> Vec<T> {
+        let from = self.world.process_at_rank(rank as i32);
+        let (length, _) = from.receive::<u64>();
+        let mut values = Vec::with_capacity(length as usize);
+        while (values.len() as u64) < length {
+            let (chunk, _) = from.receive_vec::<T>();
+            if chunk.is_empty() {
+                break;
+            }
+            values.extend_from_slice(&chunk);
+        }
+        values
     }
 
     /// Sends `blocks` (compressed table blocks) to process 0.
@@ -191,5 +225,104 @@ impl Exchange for Cluster {
     fn max(&self, values: &mut [u64]) -> Result<(), SolveError> {
         self.reduce(values, SystemOperation::max());
         Ok(())
+    }
+}
+
+/// This process's index and part of `board` split among the job's
+/// processes in runs of whole blocks of `block` positions (as
+/// `Part::position_bounds`), each process holding the index of its own
+/// codes only. The runs' first codes are not known before the positions
+/// are counted, so the codes are first split evenly and counted, each
+/// process its slice; the process whose slice holds a run's first
+/// position finds its code, and each then indexes its run.
+pub fn split_index(
+    cluster: &Cluster,
+    board: Board,
+    block: u64,
+) -> Result<(StateIndex, Part), SolveError> {
+    let processes = cluster.processes();
+    let rank = cluster.rank();
+    let too_large = SolveError::TooLarge {
+        points: board.points(),
+    };
+    let codes = Codec::new(board).code_count();
+    let slice_start = |r: usize| (codes as u128 * r as u128 / processes as u128) as u64;
+    let slice = StateIndex::build_part(board, slice_start(rank)..slice_start(rank + 1), 0, 0);
+    let held = slice.as_ref().map(StateIndex::held_counts);
+    let counted = cluster.gather_all(&match held {
+        Some(held) => [held.positions, held.ko_states, held.legal_positions, 0],
+        None => [0, 0, 0, 1],
+    });
+    if counted.iter().any(|c| c[3] != 0) {
+        return Err(too_large);
+    }
+    let slice = slice.ok_or(too_large)?;
+    let positions: u64 = counted.iter().map(|c| c[0]).sum();
+    let ko_states: u64 = counted.iter().map(|c| c[1]).sum();
+    let board_counts = StateCounts {
+        legal_positions: counted.iter().map(|c| c[2]).sum(),
+        positions,
+        ko_states,
+        states: 2 * positions + ko_states,
+    };
+    // Each slice's first position and ko state.
+    let (mut first_position, mut first_ko) = (Vec::new(), Vec::new());
+    let (mut p, mut k) = (0, 0);
+    for c in &counted {
+        first_position.push(p);
+        first_ko.push(k);
+        p += c[0];
+        k += c[1];
+    }
+    // Every run's first code and the ko states before it, each found by
+    // one process and summed: `found[i]` and `found[processes + 1 + i]`.
+    let position_bounds = Part::position_bounds(positions, processes, block);
+    let mut found = vec![0u64; 2 * (processes + 1)];
+    for (i, &bound) in position_bounds.iter().enumerate() {
+        let holder = (0..processes)
+            .find(|&s| bound >= first_position[s] && bound < first_position[s] + counted[s][0]);
+        match holder {
+            Some(s) if s == rank => {
+                let local = bound - first_position[s];
+                found[i] = slice.position_code(local);
+                found[processes + 1 + i] = first_ko[s] + slice.ko_states_before(local);
+            }
+            None if rank == 0 => {
+                found[i] = codes;
+                found[processes + 1 + i] = ko_states;
+            }
+            _ => {}
+        }
+    }
+    drop(slice);
+    cluster.sum(&mut found)?;
+    let code_bounds = found[..=processes].to_vec();
+    let ko_before = &found[processes + 1..];
+    let index = StateIndex::build_part(
+        board,
+        code_bounds[rank]..code_bounds[rank + 1],
+        position_bounds[rank],
+        ko_before[rank],
+    )
+    .map(|index| index.with_board_counts(board_counts));
+    let expected = (
+        position_bounds[rank + 1] - position_bounds[rank],
+        ko_before[rank + 1] - ko_before[rank],
+    );
+    let fits = index.as_ref().map(|index| {
+        let held = index.held_counts();
+        (held.positions, held.ko_states) == expected
+    });
+    let mut failed = [(fits != Some(true)) as u64];
+    cluster.sum(&mut failed)?;
+    match index {
+        Some(index) if failed[0] == 0 => {
+            let ko_bounds = ko_before.iter().map(|k| 2 * positions + k).collect();
+            let part = Part::from_bounds(position_bounds, ko_bounds, code_bounds, rank, positions);
+            Ok((index, part))
+        }
+        _ => Err(SolveError::Exchange(
+            "the processes' runs of codes do not hold the positions counted for them".into(),
+        )),
     }
 }

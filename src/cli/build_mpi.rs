@@ -1,14 +1,17 @@
 //! `mpirun -np K smallgo build RxC [--tables DIR]`: one board built by the
 //! K processes of an MPI job (the `mpi` feature).
 //!
-//! Every process builds the index, then solves the states of its own
-//! positions (`solver::share::Part`: consecutive whole table blocks),
-//! sending the updates for the others' states to them after each round of
-//! a layer (`cluster::Cluster`). Process 0 then writes the table: its own
-//! blocks, and the others' as they send them, compressed, in order; the
-//! file is byte for byte the one a single process writes. Process 0 alone
-//! checks the folder, shows progress and prints the summary; every process
-//! first checks that all run the same smallgo on the same board and folder.
+//! Every process indexes a run of the board's codes (`cluster::split_index`)
+//! and solves the states of those positions (`solver::share::Part`:
+//! consecutive whole table blocks), sending the updates for the others'
+//! states to them after each round of a layer (`cluster::Cluster`).
+//! Process 0 then writes the table: the directory the processes' indexes
+//! make together, its own blocks, and the others' as they send them,
+//! compressed, in order; the file is byte for byte the one a single
+//! process writes. Before it is put in place, it checks a sample of states
+//! that every process picks from its own. Process 0 alone checks the
+//! folder, shows progress and prints the summary; every process first
+//! checks that all run the same smallgo on the same board and folder.
 //!
 //! Each process keeps its spools in `RxC.sgtb.mpi/rank-R` beside the
 //! table, removed at the end. Ctrl-C (which `mpirun` passes to every
@@ -27,15 +30,16 @@ use super::{EXIT_FAILURE, EXIT_INTERRUPTED};
 use crate::analysis::{best_moves, root_result};
 use crate::board::Board;
 use crate::checkpoint::WorkFolder;
-use crate::cluster::Cluster;
-use crate::index::StateIndex;
+use crate::cluster::{split_index, Cluster};
+use crate::index::{StateCounts, StateIndex};
 use crate::plan::{human_bytes, peak_memory, reset_peak_memory};
 use crate::solver::exchange::Exchange;
 use crate::solver::lean::solve_share;
-use crate::solver::share::{Part, Share, Whole};
+use crate::solver::share::{Share, Whole};
 use crate::solver::{Observer, Silent, SolveError, SolveStats, Workspace};
 use crate::state::State;
-use crate::table::verify::{spot_check, spot_sample};
+use crate::table::format::directory_counts;
+use crate::table::verify::{spot_check, spot_check_states, spot_sample};
 use crate::table::writer::{
     batch_blocks, block_positions, compress_blocks, encode_blocks, write_encoded, BLOCKS_PER_BATCH,
     POSITIONS_PER_BLOCK,
@@ -133,7 +137,7 @@ pub fn run(board: Board, folder: PathBuf, options: BuildOptions) -> ExitCode {
     if let Some(progress) = &progress {
         progress.finish();
     }
-    let (written, index) = match outcome {
+    let (written, counts) = match outcome {
         Ok(Some(built)) => built,
         Ok(None) => {
             let kept = any(&cluster, work.has_checkpoint());
@@ -179,7 +183,6 @@ pub fn run(board: Board, folder: PathBuf, options: BuildOptions) -> ExitCode {
         .and_then(|t| best_moves(&t, &State::start(), 0.0, true).ok())
         .map(|moves| moves.iter().map(|m| m.name(&board)).collect())
         .unwrap_or_default();
-    let counts = index.counts();
     let entry = manifest::Entry {
         board,
         states: counts.states,
@@ -240,39 +243,36 @@ fn build(
     folder: &Path,
     work: &WorkFolder,
     observer: &dyn Observer,
-) -> Result<Option<(Built, StateIndex)>, String> {
+) -> Result<Option<(Built, StateCounts)>, String> {
     let started = Instant::now();
     observer.phase_started(crate::solver::Phase::Enumerate, 0);
-    let index = StateIndex::build(board)
-        .ok_or_else(|| SolveError::TooLarge {
+    let too_large = || {
+        SolveError::TooLarge {
             points: board.points(),
-        })
-        .map_err(|e| e.to_string())?;
-    let enumerate_seconds = started.elapsed().as_secs_f64();
+        }
+        .to_string()
+    };
     // One process holds every state under the index's own numbers.
     let built = match cluster.processes() {
-        1 => solve_and_write(cluster, &index, &Whole::new(&index), folder, work, observer),
-        processes => {
-            let part = Part::new(
-                &index,
-                processes,
-                cluster.rank(),
-                POSITIONS_PER_BLOCK as u64,
-            );
-            solve_and_write(cluster, &index, &part, folder, work, observer)
+        1 => {
+            let index = StateIndex::build(board).ok_or_else(too_large)?;
+            let enumerated = started.elapsed().as_secs_f64();
+            let share = Whole::new(&index);
+            solve_and_write(cluster, &index, &share, folder, work, observer, enumerated)?
         }
-    }?;
-    Ok(built.map(|built| {
-        let built = built.map(|(written, mut stats)| {
-            stats.enumerate_seconds = enumerate_seconds;
-            (written, stats)
-        });
-        (built, index)
-    }))
+        _ => {
+            let (index, part) = split_index(cluster, board, POSITIONS_PER_BLOCK as u64)
+                .map_err(|e| e.to_string())?;
+            let enumerated = started.elapsed().as_secs_f64();
+            solve_and_write(cluster, &index, &part, folder, work, observer, enumerated)?
+        }
+    };
+    Ok(built)
 }
 
 /// The solve of `share` and the table: process 0 writes it, the others
-/// send it their blocks.
+/// send it their sample of states to check, their part of the directory
+/// and their blocks.
 fn solve_and_write(
     cluster: &Cluster,
     index: &StateIndex,
@@ -280,7 +280,8 @@ fn solve_and_write(
     folder: &Path,
     work: &WorkFolder,
     observer: &dyn Observer,
-) -> Result<Option<Built>, String> {
+    enumerate_seconds: f64,
+) -> Result<Option<(Built, StateCounts)>, String> {
     let board = *index.board();
     // A checkpoint is this process's share's only if the job is split as
     // before.
@@ -292,7 +293,7 @@ fn solve_and_write(
     );
     work.claim(&split)
         .map_err(|e| format!("cannot write in {}: {e}", work.path().display()))?;
-    let (values, stats) = match solve_share(
+    let (values, mut stats) = match solve_share(
         index,
         share,
         cluster,
@@ -304,7 +305,9 @@ fn solve_and_write(
         Err(SolveError::Cancelled) => return Ok(None),
         Err(error) => return Err(format!("cannot build {board}: {error}")),
     };
-    let positions = index.counts().positions;
+    stats.enumerate_seconds = enumerate_seconds;
+    let counts = index.counts();
+    let positions = counts.positions;
     let blocks = positions.div_ceil(POSITIONS_PER_BLOCK as u64);
     let own = share.positions();
     let own_blocks = own.start.div_ceil(POSITIONS_PER_BLOCK as u64)
@@ -313,7 +316,18 @@ fn solve_and_write(
         let run = values.values_of(index, share, block_positions(batch.clone(), positions))?;
         Ok(compress_blocks(index, &run, batch))
     };
+    let sample = match cluster.processes() {
+        1 => Vec::new(),
+        _ => own_sample(index, share),
+    };
+    let (first_word, own_directory) = (
+        index.first_presence_word(),
+        directory_counts(index.presence_words()).collect::<Vec<u8>>(),
+    );
     if cluster.rank() != 0 {
+        cluster.send_to_root(&sample);
+        cluster.send_to_root(&[first_word]);
+        cluster.send_to_root(&own_directory);
         for batch_start in (0..blocks).step_by(BLOCKS_PER_BATCH as usize) {
             let batch = batch_blocks(batch_start, blocks);
             let mine = batch.start.max(own_blocks.start)..batch.end.min(own_blocks.end);
@@ -322,40 +336,88 @@ fn solve_and_write(
                 cluster.send_blocks(&compressed);
             }
         }
-        return Ok(Some(None));
+        return Ok(Some((None, counts)));
     }
+    // The board's directory, and the states to check, from every process:
+    // a word two processes share the codes of counts the positions of both.
+    let mut samples = vec![sample];
+    let mut directory = vec![0u8; index.codec().code_count().div_ceil(64) as usize];
+    let mut add = |first: u64, counts: &[u8]| {
+        for (at, &n) in directory[first as usize..].iter_mut().zip(counts) {
+            *at += n;
+        }
+    };
+    add(first_word, &own_directory);
+    drop(own_directory);
+    for rank in 1..cluster.processes() {
+        samples.push(cluster.receive_from::<u64>(rank));
+        let first: Vec<u64> = cluster.receive_from(rank);
+        let counts: Vec<u8> = cluster.receive_from(rank);
+        add(first.first().copied().unwrap_or(0), &counts);
+    }
+    let check = |path: &Path| -> Result<(), String> {
+        if cluster.processes() == 1 {
+            let sample = spot_sample(counts.states);
+            return spot_check(path, index, stats.edges, sample).map(|_| ());
+        }
+        let states: Vec<State> = samples
+            .iter()
+            .flatten()
+            .map(|&coded| index.state_at(coded >> 4, (coded & 15) as u32))
+            .collect();
+        spot_check_states(path, counts, stats.edges, &states).map(|_| ())
+    };
     let owner = |block: u64| share.position_owner(block * POSITIONS_PER_BLOCK as u64);
     let written = write_table(
         cluster,
         index,
+        &directory,
         &owner,
         folder,
         observer,
-        stats.edges,
+        (stats.edges, &check),
         &compress,
     )?;
-    Ok(Some(Some((written, stats))))
+    Ok(Some((Some((written, stats)), counts)))
 }
 
-/// Process 0 writes the table: each batch's blocks compressed here or
-/// received from the process that holds them (`owner`), in order; then
-/// the spot check, and the rename.
+/// This process's share of the states the written table is checked on:
+/// of the states spread evenly over the board's numbers (`spot_sample`),
+/// those it holds, each as its position's code and its slot
+/// (`code << 4 | slot`), which every process can turn back into the state.
+fn own_sample(index: &StateIndex, share: &impl Share) -> Vec<u64> {
+    let states = index.counts().states;
+    let step = (states / spot_sample(states).max(1)).max(1);
+    let (plain, ko) = index.state_runs(share.positions());
+    let multiples =
+        |run: Range<u64>| (run.start.div_ceil(step) * step..run.end).step_by(step as usize);
+    multiples(plain)
+        .chain(multiples(ko))
+        .map(|number| {
+            let (position, slot) = index.slot_of(number);
+            index.position_code(position) << 4 | slot as u64
+        })
+        .collect()
+}
+
+/// Process 0 writes the table: the board's `directory`, then each
+/// batch's blocks compressed here or received from the process that holds
+/// them (`owner`), in order; then `check`, and the rename.
+#[allow(clippy::too_many_arguments)]
 fn write_table(
     cluster: &Cluster,
     index: &StateIndex,
+    directory: &[u8],
     owner: &dyn Fn(u64) -> usize,
     folder: &Path,
     observer: &dyn Observer,
-    edges: u64,
+    (edges, check): (u64, &dyn Fn(&Path) -> Result<(), String>),
     compress: &dyn Fn(Range<u64>) -> std::io::Result<Vec<Vec<u8>>>,
 ) -> Result<crate::table::writer::Written, String> {
-    let check = |path: &Path| -> Result<(), String> {
-        let sample = spot_sample(index.counts().states);
-        spot_check(path, index, edges, sample).map(|_| ())
-    };
     let finishing = Finishing(observer);
-    let written = write_encoded(*index.board(), folder, &finishing, &check, |out| {
-        let encoded = encode_blocks(index, edges, out, &finishing, |batch| {
+    let written = write_encoded(*index.board(), folder, &finishing, check, |out| {
+        let directory = directory.iter().copied();
+        let encoded = encode_blocks(index, directory, edges, out, &finishing, |batch| {
             // The batch's blocks, a run per process that holds them.
             let mut compressed = Vec::with_capacity((batch.end - batch.start) as usize);
             let mut block = batch.start;

@@ -10,6 +10,10 @@
 //! (0 to 7) spread over three bit planes, so a position's first ko state is
 //! that number plus the counts below it, a few popcounts. Half a byte per
 //! position.
+//!
+//! A directory may cover only a run of the positions (one process's share
+//! of a board split among several): it is then numbered from the run's
+//! first position and from the ko states of every position before it.
 
 use rayon::prelude::*;
 
@@ -63,15 +67,25 @@ impl KoWord {
 
 /// How many ko states each position has, and where they start.
 pub struct KoDirectory {
-    /// One word per 64 positions, then one more, past every position, whose
-    /// `before` is the total.
+    /// One word per 64 positions from `first`, then one more, past every
+    /// position, whose `before` is the total.
     words: Vec<KoWord>,
+    /// The first position it covers.
+    first: u64,
+    /// The ko states of every position before `first`.
+    base: u64,
 }
 
 impl KoDirectory {
     /// The directory of positions with `counts[p]` ko states each; `None`
     /// if a position has more than `MAX_KO_STATES`.
     pub fn build(counts: &[u8]) -> Option<KoDirectory> {
+        KoDirectory::build_run(counts, 0, 0)
+    }
+
+    /// The directory of positions `first..` with `counts[p - first]` ko
+    /// states each, after `base` ko states of the positions before them.
+    pub fn build_run(counts: &[u8], first: u64, base: u64) -> Option<KoDirectory> {
         if counts.par_iter().any(|&c| c as u32 > MAX_KO_STATES) {
             return None;
         }
@@ -88,32 +102,34 @@ impl KoDirectory {
             })
             .collect();
         words.push(KoWord::default());
-        let mut total = 0u64;
+        let mut total = base;
         for word in &mut words {
             word.before = total;
             total += word.within(u64::MAX) as u64;
         }
-        Some(KoDirectory { words })
+        Some(KoDirectory { words, first, base })
     }
 
-    /// Every ko state of every position.
+    /// The ko states of the positions it covers.
     pub fn total(&self) -> u64 {
-        self.words.last().map_or(0, |word| word.before)
+        self.words.last().map_or(0, |word| word.before) - self.base
     }
 
     /// The ko states of position `position`.
     #[inline]
     pub fn count(&self, position: u64) -> u32 {
-        let word = &self.words[(position / POSITIONS_PER_WORD) as usize];
-        word.count((position % POSITIONS_PER_WORD) as u32)
+        let local = position - self.first;
+        let word = &self.words[(local / POSITIONS_PER_WORD) as usize];
+        word.count((local % POSITIONS_PER_WORD) as u32)
     }
 
     /// The ko states of every position before `position` (which may be the
-    /// number of positions: then the total).
+    /// end of the positions covered: then the base plus the total).
     #[inline]
     pub fn before(&self, position: u64) -> u64 {
-        let word = &self.words[(position / POSITIONS_PER_WORD) as usize];
-        word.before + word.below((position % POSITIONS_PER_WORD) as u32) as u64
+        let local = position - self.first;
+        let word = &self.words[(local / POSITIONS_PER_WORD) as usize];
+        word.before + word.below((local % POSITIONS_PER_WORD) as u32) as u64
     }
 
     /// The position of ko state `k` (counted among ko states, below the
@@ -159,7 +175,10 @@ impl KoDirectory {
             let i = positions.trailing_zeros();
             let count = word.count(i) as u64;
             if left < count {
-                return (w as u64 * POSITIONS_PER_WORD + i as u64, left as u32);
+                return (
+                    self.first + w as u64 * POSITIONS_PER_WORD + i as u64,
+                    left as u32,
+                );
             }
             left -= count;
             positions &= positions - 1;
@@ -213,6 +232,25 @@ mod tests {
                 // Out of order too.
                 for (k, &owner) in owners.iter().enumerate().rev().step_by(7) {
                     assert_eq!(directory.locate_near(&mut hint, k as u64), owner);
+                }
+                // A run of the positions, numbered as in the whole.
+                for (first, end) in [(0, positions), (positions / 3, positions), (7, 7)] {
+                    let first = first.min(positions);
+                    let end = end.clamp(first, positions);
+                    let base = directory.before(first as u64);
+                    let run =
+                        KoDirectory::build_run(&counts[first..end], first as u64, base).unwrap();
+                    assert_eq!(run.total(), directory.before(end as u64) - base);
+                    for p in first as u64..end as u64 {
+                        assert_eq!(run.count(p), directory.count(p));
+                        assert_eq!(run.before(p), directory.before(p));
+                    }
+                    assert_eq!(run.before(end as u64), directory.before(end as u64));
+                    let mut hint = 0;
+                    for k in base..base + run.total() {
+                        assert_eq!(run.locate(k), directory.locate(k));
+                        assert_eq!(run.locate_near(&mut hint, k), directory.locate(k));
+                    }
                 }
             }
         }

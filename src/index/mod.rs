@@ -12,6 +12,12 @@
 //! Each state has a slot within its position: `SLOT_PLAIN`, `SLOT_PASSED`,
 //! then `SLOT_FIRST_KO + j` for the `j`-th ko state. Table files store states
 //! by (position, slot), so this numbering is internal to a solve.
+//!
+//! An index may hold a run of the codes only (`build_part`: one process's
+//! share of a board that several solve together). It numbers the
+//! positions and states of its run as the whole board's index does, once
+//! it is told the board's counts (`with_board_counts`), and knows nothing
+//! of the codes outside it: they rank as `None`.
 
 pub mod code;
 pub mod ko;
@@ -91,7 +97,10 @@ pub struct StateIndex {
     presence: Presence,
     /// How many ko states each position has, and where they start.
     ko: KoDirectory,
+    /// The board's counts (all of them, even for a part).
     counts: StateCounts,
+    /// What a part holds of them: its positions' counts.
+    held: StateCounts,
 }
 
 impl StateIndex {
@@ -100,6 +109,20 @@ impl StateIndex {
     /// the ko directory holds (`ko::MAX_KO_STATES`), or the board is over
     /// `MAX_INDEX_POINTS`.
     pub fn build(board: Board) -> Option<StateIndex> {
+        let codes = Codec::new(board).code_count();
+        StateIndex::build_part(board, 0..codes, 0, 0)
+    }
+
+    /// The index of the codes `codes` only, the first of its positions
+    /// numbered `first_position`, after `ko_before` ko states of the
+    /// positions before it. Its counts are its own until `with_board_counts`
+    /// gives the board's. `None` as for `build`.
+    pub fn build_part(
+        board: Board,
+        codes: Range<PositionCode>,
+        first_position: PositionNumber,
+        ko_before: u64,
+    ) -> Option<StateIndex> {
         if board.points() > MAX_INDEX_POINTS {
             return None;
         }
@@ -113,8 +136,9 @@ impl StateIndex {
         let group = codec.symmetries().len() as u64;
         let mut ko_counts: Vec<u8> = Vec::new();
         let mut legal_positions = 0u64;
-        let presence = Presence::build(
-            codec.code_count(),
+        let presence = Presence::build_range(
+            codes,
+            first_position,
             || (Vec::<u8>::new(), 0u64),
             |(ko_counts, legal), first, count| {
                 codec.canonical_legal_positions(first, count, |position, canonical| {
@@ -133,21 +157,60 @@ impl StateIndex {
             },
         );
         let positions = presence.count();
-        let ko = KoDirectory::build(&ko_counts)?;
+        let ko = KoDirectory::build_run(&ko_counts, first_position, ko_before)?;
         drop(ko_counts);
         let ko_states = ko.total();
         let states = 2 * positions + ko_states;
+        let counts = StateCounts {
+            legal_positions,
+            positions,
+            ko_states,
+            states,
+        };
         Some(StateIndex {
             codec,
             presence,
             ko,
-            counts: StateCounts {
-                legal_positions,
-                positions,
-                ko_states,
-                states,
-            },
+            counts,
+            held: counts,
         })
+    }
+
+    /// A part's index numbered within the board whose counts are
+    /// `board_counts`: its ko states follow every plain and passed state of
+    /// the board.
+    pub fn with_board_counts(mut self, board_counts: StateCounts) -> StateIndex {
+        self.counts = board_counts;
+        self
+    }
+
+    /// The counts of the positions it holds: the board's, unless it is a
+    /// part.
+    pub fn held_counts(&self) -> StateCounts {
+        self.held
+    }
+
+    /// The codes it holds.
+    pub fn codes(&self) -> Range<PositionCode> {
+        self.presence.codes()
+    }
+
+    /// The positions it holds.
+    pub fn positions_held(&self) -> Range<PositionNumber> {
+        let first = self.presence.base();
+        first..first + self.held.positions
+    }
+
+    /// Whether it holds a code (whether that code is a legal position or
+    /// not).
+    #[inline]
+    pub fn holds_code(&self, code: PositionCode) -> bool {
+        self.presence.codes().contains(&code)
+    }
+
+    /// The board's 64-code word that `presence_words` starts from.
+    pub fn first_presence_word(&self) -> u64 {
+        self.presence.first_word()
     }
 
     pub fn board(&self) -> &Board {
@@ -167,7 +230,8 @@ impl StateIndex {
         self.presence.memory_bytes() + self.ko.memory_bytes()
     }
 
-    /// The canonical positions bit set, one word per 64 codes, in order.
+    /// The canonical positions bit set, one word per 64 codes, in order
+    /// (from the first word of its codes, for a part).
     pub fn presence_words(&self) -> impl Iterator<Item = u64> + '_ {
         self.presence.words()
     }
@@ -215,6 +279,12 @@ impl StateIndex {
     #[inline]
     fn ko_start(&self) -> StateNumber {
         2 * self.counts.positions
+    }
+
+    /// How many ko states the positions before `position` have.
+    #[inline]
+    pub fn ko_states_before(&self, position: PositionNumber) -> u64 {
+        self.ko.before(position)
     }
 
     /// How many ko states position `number` has.
@@ -540,6 +610,78 @@ mod tests {
                 reached.insert(number);
             }
             assert_eq!(reached.len() as u64, states, "{name}");
+        }
+    }
+
+    /// Parts of a board's codes, split at positions, number their
+    /// positions and states as the whole index does, rank nothing outside
+    /// their codes, and add up to the whole.
+    #[test]
+    fn parts_number_their_states_as_the_whole() {
+        for name in ["2x4", "3x3", "1x7", "2x4c", "3x4"] {
+            let board: Board = name.parse().unwrap();
+            let whole = StateIndex::build(board).unwrap();
+            let counts = whole.counts();
+            let codes = whole.codec().code_count();
+            for processes in [1u64, 2, 3, 7] {
+                let bounds: Vec<PositionNumber> = (0..=processes)
+                    .map(|r| counts.positions * r / processes)
+                    .collect();
+                let code_at = |p: PositionNumber| {
+                    if p < counts.positions {
+                        whole.position_code(p)
+                    } else {
+                        codes
+                    }
+                };
+                let mut held = StateCounts::default();
+                for r in 0..processes as usize {
+                    let (first, end) = (bounds[r], bounds[r + 1]);
+                    let part = StateIndex::build_part(
+                        board,
+                        code_at(first)..code_at(end),
+                        first,
+                        whole.ko.before(first),
+                    )
+                    .unwrap()
+                    .with_board_counts(counts);
+                    let own = part.held_counts();
+                    held.positions += own.positions;
+                    held.ko_states += own.ko_states;
+                    held.legal_positions += own.legal_positions;
+                    assert_eq!(part.positions_held(), first..end, "{name} {r}/{processes}");
+                    let (plain, ko) = whole.state_runs(first..end);
+                    assert_eq!(part.state_runs(first..end), (plain.clone(), ko.clone()));
+                    let mut cursor = part.state_cursor();
+                    for number in plain.chain(ko) {
+                        let state = whole.unrank(number);
+                        assert_eq!(part.unrank(number), state, "{name}: {number}");
+                        assert_eq!(cursor.state(number), state);
+                        assert_eq!(part.rank(&state), Some(number));
+                        assert_eq!(part.slot_of(number), whole.slot_of(number));
+                    }
+                    for (a, b) in part
+                        .positions(first)
+                        .zip(whole.positions(first))
+                        .take((end - first) as usize)
+                    {
+                        assert_eq!(a, b);
+                    }
+                    assert_eq!(part.positions(first).count() as u64, end - first);
+                    for code in (0..codes).step_by(7) {
+                        let expected = whole
+                            .position_number(code)
+                            .filter(|p| (first..end).contains(p));
+                        assert_eq!(part.position_number(code), expected, "{name}: {code}");
+                        assert_eq!(part.holds_code(code), part.codes().contains(&code));
+                    }
+                }
+                assert_eq!(
+                    (held.positions, held.ko_states, held.legal_positions),
+                    (counts.positions, counts.ko_states, counts.legal_positions),
+                    "{name} {processes}"
+                );
+            }
         }
     }
 

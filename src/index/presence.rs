@@ -1,10 +1,17 @@
 //! The set of canonical legal position codes, with rank (how many come
 //! before a code) and select (the code with a given number).
 //!
+//! A set may cover only a range of the codes (one process's share of a
+//! board split among several): it then holds the lines of that range only,
+//! and numbers its codes after those of every code before the range, so
+//! that ranks and selects are the whole board's.
+//!
 //! Codes are kept in 64-byte lines: seven words of presence bits (448 codes)
 //! and the number of positions before the line. A rank reads one cache line,
 //! which matters because the solver ranks every predecessor it visits, and
 //! the lines take 1.14 bits per code.
+
+use std::ops::Range;
 
 use rayon::prelude::*;
 
@@ -27,13 +34,22 @@ struct Line {
 /// at every group of a sparse layer.)
 const SAMPLE: u64 = 128;
 
-/// A set of codes below `codes`, with rank and select.
+/// A set of codes within a range, with rank and select.
 pub struct Presence {
+    /// The lines that hold the range, from line `first_line` of the board.
     lines: Vec<Line>,
-    /// The line holding the code numbered `k * SAMPLE`, for every `k`: a
-    /// select searches only the few lines between two samples.
+    /// The line (of `lines`) holding the code numbered `base + k * SAMPLE`,
+    /// for every `k`: a select searches only the few lines between two
+    /// samples.
     samples: Vec<u64>,
-    codes: u64,
+    /// The codes the set covers.
+    codes: Range<u64>,
+    /// The board's line that `lines[0]` is.
+    first_line: u64,
+    /// The number of the first present code: how many come before the
+    /// range.
+    base: u64,
+    /// Present codes in the range.
     count: u64,
 }
 
@@ -51,11 +67,25 @@ impl Presence {
         codes: u64,
         start: impl Fn() -> T + Sync,
         word: impl Fn(&mut T, u64, u32) -> u64 + Sync,
+        take: impl FnMut(T),
+    ) -> Presence {
+        Presence::build_range(0..codes, 0, start, word, take)
+    }
+
+    /// `build` for the codes of `codes` only, numbered from `base`: `word`
+    /// is asked only for codes in the range.
+    pub fn build_range<T: Send>(
+        codes: Range<u64>,
+        base: u64,
+        start: impl Fn() -> T + Sync,
+        word: impl Fn(&mut T, u64, u32) -> u64 + Sync,
         mut take: impl FnMut(T),
     ) -> Presence {
         const LINES_PER_RUN: usize = 256;
         const RUNS_PER_BATCH: usize = 64;
-        let count = codes.div_ceil(CODES_PER_LINE) as usize;
+        let codes = codes.start..codes.end.max(codes.start);
+        let first_line = codes.start / CODES_PER_LINE;
+        let count = (codes.end.div_ceil(CODES_PER_LINE) - first_line) as usize;
         let mut lines = Vec::with_capacity(count);
         crate::huge_pages::advise(lines.spare_capacity_mut());
         lines.resize(count, Line::default());
@@ -65,14 +95,17 @@ impl Presence {
                 .enumerate()
                 .map(|(run, slice)| {
                     let mut noted = start();
-                    let first_line = (batch * RUNS_PER_BATCH + run) * LINES_PER_RUN;
+                    let run_line =
+                        first_line + ((batch * RUNS_PER_BATCH + run) * LINES_PER_RUN) as u64;
                     for (offset, line) in slice.iter_mut().enumerate() {
-                        let first_code = (first_line + offset) as u64 * CODES_PER_LINE;
+                        let first_code = (run_line + offset as u64) * CODES_PER_LINE;
                         for (w, bits) in line.words.iter_mut().enumerate() {
-                            let first = first_code + 64 * w as u64;
-                            let last = (first + 64).min(codes);
+                            let word_first = first_code + 64 * w as u64;
+                            let first = word_first.max(codes.start);
+                            let last = (word_first + 64).min(codes.end);
                             *bits = if first < last {
                                 word(&mut noted, first, (last - first) as u32)
+                                    << (first - word_first)
                             } else {
                                 0
                             };
@@ -86,13 +119,13 @@ impl Presence {
         let mut count = 0u64;
         let mut samples = Vec::new();
         for (l, line) in lines.iter_mut().enumerate() {
-            line.before = count;
+            line.before = base + count;
             count += line
                 .words
                 .iter()
                 .map(|w| w.count_ones() as u64)
                 .sum::<u64>();
-            // The lines holding the codes numbered `line.before..count`.
+            // The lines holding the codes numbered `base + (line.before..count)`.
             while (samples.len() as u64) * SAMPLE < count {
                 samples.push(l as u64);
             }
@@ -101,13 +134,25 @@ impl Presence {
             lines,
             samples,
             codes,
+            first_line,
+            base,
             count,
         }
     }
 
-    /// How many codes are present.
+    /// How many codes of the range are present.
     pub fn count(&self) -> u64 {
         self.count
+    }
+
+    /// The number of the range's first present code.
+    pub fn base(&self) -> u64 {
+        self.base
+    }
+
+    /// The codes the set covers.
+    pub fn codes(&self) -> Range<u64> {
+        self.codes.clone()
     }
 
     pub fn memory_bytes(&self) -> usize {
@@ -117,7 +162,10 @@ impl Presence {
     /// How many present codes come before `code`, if `code` is present.
     #[inline]
     pub fn rank(&self, code: u64) -> Option<u64> {
-        let line = self.lines.get((code / CODES_PER_LINE) as usize)?;
+        if !self.codes.contains(&code) {
+            return None;
+        }
+        let line = &self.lines[(code / CODES_PER_LINE - self.first_line) as usize];
         let offset = code % CODES_PER_LINE;
         let (word, bit) = ((offset / 64) as usize, offset % 64);
         let bits = line.words[word];
@@ -142,31 +190,41 @@ impl Presence {
     /// ranked.
     #[inline]
     pub fn prefetch(&self, code: u64) {
-        crate::prefetch::prefetch_element(&self.lines, (code / CODES_PER_LINE) as usize);
+        crate::prefetch::prefetch_element(
+            &self.lines,
+            (code / CODES_PER_LINE).wrapping_sub(self.first_line) as usize,
+        );
     }
 
-    /// The number of 64-code words the codes span.
+    /// The board's 64-code word that the range's first word is.
+    pub fn first_word(&self) -> u64 {
+        self.first_line * WORDS_PER_LINE as u64
+    }
+
+    /// The number of 64-code words the range spans.
     pub fn word_count(&self) -> usize {
-        self.codes.div_ceil(64) as usize
+        (self.codes.end.div_ceil(64) - self.first_word()) as usize
     }
 
-    /// The presence bits, 64 codes a word, in code order.
+    /// The presence bits, 64 codes a word, in code order, from the board's
+    /// word `first_word()` on (codes outside the range are absent).
     pub fn words(&self) -> impl Iterator<Item = u64> + '_ {
         (0..self.word_count()).map(|w| self.lines[w / WORDS_PER_LINE].words[w % WORDS_PER_LINE])
     }
 
-    /// The present codes in order, from the one numbered `first` on.
+    /// The present codes in order, from the one numbered `first` on (a
+    /// number of the range's).
     pub fn walk_from(&self, first: u64) -> PresenceWalker<'_> {
-        if self.lines.is_empty() || first >= self.count {
+        let Some(local) = first.checked_sub(self.base).filter(|&l| l < self.count) else {
             return PresenceWalker {
                 presence: self,
                 word: self.word_count(),
                 bits: 0,
             };
-        }
+        };
         // The line holding code number `first` is the last one with no more
         // codes before it: at or after the sample's, and a line or two on.
-        let mut line = self.samples[(first / SAMPLE) as usize] as usize;
+        let mut line = self.samples[(local / SAMPLE) as usize] as usize;
         while line + 1 < self.lines.len() && self.lines[line + 1].before <= first {
             line += 1;
         }
@@ -184,7 +242,8 @@ impl Presence {
     /// walk from it (`walk_from`) finds it cached.
     #[inline]
     pub fn prefetch_numbered(&self, number: u64) {
-        if let Some(&line) = self.samples.get((number / SAMPLE) as usize) {
+        let local = number.wrapping_sub(self.base);
+        if let Some(&line) = self.samples.get((local / SAMPLE) as usize) {
             crate::prefetch::prefetch(&self.lines[line as usize]);
         }
     }
@@ -219,7 +278,7 @@ impl PresenceWalker<'_> {
         }
         let bit = self.bits.trailing_zeros() as u64;
         self.bits &= self.bits - 1;
-        Some(self.word as u64 * 64 + bit)
+        Some((self.presence.first_word() + self.word as u64) * 64 + bit)
     }
 
     /// Skips `skipped` present codes: whole words at a time by their counts,
@@ -259,6 +318,13 @@ mod tests {
 
     fn build_without_notes(codes: u64, word: impl Fn(u64, u32) -> u64 + Sync) -> Presence {
         Presence::build(codes, || (), |_, first, count| word(first, count), |_| {})
+    }
+
+    impl Presence {
+        /// How many present codes come before `code`.
+        fn rank_or_next(&self, code: u64) -> u64 {
+            (0..code).filter(|&c| self.rank(c).is_some()).count() as u64
+        }
     }
 
     #[test]
@@ -302,6 +368,69 @@ mod tests {
                 })
                 .collect();
             assert_eq!(from_words, plain);
+        }
+    }
+
+    /// A set over a range of the codes, numbered after a base: ranks,
+    /// selects, walks and words as the whole set's (the codes outside the
+    /// range absent), whatever the range's ends.
+    #[test]
+    fn a_range_of_the_codes_numbers_as_the_whole() {
+        let codes = 3 * 448 * 256 + 333;
+        let present = |code: u64| code % 5 == 1 || (9000..9400).contains(&code);
+        let word = |first: u64, count: u32| {
+            (0..count as u64).fold(0, |bits, i| bits | (present(first + i) as u64) << i)
+        };
+        let whole = build_without_notes(codes, word);
+        for range in [
+            0..codes,
+            0..0,
+            5..5,
+            448..896,
+            1..codes - 1,
+            100..9010,
+            9010..9300,
+            64 * 3 + 7..448 * 600 + 63,
+            codes / 2..codes,
+        ] {
+            let base = whole.rank_or_next(range.start);
+            let part = Presence::build_range(
+                range.clone(),
+                base,
+                || (),
+                |_, first, count| {
+                    assert!(range.contains(&first) && first + count as u64 <= range.end);
+                    word(first, count)
+                },
+                |_| {},
+            );
+            let inside: Vec<u64> = range.clone().filter(|&c| present(c)).collect();
+            assert_eq!(part.count(), inside.len() as u64, "{range:?}");
+            assert_eq!(part.base(), base);
+            for code in range.start.saturating_sub(500)..(range.end + 500).min(codes) {
+                let expected = whole.rank(code).filter(|_| range.contains(&code));
+                assert_eq!(part.rank(code), expected, "{range:?}: rank of {code}");
+            }
+            for (i, &code) in inside.iter().enumerate() {
+                let number = base + i as u64;
+                assert_eq!(part.select(number), code, "{range:?}: select {number}");
+                let mut walker = part.walk_from(number);
+                let rest: Vec<u64> = std::iter::from_fn(|| walker.next_code()).collect();
+                assert_eq!(rest, inside[i..], "{range:?}: walk from {number}");
+            }
+            assert!(part
+                .walk_from(base + inside.len() as u64)
+                .next_code()
+                .is_none());
+            let first = part.first_word() as usize;
+            for (w, bits) in part.words().enumerate() {
+                let whole_bits = whole.words().nth(first + w).unwrap();
+                let mask = (0..64)
+                    .filter(|b| range.contains(&(64 * (first + w) as u64 + b)))
+                    .fold(0u64, |m, b| m | 1 << b);
+                assert_eq!(bits, whole_bits & mask, "{range:?}: word {}", first + w);
+            }
+            assert!(64 * (first + part.word_count()) as u64 >= range.end);
         }
     }
 

@@ -399,7 +399,7 @@ pub fn solve_share(
                 counted[1] += next;
                 if exchange.processes() > 1 {
                     let received = exchange.all_to_all(&mut outgoing)?;
-                    counted[1] += apply_received(share, &tallies, &flags, depth, &received)?;
+                    counted[1] += apply_received(index, share, &tallies, &flags, depth, &received)?;
                 }
             }
             exchange.sum(&mut counted)?;

@@ -42,7 +42,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use rayon::prelude::*;
 
 use crate::board::{Board, Point, PointSet};
-use crate::index::code::Canonical;
+use crate::index::code::{Canonical, PositionCode};
 use crate::index::{
     PositionNumber, PositionStates, StateCursor, StateIndex, StateNumber, SLOT_FIRST_KO,
     SLOT_PASSED, SLOT_PLAIN,
@@ -308,33 +308,72 @@ fn gather_origins(index: &StateIndex, state: &State, origins: &mut Vec<Origin>) 
 /// Calls `visit(number)` for every canonical state of an earlier position
 /// from which its last move leads on: without a pass, after a pass (when the
 /// last move was a placement, which a pending pass allows), and with each
-/// ko point but the one the move took. Returns whether two of those may be
-/// one state: two ko points of a symmetric position can be images of each
+/// ko point but the one the move took. A position the index does not hold
+/// (another process's, see `share`) gives its states by code and slot
+/// (`by_code`) instead of numbers. Returns whether two of those may be one
+/// state: two ko points of a symmetric position can be images of each
 /// other.
 #[inline(always)]
 fn expand_origin(
     index: &StateIndex,
     (earlier, last_move, canonical): &Origin,
-    mut visit: impl FnMut(StateNumber),
+    mut visit: impl FnMut(u64),
 ) -> bool {
-    let entry = index
-        .entry_of(*canonical)
-        .expect("un-moves yield legal positions, and the index holds them all");
-    visit(entry.plain());
     // The ko point the move took cannot be the earlier state's.
     let taken = match last_move {
-        LastMove::Place(point) => {
-            visit(entry.passed());
-            PointSet::single(*point)
-        }
+        LastMove::Place(point) => PointSet::single(*point),
         LastMove::Pass => PointSet::EMPTY,
     };
     let ko_points = earlier.ko_points(index.board());
     let allowed = ko_points - taken;
-    for number in index.ko_numbers(&entry, ko_points, allowed) {
-        visit(number);
+    if index.holds_code(canonical.code) {
+        let entry = index
+            .entry_of(*canonical)
+            .expect("un-moves yield legal positions, and the index holds them all");
+        visit(entry.plain());
+        if !taken.is_empty() {
+            visit(entry.passed());
+        }
+        for number in index.ko_numbers(&entry, ko_points, allowed) {
+            visit(number);
+        }
+    } else {
+        visit(by_code(canonical.code, SLOT_PLAIN));
+        if !taken.is_empty() {
+            visit(by_code(canonical.code, SLOT_PASSED));
+        }
+        for ko in allowed.iter() {
+            let j = index.codec().ko_rank(canonical, ko_points, ko);
+            visit(by_code(canonical.code, SLOT_FIRST_KO + j as u32));
+        }
     }
     allowed.len() > 1 && canonical.reaching != 1
+}
+
+/// An update's target given by its position's canonical code and its slot,
+/// for the process that holds the code to rank: above every state number,
+/// below `CHILD_WON`.
+const BY_CODE: u64 = 1 << 62;
+/// Bits of a slot in an update by code: up to `SLOT_FIRST_KO +
+/// MAX_KO_STATES`.
+const SLOT_BITS: u32 = 4;
+const _: () = assert!(SLOT_FIRST_KO + crate::index::ko::MAX_KO_STATES <= 1 << SLOT_BITS);
+const _: () = assert!(3u64.pow(crate::index::MAX_INDEX_POINTS as u32) << SLOT_BITS < BY_CODE);
+
+/// The update for the state in slot `slot` of the position with canonical
+/// code `code`.
+#[inline]
+fn by_code(code: PositionCode, slot: u32) -> u64 {
+    BY_CODE | code << SLOT_BITS | slot as u64
+}
+
+/// The code and slot of an update by code (without its mark), if it is one.
+#[inline]
+fn code_and_slot(update: u64) -> Option<(PositionCode, u32)> {
+    (update & BY_CODE != 0).then(|| {
+        let bits = update & !BY_CODE;
+        (bits >> SLOT_BITS, (bits & ((1 << SLOT_BITS) - 1)) as u32)
+    })
 }
 
 /// Whether two of `origins` are one position (symmetric images of each
@@ -367,7 +406,9 @@ fn predecessor_numbers(
     let mut repeats = false;
     for origin in origins {
         repeats |= expand_origin(index, origin, |p| {
-            ask(p);
+            if p & BY_CODE == 0 {
+                ask(p);
+            }
             out.push(p | mark);
         });
     }

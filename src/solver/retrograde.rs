@@ -11,10 +11,10 @@ use rayon::prelude::*;
 
 use super::spool::{encode, Spool, SpoolFolder};
 use super::{
-    bits_of, push_updates, LayerFlags, PredecessorScratch, SolveError, CHILD_WON, STATES_PER_FLAG,
-    STATES_PER_FLAG_WORD, UPDATE_BATCH,
+    bits_of, code_and_slot, push_updates, LayerFlags, PredecessorScratch, SolveError, CHILD_WON,
+    STATES_PER_FLAG, STATES_PER_FLAG_WORD, UPDATE_BATCH,
 };
-use crate::index::{StateIndex, StateNumber};
+use crate::index::{StateIndex, StateNumber, SLOT_FIRST_KO};
 use crate::prefetch::prefetch_element;
 
 use super::lean::{spool_error, FLAG_WORDS_PER_TASK};
@@ -168,10 +168,29 @@ fn apply_local(
     now
 }
 
+/// The local number of the state an update received from another process
+/// is for: by number, or by code and slot, ranked here.
+#[inline]
+fn received_target(index: &StateIndex, share: &impl Share, update: u64) -> Option<u64> {
+    let target = update & !CHILD_WON;
+    let number = match code_and_slot(target) {
+        None => target,
+        Some((code, slot)) => {
+            let position = index.position_number(code)?;
+            if slot >= SLOT_FIRST_KO + index.ko_state_count(position) {
+                return None;
+            }
+            index.number(position, slot)
+        }
+    };
+    share.local(number)
+}
+
 /// Applies the updates other processes sent for this share's states during
 /// layer `depth` (see `propagate_layer`); returns the states they decide
 /// for the next layer.
 pub(super) fn apply_received(
+    index: &StateIndex,
     share: &impl Share,
     tallies: &[AtomicU64],
     flags: &LayerFlags,
@@ -184,10 +203,10 @@ pub(super) fn apply_received(
         .map(|chunk| {
             let mut decided = 0;
             for &update in chunk {
-                let local = share.local(update & !CHILD_WON).ok_or_else(|| {
-                    SolveError::Exchange(
-                        "an update arrived for a state another process holds".into(),
-                    )
+                let local = received_target(index, share, update).ok_or_else(|| {
+                    SolveError::Exchange(format!(
+                        "an update arrived for a state this process does not hold ({update:#x})"
+                    ))
                 })?;
                 decided += apply_local(tallies, flags, next_parity, local, update) as u64;
             }
@@ -228,7 +247,11 @@ pub(super) fn propagate_layer(
         let mut decided = 0;
         for &update in &updates[..count] {
             let number = update & !CHILD_WON;
-            match share.local(number) {
+            let local = match code_and_slot(number) {
+                Some(_) => None,
+                None => share.local(number),
+            };
+            match local {
                 Some(local) => {
                     decided += apply_local(tallies, flags, next_parity, local, update) as u64
                 }
@@ -236,7 +259,11 @@ pub(super) fn propagate_layer(
                     if remote.is_empty() {
                         remote.resize_with(share.processes(), Vec::new);
                     }
-                    remote[share.owner(number)].push(update);
+                    let owner = match code_and_slot(number) {
+                        Some((code, _)) => share.code_owner(code),
+                        None => share.owner(number),
+                    };
+                    remote[owner].push(update);
                 }
             }
         }

@@ -11,10 +11,15 @@
 //! The solve's phases work in local numbers; they turn to the index's
 //! numbers only to find a state's position or predecessors (`global`), and
 //! an update for a predecessor goes to the process that owns it (`local`
-//! is `None` for the others' states, `owner` names the process).
+//! is `None` for the others' states, `owner` names the process). Each
+//! process's positions are a run of canonical codes too, so that it needs
+//! the index of its own codes only (`StateIndex::build_part`): a
+//! predecessor outside them is sent by its code, to the process that holds
+//! that code (`code_owner`), which ranks it.
 
 use std::ops::Range;
 
+use crate::index::code::PositionCode;
 use crate::index::{PositionNumber, StateIndex, StateNumber};
 
 /// The states one process solves.
@@ -32,6 +37,8 @@ pub trait Share: Sync {
     fn owner(&self, number: StateNumber) -> usize;
     /// The process that holds position `position`'s states.
     fn position_owner(&self, position: PositionNumber) -> usize;
+    /// The process that holds the position with canonical code `code`.
+    fn code_owner(&self, code: PositionCode) -> usize;
     /// How many processes share the board.
     fn processes(&self) -> usize;
 }
@@ -75,6 +82,9 @@ impl Share for Whole {
     fn position_owner(&self, _: PositionNumber) -> usize {
         0
     }
+    fn code_owner(&self, _: PositionCode) -> usize {
+        0
+    }
     fn processes(&self) -> usize {
         1
     }
@@ -88,6 +98,9 @@ pub struct Part {
     /// Where each process's ko states start (the index's numbers), and the
     /// end of the last.
     ko_bounds: Vec<StateNumber>,
+    /// Where each process's codes start, and the end of the last: the
+    /// codes of its positions' run.
+    code_bounds: Vec<PositionCode>,
     /// This process.
     process: usize,
     /// The first plain state past every process's plain states: `2P`.
@@ -95,23 +108,65 @@ pub struct Part {
 }
 
 impl Part {
-    /// Process `process`'s part of `index`'s states split among
-    /// `processes`: the positions in as equal ranges as whole table blocks
-    /// of `block` positions allow (a range may be empty).
-    pub fn new(index: &StateIndex, processes: usize, process: usize, block: u64) -> Part {
-        assert!(process < processes && block > 0);
-        let positions = index.counts().positions;
+    /// Where a board of `positions` positions is split among `processes`:
+    /// as equal runs as whole table blocks of `block` positions allow (a
+    /// run may be empty), the bounds of each run and the end of the last.
+    pub fn position_bounds(positions: u64, processes: usize, block: u64) -> Vec<PositionNumber> {
+        assert!(processes > 0 && block > 0);
         let blocks = positions.div_ceil(block);
-        let position_bounds: Vec<PositionNumber> = (0..=processes as u64)
+        (0..=processes as u64)
             .map(|r| (blocks * r / processes as u64 * block).min(positions))
-            .collect();
+            .collect()
+    }
+
+    /// Process `process`'s part of the whole `index`'s states split among
+    /// `processes` (`position_bounds`).
+    pub fn new(index: &StateIndex, processes: usize, process: usize, block: u64) -> Part {
+        assert!(process < processes);
+        let counts = index.counts();
+        let position_bounds = Part::position_bounds(counts.positions, processes, block);
         let ko_bounds = position_bounds
             .iter()
             .map(|&p| index.state_runs(p..p).1.start)
             .collect();
+        let code_bounds = position_bounds
+            .iter()
+            .map(|&p| {
+                if p < counts.positions {
+                    index.position_code(p)
+                } else {
+                    index.codec().code_count()
+                }
+            })
+            .collect();
+        Part::from_bounds(
+            position_bounds,
+            ko_bounds,
+            code_bounds,
+            process,
+            counts.positions,
+        )
+    }
+
+    /// Process `process`'s part, from every process's first position, ko
+    /// state (the index's number) and code, each list ending with the
+    /// board's end; `positions` is the board's.
+    pub fn from_bounds(
+        position_bounds: Vec<PositionNumber>,
+        ko_bounds: Vec<StateNumber>,
+        code_bounds: Vec<PositionCode>,
+        process: usize,
+        positions: u64,
+    ) -> Part {
+        assert!(
+            process + 1 < position_bounds.len()
+                && ko_bounds.len() == position_bounds.len()
+                && code_bounds.len() == position_bounds.len()
+        );
         Part {
             position_bounds,
             ko_bounds,
+            code_bounds,
             process,
             plain_end: 2 * positions,
         }
@@ -183,6 +238,11 @@ impl Share for Part {
         self.position_bounds[1..].partition_point(|&end| end <= position)
     }
 
+    #[inline]
+    fn code_owner(&self, code: PositionCode) -> usize {
+        self.code_bounds[1..].partition_point(|&end| end <= code)
+    }
+
     fn processes(&self) -> usize {
         self.position_bounds.len() - 1
     }
@@ -218,6 +278,8 @@ mod tests {
                             assert_eq!(part.owner(number), r, "{name}: owner of {number}");
                             let (position, _) = index.slot_of(number);
                             assert!(part.positions().contains(&position));
+                            let code = index.position_code(position);
+                            assert_eq!(part.code_owner(code), r, "{name}: owner of {code}");
                         }
                         for other in &parts {
                             if other.process != r {

@@ -140,7 +140,8 @@ pub fn encode_values<W: Write + Seek>(
         ))
     };
     let mut next = (blocks > 0).then(|| read(0)).transpose()?;
-    encode_blocks(index, edges, out, observer, |batch| {
+    let directory = format::directory_counts(index.presence_words());
+    encode_blocks(index, directory, edges, out, observer, |batch| {
         let values = next.take().expect("each batch's values are read before it");
         // The next batch's values are read while this one is compressed:
         // for a lean solve, that is when its partitions are turned back.
@@ -153,11 +154,13 @@ pub fn encode_values<W: Write + Seek>(
     })
 }
 
-/// Writes the table of `index`'s states to `out`, its blocks compressed by
+/// Writes the table of `index`'s states to `out`, with the board's
+/// `directory` (`format::directory_counts`), its blocks compressed by
 /// `compressed`, asked for the blocks of each batch (`batch_blocks`) in
 /// order; as `encode_values` otherwise.
 pub fn encode_blocks<W: Write + Seek>(
     index: &StateIndex,
+    directory: impl Iterator<Item = u8>,
     edges: u64,
     out: W,
     observer: &dyn Observer,
@@ -171,11 +174,7 @@ pub fn encode_blocks<W: Write + Seek>(
         edges,
         positions_per_block: POSITIONS_PER_BLOCK,
     };
-    let mut writer = TableWriter::new(
-        out,
-        description,
-        format::directory_counts(index.presence_words()),
-    )?;
+    let mut writer = TableWriter::new(out, description, directory)?;
     let blocks = writer.blocks() as u64;
     observer.phase_started(Phase::Write, blocks);
     for batch_start in (0..blocks).step_by(BLOCKS_PER_BATCH as usize) {

@@ -21,6 +21,30 @@ mod with_mpi {
         format!("mpirun --oversubscribe --allow-run-as-root --bind-to none -np {processes}")
     }
 
+    /// The bytes of each process's index, from the summary's `index` line
+    /// (`1.5 MiB, 512 B (by process)`).
+    fn index_bytes(stdout: &str) -> Vec<f64> {
+        let line = stdout
+            .lines()
+            .find_map(|l| l.strip_prefix("index "))
+            .unwrap_or_else(|| panic!("no index line in {stdout}"));
+        let figures = line.trim().trim_end_matches("(by process)");
+        figures
+            .split(',')
+            .map(|figure| {
+                let (number, unit) = figure.trim().split_once(' ').unwrap();
+                let scale = match unit {
+                    "B" => 1.0,
+                    "KiB" => 1024.0,
+                    "MiB" => 1024.0 * 1024.0,
+                    "GiB" => 1024.0 * 1024.0 * 1024.0,
+                    other => panic!("unit {other}"),
+                };
+                number.parse::<f64>().unwrap() * scale
+            })
+            .collect()
+    }
+
     fn table(folder: &Path, board: &str) -> Vec<u8> {
         let path = folder.join(format!("{board}.sgtb"));
         std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
@@ -35,6 +59,7 @@ mod with_mpi {
                 .run();
             assert!(alone.status.success(), "{board}: {}", alone.stderr);
             let expected = table(single.path(), board);
+            let mut whole_index = 0.0;
             for processes in 1..=3 {
                 let folder = tempfile::tempdir().unwrap();
                 let job = Smallgo::new(&["build", board, "--tables"])
@@ -53,6 +78,18 @@ mod with_mpi {
                 assert!(job
                     .stdout
                     .contains(&format!("processes           {processes}")));
+                // Each process indexes its own run of codes only.
+                let index = index_bytes(&job.stdout);
+                assert_eq!(index.len(), processes, "{board}: {}", job.stdout);
+                if processes == 1 {
+                    whole_index = index[0];
+                } else {
+                    let share = whole_index / processes as f64 * 1.25 + 4096.0;
+                    assert!(
+                        index.iter().all(|&bytes| bytes <= share),
+                        "{board}, {processes} processes: index {index:?} of {whole_index}"
+                    );
+                }
                 // Only the table, its manifest and nothing of the work.
                 let mut names: Vec<String> = std::fs::read_dir(folder.path())
                     .unwrap()

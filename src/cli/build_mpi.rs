@@ -137,7 +137,7 @@ pub fn run(board: Board, folder: PathBuf, options: BuildOptions) -> ExitCode {
     if let Some(progress) = &progress {
         progress.finish();
     }
-    let (written, counts) = match outcome {
+    let (written, counts, index_bytes) = match outcome {
         Ok(Some(built)) => built,
         Ok(None) => {
             let kept = any(&cluster, work.has_checkpoint());
@@ -162,8 +162,13 @@ pub fn run(board: Board, folder: PathBuf, options: BuildOptions) -> ExitCode {
     };
     let seconds = started.elapsed().as_secs_f64();
     work.remove();
-    // Every process's peak memory and bytes sent, for process 0 to report.
-    let figures = cluster.gather_all(&[peak_memory().unwrap_or(0), cluster.bytes_sent()]);
+    // Every process's peak memory, bytes sent and index, for process 0 to
+    // report.
+    let figures = cluster.gather_all(&[
+        peak_memory().unwrap_or(0),
+        cluster.bytes_sent(),
+        index_bytes,
+    ]);
     if !root {
         return ExitCode::SUCCESS;
     }
@@ -196,7 +201,10 @@ pub fn run(board: Board, folder: PathBuf, options: BuildOptions) -> ExitCode {
         eprintln!("smallgo: the table is written, but the manifest is not: {error}");
     }
     let sent: u64 = figures.iter().map(|f| f[1]).sum();
-    let peaks: Vec<String> = figures.iter().map(|f| human_bytes(f[0] as f64)).collect();
+    let by_process = |i: usize| -> String {
+        let each: Vec<String> = figures.iter().map(|f| human_bytes(f[i] as f64)).collect();
+        each.join(", ")
+    };
     let lines = [
         format!("board               {board}"),
         format!("processes           {processes}"),
@@ -216,7 +224,8 @@ pub fn run(board: Board, folder: PathBuf, options: BuildOptions) -> ExitCode {
             human_bytes(sent as f64),
             sent as f64 / edges.max(1) as f64
         ),
-        format!("peak memory         {} (by process)", peaks.join(", ")),
+        format!("peak memory         {} (by process)", by_process(0)),
+        format!("index               {} (by process)", by_process(2)),
         format!(
             "table               {} ({}, crc32 {:08x})",
             written.path.display(),
@@ -243,7 +252,7 @@ fn build(
     folder: &Path,
     work: &WorkFolder,
     observer: &dyn Observer,
-) -> Result<Option<(Built, StateCounts)>, String> {
+) -> Result<Option<(Built, StateCounts, u64)>, String> {
     let started = Instant::now();
     observer.phase_started(crate::solver::Phase::Enumerate, 0);
     let too_large = || {
@@ -281,7 +290,7 @@ fn solve_and_write(
     work: &WorkFolder,
     observer: &dyn Observer,
     enumerate_seconds: f64,
-) -> Result<Option<(Built, StateCounts)>, String> {
+) -> Result<Option<(Built, StateCounts, u64)>, String> {
     let board = *index.board();
     // A checkpoint is this process's share's only if the job is split as
     // before.
@@ -336,7 +345,7 @@ fn solve_and_write(
                 cluster.send_blocks(&compressed);
             }
         }
-        return Ok(Some((None, counts)));
+        return Ok(Some((None, counts, index.memory_bytes() as u64)));
     }
     // The board's directory, and the states to check, from every process:
     // a word two processes share the codes of counts the positions of both.
@@ -378,7 +387,11 @@ fn solve_and_write(
         (stats.edges, &check),
         &compress,
     )?;
-    Ok(Some((Some((written, stats)), counts)))
+    Ok(Some((
+        Some((written, stats)),
+        counts,
+        index.memory_bytes() as u64,
+    )))
 }
 
 /// This process's share of the states the written table is checked on:

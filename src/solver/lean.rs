@@ -50,9 +50,10 @@ pub(super) const FLAG_WORDS_PER_TASK: usize = 16;
 /// Positions one task counts children of.
 pub(super) const POSITIONS_PER_TASK: u64 = 4096;
 /// Tasks of a layer between two exchanges of updates when processes share
-/// a board: 2^24 states, so that the updates a round holds stay small
-/// beside the tallies (a few bytes a state of the round at most).
-pub(super) const TASKS_PER_ROUND: usize = 1 << 8;
+/// a board: 2^20 states, so that the updates a round holds, sent and
+/// received, stay a fixed cost of some tens of MiB (8 bytes an update, a
+/// few updates a state of the round at most) whatever the board.
+pub(super) const TASKS_PER_ROUND: usize = 1 << 4;
 
 /// A spool's write failed.
 pub(super) fn spool_error(error: io::Error) -> SolveError {

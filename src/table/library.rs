@@ -353,4 +353,14 @@ mod tests {
         );
         assert!(faults[0].to_string().starts_with("--tables "));
     }
+
+    /// Without the solver a board with no table has no values: `open` gives
+    /// `None` (and logs why) rather than solving it.
+    #[cfg(not(feature = "solver"))]
+    #[test]
+    fn without_the_solver_a_board_with_no_table_has_no_values() {
+        let board: Board = "2x2".parse().unwrap();
+        assert!(Library::new(None, true).open(board).is_none());
+        assert!(Library::new(None, false).open(board).is_some());
+    }
 }

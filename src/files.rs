@@ -9,6 +9,9 @@
 //! folder that turned read-only) leaves its own; the next build in the
 //! folder removes those of processes that are gone
 //! (`remove_stale_temporaries`), and never those of a live process.
+//!
+//! Without the feature `solver` nothing in the crate writes files, and the
+//! writing half (`replace_atomically`) goes unused.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::BufWriter;
@@ -25,6 +28,7 @@ const WRITE_TEST_PREFIX: &str = ".smallgo-write-test.";
 
 /// The temporary name a file is written under before it is renamed: hidden,
 /// in the same folder, unique to this process.
+#[cfg_attr(not(feature = "solver"), allow(dead_code))]
 pub(crate) fn temporary_path(path: &Path) -> PathBuf {
     let folder = path.parent().unwrap_or(Path::new(""));
     let name = path
@@ -119,6 +123,7 @@ pub fn remove_stale_temporaries(folder: &Path) -> Vec<PathBuf> {
 }
 
 /// Makes a rename durable.
+#[cfg_attr(not(feature = "solver"), allow(dead_code))]
 fn sync_folder(path: &Path) {
     let folder = path
         .parent()
@@ -134,6 +139,7 @@ fn sync_folder(path: &Path) {
 /// `path`, unless `fill` gives `None` or `cancelled` says stop by then. On
 /// an error or a stop the temporary file is removed and `path` is left as
 /// it was.
+#[cfg_attr(not(feature = "solver"), allow(dead_code))]
 pub(crate) fn replace_atomically<T>(
     path: &Path,
     fill: impl FnOnce(&mut BufWriter<File>) -> std::io::Result<Option<T>>,

@@ -45,10 +45,13 @@
 //! assert!(!moves.is_empty());
 //! ```
 //!
-//! Building a table from code: solve the board, then write its bytes (or
-//! `table::writer::write` them into a folder, atomically).
+//! Building a table from code (feature `solver`): solve the board, then
+//! write its bytes (or `table::writer::write` them into a folder,
+//! atomically).
 //!
 //! ```
+//! # #[cfg(feature = "solver")]
+//! # fn main() {
 //! use smallgo::solver::{solve, Silent};
 //! use smallgo::table::writer::encode;
 //! use smallgo::{Board, Tablebase};
@@ -58,21 +61,43 @@
 //! let (bytes, _checksum) = encode(&solution);
 //! let table = Tablebase::from_static("2x3", Box::leak(bytes.into_boxed_slice())).unwrap();
 //! assert_eq!(table.board(), board);
+//! # }
+//! # #[cfg(not(feature = "solver"))]
+//! # fn main() {}
 //! ```
+//!
+//! # Features
+//!
+//! - `solver` (default): building tables. The solver, the index's
+//!   numbering of states, `table::writer` and `table::verify`, the
+//!   analyses and the reference solver; `Library` solves small boards
+//!   that have no table on the spot.
+//! - `cli` (default, with `solver`): the `smallgo` program, its commands
+//!   and the GTP engine (`cli`, `gtp`).
+//! - `mpi` (with `solver`): builds shared by the processes of an MPI job.
+//!
+//! With `default-features = false` the crate reads and probes tables only,
+//! the built-in ones and files: the API above, without rayon, clap or the
+//! solver in the build. The built-in tables are always there.
 
+#[cfg(feature = "solver")]
 pub mod analyses;
 pub mod analysis;
+#[cfg(feature = "cli")]
 pub mod cli;
 #[cfg(feature = "mpi")]
 pub mod cluster;
 pub mod files;
+#[cfg(feature = "cli")]
 pub mod gtp;
 pub mod huge_pages;
 pub mod index;
 pub mod prefetch;
+#[cfg(feature = "solver")]
 pub mod reference;
 pub mod rules;
 pub mod sgf;
+#[cfg(feature = "solver")]
 pub mod solver;
 pub mod symmetry;
 pub mod table;
@@ -84,7 +109,9 @@ pub mod testing;
 pub use rules::{board, colour, moves, position, state, unmove, value};
 // Likewise the solver's plan (sizes, memory) and checkpoints, and the
 // analyses.
+#[cfg(feature = "solver")]
 pub use analyses::{count, cycles, line_rule, seki};
+#[cfg(feature = "solver")]
 pub use solver::{checkpoint, plan};
 
 pub use analysis::{best_moves, outcome};

@@ -20,19 +20,29 @@
 //! of the codes outside it: they rank as `None`.
 
 pub mod code;
+#[cfg(feature = "solver")]
 pub mod ko;
+#[cfg(feature = "solver")]
 pub mod presence;
 
+#[cfg(feature = "solver")]
 use std::ops::Range;
 
+#[cfg(feature = "solver")]
 use crate::board::{Board, PointSet};
+#[cfg(feature = "solver")]
 use crate::position::Position;
+#[cfg(feature = "solver")]
 use crate::state::State;
+#[cfg(feature = "solver")]
 use code::{Canonical, Codec, PositionCode};
+#[cfg(feature = "solver")]
 use ko::KoDirectory;
+#[cfg(feature = "solver")]
 use presence::{Presence, PresenceWalker};
 
 /// Visits canonical position codes in order.
+#[cfg(feature = "solver")]
 pub type PositionWalker<'a> = PresenceWalker<'a>;
 
 /// A state's number in the index: 64 bits, since boards from 2x11 on have
@@ -54,6 +64,7 @@ pub const SLOT_FIRST_KO: u32 = 2;
 pub const MAX_INDEX_POINTS: usize = 30;
 
 /// Where a position stands in the index.
+#[cfg(feature = "solver")]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PositionEntry {
     pub canonical: Canonical,
@@ -61,6 +72,7 @@ pub struct PositionEntry {
     pub number: PositionNumber,
 }
 
+#[cfg(feature = "solver")]
 impl PositionEntry {
     /// The number of the position's state with no pass and no ko.
     #[inline]
@@ -91,6 +103,7 @@ pub struct StateCounts {
 }
 
 /// The numbering of one board's canonical legal states.
+#[cfg(feature = "solver")]
 pub struct StateIndex {
     codec: Codec,
     /// The canonical legal position codes, with rank and select.
@@ -103,6 +116,7 @@ pub struct StateIndex {
     held: StateCounts,
 }
 
+#[cfg(feature = "solver")]
 impl StateIndex {
     /// Enumerates every code of the board (in parallel) and numbers the
     /// canonical legal states. `None` if a position has more ko states than
@@ -451,6 +465,7 @@ impl StateIndex {
 }
 
 /// A position and the numbers of its states.
+#[cfg(feature = "solver")]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PositionStates {
     pub number: PositionNumber,
@@ -460,6 +475,7 @@ pub struct PositionStates {
     pub ko_states: u32,
 }
 
+#[cfg(feature = "solver")]
 impl PositionStates {
     /// The number of the state in `slot`.
     #[inline]
@@ -478,12 +494,14 @@ impl PositionStates {
 }
 
 /// Visits positions in order with the numbers of their states.
+#[cfg(feature = "solver")]
 pub struct PositionCursor<'a> {
     index: &'a StateIndex,
     walker: PositionWalker<'a>,
     next: PositionNumber,
 }
 
+#[cfg(feature = "solver")]
 impl Iterator for PositionCursor<'_> {
     type Item = PositionStates;
 
@@ -503,6 +521,7 @@ impl Iterator for PositionCursor<'_> {
 
 /// Turns state numbers, given in ascending order, into states, walking the
 /// positions instead of searching for each.
+#[cfg(feature = "solver")]
 pub struct StateCursor<'a> {
     index: &'a StateIndex,
     walker: Option<PositionWalker<'a>>,
@@ -520,8 +539,10 @@ pub struct StateCursor<'a> {
 /// (a word of codes at a time). A search costs about as much as walking two
 /// lines of codes, some 60 positions: a longer walk would cost more, and
 /// sparse layers jump thousands of positions.
+#[cfg(feature = "solver")]
 const WALK_LIMIT: PositionNumber = 64;
 
+#[cfg(feature = "solver")]
 impl StateCursor<'_> {
     fn move_to(&mut self, position: PositionNumber) {
         match &mut self.walker {
@@ -569,7 +590,7 @@ impl StateCursor<'_> {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "solver"))]
 mod tests {
     use super::*;
     use std::collections::HashSet;

@@ -177,6 +177,17 @@ impl Topology {
             Topology::Circular => "circular",
         }
     }
+
+    /// The version of smallgo's file formats that holds a board of this
+    /// topology: 1 for a plain board, as the first formats were written,
+    /// and 2 for the others, whose files name their topology. Table headers
+    /// and a build's checkpoints both record it.
+    pub const fn format_version(self) -> u32 {
+        match self {
+            Topology::Plain => 1,
+            Topology::Circular => 2,
+        }
+    }
 }
 
 /// Why a board name or size was refused.

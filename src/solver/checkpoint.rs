@@ -439,7 +439,7 @@ fn header_bytes(
     put_u32(&mut out, shift);
     put_u32(&mut out, spools.len() as u32);
     put_u32(&mut out, partitions.len() as u32);
-    put_u32(&mut out, crate::table::format::format_version(&board));
+    put_u32(&mut out, board.topology().format_version());
     let mut program = [0u8; 32];
     program[..PROGRAM.len()].copy_from_slice(PROGRAM.as_bytes());
     out.extend_from_slice(&program);
@@ -537,7 +537,7 @@ fn read(path: &Path, board: Board, states: u64) -> Result<Saved, String> {
             header[12], header[13]
         ));
     }
-    if u32_at(68) != crate::table::format::format_version(&board) {
+    if u32_at(68) != board.topology().format_version() {
         return Err(format!("it is for table format {}", u32_at(68)));
     }
     if u64_at(16) != states {

@@ -2,7 +2,9 @@
 //! the analyses and the command line), and the source of them for each: a
 //! table from `--tables DIR` (preferred), a table built into the binary,
 //! the table of the transposed board (a 7x2 board is a 2x7 board turned),
-//! or, for a board small enough, a solve done on the spot.
+//! or, for a board small enough, a solve done on the spot (with the feature
+//! `solver`; without it, a board with no table has no values, and the log
+//! says why).
 //!
 //! A circular board has no turned board (turning a cylinder makes its
 //! columns wrap). One of one or two columns has no seam of its own either:
@@ -24,8 +26,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::board::{Board, Point, PointSet};
+#[cfg(feature = "solver")]
 use crate::plan::estimate;
 use crate::position::Position;
+#[cfg(feature = "solver")]
 use crate::solver::{solve, Silent, Solution};
 use crate::state::State;
 use crate::table::values::Values;
@@ -235,6 +239,12 @@ impl Library {
                 return Some(Oracle::new(board, Arc::new(table), true, description));
             }
         }
+        #[cfg(not(feature = "solver"))]
+        log::error!(
+            "no table for {board}, and this smallgo cannot solve it on the spot: \
+             it is built without the solver (feature `solver`)"
+        );
+        #[cfg(feature = "solver")]
         if crate::plan::within_index_limit(&board)
             && estimate(&board).states <= SOLVE_ON_THE_SPOT_STATES
         {
@@ -342,5 +352,15 @@ mod tests {
             "{faults:?}"
         );
         assert!(faults[0].to_string().starts_with("--tables "));
+    }
+
+    /// Without the solver a board with no table has no values: `open` gives
+    /// `None` (and logs why) rather than solving it.
+    #[cfg(not(feature = "solver"))]
+    #[test]
+    fn without_the_solver_a_board_with_no_table_has_no_values() {
+        let board: Board = "2x2".parse().unwrap();
+        assert!(Library::new(None, true).open(board).is_none());
+        assert!(Library::new(None, false).open(board).is_some());
     }
 }

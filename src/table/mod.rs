@@ -3,6 +3,8 @@
 //! independently of the builder (`verify`), the tables built into the
 //! binary (`built_in`), what serves values (`values`), and the collection
 //! of tables per board the engine and the commands open (`library`).
+//! `writer` and `verify` come with the feature `solver`; the rest reads
+//! and probes tables without it.
 //!
 //! The layers above (GTP, command line) use `Library`, `Tablebase`,
 //! `Values` and `Value` only; they never see table bytes or index
@@ -17,7 +19,9 @@ pub mod format;
 pub mod library;
 pub mod probe;
 pub mod values;
+#[cfg(feature = "solver")]
 pub mod verify;
+#[cfg(feature = "solver")]
 pub mod writer;
 
 use std::fmt;

@@ -4,6 +4,7 @@
 //! callers rate moves with the same code whatever the source.
 
 use crate::board::Board;
+#[cfg(feature = "solver")]
 use crate::solver::Solution;
 use crate::state::State;
 use crate::table::{TableError, Tablebase};
@@ -15,6 +16,7 @@ pub trait Values {
     fn value_of(&self, state: &State) -> Result<Value, TableError>;
 }
 
+#[cfg(feature = "solver")]
 impl Values for Solution {
     fn board(&self) -> Board {
         *Solution::board(self)

@@ -54,10 +54,10 @@ pub use table_writer::{directory_counts, Description, TableWriter};
 
 pub const MAGIC: [u8; 8] = *b"SMALLGO\0";
 /// The format version of plain boards' tables.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = Topology::Plain.format_version();
 /// The format version of tables of other topologies: version 1 with the
 /// topology in byte 18.
-pub const TOPOLOGY_FORMAT_VERSION: u32 = 2;
+pub const TOPOLOGY_FORMAT_VERSION: u32 = Topology::Circular.format_version();
 /// Where the topology sits in the header.
 const TOPOLOGY_OFFSET: usize = 18;
 pub const HEADER_SIZE: usize = 128;
@@ -145,10 +145,7 @@ pub(super) fn inconsistent(what: impl Into<String>) -> Fault {
 /// The format version a board's table is written in: 1 for a plain board,
 /// 2 for the others.
 pub fn format_version(board: &Board) -> u32 {
-    match board.topology() {
-        Topology::Plain => FORMAT_VERSION,
-        Topology::Circular => TOPOLOGY_FORMAT_VERSION,
-    }
+    board.topology().format_version()
 }
 
 /// The topology byte of a board.

@@ -329,14 +329,13 @@ fn solve_and_write(
         1 => Vec::new(),
         _ => own_sample(index, share),
     };
-    let (first_word, own_directory) = (
-        index.first_presence_word(),
-        directory_counts(index.presence_words()).collect::<Vec<u8>>(),
-    );
+    let first_word = index.first_presence_word();
     if cluster.rank() != 0 {
         cluster.send_to_root(&sample);
         cluster.send_to_root(&[first_word]);
+        let own_directory: Vec<u8> = directory_counts(index.presence_words()).collect();
         cluster.send_to_root(&own_directory);
+        drop(own_directory);
         for batch_start in (0..blocks).step_by(BLOCKS_PER_BATCH as usize) {
             let batch = batch_blocks(batch_start, blocks);
             let mine = batch.start.max(own_blocks.start)..batch.end.min(own_blocks.end);
@@ -351,18 +350,18 @@ fn solve_and_write(
     // a word two processes share the codes of counts the positions of both.
     let mut samples = vec![sample];
     let mut directory = vec![0u8; index.codec().code_count().div_ceil(64) as usize];
-    let mut add = |first: u64, counts: &[u8]| {
-        for (at, &n) in directory[first as usize..].iter_mut().zip(counts) {
+    let mut add = |first: u64, counts: &mut dyn Iterator<Item = u8>| {
+        let words = directory.get_mut(first as usize..).unwrap_or_default();
+        for (at, n) in words.iter_mut().zip(counts) {
             *at += n;
         }
     };
-    add(first_word, &own_directory);
-    drop(own_directory);
+    add(first_word, &mut directory_counts(index.presence_words()));
     for rank in 1..cluster.processes() {
         samples.push(cluster.receive_from::<u64>(rank));
         let first: Vec<u64> = cluster.receive_from(rank);
         let counts: Vec<u8> = cluster.receive_from(rank);
-        add(first.first().copied().unwrap_or(0), &counts);
+        add(first.first().copied().unwrap_or(0), &mut counts.into_iter());
     }
     let check = |path: &Path| -> Result<(), String> {
         if cluster.processes() == 1 {

@@ -310,7 +310,8 @@ pub fn solve_share(
         Some(resumed) => resumed,
         None => {
             let started = Instant::now();
-            observer.phase_started(Phase::CountChildren, counts.positions);
+            let own = share.positions();
+            observer.phase_started(Phase::CountChildren, own.end - own.start);
             let tallies: Vec<AtomicU64> = {
                 let mut words = Vec::with_capacity(states.div_ceil(8) as usize);
                 crate::huge_pages::advise(words.spare_capacity_mut());

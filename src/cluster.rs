@@ -228,13 +228,28 @@ impl Exchange for Cluster {
     }
 }
 
+/// The memory a process needs for positions `0..position` and codes
+/// `0..code` of a board with `states_per_position` states a position:
+/// their states' working memory and index, and the index lines of the
+/// codes (`plan`'s model).
+fn memory_before(position: u64, code: u64, states_per_position: f64) -> f64 {
+    use crate::plan::{INDEX_BYTES_PER_CODE, INDEX_BYTES_PER_STATE, STATE_BYTES};
+    (STATE_BYTES + INDEX_BYTES_PER_STATE) * states_per_position * position as f64
+        + INDEX_BYTES_PER_CODE * code as f64
+}
+
 /// This process's index and part of `board` split among the job's
-/// processes in runs of whole blocks of `block` positions (as
-/// `Part::position_bounds`), each process holding the index of its own
-/// codes only. The runs' first codes are not known before the positions
+/// processes in runs of whole blocks of `block` positions, each process
+/// holding the index of its own codes only. Canonical positions are dense
+/// among the low codes and sparse among the high ones, so equal runs of
+/// positions would leave the last process most of the index (64% of it
+/// on 3x6 with three processes): the runs are cut where the memory of the
+/// states and codes before them (`memory_before`) is an equal share. Where
+/// that is, and the runs' first codes, are not known before the positions
 /// are counted, so the codes are first split evenly and counted, each
-/// process its slice; the process whose slice holds a run's first
-/// position finds its code, and each then indexes its run.
+/// process its slice; the process whose slice holds a cut finds it, the
+/// process whose slice holds a run's first position its code, and each
+/// then indexes its run.
 pub fn split_index(
     cluster: &Cluster,
     board: Board,
@@ -274,9 +289,53 @@ pub fn split_index(
         p += c[0];
         k += c[1];
     }
+    // Where the runs start: the first position (whole blocks) at which
+    // the memory before reaches each process's share, found by the
+    // process whose slice holds that point and summed.
+    let per_position = board_counts.states as f64 / positions.max(1) as f64;
+    let total = memory_before(positions, codes, per_position);
+    let mut cuts = vec![0u64; processes + 1];
+    let (start, end) = (slice_start(rank), slice_start(rank + 1));
+    let held = counted[rank][0];
+    let code_of = |local: u64| {
+        if local < held {
+            slice.position_code(local)
+        } else {
+            end
+        }
+    };
+    for (r, cut) in cuts.iter_mut().enumerate().take(processes).skip(1) {
+        let target = total * r as f64 / processes as f64;
+        let before =
+            |local: u64| memory_before(first_position[rank] + local, code_of(local), per_position);
+        // This slice holds the cut if its start is below the target and
+        // its end is not.
+        let at_start = memory_before(first_position[rank], start, per_position);
+        if at_start >= target || (rank + 1 < processes && before(held) < target) {
+            continue;
+        }
+        // The first position of the slice whose memory before reaches the
+        // target, rounded to the nearest block.
+        let (mut low, mut high) = (0, held);
+        while low < high {
+            let middle = low + (high - low) / 2;
+            if before(middle) < target {
+                low = middle + 1;
+            } else {
+                high = middle;
+            }
+        }
+        let position = first_position[rank] + low;
+        *cut = ((position + block / 2) / block * block).min(positions);
+    }
+    cluster.sum(&mut cuts)?;
+    cuts[processes] = positions;
+    let mut position_bounds = cuts;
+    for r in 1..=processes {
+        position_bounds[r] = position_bounds[r].max(position_bounds[r - 1]);
+    }
     // Every run's first code and the ko states before it, each found by
     // one process and summed: `found[i]` and `found[processes + 1 + i]`.
-    let position_bounds = Part::position_bounds(positions, processes, block);
     let mut found = vec![0u64; 2 * (processes + 1)];
     for (i, &bound) in position_bounds.iter().enumerate() {
         let holder = (0..processes)

@@ -23,10 +23,10 @@ pub const STATE_BYTES: f64 = 1.07;
 const FIXED_BYTES: f64 = 96.0 * (1u64 << 20) as f64;
 /// Index bytes per ternary code: a 64-byte line of presence bits and rank
 /// covers 448 codes.
-const INDEX_BYTES_PER_CODE: f64 = 64.0 / 448.0;
+pub const INDEX_BYTES_PER_CODE: f64 = 64.0 / 448.0;
 /// Index bytes per state for the ko states' directory (0.17 to 0.35
 /// measured on 3x6, 2x10 and 4x5).
-const INDEX_BYTES_PER_STATE: f64 = 0.4;
+pub const INDEX_BYTES_PER_STATE: f64 = 0.4;
 
 /// The expected size of a solve.
 #[derive(Clone, Copy, Debug)]

@@ -23,6 +23,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
+use rayon::prelude::*;
+
 use super::build::{absolute, check_folder, turned_table, BuildOptions};
 use super::manifest;
 use super::progress::{catch_interrupts, BuildProgress};
@@ -37,9 +39,9 @@ use crate::solver::exchange::Exchange;
 use crate::solver::lean::solve_share;
 use crate::solver::share::{Share, Whole};
 use crate::solver::{Observer, Silent, SolveError, SolveStats, Workspace};
-use crate::state::State;
+use crate::state::{Child, State};
 use crate::table::format::directory_counts;
-use crate::table::verify::{spot_check, spot_check_states, spot_sample};
+use crate::table::verify::{minimax, spot_check, spot_sample};
 use crate::table::writer::{
     batch_blocks, block_positions, compress_blocks, encode_blocks, write_encoded, BLOCKS_PER_BATCH,
     POSITIONS_PER_BLOCK,
@@ -412,6 +414,9 @@ fn own_sample(index: &StateIndex, share: &impl Share) -> Vec<u64> {
         .collect()
 }
 
+/// What a written table is checked with before it is put in place.
+type Check<'a> = dyn Fn(&Path) -> Result<(), String> + 'a;
+
 /// Process 0 writes the table: the board's `directory`, then each
 /// batch's blocks compressed here or received from the process that holds
 /// them (`owner`), in order; then `check`, and the rename.
@@ -423,7 +428,7 @@ fn write_table(
     owner: &dyn Fn(u64) -> usize,
     folder: &Path,
     observer: &dyn Observer,
-    (edges, check): (u64, &dyn Fn(&Path) -> Result<(), String>),
+    (edges, check): (u64, &Check),
     compress: &dyn Fn(Range<u64>) -> std::io::Result<Vec<Vec<u8>>>,
 ) -> Result<crate::table::writer::Written, String> {
     let finishing = Finishing(observer);
@@ -458,4 +463,63 @@ fn write_table(
             index.board()
         )),
     }
+}
+
+/// The check of the table before it is put in place, when the processes
+/// each held a part of the index, so that none can number every state
+/// (`verify::spot_check` numbers them with a whole index): the table at `path` holds `counts`
+/// (positions and ko states) and `edges`, and each of `states` (canonical
+/// states of the board; the start position and its children are added)
+/// holds the value its children's values give, all read through the
+/// prober. Returns the states checked.
+fn spot_check_states(
+    path: &std::path::Path,
+    counts: StateCounts,
+    edges: u64,
+    states: &[State],
+) -> Result<u64, String> {
+    let table = Tablebase::open(path).map_err(|e| e.to_string())?;
+    let header = table.header();
+    if (header.positions, header.ko_states, header.edges)
+        != (counts.positions, counts.ko_states, edges)
+    {
+        return Err(format!(
+            "it holds {} positions, {} ko states and {} edges where the solve has {}, {} and {edges}",
+            header.positions, header.ko_states, header.edges, counts.positions, counts.ko_states
+        ));
+    }
+    let board = table.board();
+    let start = State::start();
+    let mut checked: Vec<State> = vec![start];
+    checked.extend(start.legal_moves(&board).into_iter().filter_map(|mv| {
+        match start.play(&board, mv) {
+            Some(Child::State(child)) => Some(child),
+            _ => None,
+        }
+    }));
+    checked.extend_from_slice(states);
+    checked.par_iter().try_for_each(|state| {
+        let stored = table.probe(state).map_err(|e| e.to_string())?;
+        let mut ends = Vec::new();
+        let mut children = Vec::new();
+        for mv in state.legal_moves(&board) {
+            match state.play(&board, mv) {
+                Some(Child::End { margin }) => ends.push(margin),
+                Some(Child::State(child)) => {
+                    children.push(table.probe(&child).map_err(|e| e.to_string())?)
+                }
+                None => return Err(format!("a legal move of {state:?} is illegal")),
+            }
+        }
+        // A child reached by two moves counts once in minimax's edges,
+        // twice here; the value is the same.
+        let (expected, _) = minimax(&ends, children.into_iter());
+        if stored != expected {
+            return Err(format!(
+                "state {state:?} stores {stored} but its children give {expected}"
+            ));
+        }
+        Ok(())
+    })?;
+    Ok(checked.len() as u64)
 }

@@ -26,6 +26,7 @@
 //! (`resume`) and saving them between thresholds (`offer`).
 
 use std::io;
+use std::ops::Range;
 use std::sync::atomic::AtomicU64;
 use std::sync::Mutex;
 use std::time::Instant;
@@ -260,6 +261,32 @@ pub fn solve(
     Ok((index, values, stats))
 }
 
+/// A layer's tasks (`0..tasks`), in rounds between exchanges: one round
+/// for a single process; for several, as many rounds in every process,
+/// enough for the one with the most tasks that hold states of the layer
+/// to work at most `TASKS_PER_ROUND` of them a round, each process's split
+/// into runs of about as many such tasks each. A sparse layer then costs
+/// one exchange, not one per `TASKS_PER_ROUND` tasks of the share.
+fn rounds(
+    exchange: &dyn Exchange,
+    flags: &LayerFlags,
+    tasks: usize,
+) -> Result<Vec<Range<usize>>, SolveError> {
+    if exchange.processes() == 1 {
+        return Ok(std::iter::once(0..tasks).collect());
+    }
+    let busy: Vec<usize> = (0..tasks).filter(|&t| task_in_layer(flags, t)).collect();
+    let mut most = [busy.len().div_ceil(TASKS_PER_ROUND) as u64];
+    exchange.max(&mut most)?;
+    let rounds = (most[0] as usize).max(1);
+    let per = busy.len().div_ceil(rounds).max(1);
+    let start = |r: usize| match r {
+        0 => 0,
+        _ => busy.get(r * per).copied().unwrap_or(tasks),
+    };
+    Ok((0..rounds).map(|r| start(r)..start(r + 1)).collect())
+}
+
 /// Whether any process was asked to stop: every process asks at the same
 /// points of the solve, so that all stop together.
 fn cancelled(exchange: &dyn Exchange, observer: &dyn Observer) -> Result<bool, SolveError> {
@@ -356,16 +383,7 @@ pub fn solve_share(
     observer.phase_started(Phase::Retrograde, 2 * counts.states);
     observer.advanced(progress.flips);
     let mut flags = LayerFlags::new(states);
-    // A layer's tasks, in rounds of at most `TASKS_PER_ROUND` between
-    // exchanges, as many rounds in every process.
     let tasks = flags.current.len().div_ceil(FLAG_WORDS_PER_TASK);
-    let (round, rounds) = if exchange.processes() == 1 {
-        (tasks.max(1), 1)
-    } else {
-        let mut most = [tasks.div_ceil(TASKS_PER_ROUND) as u64];
-        exchange.max(&mut most)?;
-        (TASKS_PER_ROUND, (most[0] as usize).max(1))
-    };
     let mut outgoing: Vec<Vec<u64>> = vec![Vec::new(); exchange.processes()];
     for level in (-points..=progress.next_level).rev() {
         observer.level_started(level);
@@ -386,7 +404,7 @@ pub fn solve_share(
                 });
             }
             let mut counted = [0u64; 2];
-            for r in 0..rounds {
+            for round in rounds(exchange, &flags, tasks)? {
                 let (here, next) = propagate_layer(
                     index,
                     share,
@@ -394,7 +412,7 @@ pub fn solve_share(
                     &flags,
                     &mut log,
                     (level, depth),
-                    r * round..(r + 1) * round,
+                    round,
                     &mut outgoing,
                 )?;
                 counted[0] += here;

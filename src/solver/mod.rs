@@ -344,7 +344,7 @@ fn expand_origin(
         }
         for ko in allowed.iter() {
             let j = index.codec().ko_rank(canonical, ko_points, ko);
-            visit(by_code(canonical.code, SLOT_FIRST_KO + j as u32));
+            visit(by_code(canonical.code, SLOT_FIRST_KO + j));
         }
     }
     allowed.len() > 1 && canonical.reaching != 1

@@ -215,6 +215,16 @@ pub(super) fn apply_received(
         .sum()
 }
 
+/// Whether task `task` holds states of the current layer.
+#[inline]
+pub(super) fn task_in_layer(flags: &LayerFlags, task: usize) -> bool {
+    let words = flags.current.len();
+    let w = task * FLAG_WORDS_PER_TASK;
+    flags.current[w.min(words)..(w + FLAG_WORDS_PER_TASK).min(words)]
+        .iter()
+        .any(|word| word.load(Ordering::Relaxed) != 0)
+}
+
 /// Phase 3, one layer, or tasks `tasks` of it: every state of `share`
 /// decided at threshold `level` and depth `depth` updates its
 /// predecessors, marking those of `share` decided at `depth + 1` in the
@@ -273,12 +283,7 @@ pub(super) fn propagate_layer(
     for first_task in tasks.clone().step_by(batch) {
         let records: Vec<TaskRecord> = (first_task..(first_task + batch).min(tasks.end))
             .into_par_iter()
-            .filter(|&task| {
-                let w = task * FLAG_WORDS_PER_TASK;
-                flags.current[w..(w + FLAG_WORDS_PER_TASK).min(words)]
-                    .iter()
-                    .any(|word| word.load(Ordering::Relaxed) != 0)
-            })
+            .filter(|&task| task_in_layer(flags, task))
             .map_init(
                 || {
                     (

@@ -89,7 +89,7 @@ pub fn expected_value(
 /// One step of minimax with depths: the value of a state whose moves end
 /// the game with `ends` (margins for the mover) or reach children with
 /// these values, and the number of edges that makes.
-fn minimax(ends: &[i32], children: impl Iterator<Item = Value>) -> (Value, u64) {
+pub fn minimax(ends: &[i32], children: impl Iterator<Item = Value>) -> (Value, u64) {
     // (margin, plies) choices for the mover and the opponent.
     let mut mover: Option<(i8, u16)> = None;
     let mut opponent: Option<(i8, u16)> = None;
@@ -956,65 +956,6 @@ pub fn spot_check(
         Ok(())
     })?;
     Ok(numbers.len() as u64)
-}
-
-/// The spot check of a build whose processes each held a part of the
-/// index, so that none can number every state (`spot_check` numbers them
-/// with the build's whole index): the table at `path` holds `counts`
-/// (positions and ko states) and `edges`, and each of `states` (canonical
-/// states of the board; the start position and its children are added)
-/// holds the value its children's values give, all read through the
-/// prober. Returns the states checked.
-pub fn spot_check_states(
-    path: &std::path::Path,
-    counts: crate::index::StateCounts,
-    edges: u64,
-    states: &[State],
-) -> Result<u64, String> {
-    let table = super::Tablebase::open(path).map_err(|e| e.to_string())?;
-    let header = table.header();
-    if (header.positions, header.ko_states, header.edges)
-        != (counts.positions, counts.ko_states, edges)
-    {
-        return Err(format!(
-            "it holds {} positions, {} ko states and {} edges where the solve has {}, {} and {edges}",
-            header.positions, header.ko_states, header.edges, counts.positions, counts.ko_states
-        ));
-    }
-    let board = table.board();
-    let start = State::start();
-    let mut checked: Vec<State> = vec![start];
-    checked.extend(start.legal_moves(&board).into_iter().filter_map(|mv| {
-        match start.play(&board, mv) {
-            Some(Child::State(child)) => Some(child),
-            _ => None,
-        }
-    }));
-    checked.extend_from_slice(states);
-    checked.par_iter().try_for_each(|state| {
-        let stored = table.probe(state).map_err(|e| e.to_string())?;
-        let mut ends = Vec::new();
-        let mut children = Vec::new();
-        for mv in state.legal_moves(&board) {
-            match state.play(&board, mv) {
-                Some(Child::End { margin }) => ends.push(margin),
-                Some(Child::State(child)) => {
-                    children.push(table.probe(&child).map_err(|e| e.to_string())?)
-                }
-                None => return Err(format!("a legal move of {state:?} is illegal")),
-            }
-        }
-        // A child reached by two moves counts once in minimax's edges,
-        // twice here; the value is the same.
-        let (expected, _) = minimax(&ends, children.into_iter());
-        if stored != expected {
-            return Err(format!(
-                "state {state:?} stores {stored} but its children give {expected}"
-            ));
-        }
-        Ok(())
-    })?;
-    Ok(checked.len() as u64)
 }
 
 #[cfg(test)]

@@ -381,7 +381,7 @@ fn solve_and_write(
     let written = write_table(
         cluster,
         index,
-        &directory,
+        directory,
         &owner,
         folder,
         observer,
@@ -417,14 +417,15 @@ fn own_sample(index: &StateIndex, share: &impl Share) -> Vec<u64> {
 /// What a written table is checked with before it is put in place.
 type Check<'a> = dyn Fn(&Path) -> Result<(), String> + 'a;
 
-/// Process 0 writes the table: the board's `directory`, then each
+/// Process 0 writes the table: the board's `directory` (let go once
+/// written), then each
 /// batch's blocks compressed here or received from the process that holds
 /// them (`owner`), in order; then `check`, and the rename.
 #[allow(clippy::too_many_arguments)]
 fn write_table(
     cluster: &Cluster,
     index: &StateIndex,
-    directory: &[u8],
+    directory: Vec<u8>,
     owner: &dyn Fn(u64) -> usize,
     folder: &Path,
     observer: &dyn Observer,
@@ -433,7 +434,8 @@ fn write_table(
 ) -> Result<crate::table::writer::Written, String> {
     let finishing = Finishing(observer);
     let written = write_encoded(*index.board(), folder, &finishing, check, |out| {
-        let directory = directory.iter().copied();
+        // Read once, into the header's stream, and let go before the check.
+        let directory = directory.into_iter();
         let encoded = encode_blocks(index, directory, edges, out, &finishing, |batch| {
             // The batch's blocks, a run per process that holds them.
             let mut compressed = Vec::with_capacity((batch.end - batch.start) as usize);

@@ -50,11 +50,11 @@ use super::share::{Share, Whole};
 pub(super) const FLAG_WORDS_PER_TASK: usize = 16;
 /// Positions one task counts children of.
 pub(super) const POSITIONS_PER_TASK: u64 = 4096;
-/// Tasks of a layer between two exchanges of updates when processes share
-/// a board: 2^20 states, so that the updates a round holds, sent and
-/// received, stay a fixed cost of some tens of MiB (8 bytes an update, a
-/// few updates a state of the round at most) whatever the board.
-pub(super) const TASKS_PER_ROUND: usize = 1 << 4;
+/// Decisions of a layer one process makes between two exchanges of
+/// updates when processes share a board: 2^20, so that the updates a
+/// round holds, sent and received, stay a fixed cost of some tens of MiB
+/// (8 bytes an update, about 8 updates a decision) whatever the board.
+pub(super) const STATES_PER_ROUND: u64 = 1 << 20;
 
 /// A spool's write failed.
 pub(super) fn spool_error(error: io::Error) -> SolveError {
@@ -263,22 +263,24 @@ pub fn solve(
 
 /// A layer's tasks (`0..tasks`), in rounds between exchanges: one round
 /// for a single process; for several, as many rounds in every process,
-/// enough for the one with the most tasks that hold states of the layer
-/// to work at most `TASKS_PER_ROUND` of them a round, each process's split
-/// into runs of about as many such tasks each. A sparse layer then costs
-/// one exchange, not one per `TASKS_PER_ROUND` tasks of the share.
+/// enough for the one with the most decisions in the layer (`own`, each
+/// process's) to make at most `STATES_PER_ROUND` of them a round, and each
+/// process's tasks that hold states of the layer split into runs of as
+/// many such tasks each. The updates a round holds then stay a fixed
+/// cost, and a sparse layer costs one exchange.
 fn rounds(
     exchange: &dyn Exchange,
     flags: &LayerFlags,
     tasks: usize,
+    own: u64,
 ) -> Result<Vec<Range<usize>>, SolveError> {
     if exchange.processes() == 1 {
         return Ok(std::iter::once(0..tasks).collect());
     }
-    let busy: Vec<usize> = (0..tasks).filter(|&t| task_in_layer(flags, t)).collect();
-    let mut most = [busy.len().div_ceil(TASKS_PER_ROUND) as u64];
+    let mut most = [own.div_ceil(STATES_PER_ROUND)];
     exchange.max(&mut most)?;
     let rounds = (most[0] as usize).max(1);
+    let busy: Vec<usize> = (0..tasks).filter(|&t| task_in_layer(flags, t)).collect();
     let per = busy.len().div_ceil(rounds).max(1);
     let start = |r: usize| match r {
         0 => 0,
@@ -387,7 +389,9 @@ pub fn solve_share(
     let mut outgoing: Vec<Vec<u64>> = vec![Vec::new(); exchange.processes()];
     for level in (-points..=progress.next_level).rev() {
         observer.level_started(level);
-        let mut waiting = [seed_level(&tallies, &flags, &mut seeds, level, points)?];
+        // The layer's decisions: this process's, and every process's.
+        let mut own = seed_level(&tallies, &flags, &mut seeds, level, points)?;
+        let mut waiting = [own];
         exchange.sum(&mut waiting)?;
         let mut waiting = waiting[0];
         flags.advance();
@@ -404,7 +408,7 @@ pub fn solve_share(
                 });
             }
             let mut counted = [0u64; 2];
-            for round in rounds(exchange, &flags, tasks)? {
+            for round in rounds(exchange, &flags, tasks, own)? {
                 let (here, next) = propagate_layer(
                     index,
                     share,
@@ -422,6 +426,7 @@ pub fn solve_share(
                     counted[1] += apply_received(index, share, &tallies, &flags, depth, &received)?;
                 }
             }
+            own = counted[1];
             exchange.sum(&mut counted)?;
             let [here, next] = counted;
             debug_assert_eq!(here, waiting);

@@ -33,7 +33,8 @@ use std::time::Instant;
 
 use super::spool::{Spool, SpoolFolder};
 use super::{
-    cell, LayerFlags, Observer, Phase, SolveError, SolveProgress, SolveStats, STATES_PER_FLAG_WORD,
+    cell, LayerFlags, Observer, Phase, SolveError, SolveProgress, SolveStats, STATES_PER_FLAG,
+    STATES_PER_FLAG_WORD,
 };
 use crate::board::Board;
 use crate::checkpoint::{PartitionMark, Saved, WorkFolder};
@@ -50,10 +51,10 @@ use super::share::{Share, Whole};
 pub(super) const FLAG_WORDS_PER_TASK: usize = 16;
 /// Positions one task counts children of.
 pub(super) const POSITIONS_PER_TASK: u64 = 4096;
-/// Decisions of a layer one process makes between two exchanges of
-/// updates when processes share a board: 2^20, so that the updates a
+/// States of a layer one process works between two exchanges of updates
+/// when processes share a board: 2^20 at most, so that the updates a
 /// round holds, sent and received, stay a fixed cost of some tens of MiB
-/// (8 bytes an update, about 8 updates a decision) whatever the board.
+/// (8 bytes an update, about 8 updates a state) whatever the board.
 pub(super) const STATES_PER_ROUND: u64 = 1 << 20;
 
 /// A spool's write failed.
@@ -262,31 +263,35 @@ pub fn solve(
 }
 
 /// A layer's tasks (`0..tasks`), in rounds between exchanges: one round
-/// for a single process; for several, as many rounds in every process,
-/// enough for the one with the most decisions in the layer (`own`, each
-/// process's) to make at most `STATES_PER_ROUND` of them a round, and each
-/// process's tasks that hold states of the layer split into runs of as
-/// many such tasks each. The updates a round holds then stay a fixed
-/// cost, and a sparse layer costs one exchange.
+/// for a single process; for several, runs of tasks that hold at most
+/// `STATES_PER_ROUND` states of the layer (counted from above: 64 for
+/// each group of the layer flags), so that the updates a round holds stay
+/// a fixed cost, and a sparse layer costs one exchange. Every process
+/// runs as many rounds as the one that needs the most, the others' last
+/// ones empty.
 fn rounds(
     exchange: &dyn Exchange,
     flags: &LayerFlags,
     tasks: usize,
-    own: u64,
 ) -> Result<Vec<Range<usize>>, SolveError> {
     if exchange.processes() == 1 {
         return Ok(std::iter::once(0..tasks).collect());
     }
-    let mut most = [own.div_ceil(STATES_PER_ROUND)];
+    let mut starts = vec![0];
+    let mut held = 0;
+    for task in 0..tasks {
+        let states = task_groups(flags, task) * STATES_PER_FLAG;
+        if held + states > STATES_PER_ROUND {
+            starts.push(task);
+            held = 0;
+        }
+        held += states;
+    }
+    let mut most = [starts.len() as u64];
     exchange.max(&mut most)?;
-    let rounds = (most[0] as usize).max(1);
-    let busy: Vec<usize> = (0..tasks).filter(|&t| task_in_layer(flags, t)).collect();
-    let per = busy.len().div_ceil(rounds).max(1);
-    let start = |r: usize| match r {
-        0 => 0,
-        _ => busy.get(r * per).copied().unwrap_or(tasks),
-    };
-    Ok((0..rounds).map(|r| start(r)..start(r + 1)).collect())
+    starts.resize(most[0] as usize, tasks);
+    starts.push(tasks);
+    Ok(starts.windows(2).map(|w| w[0]..w[1]).collect())
 }
 
 /// Whether any process was asked to stop: every process asks at the same
@@ -389,9 +394,7 @@ pub fn solve_share(
     let mut outgoing: Vec<Vec<u64>> = vec![Vec::new(); exchange.processes()];
     for level in (-points..=progress.next_level).rev() {
         observer.level_started(level);
-        // The layer's decisions: this process's, and every process's.
-        let mut own = seed_level(&tallies, &flags, &mut seeds, level, points)?;
-        let mut waiting = [own];
+        let mut waiting = [seed_level(&tallies, &flags, &mut seeds, level, points)?];
         exchange.sum(&mut waiting)?;
         let mut waiting = waiting[0];
         flags.advance();
@@ -408,7 +411,7 @@ pub fn solve_share(
                 });
             }
             let mut counted = [0u64; 2];
-            for round in rounds(exchange, &flags, tasks, own)? {
+            for round in rounds(exchange, &flags, tasks)? {
                 let (here, next) = propagate_layer(
                     index,
                     share,
@@ -426,7 +429,6 @@ pub fn solve_share(
                     counted[1] += apply_received(index, share, &tallies, &flags, depth, &received)?;
                 }
             }
-            own = counted[1];
             exchange.sum(&mut counted)?;
             let [here, next] = counted;
             debug_assert_eq!(here, waiting);

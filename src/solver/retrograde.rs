@@ -215,14 +215,29 @@ pub(super) fn apply_received(
         .sum()
 }
 
-/// Whether task `task` holds states of the current layer.
+/// The flag words of task `task`.
 #[inline]
-pub(super) fn task_in_layer(flags: &LayerFlags, task: usize) -> bool {
+fn task_flags(flags: &LayerFlags, task: usize) -> &[AtomicU64] {
     let words = flags.current.len();
     let w = task * FLAG_WORDS_PER_TASK;
-    flags.current[w.min(words)..(w + FLAG_WORDS_PER_TASK).min(words)]
+    &flags.current[w.min(words)..(w + FLAG_WORDS_PER_TASK).min(words)]
+}
+
+/// Whether task `task` holds states of the current layer.
+#[inline]
+fn task_in_layer(flags: &LayerFlags, task: usize) -> bool {
+    task_flags(flags, task)
         .iter()
         .any(|word| word.load(Ordering::Relaxed) != 0)
+}
+
+/// How many groups of the layer flags (`STATES_PER_FLAG` states each)
+/// task `task` has states of the current layer in.
+pub(super) fn task_groups(flags: &LayerFlags, task: usize) -> u64 {
+    task_flags(flags, task)
+        .iter()
+        .map(|word| word.load(Ordering::Relaxed).count_ones() as u64)
+        .sum()
 }
 
 /// Phase 3, one layer, or tasks `tasks` of it: every state of `share`

@@ -5,6 +5,9 @@
 //! memory, a table on disk), so the build can list best first moves and the
 //! engine can choose moves with the same code.
 
+// A probe-only build (no feature `solver`) leaves the parts only the engine and the analyses use unused.
+#![cfg_attr(not(feature = "solver"), allow(dead_code, unused_imports))]
+
 use std::cmp::Ordering;
 
 use crate::moves::Move;

@@ -81,38 +81,47 @@
 //! solver in the build. The built-in tables are always there.
 
 #[cfg(feature = "solver")]
-pub mod analyses;
-pub mod analysis;
+mod analyses;
+mod analysis;
 #[cfg(feature = "cli")]
-pub mod cli;
-#[cfg(feature = "mpi")]
-pub mod cluster;
-pub mod files;
+mod cli;
 #[cfg(feature = "cli")]
-pub mod gtp;
-pub mod huge_pages;
-pub mod index;
-pub mod prefetch;
-#[cfg(feature = "solver")]
-pub mod reference;
-pub mod rules;
-pub mod sgf;
-#[cfg(feature = "solver")]
-pub mod solver;
-pub mod symmetry;
-pub mod table;
 #[doc(hidden)]
-pub mod testing;
+pub use cli::run;
+#[cfg(feature = "mpi")]
+mod cluster;
+mod files;
+#[cfg(feature = "cli")]
+mod gtp;
+#[cfg(feature = "solver")]
+mod huge_pages;
+mod index;
+#[cfg(feature = "solver")]
+mod prefetch;
+#[cfg(all(test, feature = "solver"))]
+mod reference;
+mod rules;
+#[cfg(feature = "cli")]
+mod sgf;
+#[cfg(feature = "solver")]
+mod solver;
+mod symmetry;
+mod table;
+#[cfg(test)]
+mod testing;
+#[cfg(all(test, feature = "cli"))]
+mod tests;
 
 // The rules' modules keep their paths at the crate's root (`crate::board`,
 // `smallgo::state`), where the rest of the crate and its users name them.
-pub use rules::{board, colour, moves, position, state, unmove, value};
+#[cfg_attr(not(feature = "solver"), allow(unused_imports))]
+pub(crate) use rules::{board, colour, moves, position, state, unmove, value};
 // Likewise the solver's plan (sizes, memory) and checkpoints, and the
 // analyses.
 #[cfg(feature = "solver")]
-pub use analyses::{count, cycles, line_rule, seki};
+pub(crate) use analyses::{count, cycles, line_rule, seki};
 #[cfg(feature = "solver")]
-pub use solver::{checkpoint, plan};
+pub(crate) use solver::{checkpoint, plan};
 
 pub use analysis::{best_moves, outcome};
 pub use board::Board;

@@ -1,7 +1,7 @@
-//! The `smallgo` binary: a thin shell around `smallgo::cli::run`.
+//! The `smallgo` binary: a thin shell around `smallgo::run`.
 
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    smallgo::cli::run(std::env::args_os())
+    smallgo::run(std::env::args_os())
 }

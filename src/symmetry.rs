@@ -8,6 +8,9 @@
 //! symmetries relate (SPEC section 2); which representative is chosen is the
 //! index's business (`index::code`), which uses these permutations.
 
+// A probe-only build (no feature `solver`) leaves what only the solver and the analyses use unused.
+#![cfg_attr(not(feature = "solver"), allow(dead_code, unused_imports))]
+
 use crate::board::{Board, Point, PointSet, Topology, MAX_POINTS};
 
 /// A permutation of a board's points that maps the board onto itself.
@@ -39,10 +42,12 @@ impl Symmetry {
         })
     }
 
+    #[cfg(test)]
     pub fn is_identity(&self) -> bool {
         (0..self.points as usize).all(|p| self.image[p] as usize == p)
     }
 
+    #[cfg(test)]
     pub fn inverse(&self) -> Symmetry {
         let mut image = [0u8; MAX_POINTS];
         for p in 0..self.points as usize {

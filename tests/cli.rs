@@ -112,24 +112,42 @@ fn build_then_verify() {
 
 /// `verify --memory`: a cap that holds one half of every value gives two
 /// passes, one that holds both a single pass, and one below either a
-/// refusal with the figures.
+/// refusal with the figures. The two thresholds are found by bisection
+/// over the binary's answers (the crate's unit tests check them against
+/// the memory model); between them every cap gives two passes.
 #[test]
 fn verify_within_a_memory_cap() {
     let table = shipped_table("3x4.sgtb");
     let table = table.to_str().unwrap();
-    let board = "3x4".parse().unwrap();
-    let states = smallgo::table::Tablebase::open(Path::new(table))
-        .unwrap()
-        .header()
-        .states;
-    let need = |halves| smallgo::plan::verify_memory(&board, states, halves).ceil() as u64;
-    for (memory, said) in [(need(1), "2 passes"), (need(2), "1 pass,")] {
-        let output = smallgo(&["verify", "--memory", &memory.to_string(), table]);
+    let verify = |memory: u64| smallgo(&["verify", "--memory", &memory.to_string(), table]);
+    // The least cap at which `accepts` holds, between `low` (refused) and
+    // `high` (accepted).
+    let least = |accepts: &dyn Fn(u64) -> bool, mut low: u64, mut high: u64| {
+        assert!(!accepts(low) && accepts(high), "{low}..{high}");
+        while high - low > 1 {
+            let middle = low + (high - low) / 2;
+            if accepts(middle) {
+                high = middle;
+            } else {
+                low = middle;
+            }
+        }
+        high
+    };
+    let one_half = least(&|memory| verify(memory).status.success(), 1, 1 << 40);
+    let both = least(
+        &|memory| verify(memory).stdout.contains("1 pass,"),
+        one_half,
+        1 << 40,
+    );
+    assert!(one_half < both, "{one_half} {both}");
+    for (memory, said) in [(one_half, "2 passes"), (both - 1, "2 passes"), (both, "1 pass,")] {
+        let output = verify(memory);
         assert!(output.status.success(), "{}", output.stderr);
         let out = &output.stdout;
         assert!(out.contains(said), "--memory {memory}: {out}");
     }
-    let output = smallgo(&["verify", "--memory", &(need(1) - 1).to_string(), table]);
+    let output = verify(one_half - 1);
     assert_eq!(output.status.code(), Some(1));
     let message = output.stderr;
     assert!(

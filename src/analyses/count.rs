@@ -172,10 +172,6 @@ impl Progress {
         }
     }
 
-    pub fn board(&self) -> Board {
-        self.board
-    }
-
     pub fn chunks(&self) -> Chunks {
         self.chunks
     }
@@ -407,8 +403,10 @@ pub trait CountObserver: Sync {
 }
 
 /// Watches nothing.
+#[cfg(test)]
 pub struct Unobserved;
 
+#[cfg(test)]
 impl CountObserver for Unobserved {}
 
 /// How `run` ended.
@@ -642,6 +640,7 @@ impl SplitMix {
 
 /// Every code of a board counted on the calling thread, without progress
 /// or stops: for tests and small boards.
+#[cfg(test)]
 pub fn count_board(board: Board) -> Tally {
     let codec = Codec::new(board);
     count_codes(&codec, 0..codec.code_count(), &|| false, &|_| {}).expect("nothing stops the count")

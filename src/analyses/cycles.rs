@@ -96,6 +96,7 @@ impl StateGraph {
     }
 
     /// A graph given by its adjacency lists (for tests).
+    #[cfg(test)]
     pub fn from_lists(lists: &[Vec<u32>]) -> StateGraph {
         let mut offsets = vec![0u64];
         let mut targets = Vec::new();

@@ -71,6 +71,7 @@ pub enum Rule {
 }
 
 impl Rule {
+    #[cfg(test)]
     pub const ALL: [Rule; 5] = [
         Rule::Mirror,
         Rule::Adjacent,

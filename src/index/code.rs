@@ -14,6 +14,9 @@
 //! the last one padded with copies of the identity, which change no
 //! minimum and whose reaching bits are dropped.
 
+// A probe-only build (no feature `solver`) leaves the parts that only the solver and the index use unused.
+#![cfg_attr(not(feature = "solver"), allow(dead_code, unused_imports))]
+
 use crate::board::{Board, Point, PointSet};
 use crate::position::Position;
 use crate::symmetry::{symmetries, Symmetry};
@@ -431,6 +434,7 @@ impl Codec {
 
     /// The position's own code.
     #[inline]
+    #[cfg(test)]
     pub fn code(&self, position: &Position) -> PositionCode {
         self.code_under(0, position)
     }
@@ -627,6 +631,7 @@ impl Codec {
     /// canonical legal positions: bit `i` for code `first + i`. The same
     /// answers as `is_canonical_legal`, from images of the higher points
     /// worked out once per `LOW_SIZE` codes.
+    #[cfg(test)]
     pub fn canonical_legal_bits(&self, first: PositionCode, count: u32) -> u64 {
         self.canonical_legal_positions(first, count, |_, _| {})
     }

@@ -79,6 +79,7 @@ pub struct KoDirectory {
 impl KoDirectory {
     /// The directory of positions with `counts[p]` ko states each; `None`
     /// if a position has more than `MAX_KO_STATES`.
+    #[cfg(test)]
     pub fn build(counts: &[u8]) -> Option<KoDirectory> {
         KoDirectory::build_run(counts, 0, 0)
     }

@@ -19,6 +19,9 @@
 //! it is told the board's counts (`with_board_counts`), and knows nothing
 //! of the codes outside it: they rank as `None`.
 
+// A probe-only build (no feature `solver`) leaves the numbering that only the solver uses unused.
+#![cfg_attr(not(feature = "solver"), allow(dead_code, unused_imports))]
+
 pub mod code;
 #[cfg(feature = "solver")]
 pub mod ko;
@@ -113,6 +116,7 @@ pub struct StateIndex {
     /// The board's counts (all of them, even for a part).
     counts: StateCounts,
     /// What a part holds of them: its positions' counts.
+    #[cfg_attr(not(any(test, feature = "mpi")), allow(dead_code))]
     held: StateCounts,
 }
 
@@ -193,6 +197,7 @@ impl StateIndex {
     /// A part's index numbered within the board whose counts are
     /// `board_counts`: its ko states follow every plain and passed state of
     /// the board.
+    #[cfg(any(test, feature = "mpi"))]
     pub fn with_board_counts(mut self, board_counts: StateCounts) -> StateIndex {
         self.counts = board_counts;
         self
@@ -200,16 +205,19 @@ impl StateIndex {
 
     /// The counts of the positions it holds: the board's, unless it is a
     /// part.
+    #[cfg(any(test, feature = "mpi"))]
     pub fn held_counts(&self) -> StateCounts {
         self.held
     }
 
     /// The codes it holds.
+    #[cfg(test)]
     pub fn codes(&self) -> Range<PositionCode> {
         self.presence.codes()
     }
 
     /// The positions it holds.
+    #[cfg(test)]
     pub fn positions_held(&self) -> Range<PositionNumber> {
         let first = self.presence.base();
         first..first + self.held.positions
@@ -223,6 +231,7 @@ impl StateIndex {
     }
 
     /// The board's 64-code word that `presence_words` starts from.
+    #[cfg(feature = "mpi")]
     pub fn first_presence_word(&self) -> u64 {
         self.presence.first_word()
     }
@@ -280,14 +289,6 @@ impl StateIndex {
         Some(PositionEntry { canonical, number })
     }
 
-    /// Finds a position (in any orientation) in the index.
-    #[inline]
-    pub fn locate(&self, position: &Position) -> Option<PositionEntry> {
-        let canonical = self.codec.canonical(position);
-        let number = self.position_number(canonical.code)?;
-        Some(PositionEntry { canonical, number })
-    }
-
     /// The first number after the plain and passed states: ko states start
     /// here.
     #[inline]
@@ -297,6 +298,7 @@ impl StateIndex {
 
     /// How many ko states the positions before `position` have.
     #[inline]
+    #[cfg(feature = "mpi")]
     pub fn ko_states_before(&self, position: PositionNumber) -> u64 {
         self.ko.before(position)
     }

@@ -63,6 +63,7 @@ impl Presence {
     /// runs are worked on a batch at a time, so that what `take` keeps can
     /// go in one large array: small blocks of memory, freed in their
     /// thousands, stay with the process.
+    #[cfg(test)]
     pub fn build<T: Send>(
         codes: u64,
         start: impl Fn() -> T + Sync,
@@ -146,6 +147,7 @@ impl Presence {
     }
 
     /// The number of the range's first present code.
+    #[cfg(test)]
     pub fn base(&self) -> u64 {
         self.base
     }

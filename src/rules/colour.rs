@@ -1,6 +1,9 @@
 //! The two players. The tables never need colours (states are seen from the
 //! side to move); the game record, GTP and the komi reading do.
 
+// A probe-only build (no feature `solver`) leaves colours, which the engine and the analyses use unused.
+#![cfg_attr(not(feature = "solver"), allow(dead_code, unused_imports))]
+
 use std::fmt;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

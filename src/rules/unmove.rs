@@ -13,9 +13,14 @@
 //! `origins` yields the earlier positions; `predecessors` expands them into
 //! states. Tests check both ways against `State::place` and `State::pass`.
 
+// A probe-only build (no feature `solver`) leaves un-moves, which only the solver uses unused.
+#![cfg_attr(not(feature = "solver"), allow(dead_code, unused_imports))]
+
 use crate::board::{Board, Point, PointSet, MAX_POINTS};
 use crate::position::Position;
-use crate::state::{Child, State};
+#[cfg(test)]
+use crate::state::Child;
+use crate::state::State;
 
 /// The most empty regions a board has: no two touch, so at most one per
 /// point of a checkerboard colouring, half the points rounded up.
@@ -158,6 +163,7 @@ fn restoring_is_legal(
 /// Calls `visit` for every state that has a move leading to `state` (in the
 /// orientation the un-move gives; several may be symmetric images of one
 /// another).
+#[cfg(test)]
 pub fn for_each_predecessor(board: &Board, state: &State, mut visit: impl FnMut(State)) {
     origins(board, state, |earlier, last_move| {
         let ko_points = earlier.ko_points(board);
@@ -176,6 +182,7 @@ pub fn for_each_predecessor(board: &Board, state: &State, mut visit: impl FnMut(
 }
 
 /// Every state with a move leading to `state`.
+#[cfg(test)]
 pub fn predecessors(board: &Board, state: &State) -> Vec<State> {
     let mut result = Vec::new();
     for_each_predecessor(board, state, |s| result.push(s));
@@ -183,6 +190,7 @@ pub fn predecessors(board: &Board, state: &State) -> Vec<State> {
 }
 
 /// Whether `parent` has a move leading exactly to `child` (no symmetry).
+#[cfg(test)]
 pub fn leads_to(board: &Board, parent: &State, child: &State) -> bool {
     let via_pass = matches!(parent.pass(board), Child::State(s) if s == *child);
     via_pass

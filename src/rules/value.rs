@@ -5,6 +5,9 @@
 //! forcing side hurrying and the other side resisting. `Value::outcome` reads
 //! it for one komi.
 
+// A probe-only build (no feature `solver`) leaves what only the engine and the analyses print unused.
+#![cfg_attr(not(feature = "solver"), allow(dead_code, unused_imports))]
+
 use std::fmt;
 
 /// A(s), B(s), dA(s), dB(s) of one state, from the mover's view.

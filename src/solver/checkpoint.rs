@@ -255,6 +255,7 @@ impl WorkFolder {
     /// Says what the folder's work is for (an MPI process's share of the
     /// states): if the folder was for anything else, it is emptied first,
     /// so that no checkpoint of another share is resumed from.
+    #[cfg(any(test, feature = "mpi"))]
     pub fn claim(&self, what: &str) -> std::io::Result<()> {
         let path = self.path.join("claim");
         if fs::read_to_string(&path).ok().as_deref() != Some(what) {

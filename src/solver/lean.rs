@@ -91,11 +91,10 @@ pub(super) type SeedRun = Vec<Option<(StateNumber, StateNumber, Vec<u8>)>>;
 pub enum Workspace<'a> {
     Memory,
     Folder(&'a WorkFolder),
-    /// Spools in an existing folder, with no checkpoints.
-    Scratch(&'a std::path::Path),
     /// One process's working folder in a solve shared by several: every
     /// process saves at the same levels, and all resume from the last
     /// checkpoint every one of them completed.
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
     Shared(&'a WorkFolder),
 }
 
@@ -163,7 +162,7 @@ fn offer(
         Ok((marks, partitions))
     };
     match work {
-        Workspace::Memory | Workspace::Scratch(_) => {}
+        Workspace::Memory => {}
         Workspace::Folder(work) => work.offer(board, states, progress, shift, mark_spools, tallies),
         Workspace::Shared(work) => {
             let mut due = [work.due() as u64];
@@ -321,7 +320,6 @@ pub fn solve_share(
     let folder = match work {
         Workspace::Memory => SpoolFolder::memory(),
         Workspace::Folder(work) | Workspace::Shared(work) => work.spools(),
-        Workspace::Scratch(path) => SpoolFolder::within(path),
     };
     let counts = index.counts();
     let states = share.states();
@@ -338,7 +336,7 @@ pub fn solve_share(
             }
         }),
         Workspace::Shared(work) => resume_shared(work, &folder, exchange, (board, states), points)?,
-        Workspace::Memory | Workspace::Scratch(_) => None,
+        Workspace::Memory => None,
     };
     let (tallies, mut seeds, mut log, mut progress) = match resumed {
         Some(resumed) => resumed,

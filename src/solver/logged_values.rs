@@ -191,10 +191,4 @@ impl LoggedValues {
         })
     }
 
-    /// Bytes held in memory: the cached partitions (and the spools, if they
-    /// are in memory).
-    pub fn memory_bytes(&self) -> usize {
-        let cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
-        cache.len() * (4 << self.shift)
-    }
 }

@@ -263,10 +263,6 @@ impl Solution {
             .transpose()
     }
 
-    /// Bytes held: the index and the values turned back into cells.
-    pub fn memory_bytes(&self) -> usize {
-        self.index.memory_bytes() + self.values.memory_bytes()
-    }
 }
 
 /// An earlier position of a state, with the move that left it and its

@@ -32,7 +32,6 @@ pub const INDEX_BYTES_PER_STATE: f64 = 0.4;
 #[derive(Clone, Copy, Debug)]
 pub struct Estimate {
     pub legal_positions: f64,
-    pub canonical_positions: f64,
     pub states: f64,
     /// Bytes for the index and the solve's working memory.
     pub memory_bytes: f64,
@@ -49,7 +48,6 @@ pub fn estimate(board: &Board) -> Estimate {
     let index_bytes = index_bytes(board, states);
     Estimate {
         legal_positions: legal,
-        canonical_positions: canonical,
         states,
         memory_bytes: index_bytes + states * STATE_BYTES + FIXED_BYTES,
     }
@@ -296,6 +294,24 @@ pub fn human_bytes(bytes: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A cap of exactly the model's memory for one half of every value
+    /// gives one half, for both halves two, and one byte less a refusal
+    /// with the figures (the binary's `verify --memory` thresholds, which
+    /// tests/cli.rs finds by bisection, are these).
+    #[test]
+    fn verify_holds_as_many_halves_as_the_cap_allows() {
+        let board: Board = "3x4".parse().unwrap();
+        let states = 200_000;
+        let need = |halves| verify_memory(&board, states, halves).ceil() as u64;
+        assert!(need(1) < need(2));
+        assert_eq!(verify_halves(&board, states, Some(need(1))), Ok(1));
+        assert_eq!(verify_halves(&board, states, Some(need(2) - 1)), Ok(1));
+        assert_eq!(verify_halves(&board, states, Some(need(2))), Ok(2));
+        let refused = verify_halves(&board, states, Some(need(1) - 1)).unwrap_err();
+        assert!(refused.contains("verifying 3x4 needs about"), "{refused}");
+        assert!(refused.contains("may be used (--memory)"), "{refused}");
+    }
 
     /// Boards past 2^32 states are numbered; what refuses them is memory
     /// or disk, named with the figures.

@@ -36,6 +36,7 @@ pub trait Share: Sync {
     /// The process that holds state `number`.
     fn owner(&self, number: StateNumber) -> usize;
     /// The process that holds position `position`'s states.
+    #[cfg_attr(not(test), allow(dead_code))]
     fn position_owner(&self, position: PositionNumber) -> usize;
     /// The process that holds the position with canonical code `code`.
     fn code_owner(&self, code: PositionCode) -> usize;
@@ -92,6 +93,7 @@ impl Share for Whole {
 
 /// One process's part of a board split among `processes`.
 #[derive(Clone, Debug)]
+#[cfg(any(test, feature = "mpi"))]
 pub struct Part {
     /// Where each process's positions start, and the end of the last.
     position_bounds: Vec<PositionNumber>,
@@ -107,10 +109,12 @@ pub struct Part {
     plain_end: StateNumber,
 }
 
+#[cfg(any(test, feature = "mpi"))]
 impl Part {
     /// Where a board of `positions` positions is split among `processes`:
     /// as equal runs as whole table blocks of `block` positions allow (a
     /// run may be empty), the bounds of each run and the end of the last.
+    #[cfg(test)]
     pub fn position_bounds(positions: u64, processes: usize, block: u64) -> Vec<PositionNumber> {
         assert!(processes > 0 && block > 0);
         let blocks = positions.div_ceil(block);
@@ -121,6 +125,7 @@ impl Part {
 
     /// Process `process`'s part of the whole `index`'s states split among
     /// `processes` (`position_bounds`).
+    #[cfg(test)]
     pub fn new(index: &StateIndex, processes: usize, process: usize, block: u64) -> Part {
         assert!(process < processes);
         let counts = index.counts();
@@ -172,15 +177,6 @@ impl Part {
         }
     }
 
-    /// This process's plain and passed states, and its ko states, as runs
-    /// of the index's numbers.
-    pub fn runs(&self) -> (Range<StateNumber>, Range<StateNumber>) {
-        let r = self.process;
-        (
-            2 * self.position_bounds[r]..2 * self.position_bounds[r + 1],
-            self.ko_bounds[r]..self.ko_bounds[r + 1],
-        )
-    }
 
     fn plain_states(&self) -> u64 {
         let r = self.process;
@@ -188,6 +184,7 @@ impl Part {
     }
 }
 
+#[cfg(any(test, feature = "mpi"))]
 impl Share for Part {
     fn states(&self) -> u64 {
         let r = self.process;

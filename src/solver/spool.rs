@@ -139,10 +139,6 @@ impl Spool {
         self.len
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
     /// Appends one varint.
     #[inline]
     pub fn push(&mut self, mut value: u64) -> io::Result<()> {
@@ -236,11 +232,6 @@ impl SpoolReader<'_> {
             }
         }
         Err(past_64_bits())
-    }
-
-    /// The next varint, which must be there.
-    pub fn expect_value(&mut self) -> io::Result<u64> {
-        self.next_value()?.ok_or_else(cut_short)
     }
 
     /// Appends the next varints to `out`, at most `max` and at least one

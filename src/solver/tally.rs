@@ -24,6 +24,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// The most children a tally counts: boards of up to 28 points.
 pub const MAX_CHILDREN: u32 = 29;
 const COUNT_MASK: u8 = 0x1f;
+#[cfg(test)]
 const LOST: u8 = 0;
 const LOST_PENDING: u8 = 30;
 const WON: u8 = 0x20;
@@ -58,12 +59,14 @@ fn locate(words: &[AtomicU64], number: u64) -> (&AtomicU64, u32) {
 
 /// Whether the state is won.
 #[inline]
+#[cfg(test)]
 pub fn is_won(tally: u8) -> bool {
     tally & WON != 0
 }
 
 /// Whether the state is lost.
 #[inline]
+#[cfg(test)]
 pub fn is_lost(tally: u8) -> bool {
     let count = tally & COUNT_MASK;
     count == LOST || count >= LOST_PENDING
@@ -71,6 +74,7 @@ pub fn is_lost(tally: u8) -> bool {
 
 /// The children not yet won, while the state is not lost.
 #[inline]
+#[cfg(test)]
 pub fn children_left(tally: u8) -> u32 {
     debug_assert!(!is_lost(tally));
     (tally & COUNT_MASK) as u32

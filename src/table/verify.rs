@@ -144,6 +144,7 @@ pub fn minimax(ends: &[i32], children: impl Iterator<Item = Value>) -> (Value, u
 
 /// Checks every state's value against its children's. Returns the number of
 /// edges checked, or the first mismatch in state order.
+#[cfg(test)]
 pub fn check_values(
     index: &StateIndex,
     values: &(dyn Fn(StateNumber) -> Value + Sync),
@@ -686,7 +687,9 @@ pub trait VerifyObserver: Sync {
 }
 
 /// An observer that watches nothing.
+#[cfg(test)]
 pub struct Quiet;
+#[cfg(test)]
 impl VerifyObserver for Quiet {}
 
 /// How a sweep over the blocks reports each batch done: to the observer,
@@ -798,6 +801,7 @@ pub fn verify_with(
 }
 
 /// Verifies table bytes completely, with the memory available.
+#[cfg(test)]
 pub fn verify_bytes(origin: &Origin, bytes: &[u8]) -> Result<VerifyReport, TableError> {
     verify_with(origin, bytes, VerifyOptions::default(), &Quiet, &|_| {})
 }
@@ -807,6 +811,7 @@ pub fn verify_bytes(origin: &Origin, bytes: &[u8]) -> Result<VerifyReport, Table
 /// before any checksum or block touches the rest, so a huge or endless file
 /// is refused at once. A name that starts with a board (`3x4.sgtb`) must
 /// name the board the header holds.
+#[cfg(test)]
 pub fn verify_file(path: &std::path::Path) -> Result<VerifyReport, TableError> {
     verify_file_with(path, VerifyOptions::default(), &Quiet)
 }

@@ -4,7 +4,9 @@
 //! only then renamed (`crate::files`).
 
 use std::fs::File;
-use std::io::{BufWriter, Cursor, Seek, Write};
+#[cfg(test)]
+use std::io::Cursor;
+use std::io::{BufWriter, Seek, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
@@ -15,7 +17,9 @@ use super::{file_name, TableError};
 use crate::board::Board;
 use crate::files::{replace_atomically, temporary_path};
 use crate::index::{PositionNumber, StateIndex, StateNumber};
-use crate::solver::{Observer, Phase, Silent, Solution, ValueRun};
+#[cfg(test)]
+use crate::solver::Silent;
+use crate::solver::{Observer, Phase, Solution, ValueRun};
 use crate::value::Value;
 
 /// Positions per block: about 8,000 states, a few tens of kilobytes to
@@ -207,6 +211,7 @@ pub fn encode_into<W: Write + Seek>(
 }
 
 /// The whole table file of a solved board, in memory, and its checksum.
+#[cfg(test)]
 pub fn encode(solution: &Solution) -> (Vec<u8>, u32) {
     let (cursor, checksum) = encode_into(solution, Cursor::new(Vec::new()), &Silent)
         .expect("writing to memory")

@@ -8,8 +8,8 @@
 
 use std::collections::HashSet;
 
-use smallgo::gtp::engine::{Engine, Reply, Settings};
-use smallgo::table::library::Library;
+use crate::gtp::engine::{Engine, Reply, Settings};
+use crate::table::library::Library;
 
 fn answer(engine: &mut Engine, command: &str) -> Result<String, String> {
     let words: Vec<&str> = command.split_whitespace().collect();

@@ -2,18 +2,16 @@
 //! at komi 0 for the small ones against the reference work's Table 5.8, and
 //! what the symmetry of a cylinder gives a table.
 
-use smallgo::analysis::root_result;
-use smallgo::board::Board;
-use smallgo::solver::{solve, Silent};
-
-mod support;
+use crate::analysis::root_result;
+use crate::board::Board;
+use crate::solver::{solve, Silent};
 
 /// The reference work's Table 5.8 at komi 0 (`tests/published.csv`), for
 /// the boards of at most 12 points: small enough to solve in a test.
 #[test]
 fn small_circular_boards_have_the_published_results() {
     let mut checked = 0;
-    for (name, published) in support::published::results() {
+    for (name, published) in super::published::results() {
         let board: Board = name.parse().unwrap();
         if !board.is_circular() || board.points() > 12 {
             continue;

@@ -4,21 +4,17 @@
 //! and by its sampled estimate; a count stopped and resumed; and the
 //! command as a user meets it.
 
-mod support;
+use std::time::Duration;
 
-use std::path::PathBuf;
-use std::time::{Duration, Instant};
-
-use smallgo::board::Board;
-use smallgo::count::{
+use crate::board::Board;
+use crate::count::{
     count_board, estimate_edges, position_edges, run, CountObserver, Outcome, Progress, Tally,
     Unobserved,
 };
-use smallgo::index::code::Codec;
-use smallgo::index::StateIndex;
-use smallgo::table::format::Header;
-use support::command::Smallgo;
-use support::files::shipped_table;
+use crate::index::code::Codec;
+use crate::index::StateIndex;
+use crate::table::format::Header;
+use super::files::shipped_table;
 
 fn board(name: &str) -> Board {
     name.parse().expect("a board name")
@@ -142,7 +138,7 @@ fn legal_positions_match_a_brute_force_count() {
 #[test]
 fn legal_positions_match_the_published_counts() {
     let mut checked = 0;
-    for (name, known) in support::published::legal_positions() {
+    for (name, known) in super::published::legal_positions() {
         if board(&name).points() > 18 {
             continue;
         }
@@ -162,7 +158,7 @@ fn legal_positions_match_the_published_counts() {
 #[ignore]
 fn legal_positions_of_4x5_and_2x10() {
     for name in ["4x5", "2x10"] {
-        let known = support::published::legal(name);
+        let known = super::published::legal(name);
         assert_eq!(
             count_in_chunks(board(name)).legal_positions,
             known,
@@ -296,203 +292,4 @@ fn a_stopped_count_resumes_to_the_same_totals() {
     // A file of one board is refused for another.
     let message = Progress::load(&path, self::board("2x8")).unwrap_err();
     assert!(message.contains("board 4x4, not 2x8"), "{message}");
-}
-
-/// The value of a line `name   value` of the report.
-fn field(report: &str, name: &str) -> String {
-    report
-        .lines()
-        .find_map(|line| line.strip_prefix(name))
-        .unwrap_or_else(|| panic!("no {name} in {report}"))
-        .split_whitespace()
-        .next()
-        .unwrap()
-        .to_string()
-}
-
-#[test]
-fn the_command_counts_stops_and_resumes() {
-    let folder = tempfile::tempdir().unwrap();
-    let state = folder.path().join("progress");
-    let state_text = state.to_str().unwrap();
-    let index = StateIndex::build(board("3x5")).unwrap().counts();
-    // Stopped after 20 of 729 chunks: exit 130, the progress saved.
-    let output = Smallgo::new(&["count", "3x5", "--state", state_text, "--stop-after", "20"])
-        .folder(folder.path())
-        .run();
-    assert_eq!(output.status.code(), Some(130), "{}", output.stderr);
-    assert!(output.stderr.contains("run the same command to go on"));
-    let saved = Progress::load(&state, board("3x5")).unwrap().unwrap();
-    assert!(
-        (20..saved.chunks().count).contains(&saved.chunks_done()),
-        "{saved:?}"
-    );
-    // Another board's count refuses the file, and leaves it alone.
-    let output = Smallgo::new(&["count", "5x3", "--state", state_text])
-        .folder(folder.path())
-        .run();
-    assert_eq!(output.status.code(), Some(1));
-    assert!(
-        output
-            .stderr
-            .contains("holds a count of board 3x5, not 5x3"),
-        "{}",
-        output.stderr
-    );
-    assert!(!output.stderr.contains("panicked"));
-    // Resumed: the index's counts.
-    let output = Smallgo::new(&["count", "3x5", "--state", state_text, "--samples", "1000"])
-        .folder(folder.path())
-        .run();
-    assert!(output.status.success(), "{}", output.stderr);
-    let report = output.stdout;
-    assert!(report.contains("resumed"), "{report}");
-    assert_eq!(
-        field(&report, "legal positions"),
-        index.legal_positions.to_string()
-    );
-    assert_eq!(
-        field(&report, "canonical positions"),
-        index.positions.to_string()
-    );
-    assert_eq!(field(&report, "ko states"), index.ko_states.to_string());
-    assert_eq!(field(&report, "states"), index.states.to_string());
-    assert!(report.contains("edges (estimate)"), "{report}");
-    // The file given is kept, finished: a rerun prints the same counts.
-    assert!(Progress::load(&state, board("3x5"))
-        .unwrap()
-        .unwrap()
-        .finished());
-    let again = Smallgo::new(&[
-        "count",
-        "3x5",
-        "--state",
-        state_text,
-        "--json",
-        "--samples",
-        "0",
-    ])
-    .folder(folder.path())
-    .run();
-    assert!(again.status.success());
-    let json = again.stdout;
-    assert!(
-        json.contains(&format!("\"states\": {}", index.states)),
-        "{json}"
-    );
-    assert!(json.contains("\"edges\": null"), "{json}");
-    assert!(json.contains("\"resumed\": true"), "{json}");
-}
-
-#[test]
-fn the_default_progress_file_is_removed_when_done() {
-    let folder = tempfile::tempdir().unwrap();
-    let output = Smallgo::new(&["count", "3x4", "--stop-after", "2"])
-        .folder(folder.path())
-        .run();
-    assert_eq!(output.status.code(), Some(130));
-    assert!(folder.path().join("3x4.count").exists());
-    let output = Smallgo::new(&["count", "3x4", "--samples", "100"])
-        .folder(folder.path())
-        .run();
-    assert!(output.status.success(), "{}", output.stderr);
-    assert!(output.stdout.contains("resumed"));
-    assert_eq!(field(&output.stdout, "states"), "166358");
-    let left: Vec<PathBuf> = std::fs::read_dir(folder.path())
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    assert!(left.is_empty(), "{left:?}");
-}
-
-/// Killed with SIGKILL while it counts, then run again: the same totals
-/// as a count that ran through.
-#[test]
-fn a_killed_count_resumes() {
-    let folder = tempfile::tempdir().unwrap();
-    let state = folder.path().join("3x6.count");
-    let mut child = Smallgo::new(&["count", "3x6", "--samples", "0"])
-        .folder(folder.path())
-        .start();
-    // Killed once some chunks are saved.
-    let saved = || {
-        Progress::load(&state, board("3x6"))
-            .ok()
-            .flatten()
-            .is_some_and(|progress| progress.chunks_done() > 0)
-    };
-    let started = Instant::now();
-    while !saved() && started.elapsed() < Duration::from_secs(60) {
-        if child.has_exited() {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    child.kill();
-    // Unless it ended first (and removed the file), it left its progress.
-    let left_progress = saved();
-    let resumed = Smallgo::new(&["count", "3x6", "--samples", "0"])
-        .folder(folder.path())
-        .run();
-    assert!(resumed.status.success(), "{}", resumed.stderr);
-    assert_eq!(resumed.stdout.contains("resumed"), left_progress);
-    let fresh = Smallgo::new(&["count", "3x6", "--samples", "0", "--state", "fresh"])
-        .folder(folder.path())
-        .run();
-    assert!(fresh.status.success());
-    for name in [
-        "legal positions",
-        "canonical positions",
-        "ko states",
-        "states",
-    ] {
-        assert_eq!(
-            field(&resumed.stdout, name),
-            field(&fresh.stdout, name),
-            "{name}"
-        );
-    }
-    // 3x6's states, as docs/performance.md gives them.
-    assert_eq!(field(&fresh.stdout, "states"), "106590386");
-}
-
-#[test]
-fn bad_boards_and_files_are_refused() {
-    let folder = tempfile::tempdir().unwrap();
-    for (argument, code, expected) in [
-        ("foo", 2, "'foo' is not a board"),
-        ("0x3", 2, "board 0x3 is not allowed"),
-        ("5x7", 1, "board 5x7 has 35 points"),
-        ("6x6", 1, "at most 32 points"),
-    ] {
-        let output = Smallgo::new(&["count", argument])
-            .folder(folder.path())
-            .run();
-        assert_eq!(output.status.code(), Some(code), "{argument}");
-        let message = output.stderr;
-        assert!(message.contains(expected), "{argument}: {message}");
-        assert!(!message.contains("panicked"), "{message}");
-    }
-    let nowhere = folder.path().join("missing").join("progress");
-    let output = Smallgo::new(&["count", "2x3", "--state", nowhere.to_str().unwrap()])
-        .folder(folder.path())
-        .run();
-    assert_eq!(output.status.code(), Some(1));
-    let message = output.stderr;
-    assert!(
-        message.contains("cannot save the count's progress in"),
-        "{message}"
-    );
-    assert!(message.contains("missing"), "{message}");
-    let damaged = folder.path().join("damaged");
-    std::fs::write(&damaged, "smallgo count progress 1\nnonsense\n").unwrap();
-    let output = Smallgo::new(&["count", "2x3", "--state", damaged.to_str().unwrap()])
-        .folder(folder.path())
-        .run();
-    assert_eq!(output.status.code(), Some(1));
-    let message = output.stderr;
-    assert!(
-        message.contains("damaged") && message.contains("not a count's progress file"),
-        "{message}"
-    );
 }

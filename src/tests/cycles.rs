@@ -3,22 +3,19 @@
 //! half-integer komi, the example cycles against a live game's repetition
 //! rule, and the command line.
 
-mod support;
-
 use std::collections::HashSet;
 
-use smallgo::board::Board;
-use smallgo::colour::Colour;
-use smallgo::cycles::{
+use crate::board::Board;
+use crate::colour::Colour;
+use crate::cycles::{
     cycle_dependent, cycle_dependent_at_komi_zero, example_cycle, strongly_connected, StateGraph,
 };
-use smallgo::gtp::game::{Ending, Game};
-use smallgo::index::StateIndex;
-use smallgo::moves::Move;
-use smallgo::reference::ReferenceGame;
-use smallgo::solver::{solve, Silent};
-use smallgo::state::Child;
-use support::command::smallgo;
+use crate::gtp::game::{Ending, Game};
+use crate::index::StateIndex;
+use crate::moves::Move;
+use crate::reference::ReferenceGame;
+use crate::solver::{solve, Silent};
+use crate::state::Child;
 
 /// The graph again, the plain way: every legal move of `legal_moves`, each
 /// child ranked, kept in a set.
@@ -129,7 +126,7 @@ fn cycle_dependent_values_are_the_draws_at_a_half_integer_komi() {
         for komi_halves in (-(2 * points + 1)..=2 * points + 1).step_by(2) {
             let values = reference.solve(komi_halves);
             for (s, value) in values.iter().enumerate() {
-                let wins = |side: Option<smallgo::reference::Forced>| {
+                let wins = |side: Option<crate::reference::Forced>| {
                     side.is_some_and(|f| f.half_points > 0)
                 };
                 if !wins(value.black) && !wins(value.white) {
@@ -147,7 +144,7 @@ fn cycle_dependent_values_are_the_draws_at_a_half_integer_komi() {
                 "{name}: {state:?} {value}"
             );
             dependent += drawn_somewhere[s] as u32;
-            let forced = |side: Option<smallgo::reference::Forced>| side.map(|f| f.half_points);
+            let forced = |side: Option<crate::reference::Forced>| side.map(|f| f.half_points);
             let (black, white) = (forced(at_zero[s].black), forced(at_zero[s].white));
             let draw = black.is_none_or(|b| b <= 0) && white.is_none_or(|w| w <= 0);
             let jigo = black == Some(0) && white == Some(0);
@@ -222,128 +219,4 @@ fn example_cycles_repeat_a_full_state_in_a_live_game() {
         assert!(plain_starts > 0, "{name}");
         assert!(tried > 0, "{name}");
     }
-}
-
-#[test]
-fn the_report_gives_the_figures() {
-    let output = smallgo(&["analyze", "cycles", "2x3"]);
-    assert!(output.status.success(), "{}", output.stderr);
-    let report = output.stdout;
-    for line in [
-        "board       2x3",
-        "states      293 ",
-        "components  55 strongly connected; 1 with more than one state",
-        "on a cycle  239 states (81.57%)",
-        "example cycle 1",
-        "Black to move",
-        "the empty board: A -6 in 12 / B -6 in 11 (cycle-dependent, not on a cycle)",
-    ] {
-        assert!(report.contains(line), "{line}\n{report}");
-    }
-    // The board is drawn as showboard draws it.
-    assert!(report.contains("   A B C\n2 "), "{report}");
-    // The turned board is the same graph.
-    let turned = smallgo(&["analyze", "cycles", "3x2"]);
-    assert!(turned.status.success(), "{}", turned.stderr);
-    assert!(turned.stdout.contains("states      293 "));
-    assert!(turned.stdout.contains("turned"));
-}
-
-#[test]
-fn placements_only_leaves_the_passes_out() {
-    let output = smallgo(&["analyze", "cycles", "3x3", "--placements-only", "--json"]);
-    assert!(output.status.success(), "{}", output.stderr);
-    let json = output.stdout;
-    assert!(json.contains("\"graph\": \"placements only\""), "{json}");
-    assert!(json.contains("\"states\": 3696,"), "{json}");
-    assert!(!json.contains("\"pass\""), "{json}");
-    let every = smallgo(&["analyze", "cycles", "3x3", "--json"]).stdout;
-    let edges = |json: &str| -> u64 {
-        let at = json.find("\"edges\": ").unwrap() + 9;
-        json[at..].split(',').next().unwrap().parse().unwrap()
-    };
-    // One pass edge from every state with no pass pending.
-    assert!(edges(&json) < edges(&every));
-}
-
-#[test]
-fn json_gives_the_same_figures() {
-    let output = smallgo(&["analyze", "cycles", "3x3", "--json"]);
-    assert!(output.status.success(), "{}", output.stderr);
-    let json = output.stdout;
-    for field in [
-        "\"board\": \"3x3\"",
-        "\"states\": 3696,",
-        "\"components_with_more_than_one_state\": 1,",
-        "\"unable_to_reach_a_cycle\": 0,",
-        "\"moves\": [\"",
-    ] {
-        assert!(json.contains(field), "{field}\n{json}");
-    }
-    assert!(json.trim_start().starts_with('{') && json.trim_end().ends_with('}'));
-    let opens = json.matches(['{', '[']).count();
-    let closes = json.matches(['}', ']']).count();
-    assert_eq!(opens, closes, "{json}");
-    assert!(!json.contains("example cycle"));
-}
-
-#[test]
-fn tables_from_a_folder_serve() {
-    let folder = tempfile::tempdir().unwrap();
-    let dir = folder.path().to_str().unwrap();
-    let built = smallgo(&["build", "2x2", "--tables", dir]);
-    assert!(built.status.success(), "{}", built.stderr);
-    let output = smallgo(&["analyze", "cycles", "2x2", "--tables", dir]);
-    assert!(output.status.success(), "{}", output.stderr);
-    let report = output.stdout;
-    assert!(report.contains(dir), "{report}");
-    assert!(report.contains("states      26 "), "{report}");
-}
-
-#[test]
-fn bad_arguments_fail_with_a_message() {
-    for (arguments, code, said) in [
-        (&["analyze", "cycles"][..], 2, "<RxC>"),
-        (
-            &["analyze", "cycles", "3x3x"][..],
-            2,
-            "'3x3x' is not a board",
-        ),
-        (
-            &["analyze", "cycles", "3x3", "--komi", "1"][..],
-            2,
-            "--komi",
-        ),
-        (
-            &["analyze", "cycles", "3x3", "--tables", "/no/such/folder"][..],
-            1,
-            "--tables /no/such/folder: does not exist",
-        ),
-        (
-            &["analyze", "cycles", "6x6"][..],
-            1,
-            "smallgo: analyze cycles: board 6x6",
-        ),
-        (
-            &["analyze", "cycles", "5x5"][..],
-            1,
-            "smallgo: analyze cycles: ",
-        ),
-    ] {
-        let output = smallgo(arguments);
-        let message = output.stderr;
-        assert_eq!(output.status.code(), Some(code), "{arguments:?}: {message}");
-        assert!(message.contains(said), "{arguments:?}: {message}");
-        assert!(!message.contains("panicked"), "{arguments:?}: {message}");
-        assert!(output.stdout.is_empty(), "{arguments:?}");
-    }
-}
-
-/// The largest board's graph, searched by the binary: the search is as deep
-/// as the giant component, millions of states, on a vector, not the stack.
-#[test]
-fn the_largest_boards_do_not_overflow_the_stack() {
-    let output = smallgo(&["analyze", "cycles", "3x5", "--json"]);
-    assert!(output.status.success(), "{}", output.stderr);
-    assert!(output.stdout.contains("\"states\": 4200206,"));
 }

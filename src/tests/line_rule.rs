@@ -7,17 +7,14 @@
 //! a counterexample exactly when it fails, and that counterexample must
 //! replay from the empty board.
 
-mod support;
-
 use std::collections::HashMap;
 
-use smallgo::analysis::Values;
-use smallgo::board::Board;
-use smallgo::line_rule::{check, Extent, LineRule, Rule};
-use smallgo::moves::Move;
-use smallgo::solver::{solve, Silent, Solution};
-use smallgo::state::{Child, State};
-use support::command::smallgo;
+use crate::analysis::Values;
+use crate::board::Board;
+use crate::line_rule::{check, Extent, LineRule, Rule};
+use crate::moves::Move;
+use crate::solver::{solve, Silent, Solution};
+use crate::state::{Child, State};
 
 const KOMIS: [f64; 4] = [0.0, 0.5, -0.5, 2.0];
 
@@ -130,7 +127,7 @@ fn check_board(name: &str) {
                 let mv = rule.white_move(&solution, &state, last, komi).unwrap();
                 assert_eq!(mv, example.rule_move, "{what}");
                 assert!(
-                    smallgo::analysis::compare_outcomes(
+                    crate::analysis::compare_outcomes(
                         &example.best_outcome,
                         &example.rule_outcome.unwrap()
                     )
@@ -167,60 +164,5 @@ fn the_engine_holds_on_drawn_lines_and_passing_does_not() {
         assert!(!pass.holds(), "{name}");
         // Black's first stone, then White passes: one Black move.
         assert_eq!(pass.counterexample.unwrap().moves.len(), 1, "{name}");
-    }
-}
-
-#[test]
-fn the_command_reports_per_board_and_rule() {
-    let output = smallgo(&[
-        "analyze", "rule-1xn", "6-7", "--rule", "pass", "--rule", "table", "--json",
-    ]);
-    assert!(output.status.success(), "{output:?}");
-    let text = output.stdout;
-    let checks: Vec<&str> = text.split("{\"board\": ").skip(1).collect();
-    assert_eq!(checks.len(), 4, "{text}");
-    for (check, (board, rule, holds)) in checks.iter().zip([
-        ("1x6", "pass", false),
-        ("1x6", "table", true),
-        ("1x7", "pass", false),
-        ("1x7", "table", true),
-    ]) {
-        assert!(check.starts_with(&format!("\"{board}\"")), "{check}");
-        assert!(check.contains(&format!("\"rule\": \"{rule}\"")), "{check}");
-        assert!(check.contains(&format!("\"holds\": {holds}")), "{check}");
-        assert_eq!(check.contains("\"counterexample\": null"), holds, "{check}");
-    }
-
-    let output = smallgo(&["analyze", "rule-1xn", "8", "--rule", "pass"]);
-    assert!(output.status.success(), "{output:?}");
-    let text = output.stdout;
-    assert!(text.contains("1x8     0      pass      no"), "{text}");
-    assert!(
-        text.contains("after A1 (Black first), White to move"),
-        "{text}"
-    );
-    assert!(text.contains("1 X . . . . . . . 1"), "{text}");
-}
-
-#[test]
-fn bad_lengths_and_missing_tables_are_refused() {
-    for (arguments, message) in [
-        (vec!["analyze", "rule-1xn", "0"], "not a board length"),
-        (vec!["analyze", "rule-1xn", "9-6"], "runs backwards"),
-        (vec!["analyze", "rule-1xn", "40"], "not a board length"),
-        (
-            vec!["analyze", "rule-1xn", "22"],
-            "no table of board 1x22, built in: build it with `smallgo build 1x22`",
-        ),
-        (
-            vec!["analyze", "rule-1xn", "6", "--tables", "/nonexistent"],
-            "--tables /nonexistent: does not exist",
-        ),
-    ] {
-        let output = smallgo(&arguments);
-        assert!(!output.status.success(), "{arguments:?}");
-        let stderr = output.stderr;
-        assert!(stderr.contains(message), "{arguments:?}: {stderr}");
-        assert!(output.stdout.is_empty(), "{arguments:?}");
     }
 }

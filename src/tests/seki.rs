@@ -1,19 +1,15 @@
-//! `smallgo analyze seki` as a user meets it: its counts on 2x3 and 3x3
-//! against a brute force that reads no table (the reference solver's own
-//! game graph and fixpoint values, with the criteria applied to them
-//! directly), the report and its examples, `--tables DIR`, and bad
-//! arguments.
-
-mod support;
+//! The seki census (`analyze seki`): its counts on 2x3 and 3x3 against a
+//! brute force that reads no table (the reference solver's own game graph
+//! and fixpoint values, with the criteria applied to them directly), for
+//! both orders of moves and three komis.
 
 use std::collections::HashSet;
 
-use regex::Regex;
-use smallgo::board::Board;
-use smallgo::reference::{ColouredState, ReferenceGame, ReferenceValue, Successor};
-use smallgo::seki::seki_shape;
-use smallgo::symmetry::symmetries;
-use support::command::smallgo;
+use crate::board::Board;
+use crate::reference::{ColouredState, ReferenceGame, ReferenceValue, Successor};
+use crate::seki::{census, seki_shape, Best, Criteria, DenseValues, Tally};
+use crate::table::library::Library;
+use crate::symmetry::symmetries;
 
 #[derive(Clone, Copy, Debug)]
 enum Order {
@@ -109,7 +105,7 @@ fn canonical(board: &Board, state: &ColouredState) -> (u64, u64, Option<usize>) 
         .unwrap()
 }
 
-/// Brute-force figures in the units of the census's JSON: canonical
+/// Brute-force figures in the units of the census's tally: canonical
 /// states and images with Black, then White, to move; coloured boards.
 #[derive(Debug, Default, PartialEq, Eq)]
 struct Figures {
@@ -152,21 +148,14 @@ fn brute_force(board: &Board, komi_halves: i32, order: Order, strict: bool) -> F
     }
 }
 
-fn json_figures(json: &str, which: &str) -> Figures {
-    let pattern = Regex::new(&format!(
-        r#""{which}": \{{"black_to_move": (\d+), "white_to_move": (\d+), "black_to_move_images": (\d+), "white_to_move_images": (\d+), "coloured_states": \d+, "coloured_images": \d+, "boards": (\d+)"#
-    ))
-    .unwrap();
-    let found = pattern
-        .captures(json)
-        .unwrap_or_else(|| panic!("no {which} tally in {json}"));
-    let number = |i: usize| found[i].parse::<u64>().unwrap();
+/// The census's tally in the brute force's units.
+fn census_figures(tally: &Tally) -> Figures {
     Figures {
-        black_to_move: number(1),
-        white_to_move: number(2),
-        black_to_move_images: number(3),
-        white_to_move_images: number(4),
-        boards: number(5),
+        black_to_move: tally.states[0],
+        white_to_move: tally.states[1],
+        black_to_move_images: tally.images[0],
+        white_to_move_images: tally.images[1],
+        boards: tally.boards,
     }
 }
 
@@ -175,90 +164,19 @@ fn counts_on_2x3_and_3x3_match_a_brute_force() {
     for name in ["2x3", "3x3"] {
         let board: Board = name.parse().unwrap();
         for (komi, komi_halves) in [("0", 0), ("0.5", 1), ("-2", -4)] {
-            for (order, best) in [(Order::Score, "score"), (Order::Result, "result")] {
-                let output = smallgo(&[
-                    "analyze", "seki", name, "--json", "--komi", komi, "--best", best,
-                ]);
-                assert!(output.status.success(), "{}", output.stderr);
-                let json = output.stdout;
+            for (order, best) in [(Order::Score, Best::Score), (Order::Result, Best::Result)] {
+                let table = Library::new(None, false).table(board).unwrap();
+                let values = DenseValues::from_table(&table).unwrap();
+                let komi: f64 = komi.parse().unwrap();
+                let census = census(&values, Criteria { komi, best }, 0).unwrap();
+                let best = best.name();
                 let what = format!("{name} komi {komi} by {best}");
                 let thesis = brute_force(&board, komi_halves, order, false);
-                assert_eq!(json_figures(&json, "thesis"), thesis, "{what}");
+                assert_eq!(census_figures(&census.thesis), thesis, "{what}");
                 assert!(thesis.black_to_move > 0, "{what}: some seki");
                 let strict = brute_force(&board, komi_halves, order, true);
-                assert_eq!(json_figures(&json, "strict"), strict, "{what}");
+                assert_eq!(census_figures(&census.strict), strict, "{what}");
             }
         }
-    }
-}
-
-#[test]
-fn the_report_shows_the_2x3_seki() {
-    let output = smallgo(&["analyze", "seki", "2x3"]);
-    assert!(output.status.success(), "{}", output.stderr);
-    let report = output.stdout;
-    assert!(report.contains("board     2x3"), "{report}");
-    assert!(
-        report.contains("1 with Black to move, 1 with White to move"),
-        "{report}"
-    );
-    // The one seki of 2x3: two columns sharing the middle two liberties,
-    // drawn as showboard draws it.
-    assert!(
-        report.contains("   A B C\n2 O . X 2\n1 O . X 1\n   A B C"),
-        "{report}"
-    );
-}
-
-#[test]
-fn tables_from_a_folder_are_read_and_turned_boards_served() {
-    let folder = tempfile::tempdir().unwrap();
-    let path = folder.path().to_str().unwrap();
-    let built = smallgo(&["build", "3x3", "--tables", path]);
-    assert!(built.status.success(), "{}", built.stderr);
-    let from_folder = smallgo(&["analyze", "seki", "3x3", "--json", "--tables", path]);
-    assert!(from_folder.status.success(), "{}", from_folder.stderr);
-    let built_in = smallgo(&["analyze", "seki", "3x3", "--json"]);
-    let (a, b) = (from_folder.stdout, built_in.stdout);
-    assert!(a.contains("3x3.sgtb"), "{a}");
-    assert_eq!(
-        json_figures(&a, "thesis"),
-        json_figures(&b, "thesis"),
-        "the file and the built-in table agree"
-    );
-    // 3x2 is 2x3 turned: the same counts.
-    let turned = smallgo(&["analyze", "seki", "3x2", "--json"]).stdout;
-    let plain = smallgo(&["analyze", "seki", "2x3", "--json"]).stdout;
-    assert_eq!(
-        json_figures(&turned, "thesis"),
-        json_figures(&plain, "thesis")
-    );
-    assert!(turned.contains(r#""board": "3x2", "table_board": "2x3""#));
-}
-
-#[test]
-fn bad_arguments_are_refused_with_a_message() {
-    let missing = tempfile::tempdir().unwrap().path().join("missing");
-    let missing = missing.to_str().unwrap().to_string();
-    for (arguments, code, said) in [
-        (vec!["5x5"], 1, "no table of board 5x5"),
-        (vec!["2x9"], 1, "build it with `smallgo build 2x9`"),
-        (vec!["0x3"], 2, "board 0x3 is not allowed"),
-        (vec!["foo"], 2, "'foo' is not a board"),
-        (vec![], 2, "RxC"),
-        (vec!["3x3", "--komi", "x"], 2, "'x' is not a finite number"),
-        (vec!["3x3", "--komi", "inf"], 2, "not a finite number"),
-        (vec!["3x3", "--best", "fast"], 2, "invalid value 'fast'"),
-        (vec!["3x3", "--examples=-1"], 2, "--examples"),
-        (vec!["3x3", "--tables", &missing], 1, "does not exist"),
-    ] {
-        let mut full = vec!["analyze", "seki"];
-        full.extend(arguments.iter().copied());
-        let output = smallgo(&full);
-        let message = output.stderr;
-        assert_eq!(output.status.code(), Some(code), "{arguments:?}: {message}");
-        assert!(message.contains(said), "{arguments:?}: {message}");
-        assert!(!message.contains("panicked"), "{message}");
-        assert!(output.stdout.is_empty(), "{arguments:?}");
     }
 }

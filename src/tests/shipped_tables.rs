@@ -9,17 +9,15 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use smallgo::analysis::Values;
-use smallgo::analysis::{best_moves, root_result};
-use smallgo::board::Board;
-use smallgo::state::State;
-use smallgo::table::built_in;
-use smallgo::table::format::Header;
-use smallgo::table::library::Library;
-use smallgo::table::verify::verify_bytes;
-use smallgo::table::{Origin, Tablebase};
-
-mod support;
+use crate::analysis::Values;
+use crate::analysis::{best_moves, root_result};
+use crate::board::Board;
+use crate::state::State;
+use crate::table::built_in;
+use crate::table::format::Header;
+use crate::table::library::Library;
+use crate::table::verify::verify_bytes;
+use crate::table::{Origin, Tablebase};
 
 /// The circular boards of at most 16 points the reference work did not
 /// solve, at komi 0: the result of our solve when the tables were first
@@ -49,7 +47,7 @@ fn has_own_table(board: &Board) -> bool {
 /// (`tests/published.csv`: SPEC section 7, the reference work's Tables 5.2
 /// and 5.8), then our own.
 fn shipped() -> Vec<(String, String)> {
-    let mut boards: Vec<(String, String)> = support::published::results()
+    let mut boards: Vec<(String, String)> = super::published::results()
         .into_iter()
         .filter(|(name, _)| has_own_table(&name.parse().unwrap()))
         .collect();

@@ -8,10 +8,10 @@ use std::path::Path;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
-use smallgo::board::Board;
-use smallgo::checkpoint::WorkFolder;
-use smallgo::solver::{solve, solve_in, solve_in_partitions, Observer, Silent, Workspace};
-use smallgo::table::writer::encode;
+use crate::board::Board;
+use crate::checkpoint::WorkFolder;
+use crate::solver::{solve, solve_in, solve_in_partitions, Observer, Silent, Workspace};
+use crate::table::writer::encode;
 
 fn board(name: &str) -> Board {
     name.parse().unwrap()

@@ -1,13 +1,13 @@
-//! The solver against the plain reference (`smallgo::reference`): every state
+//! The solver against the plain reference (`crate::reference`): every state
 //! of every small board, plain and circular, at komi -2, 0, 0.5 and 6.5, must
 //! get the same forced scores and plies for both sides, and the same result.
 
 use std::collections::HashSet;
 
-use smallgo::board::Board;
-use smallgo::reference::{Forced, ReferenceGame};
-use smallgo::solver::{solve, Silent};
-use smallgo::value::Outcome;
+use crate::board::Board;
+use crate::reference::{Forced, ReferenceGame};
+use crate::solver::{solve, Silent};
+use crate::value::Outcome;
 
 const KOMI_HALVES: [i32; 4] = [-4, 0, 1, 13];
 

@@ -5,17 +5,17 @@
 use std::collections::HashSet;
 use std::io::Cursor;
 
-use smallgo::board::Board;
-use smallgo::index::StateNumber;
-use smallgo::solver::{solve, Silent, Solution};
-use smallgo::table::format::{file_checksum, Fault, TableBytes, CHECKSUM_OFFSET};
-use smallgo::table::verify::{
+use crate::board::Board;
+use crate::index::StateNumber;
+use crate::solver::{solve, Silent, Solution};
+use crate::table::format::{file_checksum, Fault, TableBytes, CHECKSUM_OFFSET};
+use crate::table::verify::{
     check_values, spot_check, verify_bytes, verify_file, verify_with, Quiet, VerifyObserver,
     VerifyOptions,
 };
-use smallgo::table::writer::{encode, encode_values, write};
-use smallgo::table::{Origin, TableError, Tablebase};
-use smallgo::value::Value;
+use crate::table::writer::{encode, encode_values, write};
+use crate::table::{Origin, TableError, Tablebase};
+use crate::value::Value;
 
 fn solved(name: &str) -> Solution {
     solve(name.parse::<Board>().unwrap(), &Silent).unwrap()
@@ -81,8 +81,8 @@ fn written_tables_verify_and_probe_back_every_state() {
             let state = index.unrank(number);
             for g in codec.symmetries() {
                 let position = state.position();
-                let image = smallgo::state::State::from_parts(
-                    smallgo::position::Position::new(
+                let image = crate::state::State::from_parts(
+                    crate::position::Position::new(
                         g.apply_set(position.us()),
                         g.apply_set(position.them()),
                     ),
@@ -213,7 +213,7 @@ fn altered_table(solution: &Solution, target: StateNumber, altered: Value) -> Ve
 /// usual 255 common halves coded in a byte, or with few or none, so that
 /// most halves are kept beside.
 fn verifier_settings(board: &Board, states: u64) -> Vec<(&'static str, VerifyOptions, u32)> {
-    let one_half = smallgo::plan::verify_memory(board, states, 1) as u64 + 1;
+    let one_half = crate::plan::verify_memory(board, states, 1) as u64 + 1;
     let two_passes = |common_halves| VerifyOptions {
         memory: Some(one_half),
         common_halves,
@@ -416,7 +416,7 @@ fn tables_record_their_topology() {
 #[test]
 fn resealed_garbage_never_panics_the_decoder() {
     let (bytes, _) = encode(&solved("2x3"));
-    let mut rng = smallgo::testing::Rng::new(7);
+    let mut rng = crate::testing::Rng::new(7);
     for round in 0..3000 {
         let mut damaged = bytes.clone();
         for _ in 0..1 + round % 4 {
@@ -452,7 +452,7 @@ fn the_spot_check_refuses_altered_tables() {
         .unwrap_err()
         .contains("edges"));
     let points = index.board().points() as i8;
-    let root = index.rank(&smallgo::state::State::start()).unwrap();
+    let root = index.rank(&crate::state::State::start()).unwrap();
     let step = (index.counts().states / sample).max(1);
     for target in [root, 0, step, 7 * step] {
         for altered in alterations(solution.value(target).unwrap(), points)

@@ -16,4 +16,5 @@ pub mod files;
 pub mod go_board;
 pub mod gtp_engine;
 pub mod published;
+pub mod sgf;
 pub mod twogtp;

@@ -1,0 +1,92 @@
+//! `smallgo analyze seki` as a user meets it: the report and its example,
+//! `--json`, `--tables DIR` and turned boards, and bad arguments. The counts
+//! are checked against a brute force in `src/tests/seki.rs`.
+
+mod support;
+
+use regex::Regex;
+use support::command::smallgo;
+
+#[test]
+fn the_report_shows_the_2x3_seki() {
+    let output = smallgo(&["analyze", "seki", "2x3"]);
+    assert!(output.status.success(), "{}", output.stderr);
+    let report = output.stdout;
+    assert!(report.contains("board     2x3"), "{report}");
+    assert!(
+        report.contains("1 with Black to move, 1 with White to move"),
+        "{report}"
+    );
+    // The one seki of 2x3: two columns sharing the middle two liberties,
+    // drawn as showboard draws it.
+    assert!(
+        report.contains("   A B C\n2 O . X 2\n1 O . X 1\n   A B C"),
+        "{report}"
+    );
+}
+
+#[test]
+fn tables_from_a_folder_are_read_and_turned_boards_served() {
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().to_str().unwrap();
+    let built = smallgo(&["build", "3x3", "--tables", path]);
+    assert!(built.status.success(), "{}", built.stderr);
+    let from_folder = smallgo(&["analyze", "seki", "3x3", "--json", "--tables", path]);
+    assert!(from_folder.status.success(), "{}", from_folder.stderr);
+    let built_in = smallgo(&["analyze", "seki", "3x3", "--json"]);
+    let (a, b) = (from_folder.stdout, built_in.stdout);
+    assert!(a.contains("3x3.sgtb"), "{a}");
+    assert_eq!(
+        json_figures(&a, "thesis"),
+        json_figures(&b, "thesis"),
+        "the file and the built-in table agree"
+    );
+    // 3x2 is 2x3 turned: the same counts.
+    let turned = smallgo(&["analyze", "seki", "3x2", "--json"]).stdout;
+    let plain = smallgo(&["analyze", "seki", "2x3", "--json"]).stdout;
+    assert_eq!(
+        json_figures(&turned, "thesis"),
+        json_figures(&plain, "thesis")
+    );
+    assert!(turned.contains(r#""board": "3x2", "table_board": "2x3""#));
+}
+
+#[test]
+fn bad_arguments_are_refused_with_a_message() {
+    let missing = tempfile::tempdir().unwrap().path().join("missing");
+    let missing = missing.to_str().unwrap().to_string();
+    for (arguments, code, said) in [
+        (vec!["5x5"], 1, "no table of board 5x5"),
+        (vec!["2x9"], 1, "build it with `smallgo build 2x9`"),
+        (vec!["0x3"], 2, "board 0x3 is not allowed"),
+        (vec!["foo"], 2, "'foo' is not a board"),
+        (vec![], 2, "RxC"),
+        (vec!["3x3", "--komi", "x"], 2, "'x' is not a finite number"),
+        (vec!["3x3", "--komi", "inf"], 2, "not a finite number"),
+        (vec!["3x3", "--best", "fast"], 2, "invalid value 'fast'"),
+        (vec!["3x3", "--examples=-1"], 2, "--examples"),
+        (vec!["3x3", "--tables", &missing], 1, "does not exist"),
+    ] {
+        let mut full = vec!["analyze", "seki"];
+        full.extend(arguments.iter().copied());
+        let output = smallgo(&full);
+        let message = output.stderr;
+        assert_eq!(output.status.code(), Some(code), "{arguments:?}: {message}");
+        assert!(message.contains(said), "{arguments:?}: {message}");
+        assert!(!message.contains("panicked"), "{message}");
+        assert!(output.stdout.is_empty(), "{arguments:?}");
+    }
+}
+
+/// A tally of `analyze seki --json`: canonical states and images with
+/// Black, then White, to move; coloured boards.
+fn json_figures(json: &str, which: &str) -> [u64; 5] {
+    let pattern = Regex::new(&format!(
+        r#""{which}": \{{"black_to_move": (\d+), "white_to_move": (\d+), "black_to_move_images": (\d+), "white_to_move_images": (\d+), "coloured_states": \d+, "coloured_images": \d+, "boards": (\d+)"#
+    ))
+    .unwrap();
+    let found = pattern
+        .captures(json)
+        .unwrap_or_else(|| panic!("no {which} tally in {json}"));
+    [1, 2, 3, 4, 5].map(|i| found[i].parse::<u64>().unwrap())
+}

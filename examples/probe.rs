@@ -4,14 +4,12 @@
 //! `cargo run --release --example probe` reads a 3x3 position with Black to
 //! move; `cargo run --release --example probe -- 4x4 "X...|.O..|....|...." 0.5`
 //! reads the board, the rows top first (`X` the side to move, `O` the
-//! other, `.` empty, rows split by `|`) and the komi from the command line.
+//! other, `.` empty, rows split by `|`) and the komi from the command line;
+//! `-- 4x4 ROWS KOMI DIR` adds a folder of tables built by `smallgo build`.
 
-use smallgo::analysis::{best_moves, outcome};
-use smallgo::board::Board;
-use smallgo::position::Position;
-use smallgo::state::State;
-use smallgo::table::library::Library;
-use smallgo::value::Outcome;
+use std::path::Path;
+
+use smallgo::{Board, Outcome, Position, State, Tablebase};
 
 fn main() {
     if let Err(error) = probe() {
@@ -22,26 +20,29 @@ fn main() {
 
 fn probe() -> Result<(), Box<dyn std::error::Error>> {
     let arguments: Vec<String> = std::env::args().skip(1).collect();
-    let (board, rows, komi) = match &arguments[..] {
-        [] => ("3x3".to_string(), "X..|.O.|...".to_string(), 0.0),
-        [board, rows, komi] => (board.clone(), rows.clone(), komi.parse()?),
-        _ => return Err("usage: probe [RxC ROWS KOMI]".into()),
+    let (board, rows, komi, folder) = match &arguments[..] {
+        [] => ("3x3", "X..|.O.|...", 0.0, None),
+        [board, rows, komi] => (&board[..], &rows[..], komi.parse()?, None),
+        [board, rows, komi, folder] => (&board[..], &rows[..], komi.parse()?, Some(folder)),
+        _ => return Err("usage: probe [RxC ROWS KOMI [DIR]]".into()),
     };
     let board: Board = board.parse()?;
     let position = Position::from_diagram(&board, &rows.replace('|', "\n"))?;
     // A state: the stones, no ko point, no pass just played.
     let state = State::new(&board, position, None, false)?;
 
-    // The built-in tables, and a solve on the spot for a small board
-    // without one.
-    let library = Library::new(None, false);
-    let values = library
-        .open(board)
-        .ok_or_else(|| format!("no table of {board}: build it with `smallgo build {board}`"))?;
+    // The built-in tables, a folder's if given, and a solve on the spot
+    // for a small board without one.
+    let mut tables = Tablebase::new();
+    if let Some(folder) = folder {
+        for refused in tables.add_directory(Path::new(folder))? {
+            eprintln!("probe: {refused}");
+        }
+    }
+    let values = tables.values(board)?;
 
     let black_to_move = true;
-    let result = outcome(&values, &state, komi, black_to_move)?;
-    let text = match result {
+    let text = match values.outcome(&state, komi, black_to_move)? {
         Outcome::MoverWins { margin, plies } => format!("Black wins by {margin} in {plies} plies"),
         Outcome::OpponentWins { margin, plies } => {
             format!("White wins by {margin} in {plies} plies")
@@ -49,8 +50,9 @@ fn probe() -> Result<(), Box<dyn std::error::Error>> {
         Outcome::Draw => "a draw".to_string(),
     };
     println!("{board}, Black to move, komi {komi}: {text}");
-    let best = best_moves(&values, &state, komi, black_to_move)?;
+    let best = values.best_moves(&state, komi, black_to_move)?;
     let names: Vec<String> = best.iter().map(|mv| mv.name(&board)).collect();
     println!("moves that keep it: {}", names.join(" "));
+    println!("values from: {}", values.description());
     Ok(())
 }

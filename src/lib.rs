@@ -1,66 +1,67 @@
 //! smallgo: perfect play for Go on small boards.
 //!
-//! The crate is layered so that dependencies flow one way:
+//! Every state of a small board is solved by retrograde analysis and stored
+//! in a table; a table serves the exact outcome of any position at any
+//! komi, and the moves that keep it. The tables of every board of at most
+//! 16 points are built into the crate.
 //!
-//! - `rules`: `board` (shape, points), `position` (stones, capture,
-//!   suicide, ko, score), `moves`, `state` (a validated state and its
-//!   children), `unmove` (predecessors), `colour`, `value`;
-//! - `symmetry`: the board's own symmetries;
-//! - `index`: canonical form and a dense numbering of states;
-//! - `solver`: the retrograde solve of every state;
-//! - `table`: the file format, the prober and the verifier;
-//! - `analysis`: rating moves from values;
-//! - `gtp` and `cli`: the engine and the command line.
+//! # Probing
 //!
-//! `analyses` holds the studies of whole boards (counting without an index,
-//! seki, cycles, rules on a line); `reference` is a deliberately plain
-//! solver used only to check the real one.
-
-//!
-//! # The API for embedding
-//!
-//! A Rust program that wants perfect values needs only these, re-exported
-//! here: [`Board`] (parsed from `"3x4"` or `"2x7c"`), [`Position`] (stones
-//! from the mover's view, readable from a diagram) and its validated
-//! [`State`], [`Library`] (the built-in tables plus a folder of your own,
-//! turned boards, small boards solved on the spot), [`Tablebase`] (one
-//! table file), [`Outcome`] (win, draw or loss with margin and plies at a
-//! komi), and [`outcome`] and [`best_moves`] to ask them.
+//! [`Board`] is parsed from `"3x4"` (rows x columns) or `"2x7c"` (circular:
+//! the columns wrap). [`Position`] holds the stones from the side to move's
+//! view and is read from a diagram; [`State`] adds the ko point and whether
+//! the last move was a pass, and checks it all. [`Tablebase`] holds the
+//! built-in tables and the folders you add, and gives a board's
+//! [`BoardValues`], which give the [`Outcome`] of a state at a komi (a win,
+//! a draw or a loss, with its margin and the plies to the end) and its best
+//! [`Move`]s.
 //!
 //! ```
-//! use smallgo::{best_moves, outcome, Board, Library, Outcome, Position, State};
+//! use smallgo::{Board, Outcome, Position, State, Tablebase};
 //!
-//! let board: Board = "3x3".parse().unwrap();
-//! // Black to move after Black C3 and White B2.
-//! let position = Position::from_diagram(&board, "..O\n.X.\n...").unwrap();
-//! let state = State::new(&board, position.swapped(), None, false).unwrap();
-//! let values = Library::new(None, false).open(board).unwrap();
-//! let black = true;
-//! match outcome(&values, &state, 0.0, black).unwrap() {
-//!     Outcome::MoverWins { margin, .. } => println!("Black wins by {margin}"),
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let board: Board = "3x3".parse()?;
+//! // Black to move (`X`) after Black C3 and White B2: White's stone is `O`.
+//! let position = Position::from_diagram(&board, "..X\n.O.\n...")?;
+//! let state = State::new(&board, position, None, false)?;
+//! let values = Tablebase::new().values(board)?;
+//! let (komi, black_to_move) = (0.0, true);
+//! match values.outcome(&state, komi, black_to_move)? {
+//!     Outcome::MoverWins { margin, plies } => println!("Black wins by {margin} in {plies}"),
 //!     Outcome::OpponentWins { margin, .. } => println!("White wins by {margin}"),
 //!     Outcome::Draw => println!("a draw"),
 //! }
-//! let moves = best_moves(&values, &state, 0.0, black).unwrap();
-//! assert!(!moves.is_empty());
+//! let moves = values.best_moves(&state, komi, black_to_move)?;
+//! let names: Vec<String> = moves.iter().map(|mv| mv.name(&board)).collect();
+//! assert!(!names.is_empty());
+//! # Ok(())
+//! # }
 //! ```
 //!
-//! Building a table from code (feature `solver`): solve the board, then
-//! write its bytes (or `table::writer::write` them into a folder,
-//! atomically).
+//! # Building
+//!
+//! With the feature `solver` (on by default), [`build_table`] solves a board
+//! and writes its table into a folder, which a [`Tablebase`] then reads:
 //!
 //! ```
 //! # #[cfg(feature = "solver")]
-//! # fn main() {
-//! use smallgo::solver::{solve, Silent};
-//! use smallgo::table::writer::encode;
-//! use smallgo::{Board, Tablebase};
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! use smallgo::{build_table, Board, State, Tablebase};
 //!
-//! let board: Board = "2x3".parse().unwrap();
-//! let solution = solve(board, &Silent).unwrap();
-//! let (bytes, _checksum) = encode(&solution);
-//! let table = Tablebase::from_static("2x3", Box::leak(bytes.into_boxed_slice())).unwrap();
-//! assert_eq!(table.board(), board);
+//! let folder = std::env::temp_dir().join(format!("smallgo-doc-{}", std::process::id()));
+//! std::fs::create_dir_all(&folder)?;
+//! let board: Board = "2x3".parse()?;
+//! let path = build_table(board, &folder)?;
+//! assert!(path.ends_with("2x3.sgtb"));
+//! let mut tables = Tablebase::new();
+//! let refused = tables.add_directory(&folder)?;
+//! assert!(refused.is_empty());
+//! let values = tables.values(board)?;
+//! assert_eq!(values.description(), path.display().to_string());
+//! let start = State::start();
+//! println!("{:?}", values.outcome(&start, 0.0, true)?);
+//! std::fs::remove_dir_all(&folder)?;
+//! # Ok(())
 //! # }
 //! # #[cfg(not(feature = "solver"))]
 //! # fn main() {}
@@ -68,10 +69,8 @@
 //!
 //! # Features
 //!
-//! - `solver` (default): building tables. The solver, the index's
-//!   numbering of states, `table::writer` and `table::verify`, the
-//!   analyses and the reference solver; `Library` solves small boards
-//!   that have no table on the spot.
+//! - `solver` (default): building tables ([`build_table`]), and solving a
+//!   small board with no table on the spot when its values are asked for.
 //! - `cli` (default, with `solver`): the `smallgo` program, its commands
 //!   and the GTP engine (`cli`, `gtp`).
 //! - `mpi` (with `solver`): builds shared by the processes of an MPI job.
@@ -79,6 +78,13 @@
 //! With `default-features = false` the crate reads and probes tables only,
 //! the built-in ones and files: the API above, without rayon, clap or the
 //! solver in the build. The built-in tables are always there.
+//!
+//! # The source
+//!
+//! Everything else is private to the crate. Its layers, from the rules up
+//! to the engine, and what each folder owns, are in `docs/architecture.md`.
+
+#![warn(missing_docs)]
 
 #[cfg(feature = "solver")]
 mod analyses;
@@ -91,6 +97,9 @@ pub use cli::run;
 #[cfg(feature = "mpi")]
 mod cluster;
 mod files;
+#[cfg(all(fuzzing, feature = "cli"))]
+#[doc(hidden)]
+pub mod fuzzing;
 #[cfg(feature = "cli")]
 mod gtp;
 #[cfg(feature = "solver")]
@@ -123,10 +132,16 @@ pub(crate) use analyses::{count, cycles, line_rule, seki};
 #[cfg(feature = "solver")]
 pub(crate) use solver::{checkpoint, plan};
 
-pub use analysis::{best_moves, outcome};
-pub use board::Board;
-pub use position::Position;
-pub use state::State;
-pub use table::library::Library;
-pub use table::Tablebase;
+pub use board::{Board, BoardError, Point};
+pub use moves::Move;
+pub use position::{DiagramError, Position};
+pub use state::{State, StateError};
+pub use table::format::Fault;
+pub use table::library::{BoardValues, NoValues, SourceError, Tablebase};
+pub use table::{Origin, TableError};
 pub use value::Outcome;
+
+#[cfg(feature = "solver")]
+pub use solver::SolveError;
+#[cfg(feature = "solver")]
+pub use table::writer::{build_table, BuildError};

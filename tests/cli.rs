@@ -141,7 +141,11 @@ fn verify_within_a_memory_cap() {
         1 << 40,
     );
     assert!(one_half < both, "{one_half} {both}");
-    for (memory, said) in [(one_half, "2 passes"), (both - 1, "2 passes"), (both, "1 pass,")] {
+    for (memory, said) in [
+        (one_half, "2 passes"),
+        (both - 1, "2 passes"),
+        (both, "1 pass,"),
+    ] {
         let output = verify(memory);
         assert!(output.status.success(), "{}", output.stderr);
         let out = &output.stdout;

@@ -151,9 +151,7 @@ fn a_killed_count_resumes() {
         .folder(folder.path())
         .start();
     // Killed once some chunks are saved.
-    let saved = || {
-        progress(&state).is_some_and(|(done, _)| done > 0)
-    };
+    let saved = || progress(&state).is_some_and(|(done, _)| done > 0);
     let started = Instant::now();
     while !saved() && started.elapsed() < Duration::from_secs(60) {
         if child.has_exited() {

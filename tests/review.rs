@@ -9,8 +9,8 @@ mod support;
 
 use std::path::{Path, PathBuf};
 
-use support::sgf;
 use support::command::{smallgo, Smallgo};
+use support::sgf;
 
 /// Answers of the GTP engine to `commands`, one string per command.
 fn gtp(commands: &[String]) -> Vec<String> {

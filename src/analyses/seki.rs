@@ -40,7 +40,7 @@ use crate::position::Position;
 use crate::state::{Child, State};
 use crate::symmetry::symmetries;
 use crate::table::format::Fault;
-use crate::table::probe::Tablebase;
+use crate::table::probe::Table;
 use crate::table::verify::visit_block;
 use crate::table::{Origin, TableError};
 use crate::value::{Outcome, Value};
@@ -55,7 +55,7 @@ pub struct DenseValues {
 
 impl DenseValues {
     /// Reads every value of a table (about 8 bytes a state, plus the index).
-    pub fn from_table(table: &Tablebase) -> Result<DenseValues, String> {
+    pub fn from_table(table: &Table) -> Result<DenseValues, String> {
         let board = table.board();
         let origin = table.origin().clone();
         let index = StateIndex::build(board)
@@ -470,7 +470,7 @@ mod tests {
     }
 
     fn built_in(board: Board) -> DenseValues {
-        let library = crate::table::library::Library::new(None, false);
+        let library = crate::table::library::Tablebase::with_sources(None, false);
         DenseValues::from_table(&library.table(board).unwrap()).unwrap()
     }
 

@@ -22,7 +22,7 @@ use crate::board::Board;
 use crate::colour::Colour;
 use crate::gtp::game::{Ending, Game};
 use crate::gtp::parse::{move_text, MoveText};
-use crate::table::library::{Library, Oracle};
+use crate::table::library::{BoardValues, Tablebase};
 use crate::value::{points_text, score_text, Value};
 
 /// What the position reached is, as printed.
@@ -88,7 +88,7 @@ fn play(board: Board, moves: &[String]) -> Result<Game, String> {
 
 /// The legal moves of the side to move in `game`, rated as the engine
 /// rates them, most preferred first.
-fn ordered_ratings(oracle: &Oracle, komi: f64, game: &Game) -> Result<Vec<Rating>, String> {
+fn ordered_ratings(oracle: &BoardValues, komi: f64, game: &Game) -> Result<Vec<Rating>, String> {
     let ratings = crate::gtp::perfect::rate(oracle, komi, game, game.to_move())?;
     Ok(preference_order(&ratings)
         .into_iter()
@@ -106,7 +106,7 @@ fn analyze(
         existing_folder(folder)?;
     }
     let game = play(board, moves)?;
-    let library = Library::new(tables, false);
+    let library = Tablebase::with_sources(tables, false);
     let oracle = library.open(board).ok_or_else(|| {
         let looked = match tables {
             Some(folder) => format!("in {} nor built in", folder.display()),

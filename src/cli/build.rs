@@ -33,7 +33,7 @@ use crate::solver::{solve_in, SolveError, SolveStats, Workspace};
 use crate::state::State;
 use crate::table::verify::{spot_check, spot_sample, verify_file_with, VerifyOptions};
 use crate::table::writer::{self, Written};
-use crate::table::{built_in, check_name, file_name, Tablebase};
+use crate::table::{built_in, check_name, file_name, Table};
 
 /// Makes sure the folder exists and takes new files; if not, says why,
 /// naming the folder and giving the system's error.
@@ -67,7 +67,7 @@ pub fn turned_table(board: Board, folder: &Path) -> Option<(Board, TurnedTable)>
     let turned = board.turned()?;
     let path = folder.join(file_name(&turned));
     if path.exists() {
-        match Tablebase::peek_board(&path).and_then(|found| check_name(&path, found)) {
+        match Table::peek_board(&path).and_then(|found| check_name(&path, found)) {
             Ok(()) => return Some((turned, TurnedTable::File(path))),
             Err(error) => log::warn!("{board}: not served turned by {error}"),
         }

@@ -46,7 +46,7 @@ use crate::table::writer::{
     batch_blocks, block_positions, compress_blocks, encode_blocks, write_encoded, BLOCKS_PER_BATCH,
     POSITIONS_PER_BLOCK,
 };
-use crate::table::{file_name, Tablebase};
+use crate::table::{file_name, Table};
 
 /// An observer that never asks to stop: once the solve is done, the
 /// processes finish the table together (one that stopped alone would leave
@@ -179,7 +179,7 @@ pub fn run(board: Board, folder: PathBuf, options: BuildOptions) -> ExitCode {
         return ExitCode::SUCCESS;
     };
     let edges = stats.edges;
-    let opened = Tablebase::open(&written.path);
+    let opened = Table::open(&written.path);
     let result = opened
         .as_ref()
         .map_err(|e| e.to_string())
@@ -480,7 +480,7 @@ fn spot_check_states(
     edges: u64,
     states: &[State],
 ) -> Result<u64, String> {
-    let table = Tablebase::open(path).map_err(|e| e.to_string())?;
+    let table = Table::open(path).map_err(|e| e.to_string())?;
     let header = table.header();
     if (header.positions, header.ko_states, header.edges)
         != (counts.positions, counts.ko_states, edges)

@@ -19,7 +19,7 @@ use crate::gtp::game::Game;
 use crate::index::StateIndex;
 use crate::moves::Move;
 use crate::state::State;
-use crate::table::library::Library;
+use crate::table::library::Tablebase;
 use crate::value::Value;
 
 /// States tried as the start of the example cycle of a component.
@@ -86,7 +86,7 @@ fn analyze(board: Board, tables: Option<&Path>, passes: bool) -> Result<Report, 
             ));
         }
     }
-    let library = Library::new(tables, false);
+    let library = Tablebase::with_sources(tables, false);
     let oracle = library.open(board).ok_or_else(|| {
         let looked = match tables {
             Some(folder) => format!("in {} nor built in", folder.display()),

@@ -15,7 +15,7 @@ use crate::gtp::game::diagram;
 use crate::line_rule::{check, Check, Counterexample, Extent, Rule};
 use crate::moves::Move;
 use crate::seki::DenseValues;
-use crate::table::library::Library;
+use crate::table::library::Tablebase;
 use crate::value::{points_text, score_text, Outcome};
 
 #[derive(Args, Debug)]
@@ -113,7 +113,7 @@ fn analyze(arguments: &LineRuleArguments) -> Result<Report, String> {
     if let Some(folder) = &arguments.tables {
         existing_folder(folder)?;
     }
-    let library = Library::new(arguments.tables.as_deref(), false);
+    let library = Tablebase::with_sources(arguments.tables.as_deref(), false);
     let mut lengths: Vec<usize> = arguments.lengths.iter().flatten().copied().collect();
     lengths.sort_unstable();
     lengths.dedup();

@@ -19,7 +19,7 @@ use crate::gtp::game::Game;
 use crate::gtp::perfect;
 use crate::moves::Move;
 use crate::sgf;
-use crate::table::library::Library;
+use crate::table::library::Tablebase;
 use crate::value::{score_text, Outcome};
 
 use super::EXIT_FAILURE;
@@ -91,7 +91,7 @@ pub fn review(text: &str, options: &ReviewOptions) -> Result<Review, String> {
         .and_then(|line| sgf::record(&line))
         .map_err(|error| error.to_string())?;
     let board = record.board;
-    let library = Library::new(options.tables.as_deref(), false);
+    let library = Tablebase::with_sources(options.tables.as_deref(), false);
     let oracle = library
         .open(board)
         .ok_or_else(|| format!("no table serves its {} board", board.name()))?;

@@ -11,7 +11,7 @@ use super::{existing_folder, finish_analysis, json_string, parse_board, parse_ko
 use crate::board::Board;
 use crate::gtp::game::diagram;
 use crate::seki::{census, Best, Census, Criteria, DenseValues, Example, Tally};
-use crate::table::library::Library;
+use crate::table::library::Tablebase;
 use crate::value::points_text;
 
 #[derive(Args, Debug)]
@@ -62,7 +62,7 @@ fn values(board: Board, tables: Option<&Path>) -> Result<(DenseValues, String), 
     if let Some(folder) = tables {
         existing_folder(folder)?;
     }
-    let library = Library::new(tables, false);
+    let library = Tablebase::with_sources(tables, false);
     let table = library
         .table(board)
         .or_else(|| board.turned().and_then(|t| library.table(t)))

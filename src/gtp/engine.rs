@@ -26,7 +26,7 @@ use crate::value::{score_text, Outcome};
 use super::game::{Ending, Game};
 use super::parse::{finite_number, move_text, whole_number, MoveText};
 use super::perfect;
-use crate::table::library::{Library, Oracle};
+use crate::table::library::{BoardValues, Tablebase};
 
 mod analyze;
 
@@ -203,11 +203,11 @@ pub struct Settings {
 
 /// A GTP engine over a library of values.
 pub struct Engine {
-    library: Library,
+    library: Tablebase,
     settings: Settings,
     game: Game,
     /// Values for the game's board, opened on first use.
-    oracle: Option<Oracle>,
+    oracle: Option<BoardValues>,
     komi: f64,
     /// The topology of the board the next `boardsize`,
     /// `rectangular_boardsize` or `clear_board` makes.
@@ -215,7 +215,7 @@ pub struct Engine {
 }
 
 impl Engine {
-    pub fn new(library: Library, settings: Settings) -> Engine {
+    pub fn new(library: Tablebase, settings: Settings) -> Engine {
         let board =
             Board::new(DEFAULT_BOARD.0, DEFAULT_BOARD.1).expect("the default board is valid");
         Engine {
@@ -233,7 +233,7 @@ impl Engine {
     }
 
     /// Opens the values of `board`, saying where they come from.
-    fn open_oracle(&self, board: Board) -> Option<Oracle> {
+    fn open_oracle(&self, board: Board) -> Option<BoardValues> {
         let oracle = self.library.open(board)?;
         log::info!(
             "board {board} ({} wide, {} high): {}",
@@ -245,7 +245,7 @@ impl Engine {
     }
 
     /// The values of the current board, opening them on first use.
-    fn oracle(&mut self) -> Result<Oracle, String> {
+    fn oracle(&mut self) -> Result<BoardValues, String> {
         if self.oracle.is_none() {
             let board = self.board();
             let oracle = self

@@ -19,7 +19,7 @@ use std::process::ExitCode;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::Duration;
 
-use crate::table::library::Library;
+use crate::table::library::Tablebase;
 use engine::{Engine, Reply, Settings};
 
 /// How the engine is started.
@@ -68,7 +68,8 @@ fn status(ok: bool, id: Option<u64>) -> String {
 
 /// Serves GTP until `quit` or the end of input.
 pub fn serve(options: Options) -> ExitCode {
-    let library = Library::new(options.tables.as_deref(), options.without_built_in_tables);
+    let library =
+        Tablebase::with_sources(options.tables.as_deref(), options.without_built_in_tables);
     let mut engine = Engine::new(
         library,
         Settings {

@@ -9,14 +9,19 @@ use crate::moves::Move;
 use crate::value::Outcome;
 
 use super::game::Game;
-use crate::table::library::Oracle;
+use crate::table::library::BoardValues;
 
 /// How many plies a principal variation follows at most.
 pub const PRINCIPAL_VARIATION_LIMIT: usize = 60;
 
 /// Rates every legal move of `side` in `game`: the table's value of the
 /// child for `komi`, or a draw if the move repeats a state.
-pub fn rate(oracle: &Oracle, komi: f64, game: &Game, side: Colour) -> Result<Vec<Rating>, String> {
+pub fn rate(
+    oracle: &BoardValues,
+    komi: f64,
+    game: &Game,
+    side: Colour,
+) -> Result<Vec<Rating>, String> {
     let state = game.state_for(side);
     let mut ratings =
         rate_moves(oracle, &state, komi, side.is_black()).map_err(|e| e.to_string())?;
@@ -31,7 +36,12 @@ pub fn rate(oracle: &Oracle, komi: f64, game: &Game, side: Colour) -> Result<Vec
 }
 
 /// The move SPEC section 4 chooses for `side` in `game`.
-pub fn choose(oracle: &Oracle, komi: f64, game: &Game, side: Colour) -> Result<Rating, String> {
+pub fn choose(
+    oracle: &BoardValues,
+    komi: f64,
+    game: &Game,
+    side: Colour,
+) -> Result<Rating, String> {
     let ratings = rate(oracle, komi, game, side)?;
     let best = preference_order(&ratings)[0];
     Ok(ratings[best])
@@ -41,7 +51,7 @@ pub fn choose(oracle: &Oracle, komi: f64, game: &Game, side: Colour) -> Result<R
 /// `first` included, until the game ends, repeats, or the limit; and the
 /// game at the end of them.
 pub fn principal_variation(
-    oracle: &Oracle,
+    oracle: &BoardValues,
     komi: f64,
     game: &Game,
     side: Colour,

@@ -11,6 +11,9 @@
 //! points (bit `p` for point `p`), so the rules can work on whole strings and
 //! regions at once with shifts and masks.
 
+// A probe-only build (no feature `solver`) leaves what only the solver and the engine use unused.
+#![cfg_attr(not(feature = "solver"), allow(dead_code))]
+
 use std::fmt;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Sub};
 use std::str::FromStr;
@@ -26,10 +29,12 @@ const COLUMN_LETTERS: &[u8; MAX_SIDE] = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
 pub struct Point(u8);
 
 impl Point {
-    pub const fn new(index: usize) -> Point {
+    pub(crate) const fn new(index: usize) -> Point {
         Point(index as u8)
     }
 
+    /// The point's number: `row * columns + column`, rows counted from the
+    /// top and columns from the left, from 0.
     pub const fn index(self) -> usize {
         self.0 as usize
     }
@@ -42,49 +47,49 @@ pub struct PointSet(pub u64);
 impl PointSet {
     pub const EMPTY: PointSet = PointSet(0);
 
-    pub const fn single(point: Point) -> PointSet {
+    pub(crate) const fn single(point: Point) -> PointSet {
         PointSet(1 << point.0)
     }
 
-    pub const fn bits(self) -> u64 {
+    pub(crate) const fn bits(self) -> u64 {
         self.0
     }
 
-    pub const fn contains(self, point: Point) -> bool {
+    pub(crate) const fn contains(self, point: Point) -> bool {
         self.0 >> point.0 & 1 != 0
     }
 
-    pub const fn is_empty(self) -> bool {
+    pub(crate) const fn is_empty(self) -> bool {
         self.0 == 0
     }
 
-    pub const fn len(self) -> usize {
+    pub(crate) const fn len(self) -> usize {
         self.0.count_ones() as usize
     }
 
-    pub fn insert(&mut self, point: Point) {
+    pub(crate) fn insert(&mut self, point: Point) {
         self.0 |= 1 << point.0;
     }
 
-    pub fn remove(&mut self, point: Point) {
+    pub(crate) fn remove(&mut self, point: Point) {
         self.0 &= !(1 << point.0);
     }
 
     /// The lowest-numbered point, if any.
-    pub fn first(self) -> Option<Point> {
+    pub(crate) fn first(self) -> Option<Point> {
         (self.0 != 0).then(|| Point(self.0.trailing_zeros() as u8))
     }
 
     /// The only point of a one-point set.
-    pub fn single_point(self) -> Option<Point> {
+    pub(crate) fn single_point(self) -> Option<Point> {
         (self.0.count_ones() == 1).then(|| Point(self.0.trailing_zeros() as u8))
     }
 
-    pub fn is_subset_of(self, other: PointSet) -> bool {
+    pub(crate) fn is_subset_of(self, other: PointSet) -> bool {
         self.0 & !other.0 == 0
     }
 
-    pub fn iter(self) -> PointSetIter {
+    pub(crate) fn iter(self) -> PointSetIter {
         PointSetIter(self.0)
     }
 }
@@ -163,7 +168,7 @@ pub enum Topology {
 
 impl Topology {
     /// The letter after `RxC` in a board's name: none, or `c`.
-    pub fn suffix(self) -> &'static str {
+    pub(crate) fn suffix(self) -> &'static str {
         match self {
             Topology::Plain => "",
             Topology::Circular => "c",
@@ -171,7 +176,7 @@ impl Topology {
     }
 
     /// The word for it: `plain` or `circular`.
-    pub fn word(self) -> &'static str {
+    pub(crate) fn word(self) -> &'static str {
         match self {
             Topology::Plain => "plain",
             Topology::Circular => "circular",
@@ -182,7 +187,7 @@ impl Topology {
     /// topology: 1 for a plain board, as the first formats were written,
     /// and 2 for the others, whose files name their topology. Table headers
     /// and a build's checkpoints both record it.
-    pub const fn format_version(self) -> u32 {
+    pub(crate) const fn format_version(self) -> u32 {
         match self {
             Topology::Plain => 1,
             Topology::Circular => 2,
@@ -196,7 +201,12 @@ pub enum BoardError {
     /// Not of the form `RxC` or `RxCc`.
     Syntax(String),
     /// A side of zero, or a side or area over the limits.
-    Size { rows: usize, columns: usize },
+    Size {
+        /// The rows asked for.
+        rows: usize,
+        /// The columns asked for.
+        columns: usize,
+    },
 }
 
 impl fmt::Display for BoardError {
@@ -259,7 +269,7 @@ impl Board {
         Board::with_topology(rows, columns, Topology::Circular)
     }
 
-    pub fn with_topology(
+    pub(crate) fn with_topology(
         rows: usize,
         columns: usize,
         topology: Topology,
@@ -298,10 +308,11 @@ impl Board {
         })
     }
 
-    pub fn topology(&self) -> Topology {
+    pub(crate) fn topology(&self) -> Topology {
         self.topology
     }
 
+    /// Whether the columns wrap: the first and last columns are neighbours.
     pub fn is_circular(&self) -> bool {
         self.topology == Topology::Circular
     }
@@ -309,12 +320,12 @@ impl Board {
     /// Whether the seam adds neighbours: a circular board of at least three
     /// columns. A circular board of one or two columns has the adjacency of
     /// its plain board, and plays as it.
-    pub fn wraps(&self) -> bool {
+    pub(crate) fn wraps(&self) -> bool {
         !self.wrap_first_column.is_empty()
     }
 
     /// The plain board of the same shape.
-    pub fn plain(&self) -> Board {
+    pub(crate) fn plain(&self) -> Board {
         Board::new(self.rows(), self.columns()).expect("the same shape as a valid board")
     }
 
@@ -322,17 +333,19 @@ impl Board {
     /// one with every state turned: `None` for a square board (it is its
     /// own) and for a circular board (turning a cylinder would make its
     /// columns wrap instead of its rows: another board).
-    pub fn turned(&self) -> Option<Board> {
+    pub(crate) fn turned(&self) -> Option<Board> {
         if self.rows == self.columns || self.topology != Topology::Plain {
             return None;
         }
         Board::new(self.columns(), self.rows()).ok()
     }
 
+    /// The number of rows.
     pub fn rows(&self) -> usize {
         self.rows as usize
     }
 
+    /// The number of columns.
     pub fn columns(&self) -> usize {
         self.columns as usize
     }
@@ -343,19 +356,22 @@ impl Board {
     }
 
     /// Every point of the board.
-    pub fn all(&self) -> PointSet {
+    pub(crate) fn all(&self) -> PointSet {
         self.all
     }
 
+    /// The point at `row` (from the top) and `column` (from the left), from 0.
     pub fn point(&self, row: usize, column: usize) -> Point {
         debug_assert!(row < self.rows() && column < self.columns());
         Point::new(row * self.columns() + column)
     }
 
+    /// The row of `point`, from the top, from 0.
     pub fn row(&self, point: Point) -> usize {
         point.index() / self.columns()
     }
 
+    /// The column of `point`, from the left, from 0.
     pub fn column(&self, point: Point) -> usize {
         point.index() % self.columns()
     }
@@ -363,7 +379,7 @@ impl Board {
     /// The points next to some point of `set` (on the board), not counting
     /// `set` itself unless a point of `set` touches another.
     #[inline]
-    pub fn adjacent(&self, set: PointSet) -> PointSet {
+    pub(crate) fn adjacent(&self, set: PointSet) -> PointSet {
         let [from_left, from_right, from_below, from_above] = self.shifted(set);
         PointSet(from_left | from_right | from_below | from_above)
     }
@@ -403,7 +419,7 @@ impl Board {
     /// that kind next to it" for the whole board without a loop over points.
     /// `set` lies on the board.
     #[inline]
-    pub fn touching_exactly_one(&self, set: PointSet) -> PointSet {
+    pub(crate) fn touching_exactly_one(&self, set: PointSet) -> PointSet {
         let [from_left, from_right, from_below, from_above] = self.shifted(set);
         let horizontal = from_left | from_right;
         let vertical = from_below | from_above;
@@ -414,13 +430,13 @@ impl Board {
 
     /// The neighbours of one point.
     #[inline]
-    pub fn neighbours(&self, point: Point) -> PointSet {
+    pub(crate) fn neighbours(&self, point: Point) -> PointSet {
         self.adjacent(PointSet::single(point))
     }
 
     /// The points of `within` connected to `seed` through `within`.
     #[inline]
-    pub fn flood(&self, seed: PointSet, within: PointSet) -> PointSet {
+    pub(crate) fn flood(&self, seed: PointSet, within: PointSet) -> PointSet {
         let mut filled = seed & within;
         loop {
             let grown = (filled | self.adjacent(filled)) & within;
@@ -435,7 +451,7 @@ impl Board {
     /// `within`: `flood(seed, within) == within`, stopping as soon as the
     /// last point is reached.
     #[inline]
-    pub fn floods_all(&self, seed: PointSet, within: PointSet) -> bool {
+    pub(crate) fn floods_all(&self, seed: PointSet, within: PointSet) -> bool {
         let mut filled = seed & within;
         loop {
             if filled == within {
@@ -459,7 +475,7 @@ impl Board {
     /// row number, such as `c3` or `C3`. `None` if the text is not written
     /// so (a row number past `u32` included); `Some(None)` if it is but
     /// names no point of this board (row 0, or past an edge).
-    pub fn parse_vertex(&self, text: &str) -> Option<Option<Point>> {
+    pub(crate) fn parse_vertex(&self, text: &str) -> Option<Option<Point>> {
         let mut chars = text.chars();
         let letter = chars.next()?.to_ascii_uppercase();
         let column = COLUMN_LETTERS.iter().position(|&c| c as char == letter)?;

@@ -2,9 +2,12 @@
 
 use crate::board::{Board, Point};
 
+/// A move: a stone placed on a point, or a pass.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Move {
+    /// A stone on this point.
     Place(Point),
+    /// A pass.
     Pass,
 }
 

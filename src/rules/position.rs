@@ -7,6 +7,9 @@
 //! on whole strings and regions as bit sets, so the solver's inner loops stay
 //! free of per-point searches.
 
+// A probe-only build (no feature `solver`) leaves what only the solver and the engine use unused.
+#![cfg_attr(not(feature = "solver"), allow(dead_code))]
+
 use crate::board::{Board, Point, PointSet};
 
 /// The stones of a position, from the view of the side to move.
@@ -41,19 +44,19 @@ struct StringsInAtari {
 
 impl Position {
     /// Stones for each side; the caller keeps them disjoint and on the board.
-    pub const fn new(us: PointSet, them: PointSet) -> Position {
+    pub(crate) const fn new(us: PointSet, them: PointSet) -> Position {
         Position { us, them }
     }
 
-    pub const fn us(&self) -> PointSet {
+    pub(crate) const fn us(&self) -> PointSet {
         self.us
     }
 
-    pub const fn them(&self) -> PointSet {
+    pub(crate) const fn them(&self) -> PointSet {
         self.them
     }
 
-    pub fn empty_points(&self, board: &Board) -> PointSet {
+    pub(crate) fn empty_points(&self, board: &Board) -> PointSet {
         board.all() - self.us - self.them
     }
 
@@ -67,7 +70,7 @@ impl Position {
 
     /// Every string of both colours has a liberty, and the sides do not
     /// overlap.
-    pub fn is_legal(&self, board: &Board) -> bool {
+    pub(crate) fn is_legal(&self, board: &Board) -> bool {
         if !(self.us & self.them).is_empty() || !(self.us | self.them).is_subset_of(board.all()) {
             return false;
         }
@@ -78,14 +81,14 @@ impl Position {
     }
 
     /// The liberties of a string (or of any set of stones).
-    pub fn liberties(&self, board: &Board, string: PointSet) -> PointSet {
+    pub(crate) fn liberties(&self, board: &Board, string: PointSet) -> PointSet {
         board.adjacent(string) & self.empty_points(board)
     }
 
     /// The mover places a stone at `point`. `None` if the point is occupied or
     /// the move is suicide. Ko is not checked here: that is the state's rule.
     #[inline]
-    pub fn place(&self, board: &Board, point: Point) -> Option<Placement> {
+    pub(crate) fn place(&self, board: &Board, point: Point) -> Option<Placement> {
         let stone = PointSet::single(point);
         if !((self.us | self.them) & stone).is_empty() {
             return None;
@@ -128,7 +131,7 @@ impl Position {
     /// next to it, and is suicide when it has no empty neighbour, captures
     /// nothing and touches only strings of ours in atari.
     #[inline]
-    pub fn placements(&self, board: &Board, visit: impl FnMut(Point, Placement)) {
+    pub(crate) fn placements(&self, board: &Board, visit: impl FnMut(Point, Placement)) {
         let strings = self.strings_in_atari(board);
         self.placements_at(board, strings.empty, &strings, visit);
     }
@@ -140,7 +143,7 @@ impl Position {
     /// in atari, and otherwise is legal when it has an empty neighbour or
     /// touches a string of ours with another liberty.
     #[inline]
-    pub fn quiet_placements(
+    pub(crate) fn quiet_placements(
         &self,
         board: &Board,
         visit_capturing: impl FnMut(Point, Placement),
@@ -233,7 +236,7 @@ impl Position {
 
     /// The points each side owns under area scoring: its stones and the
     /// empty regions that touch only its colour (ours, theirs).
-    pub fn areas(&self, board: &Board) -> (PointSet, PointSet) {
+    pub(crate) fn areas(&self, board: &Board) -> (PointSet, PointSet) {
         let empty = self.empty_points(board);
         let reach_us = board.flood(board.adjacent(self.us) & empty, empty);
         let reach_them = board.flood(board.adjacent(self.them) & empty, empty);
@@ -245,7 +248,7 @@ impl Position {
 
     /// Area score from the mover's view: stones plus empty regions that touch
     /// only one colour, ours minus theirs (Tromp-Taylor).
-    pub fn area_score(&self, board: &Board) -> i32 {
+    pub(crate) fn area_score(&self, board: &Board) -> i32 {
         let (ours, theirs) = self.areas(board);
         ours.len() as i32 - theirs.len() as i32
     }
@@ -263,7 +266,7 @@ impl Position {
     /// legal position, with a stone that is now a one-stone string whose only
     /// liberty is that point (SPEC section 2).
     #[inline]
-    pub fn ko_points(&self, board: &Board) -> PointSet {
+    pub(crate) fn ko_points(&self, board: &Board) -> PointSet {
         let empty = self.empty_points(board);
         // Cheap filter, inlined where the solver asks: empty points with only
         // the opponent's stones around, that is, next to no empty point and
@@ -300,7 +303,7 @@ impl Position {
 
     /// Whether `point` can be this position's basic-ko point (see
     /// `ko_points`).
-    pub fn is_ko_point(&self, board: &Board, point: Point) -> bool {
+    pub(crate) fn is_ko_point(&self, board: &Board, point: Point) -> bool {
         let empty = self.empty_points(board);
         if !empty.contains(point) {
             return false;
@@ -348,7 +351,7 @@ impl Position {
     }
 
     /// The stone that captured at ko point `point` (see `ko_points`).
-    pub fn ko_capturer(&self, board: &Board, point: Point) -> Option<Point> {
+    pub(crate) fn ko_capturer(&self, board: &Board, point: Point) -> Option<Point> {
         board
             .neighbours(point)
             .iter()
@@ -360,11 +363,24 @@ impl Position {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DiagramError {
     /// Not as many rows (lines with cells) as the board.
-    Rows { found: usize },
+    Rows {
+        /// The rows found.
+        found: usize,
+    },
     /// A row (counted from the top, from 1) without a cell per column.
-    Columns { row: usize, found: usize },
+    Columns {
+        /// The row.
+        row: usize,
+        /// The cells found in it.
+        found: usize,
+    },
     /// A cell that is not `X`, `O` or `.`.
-    Cell { row: usize, cell: char },
+    Cell {
+        /// The row.
+        row: usize,
+        /// The cell.
+        cell: char,
+    },
 }
 
 impl std::fmt::Display for DiagramError {

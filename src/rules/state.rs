@@ -7,6 +7,9 @@
 //! lead to a `Child`: another state, seen from the new mover, or the end of
 //! the game after a second pass.
 
+// A probe-only build (no feature `solver`) leaves what only the solver and the engine use unused.
+#![cfg_attr(not(feature = "solver"), allow(dead_code))]
+
 use std::fmt;
 
 use crate::board::{Board, Point, PointSet};
@@ -82,7 +85,7 @@ impl State {
 
     /// A state the caller knows to be legal.
     #[inline]
-    pub const fn from_parts(position: Position, ko: Option<Point>, passed: bool) -> State {
+    pub(crate) const fn from_parts(position: Position, ko: Option<Point>, passed: bool) -> State {
         State {
             position,
             ko,
@@ -95,10 +98,12 @@ impl State {
         State::from_parts(Position::default(), None, false)
     }
 
+    /// The stones, from the side to move's view.
     pub const fn position(&self) -> Position {
         self.position
     }
 
+    /// The point the side to move may not take back at once (basic ko), if any.
     pub const fn ko(&self) -> Option<Point> {
         self.ko
     }
@@ -110,7 +115,7 @@ impl State {
 
     /// Whether the mover may place a stone at `point`: empty, not the ko
     /// point, not suicide.
-    pub fn play(&self, board: &Board, mv: Move) -> Option<Child> {
+    pub(crate) fn play(&self, board: &Board, mv: Move) -> Option<Child> {
         match mv {
             Move::Pass => Some(self.pass(board)),
             Move::Place(point) => self.place(board, point).map(Child::State),
@@ -119,7 +124,7 @@ impl State {
 
     /// The state after a placement, or `None` if it is illegal.
     #[inline]
-    pub fn place(&self, board: &Board, point: Point) -> Option<State> {
+    pub(crate) fn place(&self, board: &Board, point: Point) -> Option<State> {
         if self.ko == Some(point) {
             return None;
         }
@@ -134,7 +139,7 @@ impl State {
     /// What a pass leads to: the other side to move with one pass pending, or
     /// the end of the game after a second pass.
     #[inline]
-    pub fn pass(&self, board: &Board) -> Child {
+    pub(crate) fn pass(&self, board: &Board) -> Child {
         if self.passed {
             Child::End {
                 margin: self.position.area_score(board),
@@ -159,7 +164,7 @@ impl State {
     }
 
     /// Empty points where a placement is legal.
-    pub fn legal_points(&self, board: &Board) -> PointSet {
+    pub(crate) fn legal_points(&self, board: &Board) -> PointSet {
         self.position
             .empty_points(board)
             .iter()

@@ -29,9 +29,19 @@ pub struct Value {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Outcome {
     /// The mover wins by `margin` (komi included) in `plies`.
-    MoverWins { margin: f64, plies: u16 },
+    MoverWins {
+        /// Points, komi included.
+        margin: f64,
+        /// Moves to the end, passes included.
+        plies: u16,
+    },
     /// The opponent wins by `margin` (komi included) in `plies`.
-    OpponentWins { margin: f64, plies: u16 },
+    OpponentWins {
+        /// Points, komi included.
+        margin: f64,
+        /// Moves to the end, passes included.
+        plies: u16,
+    },
     /// Neither side can force a win: the game is drawn (a jigo, or play that
     /// never ends).
     Draw,
@@ -40,7 +50,7 @@ pub enum Outcome {
 impl Value {
     /// The result for komi `komi` (White receives it), the mover being Black
     /// when `mover_is_black`.
-    pub fn outcome(&self, komi: f64, mover_is_black: bool) -> Outcome {
+    pub(crate) fn outcome(&self, komi: f64, mover_is_black: bool) -> Outcome {
         let mover_komi = if mover_is_black { komi } else { -komi };
         if let Some(a) = self.mover_margin {
             if a as f64 > mover_komi {
@@ -65,7 +75,7 @@ impl Value {
 impl Outcome {
     /// The result as Black sees it: positive for a Black win, negative for a
     /// White win, zero for a draw.
-    pub fn black_margin(&self, mover_is_black: bool) -> f64 {
+    pub(crate) fn black_margin(&self, mover_is_black: bool) -> f64 {
         let mover = match *self {
             Outcome::MoverWins { margin, .. } => margin,
             Outcome::OpponentWins { margin, .. } => -margin,
@@ -97,7 +107,7 @@ impl fmt::Display for Value {
 impl Outcome {
     /// A short label, from the view of the player it belongs to: `+9`
     /// (wins by 9), `=0` (a draw), `-3.5` (loses by 3.5).
-    pub fn label(&self) -> String {
+    pub(crate) fn label(&self) -> String {
         match *self {
             Outcome::MoverWins { margin, .. } => format!("+{}", points_text(margin)),
             Outcome::Draw => "=0".to_string(),

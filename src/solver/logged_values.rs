@@ -190,5 +190,4 @@ impl LoggedValues {
             ko_start: ko.start,
         })
     }
-
 }

@@ -112,14 +112,18 @@ impl Observer for Silent {}
 /// Why a solve stopped.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SolveError {
+    /// The observer asked to stop.
     Cancelled,
     /// A board too large for the index (see `index::MAX_INDEX_POINTS`).
     TooLarge {
+        /// The board's points.
         points: usize,
     },
     /// A forced line longer than a cell can record.
     DepthOverflow {
+        /// The level (stones on the board) where it was met.
         level: i32,
+        /// The plies of the line.
         depth: u32,
     },
     /// A spool of the lean solve could not be written or read.
@@ -262,7 +266,6 @@ impl Solution {
             .map(|number| self.value(number))
             .transpose()
     }
-
 }
 
 /// An earlier position of a state, with the move that left it and its

@@ -177,7 +177,6 @@ impl Part {
         }
     }
 
-
     fn plain_states(&self) -> u64 {
         let r = self.process;
         2 * (self.position_bounds[r + 1] - self.position_bounds[r])

@@ -29,6 +29,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::board::{Board, Point, PointSet};
+use crate::moves::Move;
 #[cfg(feature = "solver")]
 use crate::plan::estimate;
 use crate::position::Position;
@@ -36,28 +37,30 @@ use crate::position::Position;
 use crate::solver::{solve, Silent, Solution};
 use crate::state::State;
 use crate::table::values::Values;
-use crate::table::{board_of_name, built_in, check_name, file_name, format, TableError, Tablebase};
-use crate::value::Value;
+use crate::table::{board_of_name, built_in, check_name, file_name, format, Table, TableError};
+use crate::value::{Outcome, Value};
 
 /// Boards with about this many states or fewer are solved on the spot when
 /// no table has them: about a second on this machine.
 pub const SOLVE_ON_THE_SPOT_STATES: f64 = 1.5e6;
 
 /// The sources of values the engine knows of.
-pub struct Library {
+pub struct Tablebase {
     /// The candidate files of each board, in the order they are tried.
     files: BTreeMap<Board, Vec<PathBuf>>,
     built_in: BTreeMap<Board, &'static [u8]>,
 }
 
-/// A source `Library::scan` refused, and why.
+/// A source `Tablebase::scan` refused, and why.
 #[derive(Debug)]
-pub enum LibraryFault {
+pub enum SourceError {
     /// A built-in table whose header is not sound.
     BuiltIn(TableError),
     /// The tables folder cannot be read.
     Folder {
+        /// The folder.
         folder: PathBuf,
+        /// What the system said.
         error: std::io::Error,
     },
     /// A file of the folder that is not a table of the board its name
@@ -65,23 +68,23 @@ pub enum LibraryFault {
     File(TableError),
 }
 
-impl std::fmt::Display for LibraryFault {
+impl std::fmt::Display for SourceError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            LibraryFault::BuiltIn(error) => write!(f, "{error}"),
-            LibraryFault::Folder { folder, error } => {
+            SourceError::BuiltIn(error) => write!(f, "{error}"),
+            SourceError::Folder { folder, error } => {
                 write!(f, "--tables {}: {error}", folder.display())
             }
-            LibraryFault::File(error) => write!(f, "skipping {error}"),
+            SourceError::File(error) => write!(f, "skipping {error}"),
         }
     }
 }
 
-impl std::error::Error for LibraryFault {}
+impl std::error::Error for SourceError {}
 
 /// Values for one board, however they are obtained.
 #[derive(Clone)]
-pub struct Oracle {
+pub struct BoardValues {
     board: Board,
     source: Arc<dyn Values + Send + Sync>,
     /// The source holds the transposed board: states are turned first.
@@ -89,12 +92,40 @@ pub struct Oracle {
     description: String,
 }
 
-impl Library {
+impl Default for Tablebase {
+    fn default() -> Tablebase {
+        Tablebase::new()
+    }
+}
+
+impl Tablebase {
+    /// The tables built into smallgo: every board of at most 16 points.
+    /// Add folders of your own with `add_directory`.
+    pub fn new() -> Tablebase {
+        Tablebase::with_sources(None, false)
+    }
+
+    /// Adds the tables in `folder` (files named `RxC.sgtb`, from `smallgo
+    /// build`), preferred to the built-in ones. Returns the files it
+    /// refused, each with why (not a table, or a table of another board
+    /// than its name gives); an error if the folder cannot be read.
+    pub fn add_directory(&mut self, folder: &Path) -> Result<Vec<SourceError>, SourceError> {
+        let mut faults = Vec::new();
+        self.scan_folder(folder, &mut faults);
+        match faults
+            .iter()
+            .position(|f| matches!(f, SourceError::Folder { .. }))
+        {
+            Some(at) => Err(faults.swap_remove(at)),
+            None => Ok(faults),
+        }
+    }
+
     /// The built-in tables (unless `without_built_in`) and the tables found
     /// in `folder`. What it refuses is logged as an error and skipped
     /// (`scan` returns it instead).
-    pub fn new(folder: Option<&Path>, without_built_in: bool) -> Library {
-        let (library, faults) = Library::scan(folder, without_built_in);
+    pub(crate) fn with_sources(folder: Option<&Path>, without_built_in: bool) -> Tablebase {
+        let (library, faults) = Tablebase::scan(folder, without_built_in);
         for fault in faults {
             log::error!("{fault}");
         }
@@ -105,48 +136,60 @@ impl Library {
     /// tables that fail their header checks, a folder that cannot be read,
     /// and files of the folder that are not tables of the board their name
     /// gives. The library holds every other source.
-    pub fn scan(folder: Option<&Path>, without_built_in: bool) -> (Library, Vec<LibraryFault>) {
+    pub(crate) fn scan(
+        folder: Option<&Path>,
+        without_built_in: bool,
+    ) -> (Tablebase, Vec<SourceError>) {
         let mut faults = Vec::new();
         let mut built_in = BTreeMap::new();
         if !without_built_in {
             for (name, bytes) in built_in::tables() {
-                match Tablebase::peek_built_in(name, bytes) {
+                match Table::peek_built_in(name, bytes) {
                     Ok(board) => {
                         built_in.insert(board, bytes);
                     }
-                    Err(error) => faults.push(LibraryFault::BuiltIn(error)),
+                    Err(error) => faults.push(SourceError::BuiltIn(error)),
                 }
             }
         }
-        let mut files: BTreeMap<Board, Vec<PathBuf>> = BTreeMap::new();
+        let mut tablebase = Tablebase {
+            files: BTreeMap::new(),
+            built_in,
+        };
         if let Some(folder) = folder {
-            match std::fs::read_dir(folder) {
-                Err(error) => faults.push(LibraryFault::Folder {
-                    folder: folder.to_path_buf(),
-                    error,
-                }),
-                Ok(entries) => {
-                    let mut paths: Vec<PathBuf> = entries
-                        .filter_map(Result::ok)
-                        .map(|e| e.path())
-                        .filter(|p| p.extension().is_some_and(|e| e == format::EXTENSION))
-                        .collect();
-                    paths.sort();
-                    for path in paths {
-                        match Self::candidate(&path) {
-                            Ok(board) => files.entry(board).or_default().push(path),
-                            Err(error) => faults.push(LibraryFault::File(error)),
-                        }
+            tablebase.scan_folder(folder, &mut faults);
+        }
+        (tablebase, faults)
+    }
+
+    /// Files the tables of `folder` under their boards, adding what it
+    /// refuses to `faults`.
+    fn scan_folder(&mut self, folder: &Path, faults: &mut Vec<SourceError>) {
+        match std::fs::read_dir(folder) {
+            Err(error) => faults.push(SourceError::Folder {
+                folder: folder.to_path_buf(),
+                error,
+            }),
+            Ok(entries) => {
+                let mut paths: Vec<PathBuf> = entries
+                    .filter_map(Result::ok)
+                    .map(|e| e.path())
+                    .filter(|p| p.extension().is_some_and(|e| e == format::EXTENSION))
+                    .collect();
+                paths.sort();
+                for path in paths {
+                    match Self::candidate(&path) {
+                        Ok(board) => self.files.entry(board).or_default().push(path),
+                        Err(error) => faults.push(SourceError::File(error)),
                     }
                 }
             }
         }
         // The standard name first, then the others in name order.
-        for (board, paths) in files.iter_mut() {
+        for (board, paths) in self.files.iter_mut() {
             let standard = file_name(board);
             paths.sort_by_key(|p| p.file_name().is_none_or(|n| *n != *standard));
         }
-        (Library { files, built_in }, faults)
     }
 
     /// The board a file in the tables folder is a candidate for: the board
@@ -164,7 +207,7 @@ impl Library {
                 ),
             ));
         };
-        let board = Tablebase::peek_board(path)?;
+        let board = Table::peek_board(path)?;
         check_name(path, board)?;
         Ok(named)
     }
@@ -182,10 +225,12 @@ impl Library {
         boards
     }
 
-    fn open_table(&self, board: Board) -> Option<Tablebase> {
+    /// The table of `board` itself, if one is sound; the files and built-in
+    /// table it refuses are logged and added to `refused`.
+    fn open_table(&self, board: Board, refused: &mut Vec<TableError>) -> Option<Table> {
         let candidates = self.files.get(&board).map_or(&[][..], Vec::as_slice);
         for (tried, path) in candidates.iter().enumerate() {
-            match Tablebase::open_for(path, board) {
+            match Table::open_for(path, board) {
                 Ok(table) => {
                     log::info!("{board}: serving from {}", path.display());
                     for other in &candidates[tried + 1..] {
@@ -193,11 +238,14 @@ impl Library {
                     }
                     return Some(table);
                 }
-                Err(error) => log::error!("refusing {error}"),
+                Err(error) => {
+                    log::error!("refusing {error}");
+                    refused.push(error);
+                }
             }
         }
         let bytes = self.built_in.get(&board)?;
-        match Tablebase::from_static(&board.name(), bytes) {
+        match Table::from_static(&board.name(), bytes) {
             Ok(table) => {
                 if !candidates.is_empty() {
                     log::info!("{board}: serving from the built-in table");
@@ -206,6 +254,7 @@ impl Library {
             }
             Err(error) => {
                 log::error!("refusing {error}");
+                refused.push(error);
                 None
             }
         }
@@ -213,33 +262,49 @@ impl Library {
 
     /// The table of `board` itself (a file of the folder, else built in),
     /// as `open` would serve it; no turned table, no solve.
-    pub fn table(&self, board: Board) -> Option<Tablebase> {
-        self.open_table(board)
+    pub(crate) fn table(&self, board: Board) -> Option<Table> {
+        self.open_table(board, &mut Vec::new())
     }
 
-    /// The values of `board`, if any source has them.
-    pub fn open(&self, board: Board) -> Option<Oracle> {
-        if let Some(table) = self.open_table(board) {
+    /// The values of `board`, if any source has them; what was refused on
+    /// the way is logged.
+    pub(crate) fn open(&self, board: Board) -> Option<BoardValues> {
+        self.values(board).ok()
+    }
+
+    /// The values of `board`: its table (a file of an added folder first,
+    /// else built in), else the table of the board turned (a 7x2 board is a
+    /// 2x7 board turned), else, for a board of about a million states or
+    /// fewer and with the feature `solver`, a solve done now. The error
+    /// says which tables were refused on the way.
+    pub fn values(&self, board: Board) -> Result<BoardValues, NoValues> {
+        let mut refused = Vec::new();
+        let found = self.find_values(board, &mut refused);
+        found.ok_or(NoValues { board, refused })
+    }
+
+    fn find_values(&self, board: Board, refused: &mut Vec<TableError>) -> Option<BoardValues> {
+        if let Some(table) = self.open_table(board, refused) {
             let description = format!("{}", table.origin());
-            return Some(Oracle::new(board, Arc::new(table), false, description));
+            return Some(BoardValues::new(board, Arc::new(table), false, description));
         }
         if board.is_circular() && !board.wraps() {
             let plain = board.plain();
-            let oracle = self.open(plain)?;
+            let oracle = self.find_values(plain, refused)?;
             let description = format!(
                 "{}, as board {plain} (the same neighbours)",
                 oracle.description
             );
-            return Some(Oracle {
+            return Some(BoardValues {
                 board,
                 description,
                 ..oracle
             });
         }
         if let Some(turned) = board.turned() {
-            if let Some(table) = self.open_table(turned) {
+            if let Some(table) = self.open_table(turned, refused) {
                 let description = format!("{}, turned", table.origin());
-                return Some(Oracle::new(board, Arc::new(table), true, description));
+                return Some(BoardValues::new(board, Arc::new(table), true, description));
             }
         }
         #[cfg(not(feature = "solver"))]
@@ -255,7 +320,7 @@ impl Library {
             let started = std::time::Instant::now();
             let solution: Solution = solve(board, &Silent).ok()?;
             log::info!("solved {board} in {:.2} s", started.elapsed().as_secs_f64());
-            return Some(Oracle::new(
+            return Some(BoardValues::new(
                 board,
                 Arc::new(solution),
                 false,
@@ -266,14 +331,35 @@ impl Library {
     }
 }
 
-impl Oracle {
+/// No source has the values of a board.
+#[derive(Debug)]
+pub struct NoValues {
+    /// The board asked for.
+    pub board: Board,
+    /// The tables refused on the way, each with why.
+    pub refused: Vec<TableError>,
+}
+
+impl std::fmt::Display for NoValues {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "no table of board {}", self.board)?;
+        for error in &self.refused {
+            write!(f, "; refused {error}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for NoValues {}
+
+impl BoardValues {
     fn new(
         board: Board,
         source: Arc<dyn Values + Send + Sync>,
         transposed: bool,
         description: String,
-    ) -> Oracle {
-        Oracle {
+    ) -> BoardValues {
+        BoardValues {
             board,
             source,
             transposed,
@@ -281,9 +367,38 @@ impl Oracle {
         }
     }
 
-    /// Where the values come from, for logs.
+    /// Where the values come from: a file's path, `built in`, `turned`, or
+    /// `solved on the spot`.
     pub fn description(&self) -> &str {
         &self.description
+    }
+
+    /// The board these values are of.
+    pub fn board(&self) -> Board {
+        self.board
+    }
+
+    /// The exact outcome of `state` for the side to move with perfect play
+    /// on both sides, at komi `komi` (given to White), the mover Black if
+    /// `mover_is_black`.
+    pub fn outcome(
+        &self,
+        state: &State,
+        komi: f64,
+        mover_is_black: bool,
+    ) -> Result<Outcome, TableError> {
+        crate::analysis::outcome(self, state, komi, mover_is_black)
+    }
+
+    /// The legal moves of `state` that keep the best result and margin
+    /// (plies aside), in point order, then pass.
+    pub fn best_moves(
+        &self,
+        state: &State,
+        komi: f64,
+        mover_is_black: bool,
+    ) -> Result<Vec<Move>, TableError> {
+        crate::analysis::best_moves(self, state, komi, mover_is_black)
     }
 
     /// A state of this board as the source's (transposed) board sees it.
@@ -307,7 +422,7 @@ impl Oracle {
     }
 }
 
-impl Values for Oracle {
+impl Values for BoardValues {
     fn board(&self) -> Board {
         self.board
     }
@@ -340,18 +455,18 @@ mod tests {
         std::fs::write(folder.join("2x3.sgtb"), bytes).unwrap();
         std::fs::write(folder.join("2x4.sgtb"), bytes).unwrap();
         std::fs::write(folder.join("3x3.sgtb"), b"not a table").unwrap();
-        let (library, faults) = Library::scan(Some(&folder), true);
+        let (library, faults) = Tablebase::scan(Some(&folder), true);
         assert_eq!(library.boards(), vec!["2x3".parse::<Board>().unwrap()]);
         assert_eq!(faults.len(), 2, "{faults:?}");
         assert!(faults
             .iter()
-            .all(|f| matches!(f, LibraryFault::File(_)) && f.to_string().starts_with("skipping ")));
+            .all(|f| matches!(f, SourceError::File(_)) && f.to_string().starts_with("skipping ")));
         std::fs::remove_dir_all(&folder).unwrap();
 
-        let (library, faults) = Library::scan(Some(&folder), true);
+        let (library, faults) = Tablebase::scan(Some(&folder), true);
         assert!(library.boards().is_empty());
         assert!(
-            matches!(&faults[..], [LibraryFault::Folder { .. }]),
+            matches!(&faults[..], [SourceError::Folder { .. }]),
             "{faults:?}"
         );
         assert!(faults[0].to_string().starts_with("--tables "));
@@ -363,7 +478,7 @@ mod tests {
     #[test]
     fn without_the_solver_a_board_with_no_table_has_no_values() {
         let board: Board = "2x2".parse().unwrap();
-        assert!(Library::new(None, true).open(board).is_none());
-        assert!(Library::new(None, false).open(board).is_some());
+        assert!(Tablebase::with_sources(None, true).open(board).is_none());
+        assert!(Tablebase::with_sources(None, false).open(board).is_some());
     }
 }

@@ -1,4 +1,4 @@
-//! Tablebase files: the bytes (`format`), writing a solved board to disk
+//! Table files: the bytes (`format`), writing a solved board to disk
 //! atomically (`writer`), probing values (`probe`), checking a file
 //! independently of the builder (`verify`), the tables built into the
 //! binary (`built_in`), what serves values (`values`), and the collection
@@ -6,7 +6,7 @@
 //! `writer` and `verify` come with the feature `solver`; the rest reads
 //! and probes tables without it.
 //!
-//! The layers above (GTP, command line) use `Library`, `Tablebase`,
+//! The layers above (GTP, command line) use `Tablebase`, `Table`,
 //! `Values` and `Value` only; they never see table bytes or index
 //! arithmetic.
 //!
@@ -32,12 +32,14 @@ use crate::board::Board;
 use crate::files::kind_of;
 
 pub use format::Fault;
-pub use probe::Tablebase;
+pub use probe::Table;
 
 /// Where table bytes came from: a file, or a table built into the binary.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Origin {
+    /// A file, at this path.
     File(PathBuf),
+    /// A table built into smallgo (or made in memory), by name.
     BuiltIn(String),
 }
 
@@ -55,20 +57,37 @@ impl fmt::Display for Origin {
 pub enum TableError {
     /// The file could not be read or written.
     Io {
+        /// The file.
         path: PathBuf,
+        /// What the system said.
         error: std::io::Error,
     },
     /// The bytes are not a sound table.
-    Corrupt { origin: Origin, fault: Fault },
+    Corrupt {
+        /// The table.
+        origin: Origin,
+        /// What is wrong with it.
+        fault: Fault,
+    },
     /// A probe asked for a state the table does not hold.
-    NoSuchState { origin: Origin, state: String },
+    NoSuchState {
+        /// The table.
+        origin: Origin,
+        /// The state asked for.
+        state: String,
+    },
     /// The table may be sound, but this machine cannot check it (too little
     /// memory, a board past the index's limits).
-    CannotVerify { origin: Origin, reason: String },
+    CannotVerify {
+        /// The table.
+        origin: Origin,
+        /// Why not.
+        reason: String,
+    },
 }
 
 impl TableError {
-    pub fn io(path: &Path, error: std::io::Error) -> TableError {
+    pub(crate) fn io(path: &Path, error: std::io::Error) -> TableError {
         TableError::Io {
             path: path.to_path_buf(),
             error,

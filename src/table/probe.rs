@@ -1,11 +1,14 @@
 //! Probing a table: the value of any legal state of its board.
 //!
-//! A `Tablebase` holds a file mapped into memory (or a table built into the
+//! A `Table` holds a file mapped into memory (or a table built into the
 //! binary), checks its header and checksum when opened, and decodes lazily:
 //! the position directory on the first probe, then one block per probe, with
 //! a few recent blocks kept. Ranking a position uses the directory's count
 //! per 64 codes and checks the codes before it within those 64, so no
 //! per-position index is held in memory.
+
+// A probe-only build (no feature `solver`) leaves what only the builds use unused.
+#![cfg_attr(not(feature = "solver"), allow(dead_code))]
 
 use std::path::Path;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -38,7 +41,7 @@ impl Bytes {
 }
 
 /// One board's table, open for probing.
-pub struct Tablebase {
+pub struct Table {
     origin: Origin,
     bytes: Bytes,
     header: Header,
@@ -49,20 +52,20 @@ pub struct Tablebase {
     cache: Mutex<Vec<(u32, Arc<Block>)>>,
 }
 
-impl std::fmt::Debug for Tablebase {
+impl std::fmt::Debug for Table {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Tablebase({}, {})", self.header.board, self.origin)
+        write!(f, "Table({}, {})", self.header.board, self.origin)
     }
 }
 
-impl Tablebase {
+impl Table {
     /// Opens a table file and checks its header and checksum.
     ///
     /// The file is memory-mapped, not read: while the table is open, no
     /// other program may truncate it or rewrite it in place (replacing it by
     /// a rename, as smallgo does, is safe). A truncated mapped file can
     /// stop the process with a bus error; that is the contract of mapping.
-    pub fn open(path: &Path) -> Result<Tablebase, TableError> {
+    pub fn open(path: &Path) -> Result<Table, TableError> {
         let file = super::open_regular(path)?;
         // SAFETY: the map is read-only and every byte read from it is checked
         // before use (bounds, codes, checksum), so unexpected contents give a
@@ -91,7 +94,7 @@ impl Tablebase {
             Ok(header) => header,
             Err(fault) => return Err(TableError::Corrupt { origin, fault }),
         };
-        Ok(Tablebase::with_header(origin, Bytes::Mapped(map), header))
+        Ok(Table::with_header(origin, Bytes::Mapped(map), header))
     }
 
     /// The board a table file holds, reading only the start of its header.
@@ -118,21 +121,21 @@ impl Tablebase {
     }
 
     /// Opens a table built into the binary.
-    pub fn from_static(name: &str, bytes: &'static [u8]) -> Result<Tablebase, TableError> {
-        Tablebase::from_bytes(Origin::BuiltIn(name.to_string()), Bytes::Static(bytes))
+    pub fn from_static(name: &str, bytes: &'static [u8]) -> Result<Table, TableError> {
+        Table::from_bytes(Origin::BuiltIn(name.to_string()), Bytes::Static(bytes))
     }
 
-    fn from_bytes(origin: Origin, bytes: Bytes) -> Result<Tablebase, TableError> {
+    fn from_bytes(origin: Origin, bytes: Bytes) -> Result<Table, TableError> {
         match Header::read(bytes.as_slice()) {
-            Ok(header) => Ok(Tablebase::with_header(origin, bytes, header)),
+            Ok(header) => Ok(Table::with_header(origin, bytes, header)),
             Err(fault) => Err(TableError::Corrupt { origin, fault }),
         }
     }
 
     /// A table whose header `Header::read` has checked.
-    fn with_header(origin: Origin, bytes: Bytes, header: Header) -> Tablebase {
+    fn with_header(origin: Origin, bytes: Bytes, header: Header) -> Table {
         let codec = Codec::new(header.board);
-        Tablebase {
+        Table {
             origin,
             bytes,
             header,
@@ -143,8 +146,8 @@ impl Tablebase {
     }
 
     /// Opens a table file and checks that it holds `board`.
-    pub fn open_for(path: &Path, board: Board) -> Result<Tablebase, TableError> {
-        let table = Tablebase::open(path)?;
+    pub fn open_for(path: &Path, board: Board) -> Result<Table, TableError> {
+        let table = Table::open(path)?;
         if table.board() != board {
             return Err(TableError::Corrupt {
                 origin: table.origin,
@@ -161,17 +164,13 @@ impl Tablebase {
         self.header.board
     }
 
+    #[cfg(any(test, feature = "mpi"))]
     pub fn header(&self) -> &Header {
         &self.header
     }
 
     pub fn origin(&self) -> &Origin {
         &self.origin
-    }
-
-    /// The size of the table's bytes.
-    pub fn byte_len(&self) -> usize {
-        self.bytes.as_slice().len()
     }
 
     /// The table's bytes, to decode blocks from (its header and checksum

@@ -1,5 +1,5 @@
 //! `Values`: whatever knows the value of every legal state of one board,
-//! a table on disk or built in (`Tablebase`) or a solve in memory
+//! a table on disk or built in (`Table`) or a solve in memory
 //! (`Solution`), so that the engine, the analyses and the verifier's
 //! callers rate moves with the same code whatever the source.
 
@@ -7,7 +7,7 @@ use crate::board::Board;
 #[cfg(feature = "solver")]
 use crate::solver::Solution;
 use crate::state::State;
-use crate::table::{TableError, Tablebase};
+use crate::table::{Table, TableError};
 use crate::value::Value;
 
 /// Something that knows the value of every legal state of one board.
@@ -39,9 +39,9 @@ impl Values for Solution {
     }
 }
 
-impl Values for Tablebase {
+impl Values for Table {
     fn board(&self) -> Board {
-        Tablebase::board(self)
+        Table::board(self)
     }
 
     fn value_of(&self, state: &State) -> Result<Value, TableError> {

@@ -687,9 +687,9 @@ pub trait VerifyObserver: Sync {
 }
 
 /// An observer that watches nothing.
-#[cfg(test)]
+#[cfg(any(test, fuzzing))]
 pub struct Quiet;
-#[cfg(test)]
+#[cfg(any(test, fuzzing))]
 impl VerifyObserver for Quiet {}
 
 /// How a sweep over the blocks reports each batch done: to the observer,
@@ -801,7 +801,7 @@ pub fn verify_with(
 }
 
 /// Verifies table bytes completely, with the memory available.
-#[cfg(test)]
+#[cfg(any(test, fuzzing))]
 pub fn verify_bytes(origin: &Origin, bytes: &[u8]) -> Result<VerifyReport, TableError> {
     verify_with(origin, bytes, VerifyOptions::default(), &Quiet, &|_| {})
 }
@@ -825,7 +825,7 @@ pub fn verify_file_with(
 ) -> Result<VerifyReport, TableError> {
     let file = super::open_regular(path)?;
     // SAFETY: read-only, and every byte is checked before use; see
-    // `Tablebase::open` for what another program changing the file could do.
+    // `Table::open` for what another program changing the file could do.
     let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| TableError::io(path, e))?;
     let origin = Origin::File(path.to_path_buf());
     let board = super::format::Header::peek_board(&map).map_err(|fault| TableError::Corrupt {
@@ -865,7 +865,7 @@ pub fn spot_check(
 ) -> Result<u64, String> {
     let file = super::open_regular(path).map_err(|e| e.to_string())?;
     // SAFETY: read-only, and every byte is checked before use; see
-    // `Tablebase::open` for what another program changing the file could do.
+    // `Table::open` for what another program changing the file could do.
     let map =
         unsafe { memmap2::Mmap::map(&file) }.map_err(|e| TableError::io(path, e).to_string())?;
     let release = |span: std::ops::Range<usize>| {

@@ -13,13 +13,12 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use super::format::{self, Description, TableWriter};
+use super::verify::{spot_check, spot_sample};
 use super::{file_name, TableError};
 use crate::board::Board;
 use crate::files::{replace_atomically, temporary_path};
 use crate::index::{PositionNumber, StateIndex, StateNumber};
-#[cfg(test)]
-use crate::solver::Silent;
-use crate::solver::{Observer, Phase, Solution, ValueRun};
+use crate::solver::{Observer, Phase, Silent, Solution, SolveError, ValueRun};
 use crate::value::Value;
 
 /// Positions per block: about 8,000 states, a few tens of kilobytes to
@@ -225,6 +224,46 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), TableError> {
     replace_atomically(path, |out| out.write_all(bytes).map(Some), &|| false)
         .map(|_| ())
         .map_err(|error| TableError::io(path, error))
+}
+
+/// Why `build_table` wrote no table.
+#[derive(Debug)]
+pub enum BuildError {
+    /// The board cannot be solved here (see the message).
+    Solve(SolveError),
+    /// The table could not be written, or failed its check before the
+    /// rename.
+    Write(TableError),
+}
+
+impl std::fmt::Display for BuildError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BuildError::Solve(error) => write!(f, "{error}"),
+            BuildError::Write(error) => write!(f, "{error}"),
+        }
+    }
+}
+
+impl std::error::Error for BuildError {}
+
+/// Solves `board` in memory and writes its table into `folder` as
+/// `RxC.sgtb`, as `smallgo build` does: through a temporary file, read
+/// back and spot-checked against the rules (`smallgo verify` checks every
+/// state), then renamed, so that the folder never holds a partial table. Returns the table's path. For boards that fit in memory
+/// (see `smallgo build --help`; 3x5 takes seconds, 4x5 minutes).
+pub fn build_table(board: Board, folder: &Path) -> Result<PathBuf, BuildError> {
+    let solution = crate::solver::solve(board, &Silent).map_err(BuildError::Solve)?;
+    let check = |path: &Path| {
+        let index = solution.index();
+        let sample = spot_sample(index.counts().states);
+        spot_check(path, index, solution.stats().edges, sample).map(|_| ())
+    };
+    match write(&solution, folder, &Silent, &check) {
+        Ok(Some(written)) => Ok(written.path),
+        Ok(None) => Err(BuildError::Solve(SolveError::Cancelled)),
+        Err(error) => Err(BuildError::Write(error)),
+    }
 }
 
 /// Writes a solved board's table into `folder` under its standard name,

@@ -9,7 +9,7 @@
 use std::collections::HashSet;
 
 use crate::gtp::engine::{Engine, Reply, Settings};
-use crate::table::library::Library;
+use crate::table::library::Tablebase;
 
 fn answer(engine: &mut Engine, command: &str) -> Result<String, String> {
     let words: Vec<&str> = command.split_whitespace().collect();
@@ -139,7 +139,7 @@ fn check_board(columns: u32, rows: u32, letters: &str) -> usize {
 
 /// `check_board` on a board of `topology` (`plain` or `circular`).
 fn check_board_of(columns: u32, rows: u32, letters: &str, topology: &str) -> usize {
-    let mut engine = Engine::new(Library::new(None, false), Settings::default());
+    let mut engine = Engine::new(Tablebase::with_sources(None, false), Settings::default());
     answer(&mut engine, &format!("smallgo-topology {topology}")).unwrap();
     answer(
         &mut engine,

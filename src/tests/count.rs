@@ -6,6 +6,7 @@
 
 use std::time::Duration;
 
+use super::files::shipped_table;
 use crate::board::Board;
 use crate::count::{
     count_board, estimate_edges, position_edges, run, CountObserver, Outcome, Progress, Tally,
@@ -14,7 +15,6 @@ use crate::count::{
 use crate::index::code::Codec;
 use crate::index::StateIndex;
 use crate::table::format::Header;
-use super::files::shipped_table;
 
 fn board(name: &str) -> Board {
     name.parse().expect("a board name")

@@ -21,6 +21,7 @@ mod analysis;
 mod circular;
 mod count;
 mod cycles;
+mod ko_definitions;
 mod line_rule;
 mod seki;
 mod shipped_tables;

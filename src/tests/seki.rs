@@ -8,8 +8,8 @@ use std::collections::HashSet;
 use crate::board::Board;
 use crate::reference::{ColouredState, ReferenceGame, ReferenceValue, Successor};
 use crate::seki::{census, seki_shape, Best, Criteria, DenseValues, Tally};
-use crate::table::library::Library;
 use crate::symmetry::symmetries;
+use crate::table::library::Tablebase;
 
 #[derive(Clone, Copy, Debug)]
 enum Order {
@@ -165,7 +165,7 @@ fn counts_on_2x3_and_3x3_match_a_brute_force() {
         let board: Board = name.parse().unwrap();
         for (komi, komi_halves) in [("0", 0), ("0.5", 1), ("-2", -4)] {
             for (order, best) in [(Order::Score, Best::Score), (Order::Result, Best::Result)] {
-                let table = Library::new(None, false).table(board).unwrap();
+                let table = Tablebase::with_sources(None, false).table(board).unwrap();
                 let values = DenseValues::from_table(&table).unwrap();
                 let komi: f64 = komi.parse().unwrap();
                 let census = census(&values, Criteria { komi, best }, 0).unwrap();

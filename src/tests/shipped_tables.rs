@@ -15,9 +15,9 @@ use crate::board::Board;
 use crate::state::State;
 use crate::table::built_in;
 use crate::table::format::Header;
-use crate::table::library::Library;
+use crate::table::library::Tablebase;
 use crate::table::verify::verify_bytes;
-use crate::table::{Origin, Tablebase};
+use crate::table::{Origin, Table};
 
 /// The circular boards of at most 16 points the reference work did not
 /// solve, at komi 0: the result of our solve when the tables were first
@@ -102,7 +102,7 @@ fn the_lists_hold_every_board_of_16_points() {
 /// one move.
 #[test]
 fn the_engine_plays_every_board_of_16_points() {
-    let library = Library::new(None, false);
+    let library = Tablebase::with_sources(None, false);
     for rows in 1..=16 {
         for columns in 1..=16 / rows {
             for board in [
@@ -137,7 +137,7 @@ fn every_shipped_table_verifies_and_has_the_published_result() {
     for (name, bytes) in built_in::tables() {
         let report = verify_bytes(&Origin::BuiltIn(name.to_string()), bytes)
             .unwrap_or_else(|e| panic!("{name} does not verify: {e}"));
-        let table = Tablebase::from_static(name, bytes).unwrap();
+        let table = Table::from_static(name, bytes).unwrap();
         assert_eq!(table.board(), name.parse::<Board>().unwrap());
         assert_eq!(report.states, table.header().states);
         let result = root_result(&table).unwrap();
@@ -178,7 +178,7 @@ fn the_manifest_describes_the_tables() {
             "{board}"
         );
         assert!(seconds.parse::<f64>().unwrap() >= 0.0);
-        let table = Tablebase::open(&path).unwrap();
+        let table = Table::open(&path).unwrap();
         assert_eq!(root_result(&table).unwrap(), result, "{board}");
         let best: Vec<String> = best_moves(&table, &State::start(), 0.0, true)
             .unwrap()

@@ -14,7 +14,7 @@ use crate::table::verify::{
     VerifyOptions,
 };
 use crate::table::writer::{encode, encode_values, write};
-use crate::table::{Origin, TableError, Tablebase};
+use crate::table::{Origin, Table, TableError};
 use crate::value::Value;
 
 fn solved(name: &str) -> Solution {
@@ -65,7 +65,7 @@ fn written_tables_verify_and_probe_back_every_state() {
         );
         let report = verify_file(&written.path).unwrap();
         assert_eq!(report.states, solution.index().counts().states);
-        let table = Tablebase::open(&written.path).unwrap();
+        let table = Table::open(&written.path).unwrap();
         let index = solution.index();
         for number in 0..index.counts().states as StateNumber {
             let state = index.unrank(number);
@@ -331,7 +331,7 @@ fn damaged_files_are_refused_without_panic() {
     let check = |damaged: &[u8]| -> Result<(), String> {
         let path = folder.path().join("2x4.sgtb");
         std::fs::write(&path, damaged).unwrap();
-        let opened = Tablebase::open(&path).map_err(|e| e.to_string())?;
+        let opened = Table::open(&path).map_err(|e| e.to_string())?;
         verify_bytes(&origin(), damaged).map_err(|e| e.to_string())?;
         let _ = opened;
         Ok(())
@@ -359,7 +359,7 @@ fn damaged_files_are_refused_without_panic() {
     assert!(check(&damaged).unwrap_err().contains("version 9"));
     let path = folder.path().join("2x4.sgtb");
     std::fs::write(&path, &bytes).unwrap();
-    let wrong = Tablebase::open_for(&path, "4x2".parse().unwrap())
+    let wrong = Table::open_for(&path, "4x2".parse().unwrap())
         .unwrap_err()
         .to_string();
     assert!(wrong.contains("holds board 2x4, not 4x2"), "{wrong}");
@@ -381,7 +381,7 @@ fn tables_record_their_topology() {
     let check = |name: &str, bytes: &[u8]| -> Result<Board, String> {
         let path = folder.path().join(name);
         std::fs::write(&path, bytes).unwrap();
-        let table = Tablebase::open(&path).map_err(|e| e.to_string())?;
+        let table = Table::open(&path).map_err(|e| e.to_string())?;
         verify_file(&path).map_err(|e| e.to_string())?;
         Ok(table.board())
     };

@@ -81,25 +81,40 @@ const MAX_POSITIONS_PER_BLOCK: u32 = 1 << 20;
 /// What is wrong with table bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Fault {
+    /// The file does not begin as a smallgo table.
     BadMagic,
+    /// A format version this smallgo does not read.
     UnsupportedVersion(u32),
+    /// A value encoding this smallgo does not read.
     UnsupportedEncoding(u32),
+    /// Rules other than smallgo's (SPEC section 1), by the name stored.
     UnknownRules(String),
+    /// The file ends before its data does.
     Truncated {
+        /// The file's bytes.
         length: u64,
+        /// The bytes its header and blocks need.
         needed: u64,
     },
+    /// The bytes are not the ones the stored checksum was taken of.
     ChecksumMismatch {
+        /// The CRC-32 the file stores.
         stored: u32,
+        /// The CRC-32 of its bytes.
         computed: u32,
     },
+    /// A table of another board than the one wanted.
     WrongBoard {
+        /// The board wanted.
         expected: Board,
+        /// The board the header names.
         found: String,
     },
     /// The file goes on past the end its block table gives.
     Oversized {
+        /// The file's bytes.
         length: u64,
+        /// The bytes its block table accounts for.
         expected: u64,
     },
     /// The data contradicts itself: a bad offset, count, code or block.
@@ -208,7 +223,7 @@ pub(super) fn u64_at(bytes: &[u8], at: usize) -> u64 {
 }
 
 /// CRC-32 of the file with the checksum field read as zero.
-#[cfg(test)]
+#[cfg(any(test, fuzzing))]
 pub fn file_checksum(bytes: &[u8]) -> u32 {
     file_checksum_releasing(bytes, &|_| {})
 }

@@ -14,6 +14,7 @@ pub struct TableBytes<'a> {
 
 impl<'a> TableBytes<'a> {
     /// Checks the header and checksum.
+    #[cfg(test)]
     pub fn new(bytes: &'a [u8]) -> Result<TableBytes<'a>, Fault> {
         let header = Header::read(bytes)?;
         Ok(TableBytes { bytes, header })

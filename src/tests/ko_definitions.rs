@@ -9,16 +9,18 @@
 //!   around, one of them a lone stone whose only liberty is the point,
 //!   whether or not a legal position could have come before.
 //!
-//! `cargo run --release --example ko_definitions -- 5x5 4000000 414295148741`
-//! (board, samples, the board's legal positions) prints both estimates of
-//! the canonical ko states (legal positions x ko points a position / the
-//! symmetries), to compare with exact counts (`smallgo count`) and with
-//! figures from elsewhere (docs/count.md).
+//! `SMALLGO_KO_DEFINITIONS="5x5 4000000 414295148741" cargo test --release
+//! --lib ko_definitions -- --ignored --nocapture` (board, samples, the
+//! board's legal positions) prints both estimates of the canonical ko
+//! states (legal positions x ko points a position / the symmetries), to
+//! compare with exact counts (`smallgo count`) and with figures from
+//! elsewhere (docs/count.md). It is a measurement, not a check, so it runs
+//! only when asked for.
 
-use smallgo::board::{Board, Point, PointSet};
-use smallgo::position::Position;
-use smallgo::symmetry::symmetries;
-use smallgo::testing::Rng;
+use crate::board::{Board, Point, PointSet};
+use crate::position::Position;
+use crate::symmetry::symmetries;
+use crate::testing::Rng;
 
 /// The permissive definition's ko points of `position`.
 fn permissive_ko_points(board: &Board, position: &Position) -> PointSet {
@@ -36,15 +38,16 @@ fn permissive_ko_points(board: &Board, position: &Position) -> PointSet {
         .fold(PointSet::EMPTY, |set, point| set | PointSet::single(point))
 }
 
-fn main() {
-    let arguments: Vec<String> = std::env::args().skip(1).collect();
-    let [board, samples, legal] = &arguments[..] else {
-        eprintln!("usage: ko_definitions RxC SAMPLES LEGAL_POSITIONS");
-        std::process::exit(2);
-    };
+#[test]
+#[ignore = "a measurement: SMALLGO_KO_DEFINITIONS=\"RxC SAMPLES LEGAL_POSITIONS\""]
+fn ko_definitions() {
+    let arguments = std::env::var("SMALLGO_KO_DEFINITIONS").unwrap_or_default();
+    let arguments: Vec<&str> = arguments.split_whitespace().collect();
     let fail = |what: &str| -> ! {
-        eprintln!("ko_definitions: {what}");
-        std::process::exit(2);
+        panic!("SMALLGO_KO_DEFINITIONS: {what}; give \"RxC SAMPLES LEGAL_POSITIONS\"");
+    };
+    let [board, samples, legal] = arguments[..] else {
+        fail("three words wanted");
     };
     let board: Board = board
         .parse()

@@ -403,16 +403,19 @@ impl Position {
     /// Reads a diagram: one line per row, top row first, `X` for the
     /// mover's stones, `O` for the opponent's, `.` for an empty point;
     /// spaces and empty lines are ignored. The position is not checked for
-    /// legality (`is_legal`, or `State::new`, do that).
+    /// legality (`State::new` does that).
     ///
     /// ```
-    /// use smallgo::board::Board;
-    /// use smallgo::position::Position;
+    /// use smallgo::{Board, Position, State};
     ///
     /// let board: Board = "2x3".parse().unwrap();
     /// let position = Position::from_diagram(&board, "X . O\n. X .").unwrap();
-    /// assert_eq!(position.us().len(), 2);
-    /// assert!(position.is_legal(&board));
+    /// assert!(State::new(&board, position, None, false).is_ok());
+    /// // A stone with no liberty: not a legal position.
+    /// let dead = Position::from_diagram(&board, "X O .\nO . .").unwrap();
+    /// assert!(State::new(&board, dead, None, false).is_err());
+    /// // One row short.
+    /// assert!(Position::from_diagram(&board, "X . O").is_err());
     /// ```
     pub fn from_diagram(board: &Board, diagram: &str) -> Result<Position, DiagramError> {
         let rows: Vec<Vec<char>> = diagram

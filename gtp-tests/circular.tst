@@ -202,7 +202,7 @@
 #? [[A-G][12](?: (?:[A-G][12]|pass))* pass pass]
 
 # (kata-analyze answers until the next input line, which this form cannot
-# send: tests/analysis.rs checks it on circular boards.)
+# send: src/tests/analysis.rs checks it on circular boards.)
 
 # A size without a table (3x6c has 18 points) is refused and the game stays.
 960 rectangular_boardsize 6 3

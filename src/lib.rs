@@ -122,7 +122,7 @@ mod testing;
 mod tests;
 
 // The rules' modules keep their paths at the crate's root (`crate::board`,
-// `smallgo::state`), where the rest of the crate and its users name them.
+// `crate::state`), where the rest of the crate names them.
 #[cfg_attr(not(feature = "solver"), allow(unused_imports))]
 pub(crate) use rules::{board, colour, moves, position, state, unmove, value};
 // Likewise the solver's plan (sizes, memory) and checkpoints, and the

@@ -21,9 +21,6 @@
 //! board its name gives, and refused at once if its header names another;
 //! anything but a regular file is refused without being read.
 
-// A probe-only build (no feature `solver`) leaves the solve on the spot unused.
-#![cfg_attr(not(feature = "solver"), allow(dead_code, unused_imports))]
-
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -42,6 +39,7 @@ use crate::value::{Outcome, Value};
 
 /// Boards with about this many states or fewer are solved on the spot when
 /// no table has them: about a second on this machine.
+#[cfg(feature = "solver")]
 pub const SOLVE_ON_THE_SPOT_STATES: f64 = 1.5e6;
 
 /// The sources of values the engine knows of.
@@ -262,12 +260,14 @@ impl Tablebase {
 
     /// The table of `board` itself (a file of the folder, else built in),
     /// as `open` would serve it; no turned table, no solve.
+    #[cfg_attr(not(feature = "solver"), allow(dead_code))]
     pub(crate) fn table(&self, board: Board) -> Option<Table> {
         self.open_table(board, &mut Vec::new())
     }
 
     /// The values of `board`, if any source has them; what was refused on
     /// the way is logged.
+    #[cfg_attr(not(feature = "solver"), allow(dead_code))]
     pub(crate) fn open(&self, board: Board) -> Option<BoardValues> {
         self.values(board).ok()
     }

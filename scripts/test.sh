@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Installs what the tests need and runs them all: the command the README
+# names, and what CI runs (.ci/run calls this script).
+#
+# - GNU Go is the opponent of the match tests (tests/matches.rs) and runs the
+#   GNU Go-style regression suite beside smallgo (tests/gtp_regress.rs).
+# - Open MPI (libopenmpi-dev, openmpi-bin) runs the MPI build's tests
+#   (tests/mpi.rs); rsmpi generates its bindings with libclang, pinned to
+#   Debian 12's LLVM 14 (rsmpi 0.8's bindgen is known to break with
+#   libclang 22, so the version is named rather than left to the
+#   libclang-dev metapackage).
+#
+# As root the packages are installed with apt-get; otherwise the script
+# checks they are there and names the missing ones. `--no-install` skips
+# that step. The MPI build goes to its own target folder (target/mpi), so
+# that target/release/smallgo stays the plain binary, linked to no MPI
+# library: the last step checks it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(gnugo libopenmpi-dev openmpi-bin libclang-14-dev)
+install=yes
+for argument in "$@"; do
+  case "$argument" in
+    --no-install) install=no ;;
+    *) echo "scripts/test.sh: unknown argument '$argument' (the only one is --no-install)" >&2; exit 2 ;;
+  esac
+done
+
+if [ "$install" = yes ]; then
+  missing=()
+  for package in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||
+      missing+=("$package")
+  done
+  if [ "${#missing[@]}" -gt 0 ]; then
+    if [ "$(id -u)" -eq 0 ]; then
+      export DEBIAN_FRONTEND=noninteractive
+      apt-get update
+      apt-get install -y "${missing[@]}"
+    else
+      echo "scripts/test.sh: missing packages: ${missing[*]}" >&2
+      echo "  install them with: sudo apt-get install -y ${missing[*]}" >&2
+      exit 2
+    fi
+  fi
+fi
+
+export LIBCLANG_PATH=${LIBCLANG_PATH:-/usr/lib/llvm-14/lib}
+cargo --version
+
+# The unit, integration and doc tests with the default features.
+cargo test --release
+# The probe-only library (no solver, no command line): its doc tests probe
+# a built-in table.
+cargo test --release --no-default-features --doc
+# The MPI build's tests, in a target folder of their own.
+cargo test --release --features mpi --target-dir target/mpi --test mpi
+
+# The binary the README names must need no MPI library.
+binary=target/release/smallgo
+if [ ! -x "$binary" ]; then
+  echo "scripts/test.sh: $binary was not built" >&2
+  exit 1
+fi
+if ldd "$binary" | grep -q libmpi; then
+  echo "scripts/test.sh: $binary is linked to an MPI library:" >&2
+  ldd "$binary" | grep libmpi >&2
+  exit 1
+fi
+echo "scripts/test.sh: $binary links no MPI library"

@@ -245,10 +245,15 @@ impl Review {
             self.record.black,
             self.record.white,
         ));
-        if let Some(first) = self.moves.first() {
-            if first.colour == Colour::White {
-                root.push_str("PL[W]");
-            }
+        // PL as `sgf::write_game` writes it.
+        let to_move = self.record.first_to_play();
+        let read_back = self
+            .moves
+            .first()
+            .map_or(Colour::Black, |reviewed| reviewed.colour);
+        let set_up = !self.record.black.is_empty() || !self.record.white.is_empty();
+        if to_move != read_back || (set_up && to_move != Colour::Black) {
+            root.push_str(&format!("PL[{}]", to_move.letter()));
         }
         root.push_str(&format!(
             "C[{}]",
@@ -357,7 +362,7 @@ impl Review {
 
 /// Runs `smallgo review`.
 pub fn run(game: &Path, options: ReviewOptions) -> ExitCode {
-    let text = match std::fs::read(game) {
+    let text = match crate::files::read_bounded(game, sgf::MAX_FILE_BYTES) {
         Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
         Err(error) => {
             eprintln!("smallgo: review: cannot read {}: {error}", game.display());
@@ -372,7 +377,7 @@ pub fn run(game: &Path, options: ReviewOptions) -> ExitCode {
         }
     };
     if let Some(output) = &options.output {
-        if let Err(error) = sgf::write_file(output, &review.sgf()) {
+        if let Err(error) = crate::files::write_output(output, review.sgf().as_bytes()) {
             eprintln!(
                 "smallgo: review: cannot write {}: {error}",
                 output.display()

@@ -17,6 +17,8 @@
 //! file's board (plain unless the file says circular) and sets the setting
 //! to it, so that `clear_board` afterwards restarts the same board.
 
+use std::path::Path;
+
 use crate::board::{Board, Topology};
 use crate::colour::Colour;
 use crate::moves::Move;
@@ -430,7 +432,7 @@ impl Engine {
             [file, until] => (*file, Some(*until)),
             _ => return failure(SYNTAX_ERROR),
         };
-        let bytes = match std::fs::read(file) {
+        let bytes = match crate::files::read_bounded(Path::new(file), sgf::MAX_FILE_BYTES) {
             Ok(bytes) => bytes,
             Err(error) => return failure(format!("cannot open '{file}': {error}")),
         };
@@ -504,8 +506,10 @@ impl Engine {
         success(if to_play.is_black() { "black" } else { "white" })
     }
 
-    /// `printsgf [FILE]`: the game so far as SGF, written to FILE, or
-    /// answered when no file is named.
+    /// `printsgf [FILE]`: the game so far as SGF, written to FILE (as
+    /// `files::write_output` writes a user's file: a regular file whole or
+    /// not at all, `/dev/null` in place), or answered when no file is
+    /// named.
     fn print_sgf(&self, arguments: &[&str]) -> Reply {
         let board = self.board();
         let start = self.game.start();
@@ -525,7 +529,7 @@ impl Engine {
         );
         match arguments {
             [] => success(text.trim_end()),
-            [file] => match sgf::write_file(std::path::Path::new(file), &text) {
+            [file] => match crate::files::write_output(Path::new(file), text.as_bytes()) {
                 Ok(()) => success(""),
                 Err(error) => failure(format!("cannot write '{file}': {error}")),
             },

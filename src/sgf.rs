@@ -316,8 +316,8 @@ pub enum Step {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Record {
     pub board: Board,
-    /// `KM`, if given.
-    pub komi: Option<f64>,
+    /// `KM`, if given, as written (trimmed); a finite number.
+    pub komi: Option<String>,
     /// Setup stones (`AB`, `AW`, less `AE`) before the first move.
     pub black: PointSet,
     pub white: PointSet,
@@ -460,7 +460,7 @@ pub fn record(line: &[Node]) -> Result<Record, SgfError> {
     let komi = match root.get("KM") {
         None => None,
         Some(values) => match values[0].trim().parse::<f64>() {
-            Ok(komi) if komi.is_finite() => Some(komi),
+            Ok(komi) if komi.is_finite() => Some(values[0].trim().to_string()),
             _ => {
                 return Err(record_error(format!(
                     "KM {} is not a number",
@@ -613,7 +613,7 @@ pub fn setup_text(board: &Board, black: PointSet, white: PointSet) -> String {
 /// Black) or when White is to play after setup stones, then the moves.
 pub fn write_game(
     board: &Board,
-    komi: f64,
+    komi: &str,
     black: PointSet,
     white: PointSet,
     to_move: Colour,
@@ -625,7 +625,7 @@ pub fn write_game(
         env!("CARGO_PKG_VERSION"),
         size_text(board),
         topology_text(board),
-        crate::value::points_text(komi),
+        escape(komi),
         escape(crate::table::format::RULES),
     );
     out.push_str(&setup_text(board, black, white));
@@ -683,7 +683,7 @@ mod tests {
         let record = record(&line).unwrap();
         let board = record.board;
         assert_eq!((board.rows(), board.columns()), (2, 4));
-        assert_eq!(record.komi, Some(0.5));
+        assert_eq!(record.komi.as_deref(), Some("0.5"));
         let names =
             |set: PointSet| -> Vec<String> { set.iter().map(|p| board.point_name(p)).collect() };
         // aa is the top left: A2; ab is A1, removed again by AE.
@@ -753,7 +753,7 @@ mod tests {
         ];
         let text = write_game(
             &board,
-            -2.5,
+            "-2.5",
             black,
             PointSet::EMPTY,
             Colour::White,
@@ -762,7 +762,7 @@ mod tests {
         );
         let record = record(&main_line(&text).unwrap()).unwrap();
         assert_eq!(record.board, board);
-        assert_eq!(record.komi, Some(-2.5));
+        assert_eq!(record.komi.as_deref(), Some("-2.5"));
         assert_eq!(record.black, black);
         assert_eq!(record.result.as_deref(), Some("W+1"));
         let read: Vec<(Colour, Move)> = record

@@ -336,3 +336,42 @@ fn a_count_that_cannot_print_keeps_its_progress() {
     assert!(again.stdout.contains("resumed"), "{}", again.stdout);
     assert!(!folder.path().join("3x3.count").exists());
 }
+
+/// Margins are the exact decimal difference of the integer margin and the
+/// komi as typed, in every reply that shows one and in `review`.
+#[test]
+fn margins_are_exact_for_any_komi() {
+    let folder = tempfile::tempdir().unwrap();
+    let mut engine = engine(folder.path());
+    ask(&mut engine, "boardsize 3");
+    assert_eq!(ask(&mut engine, "komi 9.0000001"), ["= "]);
+    // 3x3 is B+9 at komi 0.
+    assert_eq!(ask(&mut engine, "smallgo-value"), ["= W+0.0000001"]);
+    assert_eq!(ask(&mut engine, "final_score"), ["= W+9.0000001"]);
+    let labels = ask(&mut engine, "smallgo-move-labels")[0].clone();
+    assert!(labels.contains("B2 -0.0000001"), "{labels}");
+    assert_eq!(ask(&mut engine, "komi 8.9999999"), ["= "]);
+    assert_eq!(ask(&mut engine, "smallgo-value"), ["= B+0.0000001"]);
+    assert_eq!(ask(&mut engine, "komi -2.3"), ["= "]);
+    assert_eq!(ask(&mut engine, "smallgo-value"), ["= B+11.3"]);
+    let game = ask(&mut engine, "printsgf")[0].clone();
+    assert!(game.contains("KM[-2.3]"), "{game}");
+    // A komi closer to 9 than a double can tell still loses by it.
+    assert_eq!(ask(&mut engine, "komi 9.000000000000000000001"), ["= "]);
+    assert_eq!(
+        ask(&mut engine, "smallgo-value"),
+        ["= W+0.000000000000000000001"]
+    );
+    fs::write(folder.path().join("game.sgf"), "(;SZ[3];B[bb])").unwrap();
+    let review = run_in(
+        folder.path(),
+        &["review", "game.sgf", "--komi", "9.0000001"],
+        "",
+    );
+    assert!(review.status.success(), "{review:?}");
+    assert!(
+        review.stdout.contains("komi 9.0000001") && review.stdout.contains("W+0.0000001"),
+        "{}",
+        review.stdout
+    );
+}

@@ -23,9 +23,10 @@ use crate::board::{Board, Topology};
 use crate::colour::Colour;
 use crate::moves::Move;
 use crate::sgf;
-use crate::value::{score_text, Outcome};
+use crate::value::Outcome;
 
 use super::game::{Ending, Game};
+use super::komi::Komi;
 use super::parse::{finite_number, move_text, whole_number, MoveText};
 use super::perfect;
 use crate::table::library::{BoardValues, Tablebase};
@@ -210,7 +211,8 @@ pub struct Engine {
     game: Game,
     /// Values for the game's board, opened on first use.
     oracle: Option<BoardValues>,
-    komi: f64,
+    /// Exactly as given; values are read at `komi.proxy()`.
+    komi: Komi,
     /// The topology of the board the next `boardsize`,
     /// `rectangular_boardsize` or `clear_board` makes.
     topology: Topology,
@@ -225,7 +227,7 @@ impl Engine {
             settings,
             game: Game::new(board),
             oracle: None,
-            komi: 0.0,
+            komi: Komi::default(),
             topology: Topology::Plain,
         }
     }
@@ -329,7 +331,7 @@ impl Engine {
                 _ => failure(SYNTAX_ERROR),
             },
             Command::Komi => match arguments {
-                [komi] => match finite_number(komi) {
+                [komi] => match Komi::parse(komi) {
                     Some(komi) => {
                         self.komi = komi;
                         success("")
@@ -441,6 +443,16 @@ impl Engine {
             Ok(record) => record,
             Err(error) => return failure(format!("cannot load '{file}': {error}")),
         };
+        let komi = match record.komi.as_deref().map(|text| (text, Komi::parse(text))) {
+            None => None,
+            Some((_, Some(komi))) => Some(komi),
+            Some((text, None)) => {
+                return failure(format!(
+                    "cannot load '{file}': KM {} is not a komi",
+                    sgf::quoted(text)
+                ))
+            }
+        };
         let board = record.board;
         enum Until {
             Number(usize),
@@ -497,7 +509,7 @@ impl Engine {
         if let Some(oracle) = oracle {
             self.oracle = Some(oracle);
         }
-        if let Some(komi) = record.komi {
+        if let Some(komi) = komi {
             self.komi = komi;
         }
         self.topology = board.topology();
@@ -520,7 +532,7 @@ impl Engine {
         };
         let text = sgf::write_game(
             &board,
-            self.komi,
+            &self.komi.text(),
             start.black,
             start.white,
             start.to_move,
@@ -590,7 +602,7 @@ impl Engine {
                 Ok(oracle) => oracle,
                 Err(message) => return failure(message),
             };
-            match perfect::choose(&oracle, self.komi, &self.game, side) {
+            match perfect::choose(&oracle, self.komi.proxy(), &self.game, side) {
                 Ok(best) => {
                     if self.settings.resign && matches!(best.outcome, Outcome::OpponentWins { .. })
                     {
@@ -615,7 +627,7 @@ impl Engine {
             Some(Ending::Scored { black_margin }) => black_margin,
             None => self.game.black_area_margin(),
         };
-        score_text(black_margin as f64 - self.komi)
+        self.komi.area_score_text(black_margin as i64)
     }
 
     fn final_status_list(&self, arguments: &[&str]) -> Reply {

@@ -1,7 +1,8 @@
 //! The GTP engine: `smallgo` with no arguments (GTP v2 on standard input and
 //! output, logs on standard error).
 //!
-//! `parse` reads input, `game` keeps the live game, `engine` runs the
+//! `parse` reads input, `game` keeps the live game, `komi` keeps the komi
+//! exactly as given and works out exact margins, `engine` runs the
 //! commands; the values for a board (tables or a solve on the spot) come
 //! from `table::library`. This module owns the conversation: one reply per command, in
 //! order, `=[id] text` or `?[id] message` then an empty line, flushed at
@@ -12,6 +13,7 @@
 
 pub mod engine;
 pub mod game;
+pub mod komi;
 pub mod parse;
 pub mod perfect;
 

@@ -73,7 +73,7 @@ pub const MAX_FILE_BYTES: u64 = 4 << 20;
 /// The most nodes a game tree may have, variations included.
 pub const MAX_NODES: usize = 100_000;
 /// The most property values a game tree may have, variations included.
-pub const MAX_VALUES: usize = 1_000_000;
+pub const MAX_VALUES: usize = 200_000;
 
 /// `text` as an error message shows a value from a file: in double quotes,
 /// with quotes, backslashes, line breaks and other control characters

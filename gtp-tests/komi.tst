@@ -75,3 +75,22 @@
 310 komi 9
 320 smallgo-value
 #? [0]
+
+# The margin is the exact decimal difference of the area margin and the
+# komi as typed, however many digits it has and whatever a double makes of
+# it: 9.0000001 is no 9.0000000999999993922529, and
+# 9.000000000000000000001 is no 9 (which would draw).
+330 komi 9.0000001
+340 smallgo-value
+#? [W\+0\.0000001]
+
+350 final_score
+#? [W\+9\.0000001]
+
+360 komi 9.000000000000000000001
+370 smallgo-value
+#? [W\+0\.000000000000000000001]
+
+380 komi 1e-7
+390 final_score
+#? [W\+0\.0000001]

@@ -109,7 +109,7 @@
 #? [cannot load 'sgf/bad-5x5.sgf': no table serves its 5x5 board]*
 
 290 loadsgf sgf/bad-off-board.sgf
-#? [cannot load 'sgf/bad-off-board.sgf': node 1: \[bd\] is not a point of the 3x3 board]*
+#? [cannot load 'sgf/bad-off-board.sgf': node 1: "bd" is not a point of the 3x3 board]*
 
 300 loadsgf sgf/gnugo-selfplay-4x4.sgf X9
 #? ['X9' is neither a move number nor a vertex]*

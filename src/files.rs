@@ -1,7 +1,10 @@
 //! Files written whole or not at all, below every layer that writes them
 //! (tables, checkpoints, manifests): the temporary name a file is written
 //! under, its atomic rename into place, the clean-up of temporaries that a
-//! killed process left behind, and the test for a regular file.
+//! killed process left behind, and the test for a regular file; and the
+//! two ends of a user's own files: `open_for_reading`, the one way smallgo
+//! opens a file it reads as input (never blocking on a FIFO or a device),
+//! and `write_output`, the one way it writes a file a user named.
 //!
 //! Temporary files are named `.NAME.tmp.PID`. The ones this process has
 //! open are listed, so that a second Ctrl-C can remove them before it exits
@@ -17,7 +20,7 @@
 #![cfg_attr(not(feature = "solver"), allow(dead_code, unused_imports))]
 
 use std::fs::{self, File, OpenOptions};
-use std::io::BufWriter;
+use std::io::{self, BufWriter, Read};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 
@@ -187,6 +190,183 @@ pub(crate) fn replace_atomically<T>(
         }
     }
     result
+}
+
+/// Opens `path` for reading, if it is a regular file (symbolic links
+/// followed); anything else is refused with an error that says what it is
+/// (`a FIFO, not a regular file`), the caller naming the path. Every file
+/// smallgo reads as input (a game, a count's progress) is opened here, so
+/// that none can block: the file is opened with `O_NONBLOCK` (opening a
+/// FIFO that has no writer would wait for one), its type is checked on the
+/// open file (so it cannot change in between), and only then is
+/// `O_NONBLOCK` cleared again for the reads.
+pub(crate) fn open_for_reading(path: &Path) -> io::Result<File> {
+    let mut options = OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path)?;
+    let file_type = file.metadata()?.file_type();
+    if !file_type.is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("{}, not a regular file", kind_of(file_type)),
+        ));
+    }
+    #[cfg(unix)]
+    set_blocking(&file)?;
+    Ok(file)
+}
+
+/// Clears `O_NONBLOCK` on an open file.
+#[cfg(unix)]
+fn set_blocking(file: &File) -> io::Result<()> {
+    use std::os::unix::io::AsRawFd;
+    let fd = file.as_raw_fd();
+    // SAFETY: fcntl on a descriptor this process owns, with flags only.
+    let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
+    if flags < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: as above.
+    if unsafe { libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK) } < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// Reads the whole of `path`, opened by `open_for_reading`, if it holds at
+/// most `limit` bytes; a larger file is refused without being read, and a
+/// file that grows while it is read is cut off at `limit + 1` bytes and
+/// refused, so memory stays bounded whatever the file.
+pub(crate) fn read_bounded(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
+    let file = open_for_reading(path)?;
+    let too_large = || {
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("larger than the {limit} bytes allowed"),
+        )
+    };
+    let length = file.metadata()?.len();
+    if length > limit {
+        return Err(too_large());
+    }
+    let mut bytes = Vec::with_capacity(length as usize);
+    file.take(limit + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(too_large());
+    }
+    Ok(bytes)
+}
+
+/// Writes `bytes` to the output file `path` that a user named (a game, a
+/// review), as the user means it:
+///
+/// - a new name, or a regular file (through any symbolic links), is
+///   written whole or not at all: a temporary file beside the file the
+///   links lead to, flushed, then renamed over it, so that a symbolic link
+///   stays a link and its target gets the new text (a link to a name that
+///   does not exist yet creates that name);
+/// - a character device (`/dev/null`, a terminal) or a FIFO with a reader
+///   is written in place, as a shell's `>` would: there is nothing to
+///   replace, and replacing `/dev/null` with a plain file would break the
+///   system;
+/// - a FIFO without a reader (it would block), a block device, a socket or
+///   a folder is refused, with an error that says what it is.
+///
+/// On an error a regular file is left as it was.
+#[cfg_attr(not(feature = "solver"), allow(dead_code))]
+pub(crate) fn write_output(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let target = match fs::metadata(path) {
+        Ok(metadata) if metadata.is_file() => fs::canonicalize(path)?,
+        Ok(metadata) => return write_in_place(path, metadata.file_type(), bytes),
+        Err(error) if error.kind() == io::ErrorKind::NotFound => link_destination(path)?,
+        Err(error) => return Err(error),
+    };
+    replace_atomically(
+        &target,
+        |out| {
+            use std::io::Write;
+            out.write_all(bytes).map(Some)
+        },
+        &|| false,
+    )
+    .map(|_| ())
+}
+
+/// Where the symbolic links at `path` lead, when the last one names a file
+/// that does not exist; `path` itself when it is not a link.
+fn link_destination(path: &Path) -> io::Result<PathBuf> {
+    let mut at = path.to_path_buf();
+    // As many links as Linux follows.
+    for _ in 0..40 {
+        match fs::symlink_metadata(&at) {
+            Ok(metadata) if metadata.file_type().is_symlink() => {
+                let target = fs::read_link(&at)?;
+                at = match at.parent() {
+                    Some(folder) => folder.join(target),
+                    None => target,
+                };
+            }
+            _ => return Ok(at),
+        }
+    }
+    Err(io::Error::new(
+        io::ErrorKind::InvalidInput,
+        "too many levels of symbolic links",
+    ))
+}
+
+/// Writes an output that is not a regular file in place, if it is one that
+/// takes writing (see `write_output`).
+fn write_in_place(path: &Path, file_type: fs::FileType, bytes: &[u8]) -> io::Result<()> {
+    let refuse = |file_type: fs::FileType| {
+        io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "{}, not a regular file: smallgo writes only files, character devices and FIFOs being read",
+                kind_of(file_type)
+            ),
+        )
+    };
+    #[cfg(unix)]
+    {
+        use std::io::Write;
+        use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+        if !(file_type.is_char_device() || file_type.is_fifo()) {
+            return Err(refuse(file_type));
+        }
+        // Without blocking: a FIFO nobody reads fails at once (ENXIO).
+        let mut file = match OpenOptions::new()
+            .write(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(path)
+        {
+            Ok(file) => file,
+            Err(error) if error.raw_os_error() == Some(libc::ENXIO) => {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    "a FIFO that nobody reads",
+                ))
+            }
+            Err(error) => return Err(error),
+        };
+        let file_type = file.metadata()?.file_type();
+        if !(file_type.is_char_device() || file_type.is_fifo()) {
+            return Err(refuse(file_type));
+        }
+        set_blocking(&file)?;
+        file.write_all(bytes)?;
+        file.flush()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (path, bytes);
+        Err(refuse(file_type))
+    }
 }
 
 /// What kind of file `file_type` is, for messages.

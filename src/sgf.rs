@@ -14,7 +14,12 @@
 //! space anywhere between tokens, lower-case letters in property names as
 //! old files have them) and strict where the game would change: a point off
 //! the board, setup after the first move, or a malformed value is an error
-//! that names the node.
+//! that names the node. A value an error shows is quoted, its control
+//! characters and line breaks escaped (`KM "1\n\n= 5" is not a number`),
+//! so that a message is one line whatever the file holds. A file may have
+//! at most `MAX_FILE_BYTES` bytes, `MAX_NODES` nodes and `MAX_VALUES`
+//! property values (variations included), which bounds the memory a
+//! hostile file takes.
 
 use std::fmt;
 
@@ -62,6 +67,21 @@ impl fmt::Display for SgfError {
     }
 }
 
+/// The most bytes an SGF file may have; callers refuse larger files
+/// before reading them.
+pub const MAX_FILE_BYTES: u64 = 4 << 20;
+/// The most nodes a game tree may have, variations included.
+pub const MAX_NODES: usize = 100_000;
+/// The most property values a game tree may have, variations included.
+pub const MAX_VALUES: usize = 200_000;
+
+/// `text` as an error message shows a value from a file: in double quotes,
+/// with quotes, backslashes, line breaks and other control characters
+/// escaped as Rust writes them (`"a\nb"`).
+pub fn quoted(text: &str) -> String {
+    format!("\"{}\"", text.escape_debug())
+}
+
 fn record_error(what: impl Into<String>) -> SgfError {
     SgfError {
         line: None,
@@ -76,6 +96,8 @@ pub fn main_line(text: &str) -> Result<Vec<Node>, SgfError> {
     let mut reader = Reader {
         bytes: text.as_bytes(),
         at: 0,
+        nodes: 0,
+        values: 0,
     };
     reader.skip_space();
     // Anything before the first '(' is ignored, as the standard allows.
@@ -94,6 +116,9 @@ pub fn main_line(text: &str) -> Result<Vec<Node>, SgfError> {
 struct Reader<'a> {
     bytes: &'a [u8],
     at: usize,
+    /// Nodes and values read so far, against `MAX_NODES` and `MAX_VALUES`.
+    nodes: usize,
+    values: usize,
 }
 
 /// How deep variations may nest: a bound on recursion for hostile files.
@@ -156,6 +181,10 @@ impl Reader<'_> {
                 self.peek() == Some(b';')
             } {
                 self.at += 1;
+                self.nodes += 1;
+                if self.nodes > MAX_NODES {
+                    return Err(self.error(format!("more than {MAX_NODES} nodes")));
+                }
                 let node = self.node()?;
                 if main {
                     line.push(node);
@@ -220,6 +249,10 @@ impl Reader<'_> {
                     break;
                 }
                 self.at += 1;
+                self.values += 1;
+                if self.values > MAX_VALUES {
+                    return Err(self.error(format!("more than {MAX_VALUES} property values")));
+                }
                 values.push(self.value()?);
             }
             if values.is_empty() {
@@ -283,8 +316,8 @@ pub enum Step {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Record {
     pub board: Board,
-    /// `KM`, if given.
-    pub komi: Option<f64>,
+    /// `KM`, if given, as written (trimmed); a finite number.
+    pub komi: Option<String>,
     /// Setup stones (`AB`, `AW`, less `AE`) before the first move.
     pub black: PointSet,
     pub white: PointSet,
@@ -307,7 +340,7 @@ fn board_of(root: &Node) -> Result<Board, SgfError> {
             let parse = |t: &str| {
                 t.trim()
                     .parse::<usize>()
-                    .map_err(|_| record_error(format!("SZ[{text}] is not a board size")))
+                    .map_err(|_| record_error(format!("SZ {} is not a board size", quoted(text))))
             };
             match text.split_once(':') {
                 Some((columns, rows)) => (parse(columns)?, parse(rows)?),
@@ -323,7 +356,8 @@ fn board_of(root: &Node) -> Result<Board, SgfError> {
         Some("circular") => Topology::Circular,
         Some(other) => {
             return Err(record_error(format!(
-                "{TOPOLOGY}[{other}] is not a topology: plain or circular"
+                "{TOPOLOGY} {} is not a topology: plain or circular",
+                quoted(other)
             )))
         }
     };
@@ -353,7 +387,8 @@ fn point_of(board: &Board, text: &str, node: usize) -> Result<Option<Point>, Sgf
             Ok(Some(board.point(board.rows() - 1 - y, x)))
         }
         _ => Err(record_error(format!(
-            "node {node}: [{text}] is not a point of the {} board",
+            "node {node}: {} is not a point of the {} board",
+            quoted(text),
             board.name()
         ))),
     }
@@ -367,7 +402,8 @@ fn points_of(board: &Board, values: &[String], node: usize) -> Result<PointSet, 
         let (Some(a), Some(b)) = (point_of(board, first, node)?, point_of(board, last, node)?)
         else {
             return Err(record_error(format!(
-                "node {node}: [{value}] is not a point"
+                "node {node}: {} is not a point",
+                quoted(value)
             )));
         };
         let rows = board.row(a).min(board.row(b))..=board.row(a).max(board.row(b));
@@ -414,15 +450,23 @@ pub fn record(line: &[Node]) -> Result<Record, SgfError> {
     };
     if let Some(game) = root.get("GM") {
         if game[0].trim() != "1" {
-            return Err(record_error(format!("GM[{}] is not Go (GM[1])", game[0])));
+            return Err(record_error(format!(
+                "GM {} is not Go (GM[1])",
+                quoted(&game[0])
+            )));
         }
     }
     let board = board_of(root)?;
     let komi = match root.get("KM") {
         None => None,
         Some(values) => match values[0].trim().parse::<f64>() {
-            Ok(komi) if komi.is_finite() => Some(komi),
-            _ => return Err(record_error(format!("KM[{}] is not a number", values[0]))),
+            Ok(komi) if komi.is_finite() => Some(values[0].trim().to_string()),
+            _ => {
+                return Err(record_error(format!(
+                    "KM {} is not a number",
+                    quoted(&values[0])
+                )))
+            }
         },
     };
     let mut record = Record {
@@ -479,7 +523,8 @@ pub fn record(line: &[Node]) -> Result<Record, SgfError> {
                         "W" | "w" | "2" => Colour::White,
                         _ => {
                             return Err(record_error(format!(
-                                "node {number}: PL[{value}] is neither B nor W"
+                                "node {number}: PL {} is neither B nor W",
+                                quoted(value)
                             )))
                         }
                     };
@@ -563,10 +608,12 @@ pub fn setup_text(board: &Board, black: PointSet, white: PointSet) -> String {
 }
 
 /// Writes a game: the root (`extra` adds properties to it, already
-/// formatted), setup stones and the player to move if any, then the moves.
+/// formatted), setup stones, `PL` when the player to move at the start is
+/// not the one a reader would take without it (the first move's colour, or
+/// Black) or when White is to play after setup stones, then the moves.
 pub fn write_game(
     board: &Board,
-    komi: f64,
+    komi: &str,
     black: PointSet,
     white: PointSet,
     to_move: Colour,
@@ -578,13 +625,16 @@ pub fn write_game(
         env!("CARGO_PKG_VERSION"),
         size_text(board),
         topology_text(board),
-        crate::value::points_text(komi),
+        escape(komi),
         escape(crate::table::format::RULES),
     );
     out.push_str(&setup_text(board, black, white));
-    let first = moves.first().map(|&(colour, _)| colour);
-    if (!black.is_empty() || !white.is_empty()) && first.unwrap_or(to_move) != Colour::Black {
-        out.push_str(&format!("PL[{}]", first.unwrap_or(to_move).letter()));
+    // What a reader takes without PL (`Record::first_to_play`); a position
+    // set up for White to play says so, as other programs write it.
+    let read_back = moves.first().map_or(Colour::Black, |&(colour, _)| colour);
+    let set_up = !black.is_empty() || !white.is_empty();
+    if to_move != read_back || (set_up && to_move != Colour::Black) {
+        out.push_str(&format!("PL[{}]", to_move.letter()));
     }
     for (i, &(colour, mv)) in moves.iter().enumerate() {
         out.push_str(if i % 8 == 0 { "\n;" } else { ";" });
@@ -592,21 +642,6 @@ pub fn write_game(
     }
     out.push_str(")\n");
     out
-}
-
-/// Writes SGF `text` to `path` whole or not at all: a temporary file beside it,
-/// then a rename.
-pub fn write_file(path: &std::path::Path, text: &str) -> std::io::Result<()> {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let temporary = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
-    std::fs::write(&temporary, text)
-        .and_then(|()| std::fs::rename(&temporary, path))
-        .inspect_err(|_| {
-            let _ = std::fs::remove_file(&temporary);
-        })
 }
 
 #[cfg(test)]
@@ -648,7 +683,7 @@ mod tests {
         let record = record(&line).unwrap();
         let board = record.board;
         assert_eq!((board.rows(), board.columns()), (2, 4));
-        assert_eq!(record.komi, Some(0.5));
+        assert_eq!(record.komi.as_deref(), Some("0.5"));
         let names =
             |set: PointSet| -> Vec<String> { set.iter().map(|p| board.point_name(p)).collect() };
         // aa is the top left: A2; ab is A1, removed again by AE.
@@ -718,7 +753,7 @@ mod tests {
         ];
         let text = write_game(
             &board,
-            -2.5,
+            "-2.5",
             black,
             PointSet::EMPTY,
             Colour::White,
@@ -727,7 +762,7 @@ mod tests {
         );
         let record = record(&main_line(&text).unwrap()).unwrap();
         assert_eq!(record.board, board);
-        assert_eq!(record.komi, Some(-2.5));
+        assert_eq!(record.komi.as_deref(), Some("-2.5"));
         assert_eq!(record.black, black);
         assert_eq!(record.result.as_deref(), Some("W+1"));
         let read: Vec<(Colour, Move)> = record

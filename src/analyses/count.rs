@@ -38,6 +38,9 @@ pub const PROGRAM: &str = concat!("smallgo ", env!("CARGO_PKG_VERSION"));
 const FORMAT: u32 = 1;
 /// The first line of a progress file.
 const FILE_MAGIC: &str = "smallgo count progress";
+/// The most bytes a progress file may have: the largest board's
+/// 3^14 chunks listed as ranges take under 40 MB.
+const MAX_PROGRESS_BYTES: u64 = 64 << 20;
 
 /// The codes between two looks at the stop flag (and two progress reports)
 /// inside a chunk: a multiple of 64, a fraction of a millisecond.
@@ -356,7 +359,7 @@ impl Progress {
     /// Reads the progress file at `path` for board `board`: `None` if there
     /// is none.
     pub fn load(path: &Path, board: Board) -> Result<Option<Progress>, String> {
-        let text = match std::fs::read(path) {
+        let text = match crate::files::read_bounded(path, MAX_PROGRESS_BYTES) {
             Ok(bytes) => bytes,
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(error) => return Err(format!("{}: {error}", path.display())),

@@ -7,7 +7,8 @@
 //! The progress goes to `--state FILE`, or by default to `RxC.count` in the
 //! current folder, as the count starts, at most once a second as chunks
 //! end, and once more when it stops; the same command run again resumes from it. The
-//! default file is removed once the report is printed; a file given with
+//! default file is removed once the report is printed (and kept if it
+//! could not be: standard output full or closed); a file given with
 //! `--state` is kept, and a later run with it prints its counts at once.
 
 use std::io::IsTerminal;
@@ -330,7 +331,9 @@ pub fn run(arguments: &CountArguments) -> ExitCode {
             } else {
                 print(&report)
             };
-            if default {
+            // The progress stays until the report is out: a report that
+            // could not be written is had again at once from it.
+            if default && written.is_ok() {
                 if let Err(error) = std::fs::remove_file(&state) {
                     if error.kind() != std::io::ErrorKind::NotFound {
                         log::warn!("cannot remove {}: {error}", state.display());

@@ -265,8 +265,8 @@ struct ReviewArguments {
     game: PathBuf,
 
     /// Komi, given to White (default: the file's KM, else 0).
-    #[arg(long, value_name = "K", value_parser = parse_komi, allow_negative_numbers = true)]
-    komi: Option<f64>,
+    #[arg(long, value_name = "K", value_parser = parse_exact_komi, allow_negative_numbers = true)]
+    komi: Option<crate::gtp::komi::Komi>,
 
     /// Write the game with the review in it (comments, BM/DO/TE, GB/GW/DM,
     /// V, and the perfect line at each flagged move) to this SGF file.
@@ -359,6 +359,12 @@ fn parse_board(text: &str) -> Result<Board, String> {
 
 fn parse_komi(text: &str) -> Result<f64, String> {
     crate::gtp::parse::finite_number(text).ok_or_else(|| format!("'{text}' is not a finite number"))
+}
+
+/// A komi kept exactly as written, for the commands that show margins
+/// with it.
+fn parse_exact_komi(text: &str) -> Result<crate::gtp::komi::Komi, String> {
+    crate::gtp::komi::Komi::parse(text).ok_or_else(|| format!("'{text}' is not a finite number"))
 }
 
 /// Checks that `--tables DIR`, a folder to read tables from, is one.

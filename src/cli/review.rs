@@ -16,11 +16,12 @@ use crate::analysis::{compare_outcomes, keeping_best, preference_order, same_res
 use crate::board::Board;
 use crate::colour::Colour;
 use crate::gtp::game::Game;
+use crate::gtp::komi::Komi;
 use crate::gtp::perfect;
 use crate::moves::Move;
 use crate::sgf;
 use crate::table::library::Tablebase;
-use crate::value::{score_text, Outcome};
+use crate::value::Outcome;
 
 use super::EXIT_FAILURE;
 
@@ -28,7 +29,7 @@ use super::EXIT_FAILURE;
 #[derive(Clone, Debug, Default)]
 pub struct ReviewOptions {
     /// Komi; by default the file's `KM`, else 0.
-    pub komi: Option<f64>,
+    pub komi: Option<Komi>,
     /// Where to write the annotated game.
     pub output: Option<PathBuf>,
     /// A folder of tables besides the built-in ones.
@@ -60,7 +61,8 @@ pub struct Reviewed {
     pub before: String,
     /// The result with perfect play after it.
     pub after: String,
-    /// Black's margin after it (0 for a draw).
+    /// Black's margin after it at `komi.proxy()`, which has the exact
+    /// margin's sign (0 for a draw); `Komi` gives the exact margin.
     pub after_margin: f64,
     pub verdict: Verdict,
     /// The moves that keep the best result.
@@ -72,7 +74,8 @@ pub struct Reviewed {
 /// A reviewed game.
 pub struct Review {
     pub board: Board,
-    pub komi: f64,
+    /// Exactly as given; values are read at `komi.proxy()`.
+    pub komi: Komi,
     pub record: sgf::Record,
     pub moves: Vec<Reviewed>,
 }
@@ -95,7 +98,14 @@ pub fn review(text: &str, options: &ReviewOptions) -> Result<Review, String> {
     let oracle = library
         .open(board)
         .ok_or_else(|| format!("no table serves its {} board", board.name()))?;
-    let komi = options.komi.or(record.komi).unwrap_or(0.0);
+    let komi = match (&options.komi, &record.komi) {
+        (Some(komi), _) => komi.clone(),
+        (None, Some(text)) => {
+            Komi::parse(text).ok_or_else(|| format!("KM {} is not a komi", sgf::quoted(text)))?
+        }
+        (None, None) => Komi::default(),
+    };
+    let proxy = komi.proxy();
     let steps: Vec<(Colour, Move, usize)> = record.moves().collect();
     let to_move = record.first_to_play();
     let mut game = Game::from_setup(board, record.black, record.white, to_move)
@@ -124,7 +134,7 @@ pub fn review(text: &str, options: &ReviewOptions) -> Result<Review, String> {
             });
             continue;
         }
-        let ratings: Vec<Rating> = perfect::rate(&oracle, komi, &game, colour)?;
+        let ratings: Vec<Rating> = perfect::rate(&oracle, proxy, &game, colour)?;
         let played = *ratings.iter().find(|r| r.mv == mv).ok_or_else(illegal)?;
         let best = ratings
             .iter()
@@ -146,7 +156,7 @@ pub fn review(text: &str, options: &ReviewOptions) -> Result<Review, String> {
         let perfect_line = match verdict {
             Verdict::Inaccuracy | Verdict::Mistake => {
                 let first = ratings[preference_order(&ratings)[0]].mv;
-                perfect::principal_variation(&oracle, komi, &game, colour, first)?.0
+                perfect::principal_variation(&oracle, proxy, &game, colour, first)?.0
             }
             _ => Vec::new(),
         };
@@ -154,8 +164,8 @@ pub fn review(text: &str, options: &ReviewOptions) -> Result<Review, String> {
         moves.push(Reviewed {
             colour,
             mv,
-            before: score_text(black_view(&best)),
-            after: score_text(black_view(&played.outcome)),
+            before: komi.score_text(black_view(&best)),
+            after: komi.score_text(black_view(&played.outcome)),
             after_margin: black_view(&played.outcome),
             verdict,
             best: keeping,
@@ -184,11 +194,7 @@ impl Review {
     /// The review as text, a line a move.
     pub fn text(&self) -> String {
         let board = &self.board;
-        let mut out = format!(
-            "board {}, komi {}\n",
-            board.name(),
-            crate::value::points_text(self.komi)
-        );
+        let mut out = format!("board {}, komi {}\n", board.name(), self.komi.text());
         let mut mistakes = 0;
         for (i, reviewed) in self.moves.iter().enumerate() {
             let head = format!(
@@ -238,23 +244,28 @@ impl Review {
             env!("CARGO_PKG_VERSION"),
             sgf::size_text(board),
             sgf::topology_text(board),
-            crate::value::points_text(self.komi),
+            sgf::escape(&self.komi.text()),
         );
         root.push_str(&sgf::setup_text(
             board,
             self.record.black,
             self.record.white,
         ));
-        if let Some(first) = self.moves.first() {
-            if first.colour == Colour::White {
-                root.push_str("PL[W]");
-            }
+        // PL as `sgf::write_game` writes it.
+        let to_move = self.record.first_to_play();
+        let read_back = self
+            .moves
+            .first()
+            .map_or(Colour::Black, |reviewed| reviewed.colour);
+        let set_up = !self.record.black.is_empty() || !self.record.white.is_empty();
+        if to_move != read_back || (set_up && to_move != Colour::Black) {
+            root.push_str(&format!("PL[{}]", to_move.letter()));
         }
         root.push_str(&format!(
             "C[{}]",
             sgf::escape(&format!(
                 "Reviewed by smallgo at komi {}: exact values from its tables. BM marks a move that changes who wins (or the draw), DO one that only gives up points, TE the only move that keeps the result; V is Black's margin with perfect play after the move.",
-                crate::value::points_text(self.komi)
+                self.komi.text()
             ))
         ));
         let mut out = root;
@@ -323,7 +334,7 @@ impl Review {
         } else {
             "DM[1]"
         });
-        node.push_str(&format!("V[{}]", crate::value::points_text(margin)));
+        node.push_str(&format!("V[{}]", self.komi.mover_margin_text(margin, true)));
         node
     }
 
@@ -357,7 +368,7 @@ impl Review {
 
 /// Runs `smallgo review`.
 pub fn run(game: &Path, options: ReviewOptions) -> ExitCode {
-    let text = match std::fs::read(game) {
+    let text = match crate::files::read_bounded(game, sgf::MAX_FILE_BYTES) {
         Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
         Err(error) => {
             eprintln!("smallgo: review: cannot read {}: {error}", game.display());
@@ -372,7 +383,7 @@ pub fn run(game: &Path, options: ReviewOptions) -> ExitCode {
         }
     };
     if let Some(output) = &options.output {
-        if let Err(error) = sgf::write_file(output, &review.sgf()) {
+        if let Err(error) = crate::files::write_output(output, review.sgf().as_bytes()) {
             eprintln!(
                 "smallgo: review: cannot write {}: {error}",
                 output.display()

@@ -17,13 +17,16 @@
 //! file's board (plain unless the file says circular) and sets the setting
 //! to it, so that `clear_board` afterwards restarts the same board.
 
+use std::path::Path;
+
 use crate::board::{Board, Topology};
 use crate::colour::Colour;
 use crate::moves::Move;
 use crate::sgf;
-use crate::value::{score_text, Outcome};
+use crate::value::Outcome;
 
 use super::game::{Ending, Game};
+use super::komi::Komi;
 use super::parse::{finite_number, move_text, whole_number, MoveText};
 use super::perfect;
 use crate::table::library::{BoardValues, Tablebase};
@@ -208,7 +211,8 @@ pub struct Engine {
     game: Game,
     /// Values for the game's board, opened on first use.
     oracle: Option<BoardValues>,
-    komi: f64,
+    /// Exactly as given; values are read at `komi.proxy()`.
+    komi: Komi,
     /// The topology of the board the next `boardsize`,
     /// `rectangular_boardsize` or `clear_board` makes.
     topology: Topology,
@@ -223,7 +227,7 @@ impl Engine {
             settings,
             game: Game::new(board),
             oracle: None,
-            komi: 0.0,
+            komi: Komi::default(),
             topology: Topology::Plain,
         }
     }
@@ -327,7 +331,7 @@ impl Engine {
                 _ => failure(SYNTAX_ERROR),
             },
             Command::Komi => match arguments {
-                [komi] => match finite_number(komi) {
+                [komi] => match Komi::parse(komi) {
                     Some(komi) => {
                         self.komi = komi;
                         success("")
@@ -430,7 +434,7 @@ impl Engine {
             [file, until] => (*file, Some(*until)),
             _ => return failure(SYNTAX_ERROR),
         };
-        let bytes = match std::fs::read(file) {
+        let bytes = match crate::files::read_bounded(Path::new(file), sgf::MAX_FILE_BYTES) {
             Ok(bytes) => bytes,
             Err(error) => return failure(format!("cannot open '{file}': {error}")),
         };
@@ -438,6 +442,16 @@ impl Engine {
         let record = match sgf::main_line(&text).and_then(|line| sgf::record(&line)) {
             Ok(record) => record,
             Err(error) => return failure(format!("cannot load '{file}': {error}")),
+        };
+        let komi = match record.komi.as_deref().map(|text| (text, Komi::parse(text))) {
+            None => None,
+            Some((_, Some(komi))) => Some(komi),
+            Some((text, None)) => {
+                return failure(format!(
+                    "cannot load '{file}': KM {} is not a komi",
+                    sgf::quoted(text)
+                ))
+            }
         };
         let board = record.board;
         enum Until {
@@ -495,7 +509,7 @@ impl Engine {
         if let Some(oracle) = oracle {
             self.oracle = Some(oracle);
         }
-        if let Some(komi) = record.komi {
+        if let Some(komi) = komi {
             self.komi = komi;
         }
         self.topology = board.topology();
@@ -504,8 +518,10 @@ impl Engine {
         success(if to_play.is_black() { "black" } else { "white" })
     }
 
-    /// `printsgf [FILE]`: the game so far as SGF, written to FILE, or
-    /// answered when no file is named.
+    /// `printsgf [FILE]`: the game so far as SGF, written to FILE (as
+    /// `files::write_output` writes a user's file: a regular file whole or
+    /// not at all, `/dev/null` in place), or answered when no file is
+    /// named.
     fn print_sgf(&self, arguments: &[&str]) -> Reply {
         let board = self.board();
         let start = self.game.start();
@@ -516,7 +532,7 @@ impl Engine {
         };
         let text = sgf::write_game(
             &board,
-            self.komi,
+            &self.komi.text(),
             start.black,
             start.white,
             start.to_move,
@@ -525,7 +541,7 @@ impl Engine {
         );
         match arguments {
             [] => success(text.trim_end()),
-            [file] => match sgf::write_file(std::path::Path::new(file), &text) {
+            [file] => match crate::files::write_output(Path::new(file), text.as_bytes()) {
                 Ok(()) => success(""),
                 Err(error) => failure(format!("cannot write '{file}': {error}")),
             },
@@ -586,7 +602,7 @@ impl Engine {
                 Ok(oracle) => oracle,
                 Err(message) => return failure(message),
             };
-            match perfect::choose(&oracle, self.komi, &self.game, side) {
+            match perfect::choose(&oracle, self.komi.proxy(), &self.game, side) {
                 Ok(best) => {
                     if self.settings.resign && matches!(best.outcome, Outcome::OpponentWins { .. })
                     {
@@ -611,7 +627,7 @@ impl Engine {
             Some(Ending::Scored { black_margin }) => black_margin,
             None => self.game.black_area_margin(),
         };
-        score_text(black_margin as f64 - self.komi)
+        self.komi.area_score_text(black_margin as i64)
     }
 
     fn final_status_list(&self, arguments: &[&str]) -> Reply {

@@ -53,9 +53,15 @@ fn command_line_parser(input: &str) -> IResult<&str, CommandLine<'_>> {
         .parse(input)
 }
 
-/// Splits a cleaned line into id, command name and arguments.
+/// Splits a cleaned line into id, command name and arguments. A line whose
+/// first word is a number is an id, so a number alone (`1`, or `1 #name`
+/// once cleaned) is an id without a command: `None`, and `leading_id`
+/// gives the id the error reply keeps.
 pub fn command_line(line: &str) -> Option<CommandLine<'_>> {
-    command_line_parser(line).ok().map(|(_, parsed)| parsed)
+    command_line_parser(line)
+        .ok()
+        .map(|(_, parsed)| parsed)
+        .filter(|parsed| !parsed.name.bytes().all(|b| b.is_ascii_digit()))
 }
 
 fn leading_id_parser(input: &str) -> IResult<&str, u64> {
@@ -144,6 +150,8 @@ mod tests {
         );
         assert_eq!(command_line("komi   6.5").unwrap().arguments, vec!["6.5"]);
         assert_eq!(leading_id("7"), Some(7));
+        assert_eq!(command_line("7"), None);
+        assert_eq!(clean("1 #name").as_deref().map(leading_id), Some(Some(1)));
     }
 
     #[test]

@@ -11,7 +11,7 @@ use crate::analysis::{preference_order, Rating, Values};
 use crate::colour::Colour;
 use crate::moves::Move;
 use crate::position::Position;
-use crate::value::{score_text, Outcome};
+use crate::value::Outcome;
 
 use crate::gtp::game::Game;
 use crate::gtp::parse::whole_number;
@@ -55,7 +55,26 @@ fn float_text(value: f64) -> String {
     }
 }
 
+/// A number as KataGo writes its floats, always with a decimal point:
+/// `9.0`, `-0.0000001`.
+fn decimal_point(number: String) -> String {
+    if number.contains('.') {
+        number
+    } else {
+        number + ".0"
+    }
+}
+
 impl Engine {
+    /// A move's label from `side`'s view, its margin exact: `+9`, `=0`,
+    /// `-0.0000001`.
+    fn label(&self, rating: &Rating, side: Colour) -> String {
+        self.komi.label(
+            rating.outcome.black_margin(side.is_black()),
+            side.is_black(),
+        )
+    }
+
     /// The perfect-play result of the game as it stands, as `final_score`
     /// writes it.
     pub(super) fn value_text(&mut self) -> Result<String, String> {
@@ -67,9 +86,9 @@ impl Engine {
         let value = oracle
             .value_of(&self.game.state_for(side))
             .map_err(|e| e.to_string())?;
-        Ok(score_text(
+        Ok(self.komi.score_text(
             value
-                .outcome(self.komi, side.is_black())
+                .outcome(self.komi.proxy(), side.is_black())
                 .black_margin(side.is_black()),
         ))
     }
@@ -96,7 +115,7 @@ impl Engine {
     /// The rated moves of `side`, most preferred first.
     fn ordered_ratings(&mut self, side: Colour) -> Result<Vec<Rating>, String> {
         let oracle = self.oracle()?;
-        let ratings = perfect::rate(&oracle, self.komi, &self.game, side)?;
+        let ratings = perfect::rate(&oracle, self.komi.proxy(), &self.game, side)?;
         Ok(preference_order(&ratings)
             .into_iter()
             .map(|i| ratings[i])
@@ -113,10 +132,10 @@ impl Engine {
         let mut pass = None;
         for rating in &ratings {
             match rating.mv {
-                Move::Pass => pass = Some(rating.outcome.label()),
+                Move::Pass => pass = Some(self.label(rating, side)),
                 Move::Place(point) => {
                     let name = board.point_name(point);
-                    labels.push(format!("{name} {}", rating.outcome.label()));
+                    labels.push(format!("{name} {}", self.label(rating, side)));
                     match rating.outcome {
                         Outcome::MoverWins { .. } => wins.push(name),
                         Outcome::Draw => draws.push(name),
@@ -141,7 +160,7 @@ impl Engine {
             lines.push(format!(
                 "TEXT {side} plays {} ({}); pass {}",
                 best.mv.name(&board),
-                best.outcome.label(),
+                self.label(best, side),
                 pass.unwrap_or_else(|| "-".to_string())
             ));
         }
@@ -155,9 +174,11 @@ impl Engine {
         let pairs: Vec<String> = ratings
             .iter()
             .filter_map(|r| match r.mv {
-                Move::Place(point) => {
-                    Some(format!("{} {}", board.point_name(point), r.outcome.label()))
-                }
+                Move::Place(point) => Some(format!(
+                    "{} {}",
+                    board.point_name(point),
+                    self.label(r, side)
+                )),
                 Move::Pass => None,
             })
             .collect();
@@ -169,7 +190,7 @@ impl Engine {
     pub(super) fn best_moves(&mut self, side: Colour) -> Result<String, String> {
         let board = self.board();
         let oracle = self.oracle()?;
-        let ratings = perfect::rate(&oracle, self.komi, &self.game, side)?;
+        let ratings = perfect::rate(&oracle, self.komi.proxy(), &self.game, side)?;
         Ok(crate::analysis::keeping_best(&ratings)
             .iter()
             .map(|mv| mv.name(&board))
@@ -185,7 +206,7 @@ impl Engine {
         first: Move,
     ) -> Result<(Vec<Move>, Game), String> {
         let oracle = self.oracle()?;
-        perfect::principal_variation(&oracle, self.komi, &self.game, side, first)
+        perfect::principal_variation(&oracle, self.komi.proxy(), &self.game, side, first)
     }
 
     pub(super) fn principal_variation_text(&mut self, side: Colour) -> Result<String, String> {
@@ -194,7 +215,7 @@ impl Engine {
         }
         let board = self.board();
         let oracle = self.oracle()?;
-        let first = perfect::choose(&oracle, self.komi, &self.game, side)?.mv;
+        let first = perfect::choose(&oracle, self.komi.proxy(), &self.game, side)?.mv;
         let (line, _) = self.principal_variation(side, first)?;
         Ok(line
             .iter()
@@ -284,11 +305,15 @@ impl Engine {
         let count = ratings.len();
         let mut entries = Vec::with_capacity(count + 1);
         for (order, rating) in ratings.iter().enumerate() {
-            let (winrate, lead) = match rating.outcome {
-                Outcome::MoverWins { margin, .. } => (1.0, margin),
-                Outcome::Draw => (0.5, 0.0),
-                Outcome::OpponentWins { margin, .. } => (0.0, -margin),
+            let winrate = match rating.outcome {
+                Outcome::MoverWins { .. } => 1.0,
+                Outcome::Draw => 0.5,
+                Outcome::OpponentWins { .. } => 0.0,
             };
+            let lead = self.komi.mover_margin_text(
+                rating.outcome.black_margin(side.is_black()),
+                side.is_black(),
+            );
             let (line, _) = self.principal_variation(side, rating.mv)?;
             // The line up to the pass that ends or answers it: a pass
             // played first is shown.
@@ -303,7 +328,7 @@ impl Engine {
                 rating.mv.name(&board),
                 10 * (count - order),
                 float_text(winrate),
-                float_text(lead),
+                decimal_point(lead),
                 pv.join(" ")
             ));
         }
@@ -318,7 +343,7 @@ impl Engine {
     /// Row by row from the top left, as KataGo writes ownership.
     fn final_ownership(&mut self, side: Colour) -> Result<String, String> {
         let oracle = self.oracle()?;
-        let best = perfect::choose(&oracle, self.komi, &self.game, side)?.mv;
+        let best = perfect::choose(&oracle, self.komi.proxy(), &self.game, side)?.mv;
         let (_, end) = self.principal_variation(side, best)?;
         let board = *end.board();
         let position = end.current();
@@ -355,5 +380,7 @@ mod tests {
         assert_eq!(float_text(2.5), "2.5");
         assert_eq!(points_text(9.0), "9");
         assert_eq!(points_text(8.5), "8.5");
+        assert_eq!(decimal_point("9".to_string()), "9.0");
+        assert_eq!(decimal_point("-0.0000001".to_string()), "-0.0000001");
     }
 }

@@ -281,10 +281,10 @@ pub(crate) fn read_bounded(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
 #[cfg_attr(not(feature = "solver"), allow(dead_code))]
 pub(crate) fn write_output(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let target = match fs::metadata(path) {
-        Ok(metadata) if metadata.is_file() => fs::canonicalize(path)?,
-        Ok(metadata) => return write_in_place(path, metadata.file_type(), bytes),
-        Err(error) if error.kind() == io::ErrorKind::NotFound => link_destination(path)?,
-        Err(error) => return Err(error),
+        Ok(metadata) if !metadata.is_file() => {
+            return write_in_place(path, metadata.file_type(), bytes)
+        }
+        _ => replaced_path(path)?,
     };
     replace_atomically(
         &target,
@@ -295,6 +295,23 @@ pub(crate) fn write_output(path: &Path, bytes: &[u8]) -> io::Result<()> {
         &|| false,
     )
     .map(|_| ())
+}
+
+/// The file that writing `path` whole should rename over, symbolic links
+/// followed so that they stay links: the regular file they lead to, or the
+/// new name the last one gives (`path` itself when it is a new name and no
+/// link); anything else is refused with what it is.
+#[cfg_attr(not(feature = "solver"), allow(dead_code))]
+pub(crate) fn replaced_path(path: &Path) -> io::Result<PathBuf> {
+    match fs::metadata(path) {
+        Ok(metadata) if metadata.is_file() => fs::canonicalize(path),
+        Ok(metadata) => Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("{}, not a regular file", kind_of(metadata.file_type())),
+        )),
+        Err(error) if error.kind() == io::ErrorKind::NotFound => link_destination(path),
+        Err(error) => Err(error),
+    }
 }
 
 /// Where the symbolic links at `path` lead, when the last one names a file

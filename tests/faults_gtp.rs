@@ -375,3 +375,23 @@ fn margins_are_exact_for_any_komi() {
         review.stdout
     );
 }
+
+/// `count --state LINK` saves through the link, which stays a link.
+#[test]
+fn a_count_saves_through_a_symbolic_link() {
+    let folder = tempfile::tempdir().unwrap();
+    let link = folder.path().join("link.count");
+    std::os::unix::fs::symlink("saved.count", &link).unwrap();
+    let outcome = run_in(
+        folder.path(),
+        &["count", "2x2", "--samples", "0", "--state", "link.count"],
+        "",
+    );
+    assert!(outcome.status.success(), "{outcome:?}");
+    assert!(fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    let saved = fs::read_to_string(folder.path().join("saved.count")).unwrap();
+    assert!(saved.starts_with("smallgo count progress"), "{saved}");
+}

@@ -274,6 +274,11 @@ pub(crate) fn read_bounded(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
 ///   is written in place, as a shell's `>` would: there is nothing to
 ///   replace, and replacing `/dev/null` with a plain file would break the
 ///   system;
+/// - a name in `/dev` or `/proc` that leads to a regular file
+///   (`/dev/stdout` redirected to a file, `/dev/fd/N`) names a file some
+///   process has open, not one to replace: the file this process's
+///   standard output or error is gets the text through that stream, in
+///   order with the rest of it; another is appended to;
 /// - a FIFO without a reader (it would block), a block device, a socket or
 ///   a folder is refused, with an error that says what it is.
 ///
@@ -281,10 +286,10 @@ pub(crate) fn read_bounded(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
 #[cfg_attr(not(feature = "solver"), allow(dead_code))]
 pub(crate) fn write_output(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let target = match fs::metadata(path) {
-        Ok(metadata) if metadata.is_file() => fs::canonicalize(path)?,
-        Ok(metadata) => return write_in_place(path, metadata.file_type(), bytes),
-        Err(error) if error.kind() == io::ErrorKind::NotFound => link_destination(path)?,
-        Err(error) => return Err(error),
+        Ok(metadata) if !metadata.is_file() || names_an_open_file(path) => {
+            return write_in_place(path, metadata.file_type(), bytes)
+        }
+        _ => replaced_path(path)?,
     };
     replace_atomically(
         &target,
@@ -295,6 +300,23 @@ pub(crate) fn write_output(path: &Path, bytes: &[u8]) -> io::Result<()> {
         &|| false,
     )
     .map(|_| ())
+}
+
+/// The file that writing `path` whole should rename over, symbolic links
+/// followed so that they stay links: the regular file they lead to, or the
+/// new name the last one gives (`path` itself when it is a new name and no
+/// link); anything else is refused with what it is.
+#[cfg_attr(not(feature = "solver"), allow(dead_code))]
+pub(crate) fn replaced_path(path: &Path) -> io::Result<PathBuf> {
+    match fs::metadata(path) {
+        Ok(metadata) if metadata.is_file() => fs::canonicalize(path),
+        Ok(metadata) => Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("{}, not a regular file", kind_of(metadata.file_type())),
+        )),
+        Err(error) if error.kind() == io::ErrorKind::NotFound => link_destination(path),
+        Err(error) => Err(error),
+    }
 }
 
 /// Where the symbolic links at `path` lead, when the last one names a file
@@ -320,8 +342,19 @@ fn link_destination(path: &Path) -> io::Result<PathBuf> {
     ))
 }
 
-/// Writes an output that is not a regular file in place, if it is one that
-/// takes writing (see `write_output`).
+/// Whether `path` is in `/dev` or `/proc`, where the names of regular
+/// files are links to files that processes have open.
+fn names_an_open_file(path: &Path) -> bool {
+    let folder = match path.parent() {
+        Some(folder) if !folder.as_os_str().is_empty() => folder,
+        _ => Path::new("."),
+    };
+    fs::canonicalize(folder)
+        .is_ok_and(|folder| folder.starts_with("/dev") || folder.starts_with("/proc"))
+}
+
+/// Writes an output in place, if it is one that takes writing so (see
+/// `write_output`): a regular file is appended to.
 fn write_in_place(path: &Path, file_type: fs::FileType, bytes: &[u8]) -> io::Result<()> {
     let refuse = |file_type: fs::FileType| {
         io::Error::new(
@@ -336,12 +369,15 @@ fn write_in_place(path: &Path, file_type: fs::FileType, bytes: &[u8]) -> io::Res
     {
         use std::io::Write;
         use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
-        if !(file_type.is_char_device() || file_type.is_fifo()) {
+        let takes = |file_type: fs::FileType| {
+            file_type.is_char_device() || file_type.is_fifo() || file_type.is_file()
+        };
+        if !takes(file_type) {
             return Err(refuse(file_type));
         }
         // Without blocking: a FIFO nobody reads fails at once (ENXIO).
         let mut file = match OpenOptions::new()
-            .write(true)
+            .append(true)
             .custom_flags(libc::O_NONBLOCK)
             .open(path)
         {
@@ -355,10 +391,32 @@ fn write_in_place(path: &Path, file_type: fs::FileType, bytes: &[u8]) -> io::Res
             Err(error) => return Err(error),
         };
         let file_type = file.metadata()?.file_type();
-        if !(file_type.is_char_device() || file_type.is_fifo()) {
+        if !takes(file_type) {
             return Err(refuse(file_type));
         }
         set_blocking(&file)?;
+        if file_type.is_file() {
+            use std::os::unix::fs::MetadataExt;
+            let opened = file.metadata()?;
+            let same = |stream: &dyn std::os::unix::io::AsFd| {
+                stream
+                    .as_fd()
+                    .try_clone_to_owned()
+                    .map(File::from)
+                    .and_then(|stream| stream.metadata())
+                    .is_ok_and(|m| (m.dev(), m.ino()) == (opened.dev(), opened.ino()))
+            };
+            if same(&io::stdout()) {
+                let mut out = io::stdout().lock();
+                out.write_all(bytes)?;
+                return out.flush();
+            }
+            if same(&io::stderr()) {
+                let mut out = io::stderr().lock();
+                out.write_all(bytes)?;
+                return out.flush();
+            }
+        }
         file.write_all(bytes)?;
         file.flush()
     }

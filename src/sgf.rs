@@ -677,6 +677,51 @@ mod tests {
     }
 
     #[test]
+    fn trees_are_bounded_in_nodes_and_values() {
+        let nodes = format!("(;{})", ";".repeat(MAX_NODES));
+        let error = main_line(&nodes).unwrap_err().to_string();
+        assert!(error.contains("nodes"), "{error}");
+        main_line(&format!("(;{})", ";".repeat(MAX_NODES - 1))).unwrap();
+        let values = format!("(;C{})", "[]".repeat(MAX_VALUES + 1));
+        let error = main_line(&values).unwrap_err().to_string();
+        assert!(error.contains("values"), "{error}");
+        main_line(&format!("(;C{})", "[]".repeat(MAX_VALUES))).unwrap();
+    }
+
+    /// The player to move at the start reads back, with or without moves
+    /// and setup stones.
+    #[test]
+    fn the_player_to_move_reads_back() {
+        let board: Board = "3x3".parse().unwrap();
+        let a1 = Move::Place(board.parse_point("A1").unwrap());
+        for (to_move, moves) in [
+            (Colour::White, vec![]),
+            (Colour::Black, vec![]),
+            (Colour::Black, vec![(Colour::White, a1)]),
+            (Colour::White, vec![(Colour::Black, a1)]),
+            (Colour::White, vec![(Colour::White, a1)]),
+        ] {
+            let text = write_game(
+                &board,
+                "0",
+                PointSet::EMPTY,
+                PointSet::EMPTY,
+                to_move,
+                &moves,
+                "",
+            );
+            let record = record(&main_line(&text).unwrap()).unwrap();
+            assert_eq!(record.first_to_play(), to_move, "{text}");
+        }
+    }
+
+    #[test]
+    fn shown_values_are_one_quoted_line() {
+        assert_eq!(quoted("1\n\n= 5"), "\"1\\n\\n= 5\"");
+        assert_eq!(quoted("a\r\u{7}\"b"), "\"a\\r\\u{7}\\\"b\"");
+    }
+
+    #[test]
     fn records_read_size_komi_setup_and_moves() {
         let line =
             main_line("(;GM[1]SZ[4:2]KM[0.5]AB[aa:bb]AE[ab]AW[da]PL[W];W[ca];B[];W[tt])").unwrap();

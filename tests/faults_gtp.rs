@@ -375,3 +375,56 @@ fn margins_are_exact_for_any_komi() {
         review.stdout
     );
 }
+
+/// `count --state LINK` saves through the link, which stays a link.
+#[test]
+fn a_count_saves_through_a_symbolic_link() {
+    let folder = tempfile::tempdir().unwrap();
+    let link = folder.path().join("link.count");
+    std::os::unix::fs::symlink("saved.count", &link).unwrap();
+    let outcome = run_in(
+        folder.path(),
+        &["count", "2x2", "--samples", "0", "--state", "link.count"],
+        "",
+    );
+    assert!(outcome.status.success(), "{outcome:?}");
+    assert!(fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    let saved = fs::read_to_string(folder.path().join("saved.count")).unwrap();
+    assert!(saved.starts_with("smallgo count progress"), "{saved}");
+}
+
+/// `-o /dev/stdout` and `printsgf /dev/stdout` with standard output a file
+/// write into that output, in order with the rest, and replace nothing.
+#[test]
+fn dev_stdout_is_written_in_order_not_replaced() {
+    let folder = tempfile::tempdir().unwrap();
+    let game = Path::new(env!("CARGO_MANIFEST_DIR")).join("gtp-tests/sgf/gnugo-selfplay-3x3.sgf");
+    let out = folder.path().join("out.txt");
+    let outcome = Smallgo::new(&["review"])
+        .arg(&game)
+        .arg("-o")
+        .arg("/dev/stdout")
+        .stdout(fs::File::create(&out).unwrap())
+        .run_within(LIMIT)
+        .expect("review ends");
+    assert!(outcome.status.success(), "{outcome:?}");
+    let text = fs::read_to_string(&out).unwrap();
+    assert!(text.starts_with("(;"), "{text}");
+    assert!(text.contains("moves changed the result"), "{text}");
+    let out = folder.path().join("gtp.txt");
+    let outcome = Smallgo::new(&[])
+        .input("name\nprintsgf /dev/stdout\nname\n")
+        .stdout(fs::File::create(&out).unwrap())
+        .run_within(LIMIT)
+        .expect("the engine ends");
+    assert!(outcome.status.success(), "{outcome:?}");
+    let text = fs::read_to_string(&out).unwrap();
+    let lines: Vec<&str> = text.lines().filter(|l| !l.is_empty()).collect();
+    assert_eq!(lines.len(), 4, "{text}");
+    assert_eq!(lines[0], "= smallgo");
+    assert!(lines[1].starts_with("(;"), "{text}");
+    assert_eq!(&lines[2..], ["= ", "= smallgo"], "{text}");
+}

@@ -372,24 +372,29 @@ impl Progress {
     }
 
     /// Writes the progress file at `path` atomically: a temporary file in
-    /// the same folder, flushed, then renamed over it.
+    /// the same folder, flushed, then renamed over it; a symbolic link
+    /// stays a link, its target written (`files::replaced_path`).
     pub fn save(&self, path: &Path) -> Result<(), String> {
         let text = self.to_text();
-        crate::files::replace_atomically(
-            path,
-            |out| {
-                use std::io::Write;
-                out.write_all(text.as_bytes()).map(Some)
-            },
-            &|| false,
-        )
-        .map(|_| ())
-        .map_err(|error| {
-            format!(
-                "cannot save the count's progress in {}: {error}",
-                path.display()
+        let save = |target: &Path| {
+            crate::files::replace_atomically(
+                target,
+                |out| {
+                    use std::io::Write;
+                    out.write_all(text.as_bytes()).map(Some)
+                },
+                &|| false,
             )
-        })
+        };
+        crate::files::replaced_path(path)
+            .and_then(|target| save(&target))
+            .map(|_| ())
+            .map_err(|error| {
+                format!(
+                    "cannot save the count's progress in {}: {error}",
+                    path.display()
+                )
+            })
     }
 }
 

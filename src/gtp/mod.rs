@@ -7,9 +7,11 @@
 //! from `table::library`. This module owns the conversation: one reply per command, in
 //! order, `=[id] text` or `?[id] message` then an empty line, flushed at
 //! once, all written by `Replies`, which lets no empty line or control
-//! character into a reply whatever a command answers. Input is read on its
-//! own thread, a line of at most `MAX_LINE_BYTES` at a time, so that
-//! `kata-analyze` can stream lines until the next input line arrives.
+//! character into a reply whatever a command answers; standard output that
+//! fails ends the engine with a message and a failure. Input is read on
+//! its own thread, so that `kata-analyze` can stream lines until the next
+//! input line arrives, keeping at most `MAX_LINE_BYTES` of a line: a longer
+//! one is answered `? line too long`.
 
 pub mod engine;
 pub mod game;

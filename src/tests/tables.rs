@@ -473,3 +473,37 @@ fn the_spot_check_refuses_altered_tables() {
     );
     assert_eq!(std::fs::read_dir(other.path()).unwrap().count(), 0);
 }
+
+/// The header's reserved bytes (byte 19, bytes 124..128, the rules name's
+/// padding) are zero in every shipped table, and a header with anything
+/// else there is refused, naming the bytes, even with its checksum made
+/// right.
+#[test]
+fn junk_in_the_headers_reserved_bytes_is_refused() {
+    use crate::table::built_in;
+    use crate::table::format::RULES;
+    for (name, bytes) in built_in::tables() {
+        assert!(Table::from_static(name, bytes).is_ok(), "{name}");
+    }
+    let (bytes, _) = encode(&solved("2x3"));
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("2x3.sgtb");
+    let rules_padding = 24 + RULES.len() + 1;
+    for (at, fault) in [
+        (19, "reserved byte 19 is not zero"),
+        (124, "reserved bytes 124..128 are not zero"),
+        (127, "reserved bytes 124..128 are not zero"),
+        (rules_padding, "the rules name's padding is not zero"),
+        (55, "the rules name's padding is not zero"),
+    ] {
+        let mut damaged = bytes.clone();
+        damaged[at] = 0x5a;
+        reseal(&mut damaged);
+        std::fs::write(&path, &damaged).unwrap();
+        let message = Table::open(&path).unwrap_err().to_string();
+        assert!(
+            message.contains("2x3.sgtb") && message.contains(fault),
+            "byte {at}: {message}"
+        );
+    }
+}

@@ -119,6 +119,14 @@ pub enum Fault {
     },
     /// The data contradicts itself: a bad offset, count, code or block.
     Inconsistent(String),
+    /// The position directory is not that of the board the header names:
+    /// the table holds another board's data under this board's name.
+    NotTheBoard {
+        /// The board the header names.
+        board: Board,
+        /// What the board has and the table does not.
+        what: String,
+    },
 }
 
 impl fmt::Display for Fault {
@@ -152,6 +160,10 @@ impl fmt::Display for Fault {
                 "{length} bytes where the header describes {expected}: extra bytes at the end"
             ),
             Fault::Inconsistent(what) => write!(f, "corrupted table: {what}"),
+            Fault::NotTheBoard { board, what } => write!(
+                f,
+                "not a table of board {board}, though its header says so: {what}"
+            ),
         }
     }
 }

@@ -123,3 +123,36 @@ fn a_table_of_another_board_is_refused_and_the_next_source_serves() {
         );
     }
 }
+
+/// A table under 64 MiB is read into memory when its board is opened:
+/// truncated while the engine serves it, it goes on serving the right
+/// values (a mapped file would stop the engine with SIGBUS at the next
+/// probe of a block past the new end).
+#[test]
+fn a_table_read_into_memory_survives_being_truncated_while_served() {
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("4x4.sgtb");
+    std::fs::copy(shipped_table("4x4.sgtb"), &path).unwrap();
+    let start = ["boardsize 4".to_string(), "smallgo-value".to_string()];
+    let mut served = engine(Some(folder.path()));
+    for command in &start {
+        served.expect_success(command).unwrap();
+    }
+    let log = served.new_stderr();
+    assert!(
+        log.contains(&format!("serving from {}", path.display())),
+        "{log}"
+    );
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_len(200)
+        .unwrap();
+    let said = answers(&mut served, &[], 10);
+    let mut built_in = engine(None);
+    for command in &start {
+        built_in.expect_success(command).unwrap();
+    }
+    assert_eq!(said, answers(&mut built_in, &[], 10));
+}

@@ -107,6 +107,14 @@ impl Tablebase {
     /// build`), preferred to the built-in ones. Returns the files it
     /// refused, each with why (not a table, or a table of another board
     /// than its name gives); an error if the folder cannot be read.
+    ///
+    /// A table is opened when its board's values are first asked for: a
+    /// file under 64 MiB is then read into memory, a larger one mapped.
+    /// While a mapped table is open, no other program may truncate it or
+    /// rewrite it in place: the process would stop with a bus error
+    /// (SIGBUS) at its next probe of the table. Replace a table by renaming
+    /// a new file over it, as `smallgo build` does; the open table keeps
+    /// the old file.
     pub fn add_directory(&mut self, folder: &Path) -> Result<Vec<SourceError>, SourceError> {
         let mut faults = Vec::new();
         self.scan_folder(folder, &mut faults);

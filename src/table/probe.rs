@@ -1,7 +1,8 @@
 //! Probing a table: the value of any legal state of its board.
 //!
-//! A `Table` holds a file mapped into memory (or a table built into the
-//! binary), checks its header and checksum when opened, and reads its
+//! A `Table` holds a file read into memory (below `READ_WHOLE_BYTES`) or
+//! mapped into it (larger), or a table built into the binary, checks its
+//! header and checksum when opened, and reads its
 //! position directory then too, checking that it is the directory of the
 //! board the header names (every 64-code group recounted on small boards, a
 //! fixed sample of them on larger ones), so that another board's data under
@@ -47,8 +48,14 @@ const SAMPLE_SEED: u64 = 0x736d_616c_6c67_6f21;
 #[cfg(feature = "solver")]
 const SOLVED_AT_OPEN_STATES: u64 = 1000;
 
+/// Table files smaller than this are read into memory when opened; larger
+/// ones are mapped. A file read whole cannot be changed under the engine;
+/// a mapped one must not be truncated while open (see `Table::open`).
+pub const READ_WHOLE_BYTES: u64 = 64 << 20;
+
 enum Bytes {
     Mapped(Mmap),
+    Read(Vec<u8>),
     Static(&'static [u8]),
 }
 
@@ -56,6 +63,7 @@ impl Bytes {
     fn as_slice(&self) -> &[u8] {
         match self {
             Bytes::Mapped(map) => map,
+            Bytes::Read(bytes) => bytes,
             Bytes::Static(bytes) => bytes,
         }
     }
@@ -80,14 +88,26 @@ impl std::fmt::Debug for Table {
 }
 
 impl Table {
-    /// Opens a table file and checks its header and checksum.
+    /// Opens a table file and checks its header and checksum, and that it
+    /// holds the board its header names.
     ///
-    /// The file is memory-mapped, not read: while the table is open, no
-    /// other program may truncate it or rewrite it in place (replacing it by
-    /// a rename, as smallgo does, is safe). A truncated mapped file can
-    /// stop the process with a bus error; that is the contract of mapping.
+    /// A file smaller than `READ_WHOLE_BYTES` (64 MiB) is read into memory,
+    /// and what happens to the file afterwards does not matter. A larger
+    /// one is memory-mapped, not read: while the table is open, no other
+    /// program may truncate it or rewrite it in place (replacing it by a
+    /// rename, as smallgo does, is safe). A mapped file truncated under it
+    /// stops the process with a bus error (SIGBUS) at the next probe that
+    /// reads past the new end; that is the contract of mapping.
     pub fn open(path: &Path) -> Result<Table, TableError> {
-        let file = super::open_regular(path)?;
+        let mut file = super::open_regular(path)?;
+        let length = file.metadata().map_err(|e| TableError::io(path, e))?.len();
+        if length < READ_WHOLE_BYTES {
+            use std::io::Read;
+            let mut bytes = Vec::with_capacity(length as usize);
+            file.read_to_end(&mut bytes)
+                .map_err(|e| TableError::io(path, e))?;
+            return Table::from_bytes(Origin::File(path.to_path_buf()), Bytes::Read(bytes));
+        }
         // SAFETY: the map is read-only and every byte read from it is checked
         // before use (bounds, codes, checksum), so unexpected contents give a
         // `Fault`, not undefined behaviour in our code. smallgo itself never

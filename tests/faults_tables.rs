@@ -156,3 +156,50 @@ fn a_table_read_into_memory_survives_being_truncated_while_served() {
     }
     assert_eq!(said, answers(&mut built_in, &[], 10));
 }
+
+/// The file spans of a table's blocks, from its header's block count and
+/// block table.
+fn block_spans(bytes: &[u8]) -> Vec<std::ops::Range<usize>> {
+    let u64_at = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap()) as usize;
+    let blocks = u32::from_le_bytes(bytes[92..96].try_into().unwrap()) as usize;
+    let table = u64_at(112);
+    (0..blocks)
+        .map(|block| u64_at(table + 8 * block)..u64_at(table + 8 * (block + 1)))
+        .collect()
+}
+
+/// A table whose blocks after the first are damaged (bits flipped in the
+/// middle of each, the checksum made right) opens, as its header, its
+/// directory and its first block are sound, and serves until a probe meets
+/// a damaged block: then it is dropped, with an error line naming it, and
+/// the built-in table answers that probe and every later one, as an engine
+/// with its built-in tables alone does.
+#[test]
+fn a_table_found_damaged_while_serving_gives_way_to_the_built_in_table() {
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("3x4.sgtb");
+    let mut bytes = std::fs::read(shipped_table("3x4.sgtb")).unwrap();
+    let spans = block_spans(&bytes);
+    assert!(spans.len() > 4, "{} blocks", spans.len());
+    for span in &spans[1..] {
+        let middle = (span.start + span.end) / 2;
+        for byte in &mut bytes[middle..middle + 8] {
+            *byte ^= 0xa5;
+        }
+    }
+    reseal(&mut bytes);
+    std::fs::write(&path, &bytes).unwrap();
+    let setup = board_commands(3, 4, false);
+    let mut served = engine(Some(folder.path()));
+    let said = answers(&mut served, &setup, 10);
+    assert_eq!(said, answers(&mut engine(None), &setup, 10));
+    let log = served.new_stderr();
+    assert!(
+        log.contains(&format!(
+            "3x4: dropping {}, found damaged while serving: {}: corrupted table",
+            path.display(),
+            path.display()
+        )) && log.contains("3x4: serving from built-in table 3x4"),
+        "{log}"
+    );
+}

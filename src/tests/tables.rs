@@ -614,7 +614,8 @@ fn a_table_relabelled_as_another_board_is_refused() {
 /// A measurement, run on request: how long opening each table of
 /// `SMALLGO_OPEN_TABLES` (paths separated by `:`) takes, with its checks
 /// (header and checksum, then the directory and ko states against the
-/// board), against the header and checksum alone.
+/// board), against the header and checksum alone and with the directory
+/// read (as the first probe did before opening read it).
 /// `SMALLGO_OPEN_TABLES=tablebases/4x4.sgtb cargo test --release --lib
 /// open_times -- --ignored --nocapture`
 #[test]
@@ -636,14 +637,24 @@ fn open_times() {
         let header = best(&|| {
             crate::table::format::Header::read(&bytes).unwrap();
         });
+        let directory = best(&|| {
+            TableBytes::new(&bytes).unwrap().directory().unwrap();
+        });
+        let board = TableBytes::new(&bytes).unwrap().header().board;
+        let codec = best(&|| {
+            crate::index::code::Codec::new(board);
+        });
         let open = best(&|| {
             Table::open(path).unwrap();
         });
         eprintln!(
-            "{}: {} bytes, header and checksum {:.1} ms, open with every check {:.1} ms",
+            "{}: {} bytes, header and checksum {:.1} ms, with the directory read {:.1} ms, \
+             the board's codec made {:.1} ms, open with every check {:.1} ms",
             path.display(),
             bytes.len(),
             header * 1e3,
+            directory * 1e3,
+            codec * 1e3,
             open * 1e3
         );
     }

@@ -15,6 +15,12 @@
 //!
 //! A table that fails its checks is refused with a message naming the file
 //! and the fault; the engine goes on with the other sources and boards.
+//! The sources of a board are tried in order (its files, its built-in
+//! table, the turned board's, a solve), and the values a board is given
+//! (`BoardValues`) keep the ones not yet used: a table found damaged while
+//! it serves (a block that does not decode) is dropped, with an error line
+//! naming it and the fault, and the next source that opens serves instead,
+//! the probe answered from it.
 //! Several files may hold one board (`4x4.sgtb`, `4x4.v2.sgtb`): each is
 //! tried in turn, `RxC.sgtb` first, until one is sound, and the log says
 //! which serves and why the others were refused. A file is filed under the
@@ -23,7 +29,7 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, RwLock};
 
 use crate::board::{Board, Point, PointSet};
 use crate::moves::Move;
@@ -84,10 +90,99 @@ impl std::error::Error for SourceError {}
 #[derive(Clone)]
 pub struct BoardValues {
     board: Board,
-    source: Arc<dyn Values + Send + Sync>,
+    served: Arc<Served>,
+}
+
+/// A board's sources in the order they are tried, and the one serving.
+struct Served {
+    sources: Vec<Source>,
+    current: RwLock<Current>,
+}
+
+/// The source serving a board's values.
+#[derive(Clone)]
+struct Current {
+    /// Its place in `Served::sources`.
+    at: usize,
+    values: Arc<dyn Values + Send + Sync>,
+}
+
+/// One source of a board's values.
+#[derive(Clone)]
+struct Source {
+    kind: SourceKind,
     /// The source holds the transposed board: states are turned first.
     transposed: bool,
-    description: String,
+    /// The board of one or two columns whose plain board's source this is.
+    as_plain: Option<Board>,
+}
+
+#[derive(Clone)]
+enum SourceKind {
+    /// A file of the tables folder, holding `board`.
+    File { path: PathBuf, board: Board },
+    /// A table built in, holding `board`.
+    BuiltIn { board: Board, bytes: &'static [u8] },
+    /// A solve of `board` done now.
+    #[cfg(feature = "solver")]
+    Solve { board: Board },
+}
+
+/// Why a source did not open.
+enum NotOpened {
+    /// A table refused, and why.
+    Refused(TableError),
+    /// A solve that failed, and why.
+    #[cfg_attr(not(feature = "solver"), allow(dead_code))]
+    Unsolved(String),
+}
+
+impl Source {
+    fn table(kind: SourceKind, transposed: bool) -> Source {
+        Source {
+            kind,
+            transposed,
+            as_plain: None,
+        }
+    }
+
+    /// Where the values come from, as `BoardValues::description` says it.
+    fn description(&self) -> String {
+        let mut text = match &self.kind {
+            SourceKind::File { path, .. } => path.display().to_string(),
+            SourceKind::BuiltIn { board, .. } => super::Origin::BuiltIn(board.name()).to_string(),
+            #[cfg(feature = "solver")]
+            SourceKind::Solve { .. } => "solved on the spot".to_string(),
+        };
+        if self.transposed {
+            text.push_str(", turned");
+        }
+        if let Some(plain) = self.as_plain {
+            text.push_str(&format!(", as board {plain} (the same neighbours)"));
+        }
+        text
+    }
+
+    /// Opens the source, logging a solve.
+    fn open(&self) -> Result<Arc<dyn Values + Send + Sync>, NotOpened> {
+        match &self.kind {
+            SourceKind::File { path, board } => Table::open_for(path, *board)
+                .map(|table| Arc::new(table) as Arc<dyn Values + Send + Sync>)
+                .map_err(NotOpened::Refused),
+            SourceKind::BuiltIn { board, bytes } => Table::from_static(&board.name(), bytes)
+                .map(|table| Arc::new(table) as Arc<dyn Values + Send + Sync>)
+                .map_err(NotOpened::Refused),
+            #[cfg(feature = "solver")]
+            SourceKind::Solve { board } => {
+                log::info!("no table for {board}: solving it now");
+                let started = std::time::Instant::now();
+                let solution: Solution = solve(*board, &Silent)
+                    .map_err(|error| NotOpened::Unsolved(format!("the solve failed: {error}")))?;
+                log::info!("solved {board} in {:.2} s", started.elapsed().as_secs_f64());
+                Ok(Arc::new(solution))
+            }
+        }
+    }
 }
 
 impl Default for Tablebase {
@@ -107,6 +202,14 @@ impl Tablebase {
     /// build`), preferred to the built-in ones. Returns the files it
     /// refused, each with why (not a table, or a table of another board
     /// than its name gives); an error if the folder cannot be read.
+    ///
+    /// A table is opened when its board's values are first asked for: a
+    /// file under 64 MiB is then read into memory, a larger one mapped.
+    /// While a mapped table is open, no other program may truncate it or
+    /// rewrite it in place: the process would stop with a bus error
+    /// (SIGBUS) at its next probe of the table. Replace a table by renaming
+    /// a new file over it, as `smallgo build` does; the open table keeps
+    /// the old file.
     pub fn add_directory(&mut self, folder: &Path) -> Result<Vec<SourceError>, SourceError> {
         let mut faults = Vec::new();
         self.scan_folder(folder, &mut faults);
@@ -275,60 +378,133 @@ impl Tablebase {
     /// The values of `board`: its table (a file of an added folder first,
     /// else built in), else the table of the board turned (a 7x2 board is a
     /// 2x7 board turned), else, for a board of about a million states or
-    /// fewer and with the feature `solver`, a solve done now. The error
-    /// says which tables were refused on the way.
+    /// fewer and with the feature `solver`, a solve done now. The sources
+    /// after the one that serves stay behind it: a table found damaged
+    /// while it serves is dropped, with an error in the log, and the next
+    /// that opens serves. The error says which tables were refused on the
+    /// way, and why the board was not solved on the spot.
     pub fn values(&self, board: Board) -> Result<BoardValues, NoValues> {
+        let (sources, mut not_solved) = self.sources(board);
         let mut refused = Vec::new();
-        let found = self.find_values(board, &mut refused);
-        found.ok_or(NoValues { board, refused })
+        match open_from(board, &sources, 0, &mut refused, &mut not_solved) {
+            Some(current) => Ok(BoardValues {
+                board,
+                served: Arc::new(Served {
+                    sources,
+                    current: RwLock::new(current),
+                }),
+            }),
+            None => Err(NoValues {
+                board,
+                refused,
+                not_solved,
+            }),
+        }
     }
 
-    fn find_values(&self, board: Board, refused: &mut Vec<TableError>) -> Option<BoardValues> {
-        if let Some(table) = self.open_table(board, refused) {
-            let description = format!("{}", table.origin());
-            return Some(BoardValues::new(board, Arc::new(table), false, description));
-        }
+    /// The sources of `board` in the order they are tried, and, when a
+    /// solve is not among them, why not.
+    fn sources(&self, board: Board) -> (Vec<Source>, Option<String>) {
+        let mut sources = self.own_sources(board, false);
         if board.is_circular() && !board.wraps() {
             let plain = board.plain();
-            let oracle = self.find_values(plain, refused)?;
-            let description = format!(
-                "{}, as board {plain} (the same neighbours)",
-                oracle.description
-            );
-            return Some(BoardValues {
-                board,
-                description,
-                ..oracle
-            });
+            let (more, not_solved) = self.sources(plain);
+            sources.extend(more.into_iter().map(|source| Source {
+                as_plain: Some(plain),
+                ..source
+            }));
+            return (sources, not_solved);
         }
         if let Some(turned) = board.turned() {
-            if let Some(table) = self.open_table(turned, refused) {
-                let description = format!("{}, turned", table.origin());
-                return Some(BoardValues::new(board, Arc::new(table), true, description));
-            }
+            sources.extend(self.own_sources(turned, true));
         }
-        #[cfg(not(feature = "solver"))]
-        log::error!(
-            "no table for {board}, and this smallgo cannot solve it on the spot: \
-             it is built without the solver (feature `solver`)"
-        );
-        #[cfg(feature = "solver")]
-        if crate::plan::within_index_limit(&board)
-            && estimate(&board).states <= SOLVE_ON_THE_SPOT_STATES
-        {
-            log::info!("no table for {board}: solving it now");
-            let started = std::time::Instant::now();
-            let solution: Solution = solve(board, &Silent).ok()?;
-            log::info!("solved {board} in {:.2} s", started.elapsed().as_secs_f64());
-            return Some(BoardValues::new(
-                board,
-                Arc::new(solution),
-                false,
-                "solved on the spot".to_string(),
+        let not_solved = Self::solve_source(board, &mut sources);
+        (sources, not_solved)
+    }
+
+    /// The tables of `board` itself: its files, then its built-in table.
+    fn own_sources(&self, board: Board, transposed: bool) -> Vec<Source> {
+        let files = self.files.get(&board).into_iter().flatten();
+        let mut sources: Vec<Source> = files
+            .map(|path| {
+                let path = path.clone();
+                Source::table(SourceKind::File { path, board }, transposed)
+            })
+            .collect();
+        if let Some(&bytes) = self.built_in.get(&board) {
+            sources.push(Source::table(
+                SourceKind::BuiltIn { board, bytes },
+                transposed,
             ));
         }
+        sources
+    }
+
+    /// Adds a solve of `board` to `sources` if it is small enough; else
+    /// says why not.
+    #[cfg(feature = "solver")]
+    fn solve_source(board: Board, sources: &mut Vec<Source>) -> Option<String> {
+        if !crate::plan::within_index_limit(&board) {
+            return Some(format!(
+                "its {} points are more than the index takes ({})",
+                board.points(),
+                crate::index::MAX_INDEX_POINTS
+            ));
+        }
+        let states = estimate(&board).states;
+        if states > SOLVE_ON_THE_SPOT_STATES {
+            return Some(format!(
+                "it has about {states:.1e} states, more than the {SOLVE_ON_THE_SPOT_STATES:.1e} \
+                 solved on the spot"
+            ));
+        }
+        sources.push(Source::table(SourceKind::Solve { board }, false));
         None
     }
+
+    /// Without the solver no board is solved on the spot.
+    #[cfg(not(feature = "solver"))]
+    fn solve_source(board: Board, _: &mut Vec<Source>) -> Option<String> {
+        let why = "this smallgo is built without the solver (feature `solver`)".to_string();
+        log::error!("no table for {board}, and it cannot be solved on the spot: {why}");
+        Some(why)
+    }
+}
+
+/// Opens the first of `sources[from..]` that opens, logging which serves
+/// and why the others were refused (added to `refused`, or for a solve
+/// that failed, to `not_solved`).
+fn open_from(
+    board: Board,
+    sources: &[Source],
+    from: usize,
+    refused: &mut Vec<TableError>,
+    not_solved: &mut Option<String>,
+) -> Option<Current> {
+    for (at, source) in sources.iter().enumerate().skip(from) {
+        match source.open() {
+            Ok(values) => {
+                if at > 0 || matches!(source.kind, SourceKind::File { .. }) {
+                    log::info!("{board}: serving from {}", source.description());
+                }
+                for other in &sources[at + 1..] {
+                    if let SourceKind::File { path, .. } = &other.kind {
+                        log::info!("{board}: also found, not tried: {}", path.display());
+                    }
+                }
+                return Some(Current { at, values });
+            }
+            Err(NotOpened::Refused(error)) => {
+                log::error!("refusing {error}");
+                refused.push(error);
+            }
+            Err(NotOpened::Unsolved(why)) => {
+                log::error!("{board}: {why}");
+                *not_solved = Some(why);
+            }
+        }
+    }
+    None
 }
 
 /// No source has the values of a board.
@@ -338,6 +514,9 @@ pub struct NoValues {
     pub board: Board,
     /// The tables refused on the way, each with why.
     pub refused: Vec<TableError>,
+    /// Why the board was not solved on the spot: too large, or built
+    /// without the solver, or the solve failed.
+    pub not_solved: Option<String>,
 }
 
 impl std::fmt::Display for NoValues {
@@ -346,6 +525,9 @@ impl std::fmt::Display for NoValues {
         for error in &self.refused {
             write!(f, "; refused {error}")?;
         }
+        if let Some(why) = &self.not_solved {
+            write!(f, "; not solved on the spot: {why}")?;
+        }
         Ok(())
     }
 }
@@ -353,24 +535,51 @@ impl std::fmt::Display for NoValues {
 impl std::error::Error for NoValues {}
 
 impl BoardValues {
-    fn new(
-        board: Board,
-        source: Arc<dyn Values + Send + Sync>,
-        transposed: bool,
-        description: String,
-    ) -> BoardValues {
-        BoardValues {
-            board,
-            source,
-            transposed,
-            description,
-        }
+    /// Where the values come from now: a file's path, `built in`,
+    /// `turned`, or `solved on the spot`. It changes when a table found
+    /// damaged while serving gives way to the next source.
+    pub fn description(&self) -> String {
+        let at = self.current().at;
+        self.served.sources[at].description()
     }
 
-    /// Where the values come from: a file's path, `built in`, `turned`, or
-    /// `solved on the spot`.
-    pub fn description(&self) -> &str {
-        &self.description
+    /// The source serving now.
+    fn current(&self) -> Current {
+        self.served
+            .current
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    /// Drops the source at `at`, which failed with `error`, for the next
+    /// that opens, unless another probe already did; false if none is
+    /// left.
+    fn fall_back(&self, at: usize, error: &TableError) -> bool {
+        let mut current = self
+            .served
+            .current
+            .write()
+            .unwrap_or_else(|e| e.into_inner());
+        if current.at != at {
+            return true;
+        }
+        let board = self.board;
+        let sources = &self.served.sources;
+        log::error!(
+            "{board}: dropping {}, found damaged while serving: {error}",
+            sources[at].description()
+        );
+        match open_from(board, sources, at + 1, &mut Vec::new(), &mut None) {
+            Some(next) => {
+                *current = next;
+                true
+            }
+            None => {
+                log::error!("{board}: no other source of values is left");
+                false
+            }
+        }
     }
 
     /// The board these values are of.
@@ -427,11 +636,24 @@ impl Values for BoardValues {
         self.board
     }
 
+    /// The value from the source serving; if it turns out damaged, from
+    /// the next that opens.
     fn value_of(&self, state: &State) -> Result<Value, TableError> {
-        if self.transposed {
-            self.source.value_of(&self.turn(state))
-        } else {
-            self.source.value_of(state)
+        loop {
+            let current = self.current();
+            let value = if self.served.sources[current.at].transposed {
+                current.values.value_of(&self.turn(state))
+            } else {
+                current.values.value_of(state)
+            };
+            match value {
+                Err(error @ (TableError::Corrupt { .. } | TableError::Io { .. })) => {
+                    if !self.fall_back(current.at, &error) {
+                        return Err(error);
+                    }
+                }
+                value => return value,
+            }
         }
     }
 }
@@ -470,6 +692,32 @@ mod tests {
             "{faults:?}"
         );
         assert!(faults[0].to_string().starts_with("--tables "));
+    }
+
+    /// A board with no table that is not solved on the spot says why: too
+    /// many states, or more points than the index takes.
+    #[cfg(feature = "solver")]
+    #[test]
+    fn no_values_says_why_the_board_was_not_solved() {
+        let (library, _) = Tablebase::scan(None, true);
+        for (board, why) in [
+            ("5x5", "not solved on the spot: it has about"),
+            (
+                "6x6",
+                "not solved on the spot: its 36 points are more than the index takes",
+            ),
+        ] {
+            let board: Board = board.parse().unwrap();
+            let Err(error) = library.values(board) else {
+                panic!("{board} has values");
+            };
+            let message = error.to_string();
+            assert!(
+                message.starts_with(&format!("no table of board {board}; "))
+                    && message.contains(why),
+                "{message}"
+            );
+        }
     }
 
     /// Without the solver a board with no table has no values: `open` gives

@@ -1,17 +1,21 @@
 //! Probing a table: the value of any legal state of its board.
 //!
-//! A `Table` holds a file mapped into memory (or a table built into the
-//! binary), checks its header and checksum when opened, and decodes lazily:
-//! the position directory on the first probe, then one block per probe, with
-//! a few recent blocks kept. Ranking a position uses the directory's count
-//! per 64 codes and checks the codes before it within those 64, so no
-//! per-position index is held in memory.
+//! A `Table` holds a file read into memory (below `READ_WHOLE_BYTES`) or
+//! mapped into it (larger), or a table built into the binary, checks its
+//! header and checksum when opened, and reads its
+//! position directory then too, checking that it is the directory of the
+//! board the header names (every 64-code group recounted on small boards, a
+//! fixed sample of them on larger ones), so that another board's data under
+//! a forged header is refused before any value is served. Blocks are
+//! decoded lazily, one per probe, with a few recent blocks kept. Ranking a
+//! position uses the directory's count per 64 codes and checks the codes
+//! before it within those 64, so no per-position index is held in memory.
 
 // A probe-only build (no feature `solver`) leaves what only the builds use unused.
 #![cfg_attr(not(feature = "solver"), allow(dead_code))]
 
 use std::path::Path;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 
 use memmap2::Mmap;
 
@@ -26,8 +30,32 @@ use crate::value::Value;
 /// Decoded blocks kept per table.
 const CACHED_BLOCKS: usize = 64;
 
+/// Boards with at most this many position codes (3^13: boards of up to 13
+/// points) have every 64-code group of their directory recounted when the
+/// table is opened; larger boards have `SAMPLED_GROUPS` of them recounted.
+const RECOUNT_ALL_CODES: u64 = 1_594_323;
+
+/// The groups recounted on a larger board, besides its first and last:
+/// picked at random, the same ones on every open.
+const SAMPLED_GROUPS: usize = 1024;
+
+/// The seed of the sample of groups.
+const SAMPLE_SEED: u64 = 0x736d_616c_6c67_6f21;
+
+/// Tables of at most this many states have every value checked against a
+/// solve when opened (with the feature `solver`): boards of a handful of
+/// points, solved in well under a millisecond.
+#[cfg(feature = "solver")]
+const SOLVED_AT_OPEN_STATES: u64 = 1000;
+
+/// Table files smaller than this are read into memory when opened; larger
+/// ones are mapped. A file read whole cannot be changed under the engine;
+/// a mapped one must not be truncated while open (see `Table::open`).
+pub const READ_WHOLE_BYTES: u64 = 64 << 20;
+
 enum Bytes {
     Mapped(Mmap),
+    Read(Vec<u8>),
     Static(&'static [u8]),
 }
 
@@ -35,6 +63,7 @@ impl Bytes {
     fn as_slice(&self) -> &[u8] {
         match self {
             Bytes::Mapped(map) => map,
+            Bytes::Read(bytes) => bytes,
             Bytes::Static(bytes) => bytes,
         }
     }
@@ -47,7 +76,7 @@ pub struct Table {
     header: Header,
     codec: Codec,
     /// Canonical legal positions before each 64-code word.
-    directory: OnceLock<Result<Directory, Fault>>,
+    directory: Directory,
     /// Recently decoded blocks, most recent last.
     cache: Mutex<Vec<(u32, Arc<Block>)>>,
 }
@@ -59,14 +88,26 @@ impl std::fmt::Debug for Table {
 }
 
 impl Table {
-    /// Opens a table file and checks its header and checksum.
+    /// Opens a table file and checks its header and checksum, and that it
+    /// holds the board its header names.
     ///
-    /// The file is memory-mapped, not read: while the table is open, no
-    /// other program may truncate it or rewrite it in place (replacing it by
-    /// a rename, as smallgo does, is safe). A truncated mapped file can
-    /// stop the process with a bus error; that is the contract of mapping.
+    /// A file smaller than `READ_WHOLE_BYTES` (64 MiB) is read into memory,
+    /// and what happens to the file afterwards does not matter. A larger
+    /// one is memory-mapped, not read: while the table is open, no other
+    /// program may truncate it or rewrite it in place (replacing it by a
+    /// rename, as smallgo does, is safe). A mapped file truncated under it
+    /// stops the process with a bus error (SIGBUS) at the next probe that
+    /// reads past the new end; that is the contract of mapping.
     pub fn open(path: &Path) -> Result<Table, TableError> {
-        let file = super::open_regular(path)?;
+        let mut file = super::open_regular(path)?;
+        let length = file.metadata().map_err(|e| TableError::io(path, e))?.len();
+        if length < READ_WHOLE_BYTES {
+            use std::io::Read;
+            let mut bytes = Vec::with_capacity(length as usize);
+            file.read_to_end(&mut bytes)
+                .map_err(|e| TableError::io(path, e))?;
+            return Table::from_bytes(Origin::File(path.to_path_buf()), Bytes::Read(bytes));
+        }
         // SAFETY: the map is read-only and every byte read from it is checked
         // before use (bounds, codes, checksum), so unexpected contents give a
         // `Fault`, not undefined behaviour in our code. smallgo itself never
@@ -94,7 +135,7 @@ impl Table {
             Ok(header) => header,
             Err(fault) => return Err(TableError::Corrupt { origin, fault }),
         };
-        Ok(Table::with_header(origin, Bytes::Mapped(map), header))
+        Table::with_header(origin, Bytes::Mapped(map), header)
     }
 
     /// The board a table file holds, reading only the start of its header.
@@ -127,22 +168,78 @@ impl Table {
 
     fn from_bytes(origin: Origin, bytes: Bytes) -> Result<Table, TableError> {
         match Header::read(bytes.as_slice()) {
-            Ok(header) => Ok(Table::with_header(origin, bytes, header)),
+            Ok(header) => Table::with_header(origin, bytes, header),
             Err(fault) => Err(TableError::Corrupt { origin, fault }),
         }
     }
 
-    /// A table whose header `Header::read` has checked.
-    fn with_header(origin: Origin, bytes: Bytes, header: Header) -> Table {
+    /// A table whose header `Header::read` has checked, once its directory
+    /// is read and found to be that of the header's board.
+    fn with_header(origin: Origin, bytes: Bytes, header: Header) -> Result<Table, TableError> {
         let codec = Codec::new(header.board);
-        Table {
+        let view = TableBytes::with_header(bytes.as_slice(), header.clone());
+        let checked = view.directory().and_then(|counts| {
+            let groups = check_directory(&codec, &counts)?;
+            let directory = Directory::new(&counts);
+            let blocks = check_ko_counts(&codec, &view, &directory, &groups)?;
+            Ok((directory, blocks))
+        });
+        let (directory, blocks) = match checked {
+            Ok(checked) => checked,
+            Err(fault) => return Err(TableError::Corrupt { origin, fault }),
+        };
+        let table = Table {
             origin,
             bytes,
             header,
             codec,
-            directory: OnceLock::new(),
-            cache: Mutex::new(Vec::new()),
+            directory,
+            cache: Mutex::new(blocks),
+        };
+        #[cfg(feature = "solver")]
+        table.check_against_a_solve()?;
+        Ok(table)
+    }
+
+    /// On a board of at most `SOLVED_AT_OPEN_STATES` states, checks every
+    /// value against a solve done now: the directory and the ko states of
+    /// so few codes cannot tell every pair of boards apart (a ring of 4
+    /// points and the 2x2 square agree on both).
+    #[cfg(feature = "solver")]
+    fn check_against_a_solve(&self) -> Result<(), TableError> {
+        if self.header.states > SOLVED_AT_OPEN_STATES {
+            return Ok(());
         }
+        let board = self.header.board;
+        let Ok(solution) = crate::solver::solve(board, &crate::solver::Silent) else {
+            return Ok(());
+        };
+        let index = solution.index();
+        for number in 0..index.counts().states {
+            let state = index.unrank(number as _);
+            let Ok(solved) = solution.value(number as _) else {
+                return Ok(());
+            };
+            match self.probe(&state) {
+                Ok(stored) if stored == solved => {}
+                Ok(stored) => {
+                    return Err(self.corrupt(Fault::NotTheBoard {
+                        board,
+                        what: format!(
+                            "state {number} is worth {solved} on {board}, the table says {stored}"
+                        ),
+                    }))
+                }
+                Err(TableError::NoSuchState { .. }) => {
+                    return Err(self.corrupt(Fault::NotTheBoard {
+                        board,
+                        what: format!("state {number} of {board} is missing"),
+                    }))
+                }
+                Err(error) => return Err(error),
+            }
+        }
+        Ok(())
     }
 
     /// Opens a table file and checks that it holds `board`.
@@ -186,19 +283,9 @@ impl Table {
         }
     }
 
-    fn directory(&self) -> Result<&Directory, TableError> {
-        let directory = self
-            .directory
-            .get_or_init(|| Ok(Directory::new(&self.view().directory()?)));
-        match directory {
-            Ok(directory) => Ok(directory),
-            Err(fault) => Err(self.corrupt(fault.clone())),
-        }
-    }
-
     /// The number of a canonical legal position code.
     fn position_number(&self, code: PositionCode) -> Result<u64, TableError> {
-        let directory = self.directory()?;
+        let directory = &self.directory;
         let word = (code / 64) as usize;
         let Some(before) = directory.before(word) else {
             return Err(self.corrupt(Fault::Inconsistent(
@@ -275,6 +362,132 @@ impl Table {
             )))
         })
     }
+}
+
+/// Checks that a directory's counts are those of `codec`'s board: every
+/// group of 64 codes on a board of at most `RECOUNT_ALL_CODES` codes, else
+/// the first, the last and `SAMPLED_GROUPS` picked at random (the same on
+/// every open). Returns the groups checked, in the order checked.
+fn check_directory(codec: &Codec, counts: &[u8]) -> Result<Vec<u64>, Fault> {
+    let board = *codec.board();
+    let codes = codec.code_count();
+    let groups = counts.len() as u64;
+    if groups != codes.div_ceil(64) {
+        return Err(Fault::Inconsistent(
+            "the directory has the wrong length".into(),
+        ));
+    }
+    let checked: Vec<u64> = if codes <= RECOUNT_ALL_CODES {
+        (0..groups).collect()
+    } else {
+        let mut seed = SAMPLE_SEED;
+        let mut random = move || {
+            // splitmix64
+            seed = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = seed;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        };
+        [0, groups - 1]
+            .into_iter()
+            .chain((0..SAMPLED_GROUPS).map(|_| random() % groups))
+            .collect()
+    };
+    for &group in &checked {
+        let first_code = group * 64;
+        let count = (codes - first_code).min(64) as u32;
+        let counted = codec
+            .canonical_legal_positions(first_code, count, |_, _| {})
+            .count_ones();
+        let stored = counts[group as usize] as u32;
+        if counted != stored {
+            return Err(Fault::NotTheBoard {
+                board,
+                what: format!(
+                    "codes {first_code} to {} hold {counted} canonical legal positions of \
+                     {board}, its directory says {stored}",
+                    first_code + count as u64 - 1
+                ),
+            });
+        }
+    }
+    Ok(checked)
+}
+
+/// Blocks whose ko-state counts are checked when a table is opened,
+/// besides the first: those of the first groups `check_directory` checked
+/// after the first and the last.
+const KO_CHECKED_BLOCKS: usize = 4;
+
+/// Checks that the positions of a few blocks have as many ko states as
+/// `codec`'s board gives them: the first block, and from each of a few of
+/// the directory's checked `groups` on, the rest of its block. A ko point
+/// depends on the board's neighbours, so this tells apart boards whose
+/// directories agree (a ring of 4 points and the 2x2 square). Returns the
+/// blocks decoded, to keep.
+fn check_ko_counts(
+    codec: &Codec,
+    view: &TableBytes<'_>,
+    directory: &Directory,
+    groups: &[u64],
+) -> Result<Vec<(u32, Arc<Block>)>, Fault> {
+    let board = *codec.board();
+    let codes = codec.code_count();
+    let header = view.header();
+    let per = header.positions_per_block as u64;
+    let starts = std::iter::once(0).chain(groups.iter().skip(2).copied().take(KO_CHECKED_BLOCKS));
+    let mut decoded: Vec<(u32, Arc<Block>)> = Vec::new();
+    for start in starts {
+        let Some(first_number) = directory.before(start as usize) else {
+            continue;
+        };
+        if first_number >= header.positions {
+            continue;
+        }
+        let block_number = (first_number / per) as u32;
+        let block = match decoded.iter().find(|(b, _)| *b == block_number) {
+            Some((_, block)) => block.clone(),
+            None => {
+                let block = Arc::new(view.block(block_number)?);
+                decoded.push((block_number, block.clone()));
+                block
+            }
+        };
+        let (block_first, block_last) = view.block_positions(block_number);
+        let mut number = first_number;
+        let mut mismatch = None;
+        let mut group = start;
+        while number < block_last && mismatch.is_none() && group * 64 < codes {
+            let first_code = group * 64;
+            let count = (codes - first_code).min(64) as u32;
+            codec.canonical_legal_positions(first_code, count, |position, canonical| {
+                if number >= block_last || mismatch.is_some() {
+                    return;
+                }
+                let ko_points = position.ko_points(&board);
+                let counted = codec.canonical_ko_points(&canonical, ko_points).len();
+                let at = (number - block_first) as usize;
+                let stored = match (block.starts.get(at), block.starts.get(at + 1)) {
+                    (Some(&from), Some(&to)) => to.saturating_sub(from).saturating_sub(2) as usize,
+                    _ => usize::MAX,
+                };
+                if counted != stored {
+                    mismatch = Some(format!(
+                        "position {number} (code {}) has {counted} ko states on {board}, \
+                         the table holds {stored}",
+                        canonical.code
+                    ));
+                }
+                number += 1;
+            });
+            group += 1;
+        }
+        if let Some(what) = mismatch {
+            return Err(Fault::NotTheBoard { board, what });
+        }
+    }
+    Ok(decoded)
 }
 
 /// The canonical legal positions before each 64-code word, from the

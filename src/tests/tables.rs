@@ -473,3 +473,189 @@ fn the_spot_check_refuses_altered_tables() {
     );
     assert_eq!(std::fs::read_dir(other.path()).unwrap().count(), 0);
 }
+
+/// The header's reserved bytes (byte 19, bytes 124..128, the rules name's
+/// padding) are zero in every shipped table, and a header with anything
+/// else there is refused, naming the bytes, even with its checksum made
+/// right.
+#[test]
+fn junk_in_the_headers_reserved_bytes_is_refused() {
+    use crate::table::built_in;
+    use crate::table::format::RULES;
+    for (name, bytes) in built_in::tables() {
+        assert!(Table::from_static(name, bytes).is_ok(), "{name}");
+    }
+    let (bytes, _) = encode(&solved("2x3"));
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("2x3.sgtb");
+    let rules_padding = 24 + RULES.len() + 1;
+    for (at, fault) in [
+        (19, "reserved byte 19 is not zero"),
+        (124, "reserved bytes 124..128 are not zero"),
+        (127, "reserved bytes 124..128 are not zero"),
+        (rules_padding, "the rules name's padding is not zero"),
+        (55, "the rules name's padding is not zero"),
+    ] {
+        let mut damaged = bytes.clone();
+        damaged[at] = 0x5a;
+        reseal(&mut damaged);
+        std::fs::write(&path, &damaged).unwrap();
+        let message = Table::open(&path).unwrap_err().to_string();
+        assert!(
+            message.contains("2x3.sgtb") && message.contains(fault),
+            "byte {at}: {message}"
+        );
+    }
+}
+
+/// `bytes`, a table, with its header rewritten to name `board` (rows,
+/// columns, and the format version and topology byte of its topology) and
+/// its checksum made right: another board's data under `board`'s name.
+fn relabelled(bytes: &[u8], board: Board) -> Vec<u8> {
+    let mut forged = bytes.to_vec();
+    let circular = board.is_circular();
+    forged[8..12].copy_from_slice(&(if circular { 2u32 } else { 1 }).to_le_bytes());
+    forged[16] = board.rows() as u8;
+    forged[17] = board.columns() as u8;
+    forged[18] = circular as u8;
+    reseal(&mut forged);
+    forged
+}
+
+/// Whether two boards have the same neighbours, point for point.
+fn same_neighbours(a: &Board, b: &Board) -> bool {
+    a.points() == b.points()
+        && (0..a.points()).all(|p| {
+            let p = crate::board::Point::new(p);
+            a.neighbours(p) == b.neighbours(p)
+        })
+}
+
+/// Every shipped table relabelled as every other board of its number of
+/// points (its header's board, version and topology rewritten, its
+/// checksum made right) is refused when opened, naming the file and the
+/// board its directory is not, unless the two boards are one board under
+/// two names (1x5 and 5x1, 3x2 and 3x2c): then it serves every state as the
+/// board's own solve does.
+#[test]
+fn a_table_relabelled_as_another_board_is_refused() {
+    use crate::table::built_in;
+    let folder = tempfile::tempdir().unwrap();
+    let mut refused = 0;
+    let mut accepted = Vec::new();
+    for (name, bytes) in built_in::tables() {
+        let own: Board = name.parse().unwrap();
+        let points = own.points();
+        for rows in (1..=points).filter(|r| points.is_multiple_of(*r)) {
+            for circular in [false, true] {
+                let board = if circular {
+                    Board::circular(rows, points / rows)
+                } else {
+                    Board::new(rows, points / rows)
+                };
+                let Ok(board) = board else { continue };
+                if board == own {
+                    continue;
+                }
+                let path = folder.path().join(crate::table::file_name(&board));
+                std::fs::write(&path, relabelled(bytes, board)).unwrap();
+                match Table::open(&path) {
+                    Ok(table) => {
+                        // Accepted: it must be the same board, the same
+                        // neighbours point for point, and (when quick to
+                        // solve) every state worth what the board's own
+                        // solve gives.
+                        assert!(same_neighbours(&own, &board), "{name} served as {board}");
+                        accepted.push(format!("{name} as {board}"));
+                        if table.header().states > 200_000 {
+                            continue;
+                        }
+                        let solution = solved(&board.name());
+                        let index = solution.index();
+                        for number in 0..index.counts().states as StateNumber {
+                            let state = index.unrank(number);
+                            assert_eq!(
+                                table.probe(&state).ok(),
+                                solution.value(number).ok(),
+                                "{name} served as {board}: state {number}"
+                            );
+                        }
+                    }
+                    Err(error) => {
+                        let message = error.to_string();
+                        assert!(
+                            message.contains(&path.display().to_string())
+                                && message.contains(&format!("not a table of board {board}")),
+                            "{name} as {board}: {message}"
+                        );
+                        refused += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(refused > 100, "{refused} refused");
+    eprintln!("accepted as the same board: {accepted:?}");
+    // The issue's cases, by name.
+    for (data, label) in [
+        ("2x4c", "2x4"),
+        ("2x5", "2x5c"),
+        ("2x5", "5x2"),
+        ("3x4", "4x3"),
+    ] {
+        let bytes = built_in::tables().find(|(n, _)| *n == data).unwrap().1;
+        let board: Board = label.parse().unwrap();
+        let path = folder.path().join(crate::table::file_name(&board));
+        std::fs::write(&path, relabelled(bytes, board)).unwrap();
+        assert!(Table::open(&path).is_err(), "{data} as {label}");
+    }
+}
+
+/// A measurement, run on request: how long opening each table of
+/// `SMALLGO_OPEN_TABLES` (paths separated by `:`) takes, with its checks
+/// (header and checksum, then the directory and ko states against the
+/// board), against the header and checksum alone and with the directory
+/// read (as the first probe did before opening read it).
+/// `SMALLGO_OPEN_TABLES=tablebases/4x4.sgtb cargo test --release --lib
+/// open_times -- --ignored --nocapture`
+#[test]
+#[ignore = "a measurement"]
+fn open_times() {
+    let paths = std::env::var("SMALLGO_OPEN_TABLES").unwrap_or_default();
+    for path in paths.split(':').filter(|p| !p.is_empty()) {
+        let path = std::path::Path::new(path);
+        let bytes = std::fs::read(path).unwrap();
+        let best = |work: &dyn Fn()| {
+            (0..5)
+                .map(|_| {
+                    let started = std::time::Instant::now();
+                    work();
+                    started.elapsed().as_secs_f64()
+                })
+                .fold(f64::INFINITY, f64::min)
+        };
+        let header = best(&|| {
+            crate::table::format::Header::read(&bytes).unwrap();
+        });
+        let directory = best(&|| {
+            TableBytes::new(&bytes).unwrap().directory().unwrap();
+        });
+        let board = TableBytes::new(&bytes).unwrap().header().board;
+        let codec = best(&|| {
+            crate::index::code::Codec::new(board);
+        });
+        let open = best(&|| {
+            Table::open(path).unwrap();
+        });
+        eprintln!(
+            "{}: {} bytes, header and checksum {:.1} ms, with the directory read {:.1} ms, \
+             the board's codec made {:.1} ms, open with every check {:.1} ms",
+            path.display(),
+            bytes.len(),
+            header * 1e3,
+            directory * 1e3,
+            codec * 1e3,
+            open * 1e3
+        );
+    }
+}

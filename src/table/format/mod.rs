@@ -119,6 +119,14 @@ pub enum Fault {
     },
     /// The data contradicts itself: a bad offset, count, code or block.
     Inconsistent(String),
+    /// The position directory is not that of the board the header names:
+    /// the table holds another board's data under this board's name.
+    NotTheBoard {
+        /// The board the header names.
+        board: Board,
+        /// What the board has and the table does not.
+        what: String,
+    },
 }
 
 impl fmt::Display for Fault {
@@ -152,6 +160,10 @@ impl fmt::Display for Fault {
                 "{length} bytes where the header describes {expected}: extra bytes at the end"
             ),
             Fault::Inconsistent(what) => write!(f, "corrupted table: {what}"),
+            Fault::NotTheBoard { board, what } => write!(
+                f,
+                "not a table of board {board}, though its header says so: {what}"
+            ),
         }
     }
 }
@@ -325,6 +337,26 @@ impl Header {
         if rules != RULES {
             return Err(Fault::UnknownRules(rules));
         }
+        // The reserved bytes are written as zero, and read so: a header with
+        // anything else there was not written by smallgo.
+        if rules_field[rules_end..].iter().any(|&b| b != 0) {
+            return Err(inconsistent("the rules name's padding is not zero"));
+        }
+        if bytes[TOPOLOGY_OFFSET + 1] != 0 {
+            return Err(inconsistent(format!(
+                "reserved byte {} is not zero",
+                TOPOLOGY_OFFSET + 1
+            )));
+        }
+        if bytes[CHECKSUM_OFFSET + 4..HEADER_SIZE]
+            .iter()
+            .any(|&b| b != 0)
+        {
+            return Err(inconsistent(format!(
+                "reserved bytes {}..{HEADER_SIZE} are not zero",
+                CHECKSUM_OFFSET + 4
+            )));
+        }
         let board = board_of_header(bytes)?;
         if board.points() > crate::index::MAX_INDEX_POINTS {
             return Err(inconsistent(format!(
@@ -377,6 +409,10 @@ impl Header {
                 computed,
             });
         }
+        // The blocks start right after the block table.
+        if u64_at(bytes, header.block_table_offset as usize) != table_end {
+            return Err(inconsistent("the first block's offset"));
+        }
         header.check_counts()?;
         Ok(header)
     }
@@ -398,11 +434,16 @@ impl Header {
         if self.ko_states > self.positions.saturating_mul(self.board.points() as u64) {
             return Err(inconsistent("too many ko states"));
         }
+        // The parts follow one another: header, directory, block table.
         let directory_end = self.directory_offset.checked_add(self.directory_length);
-        if self.directory_offset < HEADER_SIZE as u64
-            || directory_end.is_none_or(|end| end > self.block_table_offset)
+        if self.directory_offset != HEADER_SIZE as u64
+            || directory_end != Some(self.block_table_offset)
         {
             return Err(inconsistent("directory offsets"));
+        }
+        // A directory count is at most 64.
+        if self.positions > self.directory_words().saturating_mul(64) {
+            return Err(inconsistent("more positions than the board has codes"));
         }
         Ok(())
     }

@@ -41,6 +41,21 @@ fn the_criteria_read_word_for_word_are_a_variant() {
     );
     let report = smallgo(&["analyze", "seki", "2x4", "--reading", "written"]).stdout;
     assert!(report.contains("criteria read: written"), "{report}");
+    let loose = smallgo(&[
+        "analyze",
+        "seki",
+        "2x6",
+        "--reading",
+        "lost-enough",
+        "--json",
+    ])
+    .stdout;
+    let written = smallgo(&["analyze", "seki", "2x6", "--reading", "written", "--json"]).stdout;
+    assert!(loose.contains(r#""reading": "lost-enough""#), "{loose}");
+    assert_ne!(
+        json_figures(&loose, "thesis"),
+        json_figures(&written, "thesis")
+    );
 }
 
 #[test]

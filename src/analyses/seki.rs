@@ -22,10 +22,12 @@
 //! win, draw or loss (`Best::Result`). Under `Best::Result` a lost
 //! position's moves are all best, so 2 reads as the reference work wrote it.
 //!
-//! That is `Reading::Ours`. `Reading::Written` takes the reference work's
-//! words one by one: in 2, a lost position passes whatever pass is worth
-//! ("or it is defeated"); in 4, pass must be the only best move of the
-//! opponent, with no exception for a lost position.
+//! That is `Reading::Ours`. `Reading::Written` keeps the exception where
+//! the reference work writes it, in 2 ("the only best move (or it is
+//! defeated)"), and not in 4 ("pass is the only best move"): after the
+//! pass, pass must be the opponent's only best move even when the opponent
+//! is lost. `Reading::LostEnough` reads 2's exception more loosely still:
+//! a lost mover passes 2 whatever pass is worth.
 //!
 //! The stricter test (`seki_shape`) looks at the stones: some empty point
 //! touches strings of both colours (a shared liberty), and at every shared
@@ -153,9 +155,12 @@ impl Best {
 pub enum Reading {
     /// A lost position needs pass among its best moves, in 2 and in 4.
     Ours,
-    /// Word for word: in 2 a lost position is enough; in 4 pass must be
-    /// the only best move.
+    /// As written: in 2 a lost position needs pass among its best moves;
+    /// in 4 pass must be the only best move.
     Written,
+    /// In 2 a lost position is enough; in 4 pass must be the only best
+    /// move.
+    LostEnough,
 }
 
 impl Reading {
@@ -163,6 +168,7 @@ impl Reading {
         match self {
             Reading::Ours => "ours",
             Reading::Written => "written",
+            Reading::LostEnough => "lost-enough",
         }
     }
 }
@@ -234,7 +240,8 @@ pub fn thesis_seki(
 ) -> Result<bool, TableError> {
     let (own, after_pass) = match criteria.reading {
         Reading::Ours => (WhenLost::PassAmongBest, WhenLost::PassAmongBest),
-        Reading::Written => (WhenLost::Nothing, WhenLost::NoException),
+        Reading::Written => (WhenLost::PassAmongBest, WhenLost::NoException),
+        Reading::LostEnough => (WhenLost::Nothing, WhenLost::NoException),
     };
     if state.passed() || !pass_is_best(values, state, criteria, mover_is_black, own)? {
         return Ok(false);

@@ -30,9 +30,10 @@ pub struct SekiArguments {
     best: BestArgument,
 
     /// How the reference work's criteria are read: ours (a lost position
-    /// needs pass among its best moves, before and after the pass), or
-    /// written (word for word: a lost position is enough before the pass,
-    /// and after it pass must be the opponent's only best move).
+    /// needs pass among its best moves, before and after the pass), written
+    /// (the same before the pass; after it pass must be the opponent's only
+    /// best move, lost or not), or lost-enough (as written, but before the
+    /// pass a lost position is enough, whatever pass is worth).
     #[arg(long, value_enum, default_value_t = ReadingArgument::Ours)]
     reading: ReadingArgument,
 
@@ -60,6 +61,7 @@ enum BestArgument {
 enum ReadingArgument {
     Ours,
     Written,
+    LostEnough,
 }
 
 /// A census and where its values came from.
@@ -110,6 +112,7 @@ fn analyze(arguments: &SekiArguments) -> Result<Report, String> {
         reading: match arguments.reading {
             ReadingArgument::Ours => Reading::Ours,
             ReadingArgument::Written => Reading::Written,
+            ReadingArgument::LostEnough => Reading::LostEnough,
         },
     };
     let census = census(&values, criteria, arguments.examples).map_err(|e| e.to_string())?;

@@ -95,7 +95,8 @@ fn brute_seki(
 ) -> bool {
     let (own, after_pass) = match reading {
         Reading::Ours => (Some(true), Some(true)),
-        Reading::Written => (None, Some(false)),
+        Reading::Written => (Some(true), Some(false)),
+        Reading::LostEnough => (None, Some(false)),
     };
     if game.states[s].passed || !pass_is_best(game, values, s, komi_halves, order, own) {
         return false;
@@ -191,7 +192,7 @@ fn counts_on_2x3_and_3x3_match_a_brute_force() {
         let board: Board = name.parse().unwrap();
         for (komi, komi_halves) in [("0", 0), ("0.5", 1), ("-2", -4)] {
             for (order, best) in [(Order::Score, Best::Score), (Order::Result, Best::Result)] {
-                for reading in [Reading::Ours, Reading::Written] {
+                for reading in [Reading::Ours, Reading::Written, Reading::LostEnough] {
                     let table = Tablebase::with_sources(None, false).table(board).unwrap();
                     let values = DenseValues::from_table(&table).unwrap();
                     let komi: f64 = komi.parse().unwrap();
@@ -212,7 +213,7 @@ fn counts_on_2x3_and_3x3_match_a_brute_force() {
                     // the pass is none, so a komi may leave none on 2x3.
                     match reading {
                         Reading::Ours => assert!(thesis.black_to_move > 0, "{what}: some seki"),
-                        Reading::Written => {
+                        Reading::Written | Reading::LostEnough => {
                             written_found += thesis.black_to_move + thesis.white_to_move
                         }
                     }

@@ -452,7 +452,8 @@ pub struct Check {
     pub komi: f64,
     /// The empty board's outcome for Black, by the table.
     pub start: Outcome,
-    /// States reached with Black to move, and White turns rated.
+    /// States reached with Black to move (once per rule memory), and White
+    /// turns rated.
     pub black_turns: u64,
     pub white_turns: u64,
     /// White turns where the rule's move is rated a loss for White.

@@ -1,5 +1,6 @@
 //! `smallgo analyze rule-1xn` as a user meets it: the report per board and
-//! rule, `--json`, and bad lengths and missing tables. The check itself is
+//! rule, `--json`, the reference work's rule by name, boards without a
+//! table beside those checked, and bad lengths and missing tables. The check itself is
 //! tested against a brute force in `src/tests/line_rule.rs`.
 
 mod support;
@@ -39,6 +40,71 @@ fn the_command_reports_per_board_and_rule() {
 }
 
 #[test]
+fn boards_without_a_table_are_reported_and_the_others_checked() {
+    let output = smallgo(&["analyze", "rule-1xn", "15-17", "--rule", "pass", "--json"]);
+    assert!(output.status.success(), "{output:?}");
+    let text = output.stdout;
+    for board in ["1x15", "1x16"] {
+        assert!(
+            text.contains(&format!(
+                "{{\"board\": \"{board}\", \"source\": \"built-in table {board}\""
+            )),
+            "{text}"
+        );
+    }
+    assert!(
+        text.ends_with(
+            "\"missing\": [{\"board\": \"1x17\", \"reason\": \"no table of board 1x17, built in, \
+             and it is too large to solve on the spot: build it with `smallgo build 1x17 --tables DIR` \
+             and give --tables DIR\"}]}\n"
+        ),
+        "{text}"
+    );
+    assert!(output
+        .stderr
+        .contains("not checked: no table of board 1x17"));
+
+    let output = smallgo(&["analyze", "rule-1xn", "16-17", "--rule", "pass"]);
+    assert!(output.status.success(), "{output:?}");
+    let text = output.stdout;
+    assert!(text.contains("1x16    0      pass      no"), "{text}");
+    assert!(
+        text.contains("Not checked:\n  no table of board 1x17, built in"),
+        "{text}"
+    );
+}
+
+#[test]
+fn the_thesis_rule_is_checked_in_every_reading() {
+    let output = smallgo(&["analyze", "rule-1xn", "6", "--rule", "thesis", "--json"]);
+    assert!(output.status.success(), "{output:?}");
+    let text = output.stdout;
+    for orientation in ["kept", "again", "fresh"] {
+        for first_black in ["from4", "min"] {
+            for step_two in ["empty", "legal"] {
+                let name = format!("thesis-{orientation}-{first_black}-{step_two}");
+                assert!(
+                    text.contains(&format!("\"rule\": \"{name}\"")),
+                    "{name}: {text}"
+                );
+            }
+        }
+    }
+    let output = smallgo(&["analyze", "rule-1xn", "6", "--rule", "thesis-kept-min"]);
+    assert!(output.status.success(), "{output:?}");
+    assert!(
+        output.stdout.contains("thesis-kept-min-legal"),
+        "{output:?}"
+    );
+    let output = smallgo(&["analyze", "rule-1xn", "6", "--rule", "thesis-sideways"]);
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    assert!(
+        output.stderr.contains("'thesis-sideways' is not a rule"),
+        "{output:?}"
+    );
+}
+
+#[test]
 fn bad_lengths_and_missing_tables_are_refused() {
     for (arguments, message) in [
         (vec!["analyze", "rule-1xn", "0"], "not a board length"),
@@ -46,7 +112,8 @@ fn bad_lengths_and_missing_tables_are_refused() {
         (vec!["analyze", "rule-1xn", "40"], "not a board length"),
         (
             vec!["analyze", "rule-1xn", "22"],
-            "no table of board 1x22, built in: build it with `smallgo build 1x22`",
+            "no table of board 1x22, built in, and it is too large to solve on the spot: \
+             build it with `smallgo build 1x22 --tables DIR` and give --tables DIR",
         ),
         (
             vec!["analyze", "rule-1xn", "6", "--tables", "/nonexistent"],

@@ -26,6 +26,39 @@ fn the_report_shows_the_2x3_seki() {
 }
 
 #[test]
+fn the_criteria_read_word_for_word_are_a_variant() {
+    let ours = smallgo(&["analyze", "seki", "2x4", "--json"]).stdout;
+    let written = smallgo(&["analyze", "seki", "2x4", "--reading", "written", "--json"]);
+    assert!(written.status.success(), "{}", written.stderr);
+    let written = written.stdout;
+    assert!(ours.contains(r#""reading": "ours""#), "{ours}");
+    assert!(written.contains(r#""reading": "written""#), "{written}");
+    // The readings differ on 2x4 (the brute force in src/tests/seki.rs
+    // checks each count).
+    assert_ne!(
+        json_figures(&ours, "thesis"),
+        json_figures(&written, "thesis")
+    );
+    let report = smallgo(&["analyze", "seki", "2x4", "--reading", "written"]).stdout;
+    assert!(report.contains("criteria read: written"), "{report}");
+    let loose = smallgo(&[
+        "analyze",
+        "seki",
+        "2x6",
+        "--reading",
+        "lost-enough",
+        "--json",
+    ])
+    .stdout;
+    let written = smallgo(&["analyze", "seki", "2x6", "--reading", "written", "--json"]).stdout;
+    assert!(loose.contains(r#""reading": "lost-enough""#), "{loose}");
+    assert_ne!(
+        json_figures(&loose, "thesis"),
+        json_figures(&written, "thesis")
+    );
+}
+
+#[test]
 fn tables_from_a_folder_are_read_and_turned_boards_served() {
     let folder = tempfile::tempdir().unwrap();
     let path = folder.path().to_str().unwrap();
@@ -64,6 +97,11 @@ fn bad_arguments_are_refused_with_a_message() {
         (vec!["3x3", "--komi", "x"], 2, "'x' is not a finite number"),
         (vec!["3x3", "--komi", "inf"], 2, "not a finite number"),
         (vec!["3x3", "--best", "fast"], 2, "invalid value 'fast'"),
+        (
+            vec!["3x3", "--reading", "loose"],
+            2,
+            "invalid value 'loose'",
+        ),
         (vec!["3x3", "--examples=-1"], 2, "--examples"),
         (vec!["3x3", "--tables", &missing], 1, "does not exist"),
     ] {

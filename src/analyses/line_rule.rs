@@ -2,12 +2,16 @@
 //! against a table: does a rule that answers every Black move by itself
 //! keep White at least the table's draw, whatever Black plays?
 //!
-//! A rule sees the position, the ko point, Black's last move and the komi,
-//! and gives White's move; it may not look at values (except `Rule::Table`,
-//! the engine's own choice, kept as the control that must pass).
+//! A rule sees the position, the ko point, Black's last move, the komi and
+//! a small memory of its own (`Memory`), and gives White's move and what it
+//! remembers next; it may not look at values (except `Rule::Table`, the
+//! engine's own choice, kept as the control that must pass). `Thesis` is
+//! the reference work's rule (Lin 2018, section 5.6, Algorithm 8) in each
+//! reading its text allows.
 //!
 //! The check walks every state reachable from the empty board when Black
-//! may play any legal move and White plays the rule's move. At each White
+//! may play any legal move and White plays the rule's move; a state reached
+//! with two different rule memories is walked once with each. At each White
 //! turn it rates the rule's move from the table. The rule guarantees White
 //! at least a draw exactly when no White turn reached has a rule move
 //! rated a loss: Black's moves can
@@ -27,22 +31,30 @@ use crate::state::{Child, State};
 use crate::table::TableError;
 use crate::value::Outcome;
 
+/// What a rule carries from one of its turns to the next: 0 before its
+/// first move. A rule that remembers nothing keeps it 0, so that the check
+/// walks each state once.
+pub type Memory = u8;
+
 /// A move rule for White on a line: what `check` checks. `Rule` has the
-/// built-in ones; a rule of one's own implements this.
+/// built-in ones, `Thesis` the reference work's; a rule of one's own
+/// implements this.
 pub trait LineRule {
     /// The rule's name, as reports print it.
     fn name(&self) -> &str;
 
     /// White's move in `state` (seen from White: `us` are White's stones),
-    /// after Black's `last` move. A move that is not legal there counts as
-    /// a loss for White.
+    /// after Black's `last` move, with what the rule remembered from its
+    /// previous turn; and what it remembers for its next. A move that is
+    /// not legal there counts as a loss for White.
     fn white_move(
         &self,
         values: &dyn Values,
         state: &State,
         last: Move,
         komi: f64,
-    ) -> Result<Move, TableError>;
+        memory: Memory,
+    ) -> Result<(Move, Memory), TableError>;
 }
 
 /// The built-in rules.
@@ -96,17 +108,18 @@ impl LineRule for Rule {
         self.as_str()
     }
 
-    /// The built-in rules' moves are legal, or pass.
+    /// The built-in rules' moves are legal, or pass; they remember nothing.
     fn white_move(
         &self,
         values: &dyn Values,
         state: &State,
         last: Move,
         komi: f64,
-    ) -> Result<Move, TableError> {
+        memory: Memory,
+    ) -> Result<(Move, Memory), TableError> {
         let board = values.board();
         let last = Some(last);
-        Ok(match self {
+        let mv = match self {
             Rule::Pass => Move::Pass,
             Rule::Table => {
                 let ratings = rate_moves(values, state, komi, false)?;
@@ -130,7 +143,8 @@ impl LineRule for Rule {
                 }
                 _ => adjacent(&board, state, last, komi),
             },
-        })
+        };
+        Ok((mv, memory))
     }
 }
 
@@ -207,6 +221,201 @@ fn adjacent(board: &Board, state: &State, last: Option<Move>, komi: f64) -> Move
     }
 }
 
+/// When the reference work's rule decides which end of the line is
+/// position 1. Its prose fixes the numbering on White's first move, so
+/// that positions 2 and 3 hold no Black stone; its Algorithm 8 opens every
+/// call with the test "board[2] = white, or board[2] and board[3] not
+/// black". Where both ends pass the test, the one in use is kept (A1 is
+/// position 1 before White's first move).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Orientation {
+    /// Chosen on White's first move, kept for the rest of the game.
+    Kept,
+    /// Tested again on every White move: the numbering in use is kept if it
+    /// passes, else the other end is taken if that passes, else it is kept.
+    Again,
+    /// Chosen afresh on every White move from the board alone: A1 is
+    /// position 1 if that numbering passes the test, else the other end if
+    /// that passes, else A1. The rule then remembers nothing.
+    Fresh,
+}
+
+/// Where step 1 looks for the first Black stone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FirstBlack {
+    /// The prose: the first Black stone from position 4 to n (n + 1 if
+    /// none); Black stones on positions 1 to 3 are not looked at.
+    From4,
+    /// Algorithm 8: the first Black stone anywhere (n + 1 if none), and
+    /// step 1 applies only if it is beyond position 3.
+    Minimum,
+}
+
+/// Which point step 2 plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StepTwo {
+    /// The prose: the first empty point from position 2 to n, legal or not
+    /// (Theorem 3 says it is legal).
+    FirstEmpty,
+    /// Algorithm 8: the first empty point from position 2 to n that is
+    /// legal.
+    FirstLegal,
+}
+
+/// White's move-generating rule of the reference work (Lin 2018, section
+/// 5.6, Algorithm 8), in one reading of its text. With positions 1 to n
+/// along the line (position 0 and n + 1 are the edges):
+///
+/// 1. if the first Black stone is at w > 3 (w = n + 1 if there is none),
+///    White holds w - 1 and w - 2 is empty, play w - 2;
+/// 2. else play the first empty point from position 2 to n;
+/// 3. else pass.
+///
+/// On a circular line the same numbering is used, A1 to the last point,
+/// with the ends taken as edges by the rule (not by the board).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Thesis {
+    pub orientation: Orientation,
+    pub first_black: FirstBlack,
+    pub step_two: StepTwo,
+    name: String,
+}
+
+/// What a position holds, as the rule sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Cell {
+    Black,
+    White,
+    Empty,
+    Edge,
+}
+
+impl Thesis {
+    pub fn new(orientation: Orientation, first_black: FirstBlack, step_two: StepTwo) -> Thesis {
+        let name = format!(
+            "thesis-{}-{}-{}",
+            match orientation {
+                Orientation::Kept => "kept",
+                Orientation::Again => "again",
+                Orientation::Fresh => "fresh",
+            },
+            match first_black {
+                FirstBlack::From4 => "from4",
+                FirstBlack::Minimum => "min",
+            },
+            match step_two {
+                StepTwo::FirstEmpty => "empty",
+                StepTwo::FirstLegal => "legal",
+            }
+        );
+        Thesis {
+            orientation,
+            first_black,
+            step_two,
+            name,
+        }
+    }
+
+    /// Every reading, in the order reports list them.
+    pub fn readings() -> Vec<Thesis> {
+        let mut all = Vec::new();
+        for orientation in [Orientation::Kept, Orientation::Again, Orientation::Fresh] {
+            for first_black in [FirstBlack::From4, FirstBlack::Minimum] {
+                for step_two in [StepTwo::FirstEmpty, StepTwo::FirstLegal] {
+                    all.push(Thesis::new(orientation, first_black, step_two));
+                }
+            }
+        }
+        all
+    }
+}
+
+/// The memory of `Thesis` under `Orientation::Kept` and `Again`: which
+/// numbering is in use once White has moved.
+const FROM_A1: Memory = 1;
+const FROM_THE_END: Memory = 2;
+
+impl LineRule for Thesis {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn white_move(
+        &self,
+        values: &dyn Values,
+        state: &State,
+        _last: Move,
+        _komi: f64,
+        memory: Memory,
+    ) -> Result<(Move, Memory), TableError> {
+        let board = values.board();
+        let n = board.columns();
+        let position = state.position();
+        // Position `i` (1 to n) as a point, numbered from A1 or from the
+        // other end.
+        let point = |reversed: bool, i: usize| board.point(0, if reversed { n - i } else { i - 1 });
+        let cell = |reversed: bool, i: usize| {
+            if i == 0 || i > n {
+                Cell::Edge
+            } else if position.us().contains(point(reversed, i)) {
+                Cell::White
+            } else if position.them().contains(point(reversed, i)) {
+                Cell::Black
+            } else {
+                Cell::Empty
+            }
+        };
+        let passes = |reversed: bool| {
+            cell(reversed, 2) == Cell::White
+                || (cell(reversed, 2) != Cell::Black && cell(reversed, 3) != Cell::Black)
+        };
+        let choose = |current: bool| {
+            if passes(current) || !passes(!current) {
+                current
+            } else {
+                !current
+            }
+        };
+        let in_use = memory == FROM_THE_END;
+        let reversed = match self.orientation {
+            Orientation::Kept if memory != 0 => in_use,
+            Orientation::Kept | Orientation::Again => choose(in_use),
+            Orientation::Fresh => choose(false),
+        };
+        let memory = match self.orientation {
+            Orientation::Fresh => 0,
+            _ if reversed => FROM_THE_END,
+            _ => FROM_A1,
+        };
+        let black_from = match self.first_black {
+            FirstBlack::From4 => 4,
+            FirstBlack::Minimum => 1,
+        };
+        let first_black = (black_from..=n)
+            .find(|&i| cell(reversed, i) == Cell::Black)
+            .unwrap_or(n + 1);
+        // Step 1.
+        if first_black > 3
+            && cell(reversed, first_black - 1) == Cell::White
+            && cell(reversed, first_black - 2) == Cell::Empty
+        {
+            return Ok((Move::Place(point(reversed, first_black - 2)), memory));
+        }
+        // Step 2, else step 3.
+        let mut empty = (2..=n).filter(|&i| cell(reversed, i) == Cell::Empty);
+        let found = match self.step_two {
+            StepTwo::FirstEmpty => empty.next(),
+            StepTwo::FirstLegal => {
+                empty.find(|&i| state.place(&board, point(reversed, i)).is_some())
+            }
+        };
+        Ok((
+            found.map_or(Move::Pass, |i| Move::Place(point(reversed, i))),
+            memory,
+        ))
+    }
+}
+
 /// A White turn where the rule's move is rated a loss for White.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Counterexample {
@@ -243,7 +452,8 @@ pub struct Check {
     pub komi: f64,
     /// The empty board's outcome for Black, by the table.
     pub start: Outcome,
-    /// States reached with Black to move, and White turns rated.
+    /// States reached with Black to move (once per rule memory), and White
+    /// turns rated.
     pub black_turns: u64,
     pub white_turns: u64,
     /// White turns where the rule's move is rated a loss for White.
@@ -286,13 +496,13 @@ pub fn check(
         counterexample: None,
     };
     let mut walk = Walk {
-        states: vec![start],
+        states: vec![(start, 0)],
         parents: vec![(u32::MAX, Move::Pass, Move::Pass)],
-        seen: HashSet::from([start]),
+        seen: HashSet::from([(start, 0)]),
     };
     let mut next = 0;
     while next < walk.states.len() {
-        let black = walk.states[next];
+        let (black, memory) = walk.states[next];
         let here = next as u32;
         next += 1;
         check.black_turns += 1;
@@ -301,7 +511,7 @@ pub fn check(
                 continue;
             };
             check.white_turns += 1;
-            let mv = rule.white_move(values, &white, black_move, komi)?;
+            let (mv, remembered) = rule.white_move(values, &white, black_move, komi, memory)?;
             let child = white.play(&board, mv);
             let outcome = match child {
                 Some(_) => Some(rate_move(values, &white, mv, komi, false)?),
@@ -335,25 +545,26 @@ pub fn check(
                 }
             }
             if let Some(Child::State(after)) = child {
-                walk.visit(here, black_move, mv, after);
+                walk.visit(here, black_move, mv, (after, remembered));
             }
         }
     }
     Ok(check)
 }
 
-/// The states reached with Black to move, in the order found, with the
-/// state and moves (Black's, then White's) each was first reached by.
+/// The states reached with Black to move, each with the rule's memory, in
+/// the order found, with the state and moves (Black's, then White's) each
+/// was first reached by.
 struct Walk {
-    states: Vec<State>,
+    states: Vec<(State, Memory)>,
     parents: Vec<(u32, Move, Move)>,
-    seen: HashSet<State>,
+    seen: HashSet<(State, Memory)>,
 }
 
 impl Walk {
     /// Adds `state`, reached from state `from` by `black` then `white`,
     /// unless it is known.
-    fn visit(&mut self, from: u32, black: Move, white: Move, state: State) {
+    fn visit(&mut self, from: u32, black: Move, white: Move, state: (State, Memory)) {
         if self.seen.insert(state) {
             self.states.push(state);
             self.parents.push((from, black, white));

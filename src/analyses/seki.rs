@@ -22,6 +22,13 @@
 //! win, draw or loss (`Best::Result`). Under `Best::Result` a lost
 //! position's moves are all best, so 2 reads as the reference work wrote it.
 //!
+//! That is `Reading::Ours`. `Reading::Written` keeps the exception where
+//! the reference work writes it, in 2 ("the only best move (or it is
+//! defeated)"), and not in 4 ("pass is the only best move"): after the
+//! pass, pass must be the opponent's only best move even when the opponent
+//! is lost. `Reading::LostEnough` reads 2's exception more loosely still:
+//! a lost mover passes 2 whatever pass is worth.
+//!
 //! The stricter test (`seki_shape`) looks at the stones: some empty point
 //! touches strings of both colours (a shared liberty), and at every shared
 //! liberty, for both players, a stone there is suicide or captures nothing
@@ -143,33 +150,76 @@ impl Best {
     }
 }
 
+/// How the criteria's words are read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reading {
+    /// A lost position needs pass among its best moves, in 2 and in 4.
+    Ours,
+    /// As written: in 2 a lost position needs pass among its best moves;
+    /// in 4 pass must be the only best move.
+    Written,
+    /// In 2 a lost position is enough; in 4 pass must be the only best
+    /// move.
+    LostEnough,
+}
+
+impl Reading {
+    pub fn name(self) -> &'static str {
+        match self {
+            Reading::Ours => "ours",
+            Reading::Written => "written",
+            Reading::LostEnough => "lost-enough",
+        }
+    }
+}
+
 /// What the criteria are read with.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Criteria {
     /// Komi, given to White.
     pub komi: f64,
     pub best: Best,
+    pub reading: Reading,
+}
+
+/// What a lost position needs in `pass_is_best`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WhenLost {
+    /// Pass among the best moves.
+    PassAmongBest,
+    /// Nothing: being lost is enough.
+    Nothing,
+    /// The same as any other position: pass the only best move.
+    NoException,
 }
 
 /// Criteria 2 and 3 for the mover of `state` (Black when `mover_is_black`):
-/// pass is among the best moves, and is the only one unless the position
-/// is lost; and the mover has a placement besides pass.
+/// pass is the only best move, or the position is lost and `when_lost`
+/// holds; and the mover has a placement besides pass.
 pub fn pass_is_best(
     values: &dyn Values,
     state: &State,
     criteria: Criteria,
     mover_is_black: bool,
+    when_lost: WhenLost,
 ) -> Result<bool, TableError> {
     let board = values.board();
     let (komi, best) = (criteria.komi, criteria.best);
+    if state.legal_points(&board).is_empty() {
+        return Ok(false);
+    }
     // The state's own value is its best move's (one step of minimax): pass
     // must match it before the other moves are worth rating.
     let own = values.value_of(state)?.outcome(komi, mover_is_black);
+    let lost = matches!(own, Outcome::OpponentWins { .. });
+    if lost && when_lost == WhenLost::Nothing {
+        return Ok(true);
+    }
     let pass = rate_move(values, state, Move::Pass, komi, mover_is_black)?;
-    if !best.same(&pass, &own) || state.legal_points(&board).is_empty() {
+    if !best.same(&pass, &own) {
         return Ok(false);
     }
-    if matches!(own, Outcome::OpponentWins { .. }) {
+    if lost && when_lost == WhenLost::PassAmongBest {
         return Ok(true);
     }
     let ratings = rate_moves(values, state, komi, mover_is_black)?;
@@ -180,19 +230,24 @@ pub fn pass_is_best(
         == 1)
 }
 
-/// Whether `state` is seki by the reference work's four criteria, with its
-/// mover Black when `mover_is_black`.
+/// Whether `state` is seki by the reference work's four criteria, in the
+/// reading `criteria.reading`, with its mover Black when `mover_is_black`.
 pub fn thesis_seki(
     values: &dyn Values,
     state: &State,
     criteria: Criteria,
     mover_is_black: bool,
 ) -> Result<bool, TableError> {
-    if state.passed() || !pass_is_best(values, state, criteria, mover_is_black)? {
+    let (own, after_pass) = match criteria.reading {
+        Reading::Ours => (WhenLost::PassAmongBest, WhenLost::PassAmongBest),
+        Reading::Written => (WhenLost::PassAmongBest, WhenLost::NoException),
+        Reading::LostEnough => (WhenLost::Nothing, WhenLost::NoException),
+    };
+    if state.passed() || !pass_is_best(values, state, criteria, mover_is_black, own)? {
         return Ok(false);
     }
     match state.pass(&values.board()) {
-        Child::State(after) => pass_is_best(values, &after, criteria, !mover_is_black),
+        Child::State(after) => pass_is_best(values, &after, criteria, !mover_is_black, after_pass),
         Child::End { .. } => Ok(false),
     }
 }
@@ -478,7 +533,11 @@ mod tests {
     fn criteria_on_hand_checked_states() {
         let board: Board = "2x3".parse().unwrap();
         let values = built_in(board);
-        let criteria = |best| Criteria { komi: 0.0, best };
+        let criteria = |best| Criteria {
+            komi: 0.0,
+            best,
+            reading: Reading::Ours,
+        };
         let seki = State::new(&board, diagram(&board, &["X.O", "X.O"]), None, false).unwrap();
         for best in [Best::Score, Best::Result] {
             for black in [true, false] {
@@ -506,7 +565,11 @@ mod tests {
         let dead = state(&[".XO.", "XXOO", "X.O."]);
         for komi in [0.0, 0.5, -3.0] {
             for best in [Best::Score, Best::Result] {
-                let criteria = Criteria { komi, best };
+                let criteria = Criteria {
+                    komi,
+                    best,
+                    reading: Reading::Ours,
+                };
                 for black in [true, false] {
                     assert!(thesis_seki(&values, &seki, criteria, black).unwrap());
                     assert!(!thesis_seki(&values, &dead, criteria, black).unwrap());

@@ -1,21 +1,28 @@
 //! `smallgo analyze rule-1xn N...`: checks White's move rules on 1xN boards
 //! against their tables (`crate::line_rule` does the work), and prints per
 //! board and rule whether White keeps at least a draw against every Black
-//! play, with a counterexample where not.
+//! play, with a counterexample where not. Values come from where the engine
+//! takes them (a table, or a solve on the spot for a small board); boards
+//! with none are listed in the report, the others checked.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 
 use super::{existing_folder, finish_analysis, json_string, parse_komi};
 use crate::analysis::Values;
 use crate::board::Board;
 use crate::gtp::game::diagram;
-use crate::line_rule::{check, Check, Counterexample, Extent, Rule};
+use crate::line_rule::{
+    check, Check, Counterexample, Extent, FirstBlack, LineRule, Memory, Orientation, Rule, StepTwo,
+    Thesis,
+};
 use crate::moves::Move;
 use crate::seki::DenseValues;
+use crate::state::State;
 use crate::table::library::Tablebase;
+use crate::table::TableError;
 use crate::value::{points_text, score_text, Outcome};
 
 #[derive(Args, Debug)]
@@ -24,9 +31,16 @@ pub struct LineRuleArguments {
     #[arg(required = true, value_name = "N", value_parser = parse_lengths)]
     lengths: Vec<Vec<usize>>,
 
-    /// The rules to check (repeat the option for several).
-    #[arg(long = "rule", value_enum, value_name = "RULE", default_values_t = [RuleArgument::Mirror, RuleArgument::Adjacent, RuleArgument::Jump])]
-    rules: Vec<RuleArgument>,
+    /// The rules to check (repeat the option for several): mirror (answer
+    /// at the point facing Black's stone), adjacent (next to Black's stone),
+    /// jump (two points from it), pass (always), table (the engine's move, a
+    /// control), thesis (the reference work's Algorithm 8 in every reading
+    /// of its text), or one or several readings of it:
+    /// thesis-ORIENTATION-STEP1-STEP2 with ORIENTATION kept, again or fresh,
+    /// STEP1 from4 or min, STEP2 empty or legal; a part left out stands
+    /// for all (thesis-kept is four readings).
+    #[arg(long = "rule", value_name = "RULE", value_parser = parse_rule, default_values = ["mirror", "adjacent", "jump"])]
+    rules: Vec<Vec<Chosen>>,
 
     /// Komi, given to White.
     #[arg(long, value_name = "K", default_value_t = 0.0, value_parser = parse_komi, allow_negative_numbers = true)]
@@ -51,31 +65,92 @@ pub struct LineRuleArguments {
     tables: Option<PathBuf>,
 }
 
-/// The rules by name (`crate::line_rule::Rule` tells what each does).
-#[derive(Clone, Copy, Debug, ValueEnum)]
-enum RuleArgument {
-    /// Answer at the point facing Black's stone; else as adjacent.
-    Mirror,
-    /// Play next to Black's last stone, toward the longer empty run.
-    Adjacent,
-    /// Answer two points from Black's stone, toward the longer empty run.
-    Jump,
-    /// Always pass (a rule that must fail).
-    Pass,
-    /// The engine's own move from the table (a control that must hold).
-    Table,
+/// A rule picked on the command line: a built-in one or a reading of the
+/// reference work's (`crate::line_rule` tells what each does).
+#[derive(Clone, Debug, PartialEq)]
+enum Chosen {
+    Rule(Rule),
+    Thesis(Thesis),
 }
 
-impl From<RuleArgument> for Rule {
-    fn from(rule: RuleArgument) -> Rule {
-        match rule {
-            RuleArgument::Mirror => Rule::Mirror,
-            RuleArgument::Adjacent => Rule::Adjacent,
-            RuleArgument::Jump => Rule::Jump,
-            RuleArgument::Pass => Rule::Pass,
-            RuleArgument::Table => Rule::Table,
+impl LineRule for Chosen {
+    fn name(&self) -> &str {
+        match self {
+            Chosen::Rule(rule) => rule.name(),
+            Chosen::Thesis(thesis) => thesis.name(),
         }
     }
+
+    fn white_move(
+        &self,
+        values: &dyn Values,
+        state: &State,
+        last: Move,
+        komi: f64,
+        memory: Memory,
+    ) -> Result<(Move, Memory), TableError> {
+        match self {
+            Chosen::Rule(rule) => rule.white_move(values, state, last, komi, memory),
+            Chosen::Thesis(thesis) => thesis.white_move(values, state, last, komi, memory),
+        }
+    }
+}
+
+/// A rule's name as the rules it stands for (several for a partly named
+/// reading of the reference work's rule).
+fn parse_rule(text: &str) -> Result<Vec<Chosen>, String> {
+    let built_in = [
+        Rule::Mirror,
+        Rule::Adjacent,
+        Rule::Jump,
+        Rule::Pass,
+        Rule::Table,
+    ];
+    if let Some(&rule) = built_in.iter().find(|rule| rule.as_str() == text) {
+        return Ok(vec![Chosen::Rule(rule)]);
+    }
+    let unknown = || {
+        format!(
+            "'{text}' is not a rule: mirror, adjacent, jump, pass, table, thesis, \
+             or thesis-ORIENTATION-STEP1-STEP2 (kept|again|fresh, from4|min, empty|legal)"
+        )
+    };
+    let mut parts = text.split('-');
+    if parts.next() != Some("thesis") {
+        return Err(unknown());
+    }
+    let parts: Vec<&str> = parts.collect();
+    if parts.len() > 3 {
+        return Err(unknown());
+    }
+    let orientation = match parts.first() {
+        None => None,
+        Some(&"kept") => Some(Orientation::Kept),
+        Some(&"again") => Some(Orientation::Again),
+        Some(&"fresh") => Some(Orientation::Fresh),
+        Some(_) => return Err(unknown()),
+    };
+    let first_black = match parts.get(1) {
+        None => None,
+        Some(&"from4") => Some(FirstBlack::From4),
+        Some(&"min") => Some(FirstBlack::Minimum),
+        Some(_) => return Err(unknown()),
+    };
+    let step_two = match parts.get(2) {
+        None => None,
+        Some(&"empty") => Some(StepTwo::FirstEmpty),
+        Some(&"legal") => Some(StepTwo::FirstLegal),
+        Some(_) => return Err(unknown()),
+    };
+    Ok(Thesis::readings()
+        .into_iter()
+        .filter(|reading| {
+            orientation.is_none_or(|o| reading.orientation == o)
+                && first_black.is_none_or(|f| reading.first_black == f)
+                && step_two.is_none_or(|t| reading.step_two == t)
+        })
+        .map(Chosen::Thesis)
+        .collect())
 }
 
 /// The longest line checked: the index's limit.
@@ -103,10 +178,13 @@ fn parse_lengths(text: &str) -> Result<Vec<usize>, String> {
     }
 }
 
-/// Every check, in board then rule order.
+/// Every check, in board then rule order, and the boards left unchecked.
 struct Report {
     komi: f64,
     checks: Vec<(Check, String)>,
+    /// Boards with no values (no table, too large to solve on the spot),
+    /// each with what to do about it.
+    missing: Vec<(Board, String)>,
 }
 
 fn analyze(arguments: &LineRuleArguments) -> Result<Report, String> {
@@ -117,10 +195,10 @@ fn analyze(arguments: &LineRuleArguments) -> Result<Report, String> {
     let mut lengths: Vec<usize> = arguments.lengths.iter().flatten().copied().collect();
     lengths.sort_unstable();
     lengths.dedup();
-    let mut rules: Vec<Rule> = Vec::new();
-    for rule in arguments.rules.iter().map(|&r| Rule::from(r)) {
-        if !rules.contains(&rule) {
-            rules.push(rule);
+    let mut rules: Vec<Chosen> = Vec::new();
+    for rule in arguments.rules.iter().flatten() {
+        if !rules.contains(rule) {
+            rules.push(rule.clone());
         }
     }
     let extent = if arguments.all {
@@ -129,6 +207,7 @@ fn analyze(arguments: &LineRuleArguments) -> Result<Report, String> {
         Extent::FirstLoss
     };
     let mut checks = Vec::new();
+    let mut missing = Vec::new();
     for length in lengths {
         let board = if arguments.circular {
             Board::circular(1, length)
@@ -138,37 +217,50 @@ fn analyze(arguments: &LineRuleArguments) -> Result<Report, String> {
         .map_err(|e| e.to_string())?;
         // A whole walk probes every turn's children: the table read whole
         // into memory serves them far faster than block by block. Otherwise
-        // the values come from where the engine takes them.
-        let whole = extent == Extent::Whole || rules.contains(&Rule::Table);
+        // the values come from where the engine takes them, a solve on the
+        // spot included.
+        let whole = extent == Extent::Whole || rules.contains(&Chosen::Rule(Rule::Table));
         let (values, source): (Box<dyn Values>, String) =
             match library.table(board).filter(|_| whole) {
                 Some(table) => (
                     Box::new(DenseValues::from_table(&table)?),
                     table.origin().to_string(),
                 ),
-                None => {
-                    let oracle = library
-                        .open(board)
-                        .ok_or_else(|| no_table(board, arguments.tables.as_deref()))?;
-                    let description = oracle.description().to_string();
-                    (Box::new(oracle), description)
-                }
+                None => match library.open(board) {
+                    Some(oracle) => {
+                        let description = oracle.description().to_string();
+                        (Box::new(oracle), description)
+                    }
+                    None => {
+                        missing.push((board, no_table(board, arguments.tables.as_deref())));
+                        continue;
+                    }
+                },
             };
-        for &rule in &rules {
+        for rule in &rules {
             let started = std::time::Instant::now();
             let found =
-                check(values.as_ref(), &rule, arguments.komi, extent).map_err(|e| e.to_string())?;
+                check(values.as_ref(), rule, arguments.komi, extent).map_err(|e| e.to_string())?;
             log::info!(
-                "{board}, rule {rule}: {} turns in {:.1} s",
+                "{board}, rule {}: {} turns in {:.1} s",
+                rule.name(),
                 found.black_turns + found.white_turns,
                 started.elapsed().as_secs_f64()
             );
             checks.push((found, source.clone()));
         }
     }
+    if checks.is_empty() {
+        let reasons: Vec<&str> = missing.iter().map(|(_, why)| why.as_str()).collect();
+        return Err(reasons.join("; "));
+    }
+    for (_, why) in &missing {
+        log::warn!("not checked: {why}");
+    }
     Ok(Report {
         komi: arguments.komi,
         checks,
+        missing,
     })
 }
 
@@ -177,7 +269,10 @@ fn no_table(board: Board, tables: Option<&Path>) -> String {
         Some(folder) => format!("in {} nor built in", folder.display()),
         None => "built in".to_string(),
     };
-    format!("no table of board {board}, {looked}: build it with `smallgo build {board}`")
+    format!(
+        "no table of board {board}, {looked}, and it is too large to solve on the spot: \
+         build it with `smallgo build {board} --tables DIR` and give --tables DIR"
+    )
 }
 
 /// An outcome for White as a result: `W+3`, `B+2` or `0`.
@@ -224,8 +319,15 @@ fn print(report: &Report) -> std::io::Result<()> {
     )?;
     outln!("when White keeps at least a draw (0 or better) whatever Black plays.")?;
     outln!("")?;
+    let width = report
+        .checks
+        .iter()
+        .map(|(found, _)| found.rule.len())
+        .max()
+        .unwrap_or(0)
+        .max(9);
     outln!(
-        "{:<7} {:<6} {:<9} {:<6} {:>13} {:>13} {:>13}",
+        "{:<7} {:<6} {:<width$} {:<6} {:>13} {:>13} {:>13}",
         "board",
         "start",
         "rule",
@@ -236,7 +338,7 @@ fn print(report: &Report) -> std::io::Result<()> {
     )?;
     for (found, _) in &report.checks {
         outln!(
-            "{:<7} {:<6} {:<9} {:<6} {:>13} {:>13} {:>13}",
+            "{:<7} {:<6} {:<width$} {:<6} {:>13} {:>13} {:>13}",
             found.board.name(),
             score_text(found.start.black_margin(true)),
             found.rule,
@@ -259,6 +361,13 @@ fn print(report: &Report) -> std::io::Result<()> {
                 found.rule
             )?;
             outln!("{}", counterexample_text(&found.board, example))?;
+        }
+    }
+    if !report.missing.is_empty() {
+        outln!("")?;
+        outln!("Not checked:")?;
+        for (_, why) in &report.missing {
+            outln!("  {why}")?;
         }
     }
     Ok(())
@@ -311,10 +420,22 @@ fn json(report: &Report) -> String {
             )
         })
         .collect();
+    let missing: Vec<String> = report
+        .missing
+        .iter()
+        .map(|(board, why)| {
+            format!(
+                "{{\"board\": {}, \"reason\": {}}}",
+                json_string(&board.name()),
+                json_string(why)
+            )
+        })
+        .collect();
     format!(
-        "{{\"komi\": {}, \"checks\": [{}]}}",
+        "{{\"komi\": {}, \"checks\": [{}], \"missing\": [{}]}}",
         report.komi,
-        checks.join(", ")
+        checks.join(", "),
+        missing.join(", ")
     )
 }
 
@@ -326,6 +447,38 @@ pub fn run(arguments: &LineRuleArguments) -> ExitCode {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rules_are_named_alone_or_as_readings_of_the_thesis() {
+        let names = |text: &str| -> Vec<String> {
+            parse_rule(text)
+                .unwrap()
+                .iter()
+                .map(|rule| rule.name().to_string())
+                .collect()
+        };
+        assert_eq!(names("jump"), ["jump"]);
+        assert_eq!(names("thesis").len(), 12);
+        assert_eq!(
+            names("thesis-kept"),
+            [
+                "thesis-kept-from4-empty",
+                "thesis-kept-from4-legal",
+                "thesis-kept-min-empty",
+                "thesis-kept-min-legal"
+            ]
+        );
+        assert_eq!(names("thesis-fresh-min-legal"), ["thesis-fresh-min-legal"]);
+        for bad in [
+            "thesis-",
+            "thesis-kept-x",
+            "thesis-a-b-c-d",
+            "thesisx",
+            "walk",
+        ] {
+            assert!(parse_rule(bad).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn lengths_are_numbers_or_ranges() {

@@ -10,7 +10,7 @@ use clap::{Args, ValueEnum};
 use super::{existing_folder, finish_analysis, json_string, parse_board, parse_komi, turned_too};
 use crate::board::Board;
 use crate::gtp::game::diagram;
-use crate::seki::{census, Best, Census, Criteria, DenseValues, Example, Tally};
+use crate::seki::{census, Best, Census, Criteria, DenseValues, Example, Reading, Tally};
 use crate::table::library::Tablebase;
 use crate::value::points_text;
 
@@ -28,6 +28,14 @@ pub struct SekiArguments {
     /// (score), or by win, draw or loss alone (result).
     #[arg(long, value_enum, default_value_t = BestArgument::Score)]
     best: BestArgument,
+
+    /// How the reference work's criteria are read: ours (a lost position
+    /// needs pass among its best moves, before and after the pass), written
+    /// (the same before the pass; after it pass must be the opponent's only
+    /// best move, lost or not), or lost-enough (as written, but before the
+    /// pass a lost position is enough, whatever pass is worth).
+    #[arg(long, value_enum, default_value_t = ReadingArgument::Ours)]
+    reading: ReadingArgument,
 
     /// How many example boards of each kind to show.
     #[arg(long, value_name = "N", default_value_t = 3)]
@@ -47,6 +55,13 @@ pub struct SekiArguments {
 enum BestArgument {
     Score,
     Result,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum ReadingArgument {
+    Ours,
+    Written,
+    LostEnough,
 }
 
 /// A census and where its values came from.
@@ -93,6 +108,11 @@ fn analyze(arguments: &SekiArguments) -> Result<Report, String> {
         best: match arguments.best {
             BestArgument::Score => Best::Score,
             BestArgument::Result => Best::Result,
+        },
+        reading: match arguments.reading {
+            ReadingArgument::Ours => Reading::Ours,
+            ReadingArgument::Written => Reading::Written,
+            ReadingArgument::LostEnough => Reading::LostEnough,
         },
     };
     let census = census(&values, criteria, arguments.examples).map_err(|e| e.to_string())?;
@@ -154,9 +174,10 @@ fn print(report: &Report) -> std::io::Result<()> {
     outln!("board     {}", report.asked)?;
     outln!("source    {}", report.source)?;
     outln!(
-        "komi      {}   best moves by {}",
+        "komi      {}   best moves by {}   criteria read: {}",
         points_text(census.criteria.komi),
-        census.criteria.best.name()
+        census.criteria.best.name(),
+        census.criteria.reading.name()
     )?;
     outln!(
         "states    {} (mover's view, symmetric ones merged)",
@@ -251,12 +272,13 @@ fn json(report: &Report) -> String {
         })
         .collect();
     format!(
-        "{{\"board\": {}, \"table_board\": {}, \"source\": {}, \"komi\": {}, \"best\": {}, \"states\": {}, \"thesis\": {}, \"strict\": {}, \"shape_positions\": {}, \"examples\": [{}]}}",
+        "{{\"board\": {}, \"table_board\": {}, \"source\": {}, \"komi\": {}, \"best\": {}, \"reading\": {}, \"states\": {}, \"thesis\": {}, \"strict\": {}, \"shape_positions\": {}, \"examples\": [{}]}}",
         json_string(&report.asked.name()),
         json_string(&board.name()),
         json_string(&report.source),
         census.criteria.komi,
         json_string(census.criteria.best.name()),
+        json_string(census.criteria.reading.name()),
         census.states,
         json_tally(&census.thesis),
         json_tally(&census.strict),

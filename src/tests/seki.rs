@@ -1,13 +1,13 @@
 //! The seki census (`analyze seki`): its counts on 2x3 and 3x3 against a
 //! brute force that reads no table (the reference solver's own game graph
 //! and fixpoint values, with the criteria applied to them directly), for
-//! both orders of moves and three komis.
+//! both orders of moves, both readings of the criteria and three komis.
 
 use std::collections::HashSet;
 
 use crate::board::Board;
 use crate::reference::{ColouredState, ReferenceGame, ReferenceValue, Successor};
-use crate::seki::{census, seki_shape, Best, Criteria, DenseValues, Tally};
+use crate::seki::{census, seki_shape, Best, Criteria, DenseValues, Reading, Tally};
 use crate::symmetry::symmetries;
 use crate::table::library::Tablebase;
 
@@ -47,6 +47,10 @@ fn rate(
     }
 }
 
+/// What a lost mover needs: pass among the best moves (`Some(true)`),
+/// nothing (`None`), or pass the only best move as anyone (`Some(false)`).
+type Lost = Option<bool>;
+
 /// Criteria 2 and 3 for the mover of state `s`, straight from the graph.
 fn pass_is_best(
     game: &ReferenceGame,
@@ -54,6 +58,7 @@ fn pass_is_best(
     s: usize,
     komi_halves: i32,
     order: Order,
+    lost: Lost,
 ) -> bool {
     let black = game.states[s].black_to_move;
     let keys: Vec<(i32, i32)> = game.successors[s]
@@ -70,7 +75,14 @@ fn pass_is_best(
     // Pass is the last move listed.
     let pass = *keys.last().unwrap();
     let equal = keys.iter().filter(|&&k| k == best).count();
-    keys.len() > 1 && pass == best && (equal == 1 || best.0 == 0)
+    if keys.len() < 2 {
+        return false;
+    }
+    match (best.0 == 0, lost) {
+        (true, None) => true,
+        (true, Some(true)) => pass == best,
+        _ => pass == best && equal == 1,
+    }
 }
 
 fn brute_seki(
@@ -79,12 +91,20 @@ fn brute_seki(
     s: usize,
     komi_halves: i32,
     order: Order,
+    reading: Reading,
 ) -> bool {
-    if game.states[s].passed || !pass_is_best(game, values, s, komi_halves, order) {
+    let (own, after_pass) = match reading {
+        Reading::Ours => (Some(true), Some(true)),
+        Reading::Written => (Some(true), Some(false)),
+        Reading::LostEnough => (None, Some(false)),
+    };
+    if game.states[s].passed || !pass_is_best(game, values, s, komi_halves, order, own) {
         return false;
     }
     match *game.successors[s].last().unwrap() {
-        Successor::State(after) => pass_is_best(game, values, after, komi_halves, order),
+        Successor::State(after) => {
+            pass_is_best(game, values, after, komi_halves, order, after_pass)
+        }
         Successor::End { .. } => false,
     }
 }
@@ -116,14 +136,20 @@ struct Figures {
     boards: u64,
 }
 
-fn brute_force(board: &Board, komi_halves: i32, order: Order, strict: bool) -> Figures {
+fn brute_force(
+    board: &Board,
+    komi_halves: i32,
+    order: Order,
+    reading: Reading,
+    strict: bool,
+) -> Figures {
     let game = ReferenceGame::explore(board);
     let values = game.solve(komi_halves);
     let mut classes = [HashSet::new(), HashSet::new()];
     let mut images = [0u64; 2];
     let mut boards = HashSet::new();
     for (s, state) in game.states.iter().enumerate() {
-        if !brute_seki(&game, &values, s, komi_halves, order) {
+        if !brute_seki(&game, &values, s, komi_halves, order, reading) {
             continue;
         }
         if strict && !seki_shape(board, &state.mover_view().position()) {
@@ -161,22 +187,41 @@ fn census_figures(tally: &Tally) -> Figures {
 
 #[test]
 fn counts_on_2x3_and_3x3_match_a_brute_force() {
+    let mut written_found = 0;
     for name in ["2x3", "3x3"] {
         let board: Board = name.parse().unwrap();
         for (komi, komi_halves) in [("0", 0), ("0.5", 1), ("-2", -4)] {
             for (order, best) in [(Order::Score, Best::Score), (Order::Result, Best::Result)] {
-                let table = Tablebase::with_sources(None, false).table(board).unwrap();
-                let values = DenseValues::from_table(&table).unwrap();
-                let komi: f64 = komi.parse().unwrap();
-                let census = census(&values, Criteria { komi, best }, 0).unwrap();
-                let best = best.name();
-                let what = format!("{name} komi {komi} by {best}");
-                let thesis = brute_force(&board, komi_halves, order, false);
-                assert_eq!(census_figures(&census.thesis), thesis, "{what}");
-                assert!(thesis.black_to_move > 0, "{what}: some seki");
-                let strict = brute_force(&board, komi_halves, order, true);
-                assert_eq!(census_figures(&census.strict), strict, "{what}");
+                for reading in [Reading::Ours, Reading::Written, Reading::LostEnough] {
+                    let table = Tablebase::with_sources(None, false).table(board).unwrap();
+                    let values = DenseValues::from_table(&table).unwrap();
+                    let komi: f64 = komi.parse().unwrap();
+                    let criteria = Criteria {
+                        komi,
+                        best,
+                        reading,
+                    };
+                    let census = census(&values, criteria, 0).unwrap();
+                    let what = format!(
+                        "{name} komi {komi} by {}, read {}",
+                        best.name(),
+                        reading.name()
+                    );
+                    let thesis = brute_force(&board, komi_halves, order, reading, false);
+                    assert_eq!(census_figures(&census.thesis), thesis, "{what}");
+                    // Read word for word, a seki whose opponent loses after
+                    // the pass is none, so a komi may leave none on 2x3.
+                    match reading {
+                        Reading::Ours => assert!(thesis.black_to_move > 0, "{what}: some seki"),
+                        Reading::Written | Reading::LostEnough => {
+                            written_found += thesis.black_to_move + thesis.white_to_move
+                        }
+                    }
+                    let strict = brute_force(&board, komi_halves, order, reading, true);
+                    assert_eq!(census_figures(&census.strict), strict, "{what}");
+                }
             }
         }
     }
+    assert!(written_found > 0, "the written reading finds seki");
 }

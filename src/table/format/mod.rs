@@ -171,6 +171,7 @@ fn topology_code(topology: Topology) -> u8 {
     match topology {
         Topology::Plain => 0,
         Topology::Circular => 1,
+        Topology::Shape => 2,
     }
 }
 

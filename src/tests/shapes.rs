@@ -488,6 +488,7 @@ fn shape_symmetries_are_computed() {
         (".#/..", 2),
         ("#../.../..#", 4),
         (".+/.#/..", 1),
+        ("+../#..", 1), // the flip keeps the points, not the open cell
     ] {
         let board: Board = diagram.parse().unwrap();
         let group = symmetries(&board);

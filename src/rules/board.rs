@@ -675,7 +675,7 @@ impl FromStr for Board {
 const SHAPE_ALPHABET: &[u8] = b".#+/";
 /// The longest diagram read: a grid of `MAX_SIDE` a side and its row
 /// separators, with room for walls around it.
-const MAX_DIAGRAM: usize = 4096;
+pub(crate) const MAX_DIAGRAM: usize = 4096;
 
 /// What a cell of a shape's grid is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -509,3 +509,117 @@ fn shape_symmetries_are_computed() {
         assert_eq!(symmetries(&name.parse().unwrap()).len(), order, "{name}");
     }
 }
+
+/// A shape's table: built through the public API, named by the hash of
+/// its diagram, holding the diagram after its header (format version 3),
+/// verified, probed back state by state, served by a `Tablebase`; damaged
+/// or false diagrams are refused with a message.
+#[test]
+fn shape_tables_are_written_verified_and_probed() {
+    use crate::index::StateNumber;
+    use crate::solver::{solve, Silent};
+    use crate::table::format::{file_checksum, Header, CHECKSUM_OFFSET, HEADER_SIZE};
+    use crate::table::verify::verify_file;
+    use crate::table::Table;
+    use crate::value::Outcome;
+
+    let folder = tempfile::tempdir().unwrap();
+    let diagram = "#.+/.../..#";
+    let board: Board = diagram.parse().unwrap();
+    let path = crate::build_table(board, folder.path()).unwrap();
+    assert_eq!(
+        path.file_name().unwrap().to_string_lossy(),
+        format!("{}.sgtb", board.file_stem())
+    );
+    let bytes = std::fs::read(&path).unwrap();
+    assert_eq!(bytes[8..12], 3u32.to_le_bytes());
+    assert_eq!((bytes[16], bytes[17], bytes[18]), (3, 3, 2));
+    assert_eq!(bytes[124..128], (diagram.len() as u32).to_le_bytes());
+    assert_eq!(
+        &bytes[HEADER_SIZE..HEADER_SIZE + diagram.len()],
+        diagram.as_bytes()
+    );
+    assert_eq!(Header::peek_board(&bytes), Ok(board));
+
+    let report = verify_file(&path).unwrap();
+    let solution = solve(board, &Silent).unwrap();
+    let index = solution.index();
+    assert_eq!(report.states, index.counts().states);
+    let table = Table::open(&path).unwrap();
+    assert_eq!(table.board(), board);
+    for number in 0..index.counts().states as StateNumber {
+        let state = index.unrank(number);
+        assert_eq!(
+            table.probe(&state).unwrap(),
+            solution.value(number).unwrap()
+        );
+    }
+
+    // A tablebase with the folder serves the shape.
+    let mut tablebase = crate::Tablebase::new();
+    assert!(tablebase.add_directory(folder.path()).unwrap().is_empty());
+    let values = tablebase.values(board).unwrap();
+    assert!(
+        values.description().contains(&board.file_stem()),
+        "{}",
+        values.description()
+    );
+    for number in (0..index.counts().states as StateNumber).step_by(5) {
+        let state = index.unrank(number);
+        let value = solution.value(number).unwrap();
+        for komi in [-1.5, 0.0, 2.0] {
+            let outcome: Outcome = values.outcome(&state, komi, true).unwrap();
+            assert_eq!(
+                outcome,
+                value.outcome(komi, true),
+                "{state:?} at komi {komi}"
+            );
+        }
+    }
+
+    // False or damaged diagrams, resealed so that the checksum passes.
+    let reseal = |bytes: &mut Vec<u8>| {
+        let checksum = file_checksum(bytes);
+        bytes[CHECKSUM_OFFSET..CHECKSUM_OFFSET + 4].copy_from_slice(&checksum.to_le_bytes());
+    };
+    let shape_at = HEADER_SIZE;
+    for (at, replaced, fault) in [
+        (shape_at, &b"x"[..], "not a board shape"),
+        (shape_at, b".../.../...", "not written as smallgo writes it"),
+        (shape_at, b"###/#.+/...", "not written as smallgo writes it"),
+        (shape_at, b"..........+", "on a grid of 3x3"),
+        (124, &[0][..], "a shape of 0 bytes"),
+        (125, &[0x40][..], "a shape of"),
+        (17, &[4][..], "on a grid of 3x4"),
+        (18, &[1][..], "topology 1 in a version 3 header"),
+    ] {
+        let mut damaged = bytes.clone();
+        damaged[at..at + replaced.len()].copy_from_slice(replaced);
+        reseal(&mut damaged);
+        let message = Header::read(&damaged).unwrap_err().to_string();
+        assert!(message.contains(fault), "byte {at}: {message}");
+        let damaged_path = folder.path().join("damaged.sgtb");
+        std::fs::write(&damaged_path, &damaged).unwrap();
+        let message = Table::open(&damaged_path).unwrap_err().to_string();
+        assert!(message.contains("damaged.sgtb"), "{message}");
+        assert!(verify_file(&damaged_path).is_err());
+    }
+    // Truncated anywhere, the header alone included: refused, no panic.
+    for length in (0..bytes.len()).step_by(3) {
+        assert!(Header::read(&bytes[..length]).is_err(), "{length} bytes");
+        let peeked = Header::peek_board(&bytes[..length]);
+        assert!(
+            peeked.is_err() || length >= HEADER_SIZE + diagram.len(),
+            "{length}"
+        );
+    }
+    // A file named for another shape is refused by name.
+    let other: Board = "#.+/.../.##".parse().unwrap();
+    let misnamed = folder.path().join(format!("{}.sgtb", other.file_stem()));
+    std::fs::write(&misnamed, &bytes).unwrap();
+    let message = Table::open_for(&misnamed, other).unwrap_err().to_string();
+    assert!(
+        message.contains(&format!("holds board {board}")),
+        "{message}"
+    );
+}

@@ -270,7 +270,9 @@ pub struct Board {
     not_last_column: PointSet,
     /// Points that receive the neighbour across the seam from the last
     /// column: column A on a circular board of at least three columns,
-    /// none otherwise.
+    /// none on other rectangles. On a shape, every point: its one test
+    /// then sends both circular boards and shapes off the plain boards'
+    /// path (see `adjacent`).
     wrap_first_column: PointSet,
     /// Points that receive the neighbour across the seam from column A: the
     /// last column on a circular board of at least three columns,
@@ -359,7 +361,7 @@ impl Board {
             all: geometry.all,
             not_first_column: PointSet::EMPTY,
             not_last_column: PointSet::EMPTY,
-            wrap_first_column: PointSet::EMPTY,
+            wrap_first_column: geometry.all,
             wrap_last_column: PointSet::EMPTY,
             open: geometry.open,
             shape: Some(shape),
@@ -403,7 +405,7 @@ impl Board {
     /// columns. A circular board of one or two columns has the adjacency of
     /// its plain board, and plays as it.
     pub(crate) fn wraps(&self) -> bool {
-        !self.wrap_first_column.is_empty()
+        self.shape.is_none() && !self.wrap_first_column.is_empty()
     }
 
     /// The plain board of the same shape (of a shape: of its grid).
@@ -487,10 +489,13 @@ impl Board {
     /// `set` itself unless a point of `set` touches another.
     #[inline]
     pub(crate) fn adjacent(&self, set: PointSet) -> PointSet {
-        // A branch the same way for the whole of a board's work, as the
-        // seam's below: rectangles keep their shifts.
-        if let Some(shape) = self.shape {
-            return shape.0.adjacent(set);
+        // A branch the same way for the whole of a board's work, on the
+        // mask the seam's branch tests (see `shifted`): plain boards take
+        // their shifts past one test, as they always did.
+        if self.wrap_first_column.0 != 0 {
+            if let Some(shape) = self.shape {
+                return shape.0.adjacent(set);
+            }
         }
         let [from_left, from_right, from_below, from_above] = self.shifted(set);
         PointSet(from_left | from_right | from_below | from_above)
@@ -532,8 +537,10 @@ impl Board {
     /// `set` lies on the board.
     #[inline]
     pub(crate) fn touching_exactly_one(&self, set: PointSet) -> PointSet {
-        if let Some(shape) = self.shape {
-            return shape.0.touching_exactly_one(set);
+        if self.wrap_first_column.0 != 0 {
+            if let Some(shape) = self.shape {
+                return shape.0.touching_exactly_one(set);
+            }
         }
         let [from_left, from_right, from_below, from_above] = self.shifted(set);
         let horizontal = from_left | from_right;

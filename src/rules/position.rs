@@ -257,7 +257,11 @@ impl Position {
     /// region with a point on an open side belongs to neither.
     pub(crate) fn areas(&self, board: &Board) -> (PointSet, PointSet) {
         let empty = self.empty_points(board);
-        let neutral = board.flood(board.open() & empty, empty);
+        let neutral = if board.open().is_empty() {
+            PointSet::EMPTY
+        } else {
+            board.flood(board.open() & empty, empty)
+        };
         let reach_us = board.flood(board.adjacent(self.us) & empty, empty) | neutral;
         let reach_them = board.flood(board.adjacent(self.them) & empty, empty) | neutral;
         (

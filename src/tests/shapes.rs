@@ -623,3 +623,17 @@ fn shape_tables_are_written_verified_and_probed() {
         "{message}"
     );
 }
+
+/// A build's estimate of a shape follows its points, not its grid: a
+/// diagonal band of twelve points on a grid of 42 cells is small.
+#[test]
+fn a_shape_is_estimated_by_its_points() {
+    let band: Board = "..######/#..#####/##..####/###..###/####..##/#####..#"
+        .parse()
+        .unwrap();
+    assert_eq!((band.points(), band.rows() * band.columns()), (12, 42));
+    let estimate = crate::plan::estimate(&band);
+    assert!(estimate.legal_positions <= 3f64.powi(12), "{estimate:?}");
+    let square = crate::plan::estimate(&Board::new(4, 4).unwrap());
+    assert!(square.legal_positions > 1e7, "{square:?}");
+}

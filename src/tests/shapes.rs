@@ -637,3 +637,58 @@ fn a_shape_is_estimated_by_its_points() {
     let square = crate::plan::estimate(&Board::new(4, 4).unwrap());
     assert!(square.legal_positions > 1e7, "{square:?}");
 }
+
+/// Rectangles and circular boards keep their geometry: every one of at
+/// most 64 points numbers its points row by row over the whole grid and
+/// gives each point the grid's neighbours (across the seam on a circular
+/// board of three columns or more), with no open side; a diagram of the
+/// whole rectangle is the plain board.
+#[test]
+fn rectangles_and_circular_boards_keep_their_geometry() {
+    for rows in 1..=25 {
+        for columns in 1..=25 {
+            if rows * columns > 64 {
+                continue;
+            }
+            let diagram = vec![".".repeat(columns); rows].join("/");
+            assert_eq!(Board::shape(&diagram), Board::new(rows, columns));
+            for board in [
+                Board::new(rows, columns).unwrap(),
+                Board::circular(rows, columns).unwrap(),
+            ] {
+                assert_eq!(board.points(), rows * columns, "{board}");
+                assert!(board.open().is_empty(), "{board}");
+                assert_eq!(board.file_stem(), board.name());
+                for row in 0..rows {
+                    for column in 0..columns {
+                        let point = board.point(row, column);
+                        assert_eq!(point.index(), row * columns + column);
+                        assert_eq!((board.row(point), board.column(point)), (row, column));
+                        let mut expected = Vec::new();
+                        if row > 0 {
+                            expected.push((row - 1) * columns + column);
+                        }
+                        if row + 1 < rows {
+                            expected.push((row + 1) * columns + column);
+                        }
+                        if column > 0 {
+                            expected.push(row * columns + column - 1);
+                        }
+                        if column + 1 < columns {
+                            expected.push(row * columns + column + 1);
+                        }
+                        if board.is_circular() && columns >= 3 {
+                            if column == 0 {
+                                expected.push(row * columns + columns - 1);
+                            }
+                            if column + 1 == columns {
+                                expected.push(row * columns);
+                            }
+                        }
+                        assert_eq!(board.neighbours(point), set_of(expected), "{board}");
+                    }
+                }
+            }
+        }
+    }
+}

@@ -588,6 +588,7 @@ pub fn topology_text(board: &Board) -> String {
     match board.topology() {
         Topology::Plain => String::new(),
         Topology::Circular => format!("{TOPOLOGY}[circular]"),
+        Topology::Shape => format!("{TOPOLOGY}[shape]"),
     }
 }
 

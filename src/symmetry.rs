@@ -1,7 +1,9 @@
 //! The board's own symmetries: 8 on a square board, 4 on a rectangle, 2 on a
 //! line, 1 on a single point; on a circular board, the cylinder's own: the
 //! turns along the rows times the mirror of the columns times the flip of
-//! the rows, up to `4 * C` of them (`2 * C` on one row).
+//! the rows, up to `4 * C` of them (`2 * C` on one row); on a shape, those
+//! of its grid's that keep its points, walls and open cells (often only the
+//! identity).
 //!
 //! A `Symmetry` is a permutation of the points that maps the board onto
 //! itself. The tables store one representative per class of states that
@@ -66,7 +68,70 @@ pub fn symmetries(board: &Board) -> Vec<Symmetry> {
     match board.topology() {
         Topology::Plain => plain_symmetries(board),
         Topology::Circular => circular_symmetries(board),
+        Topology::Shape => shape_symmetries(board),
     }
+}
+
+/// A shape's symmetries: the maps of its grid's own group (the
+/// rectangle's, and the transpositions of a square grid, in the order of
+/// `plain_symmetries`) that take every cell to a cell of the same kind:
+/// points to points, walls to walls, open cells to open cells. Any
+/// symmetry of the shape maps the grid, which is the smallest around its
+/// points and open cells, onto itself, so no other map can be one.
+fn shape_symmetries(board: &Board) -> Vec<Symmetry> {
+    let Some(shape) = board.shape_geometry() else {
+        return plain_symmetries(board);
+    };
+    let (rows, columns) = (board.rows(), board.columns());
+    let mut group: Vec<Symmetry> = Vec::new();
+    for map in grid_maps(rows, columns) {
+        let keeps_cells = (0..rows).all(|r| {
+            (0..columns).all(|c| {
+                let (to_row, to_column) = map(r, c, rows, columns);
+                shape.cell(r, c) == shape.cell(to_row, to_column)
+            })
+        });
+        if !keeps_cells {
+            continue;
+        }
+        let mut image = [0u8; MAX_POINTS];
+        for point in board.all().iter() {
+            let (to_row, to_column) = map(board.row(point), board.column(point), rows, columns);
+            image[point.index()] = board.point(to_row, to_column).index() as u8;
+        }
+        let symmetry = Symmetry {
+            image,
+            points: board.points() as u8,
+        };
+        if !group.contains(&symmetry) {
+            group.push(symmetry);
+        }
+    }
+    group
+}
+
+/// A map of a grid's group: (row, column, rows, columns) to the image
+/// (row, column).
+type Map = fn(usize, usize, usize, usize) -> (usize, usize);
+
+/// The maps of a grid of `rows x columns` onto itself, identity first:
+/// the rectangle's four, and the four transpositions of a square.
+fn grid_maps(rows: usize, columns: usize) -> Vec<Map> {
+    let mut maps: Vec<Map> = vec![
+        |r, c, _, _| (r, c),
+        |r, c, rs, cs| (rs - 1 - r, cs - 1 - c),
+        |r, c, _, cs| (r, cs - 1 - c),
+        |r, c, rs, _| (rs - 1 - r, c),
+    ];
+    if rows == columns {
+        maps.extend_from_slice(&[
+            (|r, c, _, _| (c, r)) as Map,
+            |r, c, rs, _| (rs - 1 - c, rs - 1 - r),
+            |r, c, rs, _| (c, rs - 1 - r),
+            |r, c, rs, _| (rs - 1 - c, r),
+        ]);
+    }
+    maps
 }
 
 /// The permutation of `board`'s points that `map` gives, from (row,
@@ -115,24 +180,8 @@ fn circular_symmetries(board: &Board) -> Vec<Symmetry> {
 fn plain_symmetries(board: &Board) -> Vec<Symmetry> {
     let rows = board.rows();
     let columns = board.columns();
-    type Map = fn(usize, usize, usize, usize) -> (usize, usize);
-    // Each map takes (row, column, rows, columns) to the image (row, column).
-    let mut maps: Vec<Map> = vec![
-        |r, c, _, _| (r, c),
-        |r, c, rs, cs| (rs - 1 - r, cs - 1 - c),
-        |r, c, _, cs| (r, cs - 1 - c),
-        |r, c, rs, _| (rs - 1 - r, c),
-    ];
-    if rows == columns {
-        maps.extend_from_slice(&[
-            (|r, c, _, _| (c, r)) as Map,
-            |r, c, rs, _| (rs - 1 - c, rs - 1 - r),
-            |r, c, rs, _| (c, rs - 1 - r),
-            |r, c, rs, _| (rs - 1 - c, r),
-        ]);
-    }
     let mut group: Vec<Symmetry> = Vec::new();
-    for map in maps {
+    for map in grid_maps(rows, columns) {
         let symmetry = permutation(board, |row, column| map(row, column, rows, columns));
         if !group.contains(&symmetry) {
             group.push(symmetry);

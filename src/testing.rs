@@ -9,12 +9,27 @@ use crate::position::Position;
 use crate::state::State;
 
 /// Calls `check` on every legal position of the small boards (1x1 to 3x3
-/// and 2x4, plain and circular) and on `samples` random legal positions of
+/// and 2x4, plain and circular, and four small shapes: a plus, a ring, two
+/// with open sides) and on `samples` random legal positions of
 /// each of nine larger ones (4x4 to 5x5, and circular ones), drawn with
 /// `seed`.
 pub fn for_legal_positions(samples: usize, seed: u64, mut check: impl FnMut(&Board, &Position)) {
     for name in [
-        "1x1", "1x5", "2x2", "2x3", "2x4", "3x3", "1x3c", "1x5c", "2x3c", "2x4c", "3x3c",
+        "1x1",
+        "1x5",
+        "2x2",
+        "2x3",
+        "2x4",
+        "3x3",
+        "1x3c",
+        "1x5c",
+        "2x3c",
+        "2x4c",
+        "3x3c",
+        "#.#/.../#.#",
+        ".../.#./...",
+        "..+/...",
+        "+.#/..+",
     ] {
         let board: Board = name.parse().expect("a board name");
         let codec = Codec::new(board);

@@ -560,6 +560,7 @@ impl Engine {
                  for the plain {})",
                 board.plain()
             ),
+            Topology::Shape => "a board of any shape".to_string(),
         };
         log::warn!(
             "no table for board {board} ({} wide, {} high, {topology}); tables (each plain one \

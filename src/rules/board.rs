@@ -10,11 +10,20 @@
 //! tie-break order of the engine (SPEC section 4). A `PointSet` is a bit set of
 //! points (bit `p` for point `p`), so the rules can work on whole strings and
 //! regions at once with shifts and masks.
+//!
+//! A board of any shape (`Topology::Shape`, see `shape` and docs/shapes.md)
+//! is a set of cells of a grid of up to 25 a side, each a point, a wall or
+//! an open cell, named by its diagram (`..#/...`); its points are numbered
+//! the same way over the cells that are points, and its adjacency comes
+//! from a table of neighbours per point instead of shifts. A point's side
+//! towards an open cell is a liberty that can never be filled
+//! (`Board::open`).
 
 // A probe-only build (no feature `solver`) leaves what only the solver and the engine use unused.
 #![cfg_attr(not(feature = "solver"), allow(dead_code))]
 
 use std::fmt;
+use std::hash::{Hash, Hasher};
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Sub};
 use std::str::FromStr;
 
@@ -164,6 +173,8 @@ pub enum Topology {
     /// The first column of each row neighbours the last column of the same
     /// row (a cylinder); rows do not wrap.
     Circular,
+    /// Any set of points of a grid, with walls and open sides (`Shape`).
+    Shape,
 }
 
 impl Topology {
@@ -172,6 +183,7 @@ impl Topology {
         match self {
             Topology::Plain => "",
             Topology::Circular => "c",
+            Topology::Shape => "s",
         }
     }
 
@@ -180,17 +192,20 @@ impl Topology {
         match self {
             Topology::Plain => "plain",
             Topology::Circular => "circular",
+            Topology::Shape => "shape",
         }
     }
 
     /// The version of smallgo's file formats that holds a board of this
     /// topology: 1 for a plain board, as the first formats were written,
-    /// and 2 for the others, whose files name their topology. Table headers
-    /// and a build's checkpoints both record it.
+    /// 2 for a circular one, whose files name their topology, and 3 for a
+    /// shape, whose files hold its diagram. Table headers and a build's
+    /// checkpoints both record it.
     pub(crate) const fn format_version(self) -> u32 {
         match self {
             Topology::Plain => 1,
             Topology::Circular => 2,
+            Topology::Shape => 3,
         }
     }
 }
@@ -207,6 +222,8 @@ pub enum BoardError {
         /// The columns asked for.
         columns: usize,
     },
+    /// A diagram of a shape that is not one: what is wrong with it.
+    Shape(String),
 }
 
 impl fmt::Display for BoardError {
@@ -215,13 +232,16 @@ impl fmt::Display for BoardError {
             BoardError::Syntax(text) => write!(
                 f,
                 "'{text}' is not a board: expected ROWSxCOLUMNS, for example 3x4, \
-                 or ROWSxCOLUMNSc for a circular one, for example 2x7c"
+                 ROWSxCOLUMNSc for a circular one, for example 2x7c, or the diagram \
+                 of a shape, rows from the top separated by /, . a point, # a wall, \
+                 + an open cell, for example ..#/..."
             ),
             BoardError::Size { rows, columns } => write!(
                 f,
                 "board {rows}x{columns} is not allowed: each side must be 1 to {MAX_SIDE} \
                  and the board at most {MAX_POINTS} points"
             ),
+            BoardError::Shape(why) => write!(f, "not a board shape: {why}"),
         }
     }
 }
@@ -230,12 +250,12 @@ impl std::error::Error for BoardError {}
 
 /// The shape of a board: `rows x columns` and its topology, orthogonal
 /// adjacency. Boards order by rows, then columns, then topology (plain
-/// first).
+/// first), then (shapes) by their diagrams.
 ///
 /// Adjacency is a set: on a circular board of at least three columns the
 /// first and last points of each row are neighbours; with one or two
 /// columns they already are (or are one point), so such a board has the
-/// plain board's adjacency.
+/// plain board's adjacency. A shape's rows and columns are its grid's.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Board {
     rows: u8,
@@ -250,12 +270,20 @@ pub struct Board {
     not_last_column: PointSet,
     /// Points that receive the neighbour across the seam from the last
     /// column: column A on a circular board of at least three columns,
-    /// none otherwise.
+    /// none on other rectangles. On a shape, every point: its one test
+    /// then sends both circular boards and shapes off the plain boards'
+    /// path (see `adjacent`).
     wrap_first_column: PointSet,
     /// Points that receive the neighbour across the seam from column A: the
-    /// last column on a circular board of at least three columns, none
-    /// otherwise.
+    /// last column on a circular board of at least three columns,
+    /// none otherwise.
     wrap_last_column: PointSet,
+    /// The points with an open side (a liberty nothing fills): none but on
+    /// a shape with open cells.
+    open: PointSet,
+    /// A shape's geometry (its neighbours come from it instead of shifts);
+    /// `None` on plain and circular boards.
+    shape: Option<Shape>,
 }
 
 impl Board {
@@ -269,11 +297,17 @@ impl Board {
         Board::with_topology(rows, columns, Topology::Circular)
     }
 
+    /// A plain or circular board; a shape needs its diagram (`Board::shape`).
     pub(crate) fn with_topology(
         rows: usize,
         columns: usize,
         topology: Topology,
     ) -> Result<Board, BoardError> {
+        if topology == Topology::Shape {
+            return Err(BoardError::Shape(
+                "a shape is named by its diagram, not by its size".to_string(),
+            ));
+        }
         if rows == 0
             || columns == 0
             || rows > MAX_SIDE
@@ -305,7 +339,57 @@ impl Board {
             not_last_column: PointSet(all & !last_column),
             wrap_first_column: PointSet(seam(first_column)),
             wrap_last_column: PointSet(seam(last_column)),
+            open: PointSet::EMPTY,
+            shape: None,
         })
+    }
+
+    /// The board a shape's diagram describes (see `shape`): rows from the
+    /// top separated by `/`, `.` a point, `#` a wall, `+` an open cell. A
+    /// diagram that is a whole rectangle of points is that plain board.
+    pub fn shape(diagram: &str) -> Result<Board, BoardError> {
+        let geometry = match ShapeGeometry::parse(diagram)? {
+            Parsed::Rectangle { rows, columns } => return Board::new(rows, columns),
+            Parsed::Shape(geometry) => geometry,
+        };
+        let shape = Shape::intern(geometry);
+        let geometry = shape.0;
+        Ok(Board {
+            rows: geometry.rows as u8,
+            columns: geometry.columns as u8,
+            topology: Topology::Shape,
+            all: geometry.all,
+            not_first_column: PointSet::EMPTY,
+            not_last_column: PointSet::EMPTY,
+            wrap_first_column: geometry.all,
+            wrap_last_column: PointSet::EMPTY,
+            open: geometry.open,
+            shape: Some(shape),
+        })
+    }
+
+    /// The shape's geometry, if the board is a shape.
+    pub(crate) fn shape_geometry(&self) -> Option<&'static ShapeGeometry> {
+        self.shape.map(|shape| shape.0)
+    }
+
+    /// The points with an open side: a liberty that no stone can fill, so
+    /// that a string with such a stone is never captured, and an empty
+    /// region with such a point belongs to neither side. Empty but on a
+    /// shape with open cells.
+    #[inline(always)]
+    pub(crate) fn open(&self) -> PointSet {
+        self.open
+    }
+
+    /// The name of the board's table file before its extension: the name
+    /// (`2x7`, `2x7c`), or for a shape `shape-` and a stable hash of its
+    /// diagram, which holds `/` and may be long.
+    pub fn file_stem(&self) -> String {
+        match self.shape {
+            Some(shape) => shape.0.stem.clone(),
+            None => self.name(),
+        }
     }
 
     pub(crate) fn topology(&self) -> Topology {
@@ -321,18 +405,19 @@ impl Board {
     /// columns. A circular board of one or two columns has the adjacency of
     /// its plain board, and plays as it.
     pub(crate) fn wraps(&self) -> bool {
-        !self.wrap_first_column.is_empty()
+        self.shape.is_none() && !self.wrap_first_column.is_empty()
     }
 
-    /// The plain board of the same shape.
+    /// The plain board of the same shape (of a shape: of its grid).
     pub(crate) fn plain(&self) -> Board {
-        Board::new(self.rows(), self.columns()).expect("the same shape as a valid board")
+        Board::new(self.rows(), self.columns()).unwrap_or(*self)
     }
 
     /// The board with rows and columns exchanged, whose table serves this
     /// one with every state turned: `None` for a square board (it is its
-    /// own) and for a circular board (turning a cylinder would make its
-    /// columns wrap instead of its rows: another board).
+    /// own), for a circular board (turning a cylinder would make its
+    /// columns wrap instead of its rows: another board) and for a shape
+    /// (its table serves it alone).
     pub(crate) fn turned(&self) -> Option<Board> {
         if self.rows == self.columns || self.topology != Topology::Plain {
             return None;
@@ -350,9 +435,10 @@ impl Board {
         self.columns as usize
     }
 
-    /// The number of points, `N = R * C`.
+    /// The number of points, `N = R * C` (of a shape, its points).
+    #[inline]
     pub fn points(&self) -> usize {
-        self.rows as usize * self.columns as usize
+        self.all.len()
     }
 
     /// Every point of the board.
@@ -361,25 +447,56 @@ impl Board {
     }
 
     /// The point at `row` (from the top) and `column` (from the left), from 0.
+    /// On a shape the cell must be a point (see `point_at`).
     pub fn point(&self, row: usize, column: usize) -> Point {
         debug_assert!(row < self.rows() && column < self.columns());
-        Point::new(row * self.columns() + column)
+        match self.shape {
+            Some(_) => self
+                .point_at(row, column)
+                .expect("a cell of the shape that is a point"),
+            None => Point::new(row * self.columns() + column),
+        }
+    }
+
+    /// The point at `row` and `column` of the grid, if that cell is one.
+    pub(crate) fn point_at(&self, row: usize, column: usize) -> Option<Point> {
+        if row >= self.rows() || column >= self.columns() {
+            return None;
+        }
+        match self.shape {
+            Some(shape) => shape.0.cell_points[row * self.columns() + column],
+            None => Some(Point::new(row * self.columns() + column)),
+        }
     }
 
     /// The row of `point`, from the top, from 0.
     pub fn row(&self, point: Point) -> usize {
-        point.index() / self.columns()
+        match self.shape {
+            Some(shape) => shape.0.cells_of_points[point.index()] as usize / self.columns(),
+            None => point.index() / self.columns(),
+        }
     }
 
     /// The column of `point`, from the left, from 0.
     pub fn column(&self, point: Point) -> usize {
-        point.index() % self.columns()
+        match self.shape {
+            Some(shape) => shape.0.cells_of_points[point.index()] as usize % self.columns(),
+            None => point.index() % self.columns(),
+        }
     }
 
     /// The points next to some point of `set` (on the board), not counting
     /// `set` itself unless a point of `set` touches another.
     #[inline]
     pub(crate) fn adjacent(&self, set: PointSet) -> PointSet {
+        // A branch the same way for the whole of a board's work, on the
+        // mask the seam's branch tests (see `shifted`): plain boards take
+        // their shifts past one test, as they always did.
+        if self.wrap_first_column.0 != 0 {
+            if let Some(shape) = self.shape {
+                return shape.0.adjacent(set);
+            }
+        }
         let [from_left, from_right, from_below, from_above] = self.shifted(set);
         PointSet(from_left | from_right | from_below | from_above)
     }
@@ -420,6 +537,11 @@ impl Board {
     /// `set` lies on the board.
     #[inline]
     pub(crate) fn touching_exactly_one(&self, set: PointSet) -> PointSet {
+        if self.wrap_first_column.0 != 0 {
+            if let Some(shape) = self.shape {
+                return shape.0.touching_exactly_one(set);
+            }
+        }
         let [from_left, from_right, from_below, from_above] = self.shifted(set);
         let horizontal = from_left | from_right;
         let vertical = from_below | from_above;
@@ -484,8 +606,10 @@ impl Board {
             return None;
         }
         let row = digits.parse::<u32>().ok()? as usize;
-        let on_board = (1..=self.rows()).contains(&row) && column < self.columns();
-        Some(on_board.then(|| self.point(row - 1, column)))
+        Some(
+            row.checked_sub(1)
+                .and_then(|row| self.point_at(row, column)),
+        )
     }
 
     /// The point a GTP vertex such as `c3` or `C3` names on this board;
@@ -495,7 +619,7 @@ impl Board {
     }
 
     /// The name `RxC`, rows first, with `c` after it for a circular board
-    /// (`2x7c`).
+    /// (`2x7c`); a shape's diagram (`..#/...`).
     pub fn name(&self) -> String {
         self.to_string()
     }
@@ -509,6 +633,9 @@ impl fmt::Debug for Board {
 
 impl fmt::Display for Board {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(shape) = self.shape {
+            return f.write_str(shape.0.diagram());
+        }
         write!(
             f,
             "{}x{}{}",
@@ -522,10 +649,19 @@ impl fmt::Display for Board {
 impl FromStr for Board {
     type Err = BoardError;
 
-    /// Reads `RxC` (rows first), for example `2x7`, or `RxCc` for a
-    /// circular board, for example `2x7c`.
+    /// Reads `RxC` (rows first), for example `2x7`, `RxCc` for a
+    /// circular board, for example `2x7c`, or a shape's diagram, for
+    /// example `..#/...` (see `Board::shape`), or the file stem of a shape
+    /// already named in this process (`shape-3f9a1c2e`).
     fn from_str(text: &str) -> Result<Board, BoardError> {
         let syntax = || BoardError::Syntax(text.to_string());
+        let text = text.trim();
+        if !text.is_empty() && text.bytes().all(|b| SHAPE_ALPHABET.contains(&b)) {
+            return Board::shape(text);
+        }
+        if let Some(board) = Shape::named(text) {
+            return Ok(board);
+        }
         let (rows, columns) = text.trim().split_once(['x', 'X']).ok_or_else(syntax)?;
         let (columns, topology) = match columns.strip_suffix(['c', 'C']) {
             Some(columns) => (columns, Topology::Circular),
@@ -538,6 +674,348 @@ impl FromStr for Board {
             s.parse().map_err(|_| syntax())
         };
         Board::with_topology(number(rows)?, number(columns)?, topology)
+    }
+}
+
+/// The characters of a shape's diagram: `.` a point, `#` a wall, `+` an
+/// open cell, `/` between rows.
+const SHAPE_ALPHABET: &[u8] = b".#+/";
+/// The longest diagram read: a grid of `MAX_SIDE` a side and its row
+/// separators, with room for walls around it.
+pub(crate) const MAX_DIAGRAM: usize = 4096;
+
+/// What a cell of a shape's grid is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Cell {
+    /// A point of the board.
+    Point,
+    /// No point, and no liberty to a point next to it: the board's edge, or
+    /// the edge of a problem's region (stones outside the region that are
+    /// safe are walls too).
+    Wall,
+    /// No point, but a liberty that never fills to each point next to it.
+    Open,
+}
+
+impl Cell {
+    fn letter(self) -> char {
+        match self {
+            Cell::Point => '.',
+            Cell::Wall => '#',
+            Cell::Open => '+',
+        }
+    }
+}
+
+/// The geometry of a shape, made once per distinct shape and kept for the
+/// life of the process (`Shape::intern`).
+pub(crate) struct ShapeGeometry {
+    /// The canonical diagram: rows from the top separated by `/`, open cells
+    /// next to no point written as walls, rows and columns of walls around
+    /// the points removed.
+    diagram: String,
+    /// The table file's stem: `shape-` and the diagram's hash.
+    stem: String,
+    rows: usize,
+    columns: usize,
+    /// The cells row by row from the bottom, as points are numbered.
+    cells: Vec<Cell>,
+    /// The point of each cell that is one.
+    cell_points: Vec<Option<Point>>,
+    /// The cell (`row * columns + column`) of each point.
+    cells_of_points: Vec<u16>,
+    /// Each point's neighbours, bit sets.
+    neighbours: [u64; MAX_POINTS],
+    all: PointSet,
+    open: PointSet,
+}
+
+/// A diagram read: a whole rectangle of points, or a shape.
+enum Parsed {
+    Rectangle { rows: usize, columns: usize },
+    Shape(Box<ShapeGeometry>),
+}
+
+impl ShapeGeometry {
+    fn parse(text: &str) -> Result<Parsed, BoardError> {
+        let fault = |why: String| BoardError::Shape(why);
+        if text.len() > MAX_DIAGRAM {
+            return Err(fault(format!(
+                "a diagram of {} characters (at most {MAX_DIAGRAM})",
+                text.len()
+            )));
+        }
+        // Rows from the top, as written.
+        let mut grid: Vec<Vec<Cell>> = Vec::new();
+        for (number, line) in text.split('/').enumerate() {
+            let mut row = Vec::new();
+            for letter in line.chars() {
+                row.push(match letter {
+                    '.' => Cell::Point,
+                    '#' => Cell::Wall,
+                    '+' => Cell::Open,
+                    other => {
+                        return Err(fault(format!(
+                            "row {} has '{other}', not . (point), # (wall) or + (open)",
+                            number + 1
+                        )))
+                    }
+                });
+            }
+            if let Some(first) = grid.first() {
+                if first.len() != row.len() {
+                    return Err(fault(format!(
+                        "row {} has {} cells, row 1 has {}",
+                        number + 1,
+                        row.len(),
+                        first.len()
+                    )));
+                }
+            }
+            grid.push(row);
+        }
+        let height = grid.len();
+        let width = grid[0].len();
+        let is_point = |r: isize, c: isize| {
+            r >= 0
+                && c >= 0
+                && (r as usize) < height
+                && (c as usize) < width
+                && grid[r as usize][c as usize] == Cell::Point
+        };
+        // An open cell next to no point changes nothing: a wall.
+        let mut cleaned = grid.clone();
+        for (r, row) in cleaned.iter_mut().enumerate() {
+            for (c, cell) in row.iter_mut().enumerate() {
+                let (r, c) = (r as isize, c as isize);
+                let touches = is_point(r - 1, c)
+                    || is_point(r + 1, c)
+                    || is_point(r, c - 1)
+                    || is_point(r, c + 1);
+                if *cell == Cell::Open && !touches {
+                    *cell = Cell::Wall;
+                }
+            }
+        }
+        // The rows and columns that hold a point or an open cell.
+        let used = |cell: &Cell| *cell != Cell::Wall;
+        let used_rows: Vec<usize> = (0..height)
+            .filter(|&r| cleaned[r].iter().any(used))
+            .collect();
+        let used_columns: Vec<usize> = (0..width)
+            .filter(|&c| cleaned.iter().any(|row| used(&row[c])))
+            .collect();
+        let (Some(&top), Some(&bottom)) = (used_rows.first(), used_rows.last()) else {
+            return Err(fault("no point".to_string()));
+        };
+        let (left, right) = (used_columns[0], used_columns[used_columns.len() - 1]);
+        let (rows, columns) = (bottom - top + 1, right - left + 1);
+        if rows > MAX_SIDE || columns > MAX_SIDE {
+            return Err(fault(format!(
+                "a grid of {rows}x{columns} cells (at most {MAX_SIDE} a side)"
+            )));
+        }
+        // Row 0 is the bottom row, as points are numbered.
+        let cells: Vec<Cell> = (0..rows)
+            .flat_map(|row| {
+                let line = &cleaned[bottom - row];
+                line[left..=right].to_vec()
+            })
+            .collect();
+        let points = cells.iter().filter(|&&cell| cell == Cell::Point).count();
+        if points == 0 {
+            return Err(fault("no point".to_string()));
+        }
+        if points > MAX_POINTS {
+            return Err(fault(format!("{points} points (at most {MAX_POINTS})")));
+        }
+        if points == rows * columns {
+            return Ok(Parsed::Rectangle { rows, columns });
+        }
+        Ok(Parsed::Shape(Box::new(ShapeGeometry::of_cells(
+            rows, columns, cells,
+        ))))
+    }
+
+    /// The geometry of a grid's cells (row by row from the bottom), at most
+    /// `MAX_POINTS` of them points.
+    fn of_cells(rows: usize, columns: usize, cells: Vec<Cell>) -> ShapeGeometry {
+        let mut cell_points = vec![None; cells.len()];
+        let mut cells_of_points = Vec::new();
+        for (at, cell) in cells.iter().enumerate() {
+            if *cell == Cell::Point {
+                cell_points[at] = Some(Point::new(cells_of_points.len()));
+                cells_of_points.push(at as u16);
+            }
+        }
+        let mut neighbours = [0u64; MAX_POINTS];
+        let mut open = PointSet::EMPTY;
+        for (point, &at) in cells_of_points.iter().enumerate() {
+            let (row, column) = (at as usize / columns, at as usize % columns);
+            let mut sides = Vec::with_capacity(4);
+            if row > 0 {
+                sides.push(at as usize - columns);
+            }
+            if row + 1 < rows {
+                sides.push(at as usize + columns);
+            }
+            if column > 0 {
+                sides.push(at as usize - 1);
+            }
+            if column + 1 < columns {
+                sides.push(at as usize + 1);
+            }
+            for side in sides {
+                match cells[side] {
+                    Cell::Point => {
+                        let next = cell_points[side].expect("a point cell has a point");
+                        neighbours[point] |= 1 << next.index();
+                    }
+                    Cell::Open => open.insert(Point::new(point)),
+                    Cell::Wall => {}
+                }
+            }
+        }
+        let count = cells_of_points.len();
+        let all = PointSet(if count == 64 {
+            u64::MAX
+        } else {
+            (1u64 << count) - 1
+        });
+        let diagram = (0..rows)
+            .rev()
+            .map(|row| {
+                cells[row * columns..(row + 1) * columns]
+                    .iter()
+                    .map(|cell| cell.letter())
+                    .collect::<String>()
+            })
+            .collect::<Vec<_>>()
+            .join("/");
+        let stem = format!("shape-{:016x}", stable_hash(diagram.as_bytes()));
+        ShapeGeometry {
+            diagram,
+            stem,
+            rows,
+            columns,
+            cells,
+            cell_points,
+            cells_of_points,
+            neighbours,
+            all,
+            open,
+        }
+    }
+
+    /// The cell at `row` (from the bottom) and `column`, from 0.
+    pub(crate) fn cell(&self, row: usize, column: usize) -> Cell {
+        self.cells[row * self.columns + column]
+    }
+
+    /// The canonical diagram.
+    pub(crate) fn diagram(&self) -> &str {
+        &self.diagram
+    }
+
+    /// The neighbours of the points of `set`, from the table.
+    #[inline]
+    fn adjacent(&self, set: PointSet) -> PointSet {
+        let mut bits = set.0;
+        let mut adjacent = 0;
+        while bits != 0 {
+            adjacent |= self.neighbours[bits.trailing_zeros() as usize];
+            bits &= bits - 1;
+        }
+        PointSet(adjacent)
+    }
+
+    /// The points with exactly one neighbour in `set`: those reached once
+    /// and not twice.
+    #[inline]
+    fn touching_exactly_one(&self, set: PointSet) -> PointSet {
+        let mut bits = set.0;
+        let (mut once, mut twice) = (0u64, 0u64);
+        while bits != 0 {
+            let next = self.neighbours[bits.trailing_zeros() as usize];
+            twice |= once & next;
+            once |= next;
+            bits &= bits - 1;
+        }
+        PointSet(once & !twice)
+    }
+}
+
+/// FNV-1a, 64 bits: a hash that stays the same from build to build, for
+/// the file names of shapes' tables.
+fn stable_hash(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &byte| {
+        (hash ^ byte as u64).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// A shape of the process's registry: one geometry per distinct diagram,
+/// so that two handles are the same shape exactly when they are the same
+/// reference. They compare, order and hash by their diagrams.
+#[derive(Clone, Copy)]
+pub(crate) struct Shape(&'static ShapeGeometry);
+
+/// Every shape made so far. A shape's geometry is leaked once, when its
+/// diagram is first read, so that boards can hold a reference and stay
+/// small and `Copy`; a process names few shapes.
+static SHAPES: std::sync::Mutex<Vec<&'static ShapeGeometry>> = std::sync::Mutex::new(Vec::new());
+
+impl Shape {
+    /// The registry's shape of `geometry`'s diagram, added if new.
+    fn intern(geometry: Box<ShapeGeometry>) -> Shape {
+        let mut shapes = SHAPES
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(&known) = shapes.iter().find(|s| s.diagram == geometry.diagram) {
+            return Shape(known);
+        }
+        let leaked: &'static ShapeGeometry = Box::leak(geometry);
+        shapes.push(leaked);
+        Shape(leaked)
+    }
+
+    /// The board of the shape whose file stem is `stem`, if one was named.
+    fn named(stem: &str) -> Option<Board> {
+        if !stem.starts_with("shape-") {
+            return None;
+        }
+        let diagram = {
+            let shapes = SHAPES
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            shapes.iter().find(|s| s.stem == stem)?.diagram.clone()
+        };
+        Board::shape(&diagram).ok()
+    }
+}
+
+impl PartialEq for Shape {
+    fn eq(&self, other: &Shape) -> bool {
+        std::ptr::eq(self.0, other.0)
+    }
+}
+
+impl Eq for Shape {}
+
+impl Hash for Shape {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.0.diagram.hash(state);
+    }
+}
+
+impl PartialOrd for Shape {
+    fn partial_cmp(&self, other: &Shape) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Shape {
+    fn cmp(&self, other: &Shape) -> std::cmp::Ordering {
+        self.0.diagram.cmp(&other.0.diagram)
     }
 }
 

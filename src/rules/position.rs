@@ -6,6 +6,12 @@
 //! the program (GTP, tests); the tables never need them. Everything here works
 //! on whole strings and regions as bit sets, so the solver's inner loops stay
 //! free of per-point searches.
+//!
+//! On a shape with open sides (`Board::open`) a string with a stone on an
+//! open side always has a liberty: it is never captured, a stone placed
+//! there is never suicide nor takes a ko, and an empty region with a point
+//! on an open side belongs to neither side. Elsewhere `open` is empty and
+//! these rules are the plain ones.
 
 // A probe-only build (no feature `solver`) leaves what only the solver and the engine use unused.
 #![cfg_attr(not(feature = "solver"), allow(dead_code))]
@@ -75,12 +81,13 @@ impl Position {
             return false;
         }
         let empty = self.empty_points(board);
-        let breathing = board.adjacent(empty);
+        let breathing = board.adjacent(empty) | board.open();
         board.floods_all(self.us & breathing, self.us)
             && board.floods_all(self.them & breathing, self.them)
     }
 
-    /// The liberties of a string (or of any set of stones).
+    /// The liberties of a string (or of any set of stones) on the board:
+    /// its empty neighbours (open sides, which are no points, not counted).
     pub(crate) fn liberties(&self, board: &Board, string: PointSet) -> PointSet {
         board.adjacent(string) & self.empty_points(board)
     }
@@ -101,17 +108,24 @@ impl Position {
         while let Some(neighbour) = touched.first() {
             let string = board.flood(PointSet::single(neighbour), them);
             touched = touched - string;
-            if (board.adjacent(string) & empty_after).is_empty() {
+            if (board.adjacent(string) & empty_after).is_empty()
+                && (string & board.open()).is_empty()
+            {
                 captured |= string;
             }
         }
         them = them - captured;
         let own = board.flood(stone, us);
         let own_liberties = board.adjacent(own) - us - them;
-        if own_liberties.is_empty() {
+        let open = own & board.open();
+        if own_liberties.is_empty() && open.is_empty() {
             return None;
         }
-        let ko = if own == stone && captured.len() == 1 && own_liberties == captured {
+        let ko = if own == stone
+            && open.is_empty()
+            && captured.len() == 1
+            && own_liberties == captured
+        {
             captured.single_point()
         } else {
             None
@@ -152,7 +166,8 @@ impl Position {
         let empty = strings.empty;
         let capturing = board.adjacent(strings.theirs) & empty;
         self.placements_at(board, capturing, &strings, visit_capturing);
-        (empty - capturing) & (board.adjacent(empty) | board.adjacent(self.us - strings.ours))
+        (empty - capturing)
+            & (board.adjacent(empty) | board.adjacent(self.us - strings.ours) | board.open())
     }
 
     /// The empty points and each side's strings in atari.
@@ -162,9 +177,10 @@ impl Position {
         // Most strings are told without a flood of their own. A stone with
         // no neighbour of its colour is a string whose liberties are its
         // empty neighbours; a stone with two empty neighbours gives its
-        // string two liberties, and one flood finds all those strings.
-        let breathes_once = board.touching_exactly_one(empty);
-        let breathes_twice = board.adjacent(empty) - breathes_once;
+        // string two liberties, and one flood finds all those strings. An
+        // open side counts as two: such a string is never in atari.
+        let breathes_once = board.touching_exactly_one(empty) - board.open();
+        let breathes_twice = (board.adjacent(empty) - breathes_once) | board.open();
         let in_atari = |side: PointSet| {
             let lone = side - board.adjacent(side);
             let mut strings = lone & breathes_once;
@@ -209,13 +225,15 @@ impl Position {
             } else {
                 board.flood(touched, their_atari)
             };
+            let open = board.open().contains(point);
             let breathes = !(around & empty).is_empty()
                 || !captured.is_empty()
-                || !((around & self.us) - our_atari).is_empty();
+                || !((around & self.us) - our_atari).is_empty()
+                || open;
             if !breathes {
                 continue;
             }
-            let ko = if (around & (self.us | empty)).is_empty() {
+            let ko = if (around & (self.us | empty)).is_empty() && !open {
                 captured.single_point()
             } else {
                 None
@@ -235,11 +253,17 @@ impl Position {
     }
 
     /// The points each side owns under area scoring: its stones and the
-    /// empty regions that touch only its colour (ours, theirs).
+    /// empty regions that touch only its colour (ours, theirs). An empty
+    /// region with a point on an open side belongs to neither.
     pub(crate) fn areas(&self, board: &Board) -> (PointSet, PointSet) {
         let empty = self.empty_points(board);
-        let reach_us = board.flood(board.adjacent(self.us) & empty, empty);
-        let reach_them = board.flood(board.adjacent(self.them) & empty, empty);
+        let neutral = if board.open().is_empty() {
+            PointSet::EMPTY
+        } else {
+            board.flood(board.open() & empty, empty)
+        };
+        let reach_us = board.flood(board.adjacent(self.us) & empty, empty) | neutral;
+        let reach_them = board.flood(board.adjacent(self.them) & empty, empty) | neutral;
         (
             self.us | (reach_us - reach_them),
             self.them | (reach_them - reach_us),
@@ -257,7 +281,8 @@ impl Position {
     /// `point`: the stone that could just have captured at `point`.
     fn is_lone_capturer(&self, board: &Board, stone: Point, point: Point) -> bool {
         let around = board.neighbours(stone);
-        (around & self.them).is_empty()
+        !board.open().contains(stone)
+            && (around & self.them).is_empty()
             && (around & self.empty_points(board)) == PointSet::single(point)
     }
 
@@ -270,8 +295,8 @@ impl Position {
         let empty = self.empty_points(board);
         // Cheap filter, inlined where the solver asks: empty points with only
         // the opponent's stones around, that is, next to no empty point and
-        // none of ours.
-        let candidates = empty - board.adjacent(empty | self.us);
+        // none of ours (and no open side: a stone there was never captured).
+        let candidates = empty - board.adjacent(empty | self.us) - board.open();
         if candidates.is_empty() {
             return PointSet::EMPTY;
         }
@@ -287,7 +312,8 @@ impl Position {
         // (see `is_ko_point`), a stone of theirs with none of theirs around
         // and one empty neighbour, the candidate. Next to a candidate, that
         // is a stone of theirs with exactly one neighbour not ours.
-        let capturers = self.them & board.touching_exactly_one(board.all() - self.us);
+        let capturers =
+            (self.them & board.touching_exactly_one(board.all() - self.us)) - board.open();
         let mut result = PointSet::EMPTY;
         for point in (candidates & board.adjacent(capturers)).iter() {
             let around = board.neighbours(point);
@@ -305,7 +331,7 @@ impl Position {
     /// `ko_points`).
     pub(crate) fn is_ko_point(&self, board: &Board, point: Point) -> bool {
         let empty = self.empty_points(board);
-        if !empty.contains(point) {
+        if !empty.contains(point) || board.open().contains(point) {
             return false;
         }
         let around = board.neighbours(point);
@@ -343,7 +369,9 @@ impl Position {
         while let Some(stone) = pending.first() {
             let string = board.flood(PointSet::single(stone), self.them);
             pending = pending - string;
-            if (board.adjacent(string) & empty) == PointSet::single(point) {
+            if (board.adjacent(string) & empty) == PointSet::single(point)
+                && (string & board.open()).is_empty()
+            {
                 return false;
             }
         }
@@ -374,7 +402,8 @@ pub enum DiagramError {
         /// The cells found in it.
         found: usize,
     },
-    /// A cell that is not `X`, `O` or `.`.
+    /// A cell that is not `X`, `O` or `.` (at a point), or is one of them
+    /// at a cell of a shape that is no point.
     Cell {
         /// The row.
         row: usize,
@@ -401,7 +430,8 @@ impl std::error::Error for DiagramError {}
 
 impl Position {
     /// Reads a diagram: one line per row, top row first, `X` for the
-    /// mover's stones, `O` for the opponent's, `.` for an empty point;
+    /// mover's stones, `O` for the opponent's, `.` for an empty point, and
+    /// on a shape `#` or `+` for a cell of its grid that is no point;
     /// spaces and empty lines are ignored. The position is not checked for
     /// legality (`State::new` does that).
     ///
@@ -437,11 +467,11 @@ impl Position {
                 });
             }
             for (column, &cell) in cells.iter().enumerate() {
-                match cell {
-                    'X' => us.insert(board.point(row, column)),
-                    'O' => them.insert(board.point(row, column)),
-                    '.' => {}
-                    cell => return Err(DiagramError::Cell { row: i + 1, cell }),
+                match (board.point_at(row, column), cell) {
+                    (Some(point), 'X') => us.insert(point),
+                    (Some(point), 'O') => them.insert(point),
+                    (Some(_), '.') | (None, '#' | '+') => {}
+                    (_, cell) => return Err(DiagramError::Cell { row: i + 1, cell }),
                 }
             }
         }

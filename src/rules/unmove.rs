@@ -62,7 +62,9 @@ pub fn origins(board: &Board, state: &State, mut visit: impl FnMut(Position, Las
     // those is a whole region when no other empty point is next to it.
     // The regions come in the order of their lowest point next to their
     // stones.
-    let away_from_us = empty - board.adjacent(us);
+    // A region with a point on an open side was never a captured string:
+    // without that point, what is left of it is no whole region.
+    let away_from_us = empty - board.adjacent(us) - board.open();
     let mut capturable = [PointSet::EMPTY; MAX_CAPTURABLE];
     let mut capturable_points = PointSet::EMPTY;
     let mut regions = 0;
@@ -102,7 +104,8 @@ pub fn origins(board: &Board, state: &State, mut visit: impl FnMut(Position, Las
         // A lone stone with one liberty that took exactly that one point
         // would have left a ko: not an origin of a state without one.
         let liberties = around & empty;
-        let ko_shape = (around & them).is_empty() && liberties.len() == 1;
+        let ko_shape =
+            (around & them).is_empty() && liberties.len() == 1 && !board.open().contains(stone);
         for subset in 0u32..(1 << count) {
             let mut restored = PointSet::EMPTY;
             for (i, region) in next_to.iter().enumerate().take(count) {
@@ -146,8 +149,8 @@ fn restoring_is_legal(
     let removed = PointSet::single(stone);
     let remaining = position.them() - removed;
     let at_risk = board.adjacent(restored) & remaining;
-    let open = (position.empty_points(board) - restored) | removed;
-    let breathing = board.adjacent(open) & remaining;
+    let free = (position.empty_points(board) - restored) | removed;
+    let breathing = (board.adjacent(free) | board.open()) & remaining;
     // Usually each stone next to a restored one has a liberty of its own.
     let mut unsure = at_risk - breathing;
     while let Some(point) = unsure.first() {

@@ -402,11 +402,13 @@ fn put_u32(out: &mut Vec<u8>, value: u32) {
 }
 
 /// The topology byte of a board: 0 plain (as checkpoints from before
-/// circular boards have it), 1 circular.
+/// circular boards have it), 1 circular, 2 a shape (whose work folder is
+/// named by its diagram's hash, as its table).
 fn topology_code(topology: Topology) -> u8 {
     match topology {
         Topology::Plain => 0,
         Topology::Circular => 1,
+        Topology::Shape => 2,
     }
 }
 

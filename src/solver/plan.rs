@@ -39,10 +39,22 @@ pub struct Estimate {
 
 /// Estimates the size of solving `board`.
 pub fn estimate(board: &Board) -> Estimate {
-    let (m, n) = (board.rows() as f64, board.columns() as f64);
+    // A shape's count follows its points, not its grid's cells: the
+    // rectangle's fit with its area for `m * n` and the sides of a square
+    // of that area for `m + n`.
+    let (area, sides) = match board.shape_geometry() {
+        Some(_) => {
+            let points = board.points() as f64;
+            (points, 2.0 * points.sqrt())
+        }
+        None => {
+            let (m, n) = (board.rows() as f64, board.columns() as f64);
+            (m * n, m + n)
+        }
+    };
     let legal = 0.850_639_925_845_7
-        * 0.965_535_059_338_37_f64.powf(m + n)
-        * 2.975_734_192_043_357_f64.powf(m * n);
+        * 0.965_535_059_338_37_f64.powf(sides)
+        * 2.975_734_192_043_357_f64.powf(area);
     let canonical = legal / symmetries(board).len() as f64;
     let states = canonical * 2.1;
     let index_bytes = index_bytes(board, states);

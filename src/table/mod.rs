@@ -112,9 +112,10 @@ impl fmt::Display for TableError {
 
 impl std::error::Error for TableError {}
 
-/// The file name of a board's table: `RxC.sgtb`.
+/// The file name of a board's table: `RxC.sgtb`, a shape's
+/// `shape-HASH.sgtb` (`Board::file_stem`).
 pub fn file_name(board: &Board) -> String {
-    format!("{}.{}", board.name(), format::EXTENSION)
+    format!("{}.{}", board.file_stem(), format::EXTENSION)
 }
 
 /// The board a table file's name gives: the part before the first dot
@@ -124,7 +125,7 @@ pub fn board_of_name(path: &Path) -> Option<Board> {
     let name = path.file_name()?.to_str()?;
     let (stem, _) = name.split_once('.')?;
     let board: Board = stem.parse().ok()?;
-    (board.name() == stem).then_some(board)
+    (board.file_stem() == stem).then_some(board)
 }
 
 /// Opens a file for reading if it is a regular file (symbolic links

@@ -138,12 +138,13 @@ impl Table {
         Table::with_header(origin, Bytes::Mapped(map), header)
     }
 
-    /// The board a table file holds, reading only the start of its header.
+    /// The board a table file holds, reading only the start of it: its
+    /// header, and a shape's diagram after it.
     pub fn peek_board(path: &Path) -> Result<Board, TableError> {
         use std::io::Read;
-        let mut prefix = Vec::with_capacity(super::format::HEADER_SIZE);
+        let mut prefix = Vec::with_capacity(super::format::PEEK_SIZE);
         super::open_regular(path)?
-            .take(super::format::HEADER_SIZE as u64)
+            .take(super::format::PEEK_SIZE as u64)
             .read_to_end(&mut prefix)
             .map_err(|e| TableError::io(path, e))?;
         Header::peek_board(&prefix).map_err(|fault| TableError::Corrupt {

@@ -24,6 +24,7 @@ mod cycles;
 mod ko_definitions;
 mod line_rule;
 mod seki;
+mod shapes;
 mod shipped_tables;
 mod solver;
 mod solver_against_reference;

@@ -1,5 +1,6 @@
 //! The solver against the plain reference (`crate::reference`): every state
-//! of every small board, plain and circular, at komi -2, 0, 0.5 and 6.5, must
+//! of every small board, plain, circular and of small shapes (walls, holes,
+//! open sides), at komi -2, 0, 0.5 and 6.5, must
 //! get the same forced scores and plies for both sides, and the same result.
 
 use std::collections::HashSet;
@@ -131,4 +132,38 @@ fn circular_2x2c_to_2x4c() {
 #[test]
 fn circular_3x3c() {
     check_board("3x3c");
+}
+
+/// Shapes without open sides: an L, a longer one, a plus, two rings around
+/// holes and two pieces apart on one row.
+#[test]
+fn shapes_with_walls() {
+    for name in [
+        ".##/.##/...",
+        "..#/..#/...",
+        "#.#/.../#.#",
+        ".../.#./...",
+        "..../.##./....",
+        "..#..",
+    ] {
+        check_board(name);
+    }
+}
+
+/// Shapes with open sides: at a corner, at both ends, at the edge and in
+/// the hole of a ring, beside single points, and one whose open cell alone
+/// breaks the flip its points have.
+#[test]
+fn shapes_with_open_sides() {
+    for name in [
+        "..+/...",
+        "+..+/....",
+        ".+./.../...",
+        ".../.+./...",
+        "+.#/..+",
+        "+.+",
+        "+../#..",
+    ] {
+        check_board(name);
+    }
 }

@@ -16,7 +16,9 @@
 //!    88  positions per block (u32)    92  block count (u32)
 //!    96  directory offset (u64)      104  directory length (u64)
 //!   112  block table offset (u64)    120  CRC-32 of the file, these 4 bytes as zero
-//!   124  4 zero bytes
+//!   124  4 zero bytes (version 3: the shape's length, u32)
+//! shape       (version 3 only) the shape's diagram in ASCII, as smallgo
+//!             names it (`#.#/.../#.#`, canonical)
 //! directory   deflate of one byte per 64 codes: how many canonical legal
 //!             positions have a code in those 64 (the prober ranks positions
 //!             with it)
@@ -32,7 +34,10 @@
 //! still written as version 1 (its byte 18 zero, as it always was), so that
 //! its bytes do not change; a circular board's is version 2, which readers
 //! of version 1 alone refuse by its version instead of taking it for the
-//! plain board of its shape.
+//! plain board of its shape. A board of any shape is version 3, topology
+//! 2: its grid's rows and columns in bytes 16 and 17, its diagram right
+//! after the header (its length in bytes 124 to 128), the directory after
+//! that.
 //!
 //! Every check on file data returns `Fault`, never panics: lengths, offsets,
 //! codes and sizes are all bounded before use.
@@ -61,8 +66,17 @@ pub const FORMAT_VERSION: u32 = Topology::Plain.format_version();
 /// The format version of tables of other topologies: version 1 with the
 /// topology in byte 18.
 pub const TOPOLOGY_FORMAT_VERSION: u32 = Topology::Circular.format_version();
+/// The format version of shapes' tables: version 2 with the shape's
+/// diagram after the header.
+pub const SHAPE_FORMAT_VERSION: u32 = Topology::Shape.format_version();
 /// Where the topology sits in the header.
 const TOPOLOGY_OFFSET: usize = 18;
+/// Where a version 3 header holds the length of the shape's diagram.
+const SHAPE_LENGTH_OFFSET: usize = 124;
+/// The longest diagram a shape's table holds.
+pub const MAX_SHAPE_LENGTH: usize = crate::board::MAX_DIAGRAM;
+/// The bytes that name a table's board: the header and a shape's diagram.
+pub const PEEK_SIZE: usize = HEADER_SIZE + MAX_SHAPE_LENGTH;
 pub const HEADER_SIZE: usize = 128;
 /// The rules every table solves (SPEC section 1).
 pub const RULES: &str = "area/basic-ko/no-suicide";
@@ -136,7 +150,7 @@ impl fmt::Display for Fault {
             Fault::UnsupportedVersion(v) => write!(
                 f,
                 "format version {v} is not supported (this smallgo reads versions \
-                 {FORMAT_VERSION} and {TOPOLOGY_FORMAT_VERSION}): rebuild the table with this smallgo"
+                 {FORMAT_VERSION} to {SHAPE_FORMAT_VERSION}): rebuild the table with this smallgo"
             ),
             Fault::UnsupportedEncoding(e) => write!(f, "value encoding {e} is not supported"),
             Fault::UnknownRules(r) => {
@@ -173,7 +187,7 @@ pub(super) fn inconsistent(what: impl Into<String>) -> Fault {
 }
 
 /// The format version a board's table is written in: 1 for a plain board,
-/// 2 for the others.
+/// 2 for a circular one, 3 for a shape.
 pub fn format_version(board: &Board) -> u32 {
     board.topology().format_version()
 }
@@ -183,11 +197,58 @@ fn topology_code(topology: Topology) -> u8 {
     match topology {
         Topology::Plain => 0,
         Topology::Circular => 1,
+        Topology::Shape => 2,
     }
 }
 
-/// The board of a header's prefix (at least 19 bytes, magic checked):
-/// version, shape and topology, which must agree.
+/// The bytes of a board's shape section: a shape's diagram, nothing for
+/// other boards.
+fn shape_section(board: &Board) -> &'static [u8] {
+    board
+        .shape_geometry()
+        .map_or(&[][..], |shape| shape.diagram().as_bytes())
+}
+
+/// The board of a version 3 header's prefix: the diagram after the header,
+/// which must be a shape's canonical one on the grid bytes 16 and 17 give.
+fn shape_of_header(prefix: &[u8]) -> Result<Board, Fault> {
+    if prefix.len() < HEADER_SIZE {
+        return Err(Fault::Truncated {
+            length: prefix.len() as u64,
+            needed: HEADER_SIZE as u64,
+        });
+    }
+    let length = u32_at(prefix, SHAPE_LENGTH_OFFSET) as usize;
+    if length == 0 || length > MAX_SHAPE_LENGTH {
+        return Err(inconsistent(format!("a shape of {length} bytes")));
+    }
+    let Some(text) = prefix.get(HEADER_SIZE..HEADER_SIZE + length) else {
+        return Err(Fault::Truncated {
+            length: prefix.len() as u64,
+            needed: (HEADER_SIZE + length) as u64,
+        });
+    };
+    let text = std::str::from_utf8(text).map_err(|_| inconsistent("a shape that is not text"))?;
+    let board = Board::shape(text)
+        .map_err(|error| inconsistent(format!("shape '{}': {error}", text.escape_debug())))?;
+    if board.topology() != Topology::Shape || board.name() != text {
+        return Err(inconsistent(format!(
+            "shape '{}' is not written as smallgo writes it ({board})",
+            text.escape_debug()
+        )));
+    }
+    if (board.rows(), board.columns()) != (prefix[16] as usize, prefix[17] as usize) {
+        return Err(inconsistent(format!(
+            "shape {board} on a grid of {}x{}",
+            prefix[16], prefix[17]
+        )));
+    }
+    Ok(board)
+}
+
+/// The board of a header's prefix (at least 19 bytes, magic checked; a
+/// shape's also needs its diagram after the header): version, shape and
+/// topology, which must agree.
 fn board_of_header(prefix: &[u8]) -> Result<Board, Fault> {
     let version = u32_at(prefix, 8);
     let topology = match (version, prefix[TOPOLOGY_OFFSET]) {
@@ -201,6 +262,12 @@ fn board_of_header(prefix: &[u8]) -> Result<Board, Fault> {
         (TOPOLOGY_FORMAT_VERSION, code) => {
             return Err(inconsistent(format!(
                 "topology {code} in a version {TOPOLOGY_FORMAT_VERSION} header"
+            )))
+        }
+        (SHAPE_FORMAT_VERSION, 2) => return shape_of_header(prefix),
+        (SHAPE_FORMAT_VERSION, code) => {
+            return Err(inconsistent(format!(
+                "topology {code} in a version {SHAPE_FORMAT_VERSION} header"
             )))
         }
         (version, _) => return Err(Fault::UnsupportedVersion(version)),
@@ -262,8 +329,9 @@ pub fn file_checksum_releasing(bytes: &[u8], release: &dyn Fn(std::ops::Range<us
 }
 
 impl Header {
-    fn encode(&self) -> [u8; HEADER_SIZE] {
-        let mut out = [0u8; HEADER_SIZE];
+    /// The bytes before the directory: the header, and a shape's diagram.
+    fn encode(&self) -> Vec<u8> {
+        let mut out = vec![0u8; HEADER_SIZE];
         out[0..8].copy_from_slice(&MAGIC);
         out[8..12].copy_from_slice(&format_version(&self.board).to_le_bytes());
         out[12..16].copy_from_slice(&(HEADER_SIZE as u32).to_le_bytes());
@@ -282,7 +350,19 @@ impl Header {
         out[104..112].copy_from_slice(&self.directory_length.to_le_bytes());
         out[112..120].copy_from_slice(&self.block_table_offset.to_le_bytes());
         out[120..124].copy_from_slice(&self.checksum.to_le_bytes());
+        let shape = shape_section(&self.board);
+        if !shape.is_empty() {
+            out[SHAPE_LENGTH_OFFSET..HEADER_SIZE]
+                .copy_from_slice(&(shape.len() as u32).to_le_bytes());
+            out.extend_from_slice(shape);
+        }
         out
+    }
+
+    /// Where the directory may start: after the header and a shape's
+    /// diagram.
+    pub fn front_size(board: &Board) -> u64 {
+        (HEADER_SIZE + shape_section(board).len()) as u64
     }
 
     /// The board a file holds, from the first bytes of its header only
@@ -321,7 +401,13 @@ impl Header {
             });
         }
         let version = u32_at(bytes, 8);
-        if version != FORMAT_VERSION && version != TOPOLOGY_FORMAT_VERSION {
+        if ![
+            FORMAT_VERSION,
+            TOPOLOGY_FORMAT_VERSION,
+            SHAPE_FORMAT_VERSION,
+        ]
+        .contains(&version)
+        {
             return Err(Fault::UnsupportedVersion(version));
         }
         if u32_at(bytes, 12) as usize != HEADER_SIZE {
@@ -348,9 +434,11 @@ impl Header {
                 TOPOLOGY_OFFSET + 1
             )));
         }
-        if bytes[CHECKSUM_OFFSET + 4..HEADER_SIZE]
-            .iter()
-            .any(|&b| b != 0)
+        // Version 3 holds the shape's length there (`shape_of_header`).
+        if version != SHAPE_FORMAT_VERSION
+            && bytes[CHECKSUM_OFFSET + 4..HEADER_SIZE]
+                .iter()
+                .any(|&b| b != 0)
         {
             return Err(inconsistent(format!(
                 "reserved bytes {}..{HEADER_SIZE} are not zero",
@@ -436,7 +524,7 @@ impl Header {
         }
         // The parts follow one another: header, directory, block table.
         let directory_end = self.directory_offset.checked_add(self.directory_length);
-        if self.directory_offset != HEADER_SIZE as u64
+        if self.directory_offset != Header::front_size(&self.board)
             || directory_end != Some(self.block_table_offset)
         {
             return Err(inconsistent("directory offsets"));

@@ -12,7 +12,7 @@ use flate2::write::DeflateEncoder;
 use flate2::Compression;
 
 use super::deflate::LEVEL;
-use super::{Header, CHECKSUM_OFFSET, HEADER_SIZE};
+use super::{Header, CHECKSUM_OFFSET};
 use crate::board::Board;
 
 /// The directory's raw bytes, from the presence bits of the canonical legal
@@ -71,7 +71,8 @@ impl<W: Write + Seek> TableWriter<W> {
         description: Description,
         directory: impl Iterator<Item = u8>,
     ) -> std::io::Result<TableWriter<W>> {
-        out.seek(SeekFrom::Start(HEADER_SIZE as u64))?;
+        let directory_offset = Header::front_size(&description.board);
+        out.seek(SeekFrom::Start(directory_offset))?;
         let mut encoder = DeflateEncoder::new(
             Tally {
                 out: &mut out,
@@ -94,7 +95,6 @@ impl<W: Write + Seek> TableWriter<W> {
         let blocks = description
             .positions
             .div_ceil(description.positions_per_block as u64) as u32;
-        let directory_offset = HEADER_SIZE as u64;
         let block_table_offset = directory_offset + directory_length;
         let first_block = block_table_offset + (blocks as u64 + 1) * 8;
         let header = Header {
@@ -149,7 +149,8 @@ impl<W: Write + Seek> TableWriter<W> {
         self.offsets.push(self.at);
         let mut header = self.header.encode();
         let table: Vec<u8> = self.offsets.iter().flat_map(|o| o.to_le_bytes()).collect();
-        // The file's CRC, in file order: header, directory, table, blocks.
+        // The file's CRC, in file order: header (and shape), directory,
+        // table, blocks.
         let mut crc = Crc::new();
         crc.update(&header);
         crc.combine(&self.directory_crc);

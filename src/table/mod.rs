@@ -164,7 +164,7 @@ pub fn check_name(path: &Path, board: Board) -> Result<(), TableError> {
         Some(named) if named != board => Err(TableError::Corrupt {
             origin: Origin::File(path.to_path_buf()),
             fault: Fault::WrongBoard {
-                expected: named,
+                expected: Box::new(named),
                 found: board.name(),
             },
         }),

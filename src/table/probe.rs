@@ -225,7 +225,7 @@ impl Table {
                 Ok(stored) if stored == solved => {}
                 Ok(stored) => {
                     return Err(self.corrupt(Fault::NotTheBoard {
-                        board,
+                        board: Box::new(board),
                         what: format!(
                             "state {number} is worth {solved} on {board}, the table says {stored}"
                         ),
@@ -233,7 +233,7 @@ impl Table {
                 }
                 Err(TableError::NoSuchState { .. }) => {
                     return Err(self.corrupt(Fault::NotTheBoard {
-                        board,
+                        board: Box::new(board),
                         what: format!("state {number} of {board} is missing"),
                     }))
                 }
@@ -250,7 +250,7 @@ impl Table {
             return Err(TableError::Corrupt {
                 origin: table.origin,
                 fault: Fault::WrongBoard {
-                    expected: board,
+                    expected: Box::new(board),
                     found: table.header.board.name(),
                 },
             });
@@ -404,7 +404,7 @@ fn check_directory(codec: &Codec, counts: &[u8]) -> Result<Vec<u64>, Fault> {
         let stored = counts[group as usize] as u32;
         if counted != stored {
             return Err(Fault::NotTheBoard {
-                board,
+                board: Box::new(board),
                 what: format!(
                     "codes {first_code} to {} hold {counted} canonical legal positions of \
                      {board}, its directory says {stored}",
@@ -485,7 +485,10 @@ fn check_ko_counts(
             group += 1;
         }
         if let Some(what) = mismatch {
-            return Err(Fault::NotTheBoard { board, what });
+            return Err(Fault::NotTheBoard {
+                board: Box::new(board),
+                what,
+            });
         }
     }
     Ok(decoded)

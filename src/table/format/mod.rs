@@ -120,7 +120,7 @@ pub enum Fault {
     /// A table of another board than the one wanted.
     WrongBoard {
         /// The board wanted.
-        expected: Board,
+        expected: Box<Board>,
         /// The board the header names.
         found: String,
     },
@@ -137,7 +137,7 @@ pub enum Fault {
     /// the table holds another board's data under this board's name.
     NotTheBoard {
         /// The board the header names.
-        board: Board,
+        board: Box<Board>,
         /// What the board has and the table does not.
         what: String,
     },

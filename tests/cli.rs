@@ -1108,3 +1108,33 @@ fn analyze_gives_the_value_and_every_move() {
         output.stderr
     );
 }
+
+/// A shape's table is named by a hash of its diagram; a folder holding one
+/// is read by a new process, which has never seen the shape, without
+/// refusing the file.
+#[test]
+fn a_folder_with_a_shape_table_is_read_without_refusal() {
+    let folder = tempfile::tempdir().unwrap();
+    let tables = folder.path().to_str().unwrap();
+    let built = smallgo(&["build", ".../.+./...", "--tables", tables]);
+    assert!(built.status.success(), "{}", built.stderr);
+    let files: Vec<String> = std::fs::read_dir(folder.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".sgtb"))
+        .collect();
+    assert!(
+        files.len() == 1 && files[0].starts_with("shape-"),
+        "{files:?}"
+    );
+    let engine = Smallgo::new(&["--tables", tables])
+        .log("info")
+        .input("quit\n")
+        .run();
+    assert!(engine.status.success(), "{}", engine.stderr);
+    assert!(
+        !engine.stderr.contains(&files[0]),
+        "the shape's table was refused: {}",
+        engine.stderr
+    );
+}

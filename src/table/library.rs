@@ -297,6 +297,22 @@ impl Tablebase {
     /// its name gives, which its header must hold.
     fn candidate(path: &Path) -> Result<Board, TableError> {
         let Some(named) = board_of_name(path) else {
+            // A shape's name is a hash of its diagram (`shape-HASH.sgtb`),
+            // which only its header can turn back into the shape.
+            if let Some(stem) = shape_stem(path) {
+                let board = Table::peek_board(path)?;
+                if board.file_stem() == stem {
+                    return Ok(board);
+                }
+                return Err(TableError::Corrupt {
+                    origin: crate::table::Origin::File(path.to_path_buf()),
+                    fault: format::Fault::Inconsistent(format!(
+                        "its header holds board {board}, whose tables are named {}.{}",
+                        board.file_stem(),
+                        format::EXTENSION
+                    )),
+                });
+            }
             return Err(TableError::io(
                 path,
                 std::io::Error::new(
@@ -656,6 +672,14 @@ impl Values for BoardValues {
             }
         }
     }
+}
+
+/// The stem of a file named as a shape's table (`shape-HASH.sgtb`, or
+/// `shape-HASH.v2.sgtb`), if it is one.
+fn shape_stem(path: &Path) -> Option<&str> {
+    let name = path.file_name()?.to_str()?;
+    let (stem, _) = name.split_once('.')?;
+    stem.starts_with("shape-").then_some(stem)
 }
 
 #[cfg(test)]

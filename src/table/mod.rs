@@ -29,7 +29,6 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 
 use crate::board::Board;
-use crate::files::kind_of;
 
 pub use format::Fault;
 pub use probe::Table;
@@ -130,32 +129,10 @@ pub fn board_of_name(path: &Path) -> Option<Board> {
 
 /// Opens a file for reading if it is a regular file (symbolic links
 /// followed), and refuses anything else by name: reading a FIFO or a
-/// device as a table would block or never end. On Unix the file is opened
-/// without blocking (opening a FIFO with no writer would wait for one) and
-/// its type is checked on the open file, so it cannot change in between.
+/// device as a table would block or never end (`files::open_for_reading`,
+/// the one way smallgo opens what it reads).
 pub fn open_regular(path: &Path) -> Result<File, TableError> {
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NONBLOCK);
-    }
-    let file = options.open(path).map_err(|e| TableError::io(path, e))?;
-    let file_type = file
-        .metadata()
-        .map_err(|e| TableError::io(path, e))?
-        .file_type();
-    if !file_type.is_file() {
-        return Err(TableError::io(
-            path,
-            std::io::Error::new(
-                std::io::ErrorKind::InvalidInput,
-                format!("{}, not a regular file", kind_of(file_type)),
-            ),
-        ));
-    }
-    Ok(file)
+    crate::files::open_for_reading(path).map_err(|e| TableError::io(path, e))
 }
 
 /// Checks that a table file's name and the board its header names agree.

@@ -1108,3 +1108,23 @@ fn analyze_gives_the_value_and_every_move() {
         output.stderr
     );
 }
+
+/// A build too large for this machine is refused before anything is
+/// created: a tables folder that did not exist still does not.
+#[test]
+fn a_build_too_large_creates_no_folder() {
+    let parent = tempfile::tempdir().unwrap();
+    let folder = parent.path().join("new").join("tables");
+    for arguments in [&["--build", "5x5"][..], &["build", "5x5"]] {
+        let mut command = arguments.to_vec();
+        command.extend(["--tables", folder.to_str().unwrap()]);
+        let output = smallgo(&command);
+        assert_eq!(output.status.code(), Some(1), "{arguments:?}");
+        assert!(
+            output.stderr.contains("board 5x5 is too large"),
+            "{}",
+            output.stderr
+        );
+        assert!(files_in(parent.path()).is_empty(), "{arguments:?}");
+    }
+}

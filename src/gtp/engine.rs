@@ -564,11 +564,11 @@ impl Engine {
         log::warn!(
             "no table for board {board} ({} wide, {} high, {topology}); tables (each plain one \
              also serves its turned board, circular boards of 1 or 2 columns play from their \
-             plain boards): {}. Build one with `smallgo --build {board} --tables DIR` and start \
-             the engine with `--tables DIR`",
+             plain boards): {}. {}",
             board.columns(),
             board.rows(),
-            boards.join(" ")
+            boards.join(" "),
+            build_advice(board)
         );
     }
 
@@ -647,6 +647,33 @@ impl Engine {
             }
             _ => failure(SYNTAX_ERROR),
         }
+    }
+}
+
+/// How to get a table of `board`: the build command when the plan's
+/// estimate of its memory fits the memory this machine has available (or
+/// that is unknown), otherwise why it cannot be built here, with the
+/// figures.
+fn build_advice(board: Board) -> String {
+    if !crate::plan::within_index_limit(&board) {
+        return format!(
+            "smallgo cannot build board {board}: it numbers boards of at most {} points",
+            crate::index::MAX_INDEX_POINTS
+        );
+    }
+    let needed = crate::plan::estimate(&board).memory_bytes;
+    match crate::plan::available_memory() {
+        Some(available) if needed > available as f64 => format!(
+            "Board {board} cannot be built on this machine: its build needs about {} of memory, \
+             and {} is available",
+            crate::plan::human_bytes(needed),
+            crate::plan::human_bytes(available as f64)
+        ),
+        _ => format!(
+            "Build one with `smallgo --build {board} --tables DIR` (about {} of memory) and \
+             start the engine with `--tables DIR`",
+            crate::plan::human_bytes(needed)
+        ),
     }
 }
 

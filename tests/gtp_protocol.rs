@@ -567,3 +567,47 @@ fn a_board_too_large_to_build_here_is_not_advised() {
     let log = engine.stderr();
     assert!(log.contains("smallgo cannot build board 6x6"), "{log}");
 }
+
+/// A self-play game of `genmove` on the default board, the engine started
+/// with `arguments`: its moves, each checked to be among
+/// `smallgo-best-moves` before it.
+fn self_play(arguments: &[&str]) -> Vec<String> {
+    let mut engine = Engine::start(arguments);
+    let mut moves: Vec<String> = Vec::new();
+    for ply in 0..120 {
+        if moves.len() >= 2 && moves[moves.len() - 2..].iter().all(|m| m == "pass") {
+            break;
+        }
+        let colour = if ply % 2 == 0 { "b" } else { "w" };
+        let best = engine.ask("smallgo-best-moves");
+        let played = engine.ask(&format!("genmove {colour}"));
+        let mv = played[0].trim_start_matches("= ").to_ascii_lowercase();
+        let best: Vec<String> = best[0]
+            .trim_start_matches('=')
+            .split_whitespace()
+            .map(str::to_ascii_lowercase)
+            .collect();
+        assert!(
+            best.contains(&mv),
+            "{arguments:?}: ply {ply}: {mv} not in {best:?}"
+        );
+        moves.push(mv);
+    }
+    moves
+}
+
+/// With `--random-seed`, genmove picks among the moves that keep the best
+/// result: games differ across seeds, one seed replays the same game, and
+/// every move is one `smallgo-best-moves` lists; without it, games repeat.
+#[test]
+fn a_random_seed_varies_the_games_among_best_moves() {
+    let games: Vec<Vec<String>> = (1..=4)
+        .map(|seed| self_play(&["--random-seed", &seed.to_string()]))
+        .collect();
+    assert!(
+        games.iter().any(|game| game != &games[0]),
+        "four seeds, one game: {games:?}"
+    );
+    assert_eq!(self_play(&["--random-seed", "1"]), games[0]);
+    assert_eq!(self_play(&[]), self_play(&[]));
+}

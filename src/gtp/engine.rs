@@ -202,6 +202,10 @@ const INVALID_COORDINATE: &str = "invalid coordinate";
 pub struct Settings {
     /// Answer `resign` in lost positions (never, otherwise).
     pub resign: bool,
+    /// `genmove` picks at random, from this seed, among the moves that
+    /// keep the best result (`perfect::random_candidates`); without it,
+    /// the first in the engine's order.
+    pub random_seed: Option<u64>,
 }
 
 /// A GTP engine over a library of values.
@@ -216,6 +220,8 @@ pub struct Engine {
     /// The topology of the board the next `boardsize`,
     /// `rectangular_boardsize` or `clear_board` makes.
     topology: Topology,
+    /// The generator of `genmove`'s random choice, if one was asked for.
+    random: Option<perfect::Random>,
 }
 
 impl Engine {
@@ -224,11 +230,12 @@ impl Engine {
             Board::new(DEFAULT_BOARD.0, DEFAULT_BOARD.1).expect("the default board is valid");
         Engine {
             library,
-            settings,
             game: Game::new(board),
             oracle: None,
             komi: Komi::default(),
             topology: Topology::Plain,
+            random: settings.random_seed.map(perfect::Random::new),
+            settings,
         }
     }
 
@@ -602,7 +609,15 @@ impl Engine {
                 Ok(oracle) => oracle,
                 Err(message) => return failure(message),
             };
-            match perfect::choose(&oracle, self.komi.proxy(), &self.game, side) {
+            let chosen = match (&mut self.random, play) {
+                (Some(random), true) => perfect::rate(&oracle, self.komi.proxy(), &self.game, side)
+                    .map(|ratings| {
+                        let candidates = perfect::random_candidates(&ratings);
+                        candidates[random.below(candidates.len())]
+                    }),
+                _ => perfect::choose(&oracle, self.komi.proxy(), &self.game, side),
+            };
+            match chosen {
                 Ok(best) => {
                     if self.settings.resign && matches!(best.outcome, Outcome::OpponentWins { .. })
                     {

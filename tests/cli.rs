@@ -1061,7 +1061,11 @@ fn analyze_gives_the_value_and_every_move() {
     assert!(output.status.success(), "{}", output.stderr);
     let out = &output.stdout;
     assert!(out.contains("to move   White"), "{out}");
-    assert!(out.contains("value     A -9 in "), "{out}");
+    assert!(
+        out.contains("value     White (to move) can force -9 in "),
+        "{out}"
+    );
+    assert!(out.contains("; Black can force +9 in "), "{out}");
     assert!(out.contains("result    B+9 at komi 0"), "{out}");
     let moves: Vec<&str> = out
         .lines()

@@ -35,7 +35,10 @@ pub fn gtp_lines(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     let mut engine = Engine::new(
         Tablebase::with_sources(None, true),
-        Settings { resign: false },
+        Settings {
+            resign: false,
+            random_seed: None,
+        },
     );
     for raw in text.lines().take(64) {
         let Some(line) = parse::clean(raw) else {

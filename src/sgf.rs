@@ -1,7 +1,8 @@
 //! SGF, the Smart Game Format (`FF[4]`), as far as a Go game on one
 //! rectangular board needs it: reading a file into its main line of nodes
 //! and properties, reading that line as a game record (board size, komi,
-//! setup stones, the player to move, moves), and writing a record back.
+//! setup stones, the player to move, moves, and the root's game information
+//! and comment), and writing a record back.
 //!
 //! SGF has no word for a circular board (`SZ` gives only the size), so
 //! smallgo writes one in a property of its own in the root node,
@@ -324,7 +325,20 @@ pub struct Record {
     pub steps: Vec<Step>,
     /// `RE`, if given.
     pub result: Option<String>,
+    /// The root's game information (`GAME_INFO`: players, result, date,
+    /// name, ...), in file order.
+    pub info: Vec<Property>,
+    /// The root's comment (`C`), if given.
+    pub comment: Option<String>,
 }
+
+/// The game-information properties of SGF `FF[4]` (less `KM`, which a
+/// record reads as its komi), and Go's `HA`: what a program that rewrites
+/// a game keeps of its root.
+pub const GAME_INFO: [&str; 22] = [
+    "AN", "BR", "BT", "CP", "DT", "EV", "GC", "GN", "HA", "ON", "OT", "PB", "PC", "PW", "RE", "RO",
+    "RU", "SO", "TM", "US", "WR", "WT",
+];
 
 /// The root property that names the board's topology, smallgo's own:
 /// `TOPOLOGY[circular]`, or `TOPOLOGY[plain]` (the same as none).
@@ -476,6 +490,13 @@ pub fn record(line: &[Node]) -> Result<Record, SgfError> {
         white: PointSet::EMPTY,
         steps: Vec::new(),
         result: root.get("RE").map(|values| values[0].clone()),
+        info: root
+            .properties
+            .iter()
+            .filter(|p| GAME_INFO.contains(&p.name.as_str()))
+            .cloned()
+            .collect(),
+        comment: root.get("C").map(|values| values[0].clone()),
     };
     let mut moved = false;
     for (number, node) in line.iter().enumerate() {

@@ -1061,7 +1061,11 @@ fn analyze_gives_the_value_and_every_move() {
     assert!(output.status.success(), "{}", output.stderr);
     let out = &output.stdout;
     assert!(out.contains("to move   White"), "{out}");
-    assert!(out.contains("value     A -9 in "), "{out}");
+    assert!(
+        out.contains("value     White (to move) can force -9 in "),
+        "{out}"
+    );
+    assert!(out.contains("; Black can force +9 in "), "{out}");
     assert!(out.contains("result    B+9 at komi 0"), "{out}");
     let moves: Vec<&str> = out
         .lines()
@@ -1137,4 +1141,67 @@ fn a_folder_with_a_shape_table_is_read_without_refusal() {
         "the shape's table was refused: {}",
         engine.stderr
     );
+}
+
+/// A build too large for this machine is refused before anything is
+/// created: a tables folder that did not exist still does not.
+#[test]
+fn a_build_too_large_creates_no_folder() {
+    let parent = tempfile::tempdir().unwrap();
+    let folder = parent.path().join("new").join("tables");
+    for arguments in [&["--build", "5x5"][..], &["build", "5x5"]] {
+        let mut command = arguments.to_vec();
+        command.extend(["--tables", folder.to_str().unwrap()]);
+        let output = smallgo(&command);
+        assert_eq!(output.status.code(), Some(1), "{arguments:?}");
+        assert!(
+            output.stderr.contains("board 5x5 is too large"),
+            "{}",
+            output.stderr
+        );
+        assert!(files_in(parent.path()).is_empty(), "{arguments:?}");
+    }
+}
+
+/// The number after `"key": ` in JSON text.
+fn json_number(text: &str, key: &str) -> u64 {
+    let start = text.find(&format!("\"{key}\": ")).expect(key) + key.len() + 4;
+    text[start..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect::<String>()
+        .parse()
+        .unwrap()
+}
+
+/// `count`'s edges are the solver's (a build's), `analyze cycles`' are the
+/// graph's: the pass that ends the game is one of the first and none of the
+/// second, so they differ by one per state after a pass (one per canonical
+/// position), and each output names its kind.
+#[test]
+fn count_and_cycles_name_the_edges_they_count() {
+    let folder = tempfile::tempdir().unwrap();
+    let dir = folder.path().to_str().unwrap();
+    let build = smallgo(&["build", "2x3", "--tables", dir]);
+    assert!(build.status.success(), "{}", build.stderr);
+    let solver_edges: u64 = build
+        .stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("edges "))
+        .expect("a build prints its edges")
+        .trim()
+        .parse()
+        .unwrap();
+    let count = smallgo(&["count", "2x3", "--json", "--state", &format!("{dir}/c")]);
+    assert!(count.status.success(), "{}", count.stderr);
+    let positions = json_number(&count.stdout, "canonical_positions");
+    let cycles = smallgo(&["analyze", "cycles", "2x3", "--json"]);
+    assert!(cycles.status.success(), "{}", cycles.stderr);
+    let graph_edges = json_number(&cycles.stdout, "edges");
+    assert_eq!(solver_edges, graph_edges + positions);
+
+    let text = smallgo(&["count", "2x3", "--state", &format!("{dir}/d")]).stdout;
+    assert!(text.contains("edges counted       the solver's"), "{text}");
+    let text = smallgo(&["analyze", "cycles", "2x3"]).stdout;
+    assert!(text.contains("(graph edges: "), "{text}");
 }

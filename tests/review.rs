@@ -188,3 +188,35 @@ fn review_refuses_bad_input_naming_it_and_writes_nothing() {
         "nothing left behind"
     );
 }
+
+/// The annotated game keeps the game's own root properties (players,
+/// result, date, name) and its root comment, before the review's note.
+#[test]
+fn review_keeps_the_games_own_properties_and_comment() {
+    let folder = tempfile::tempdir().unwrap();
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("gtp-tests/sgf/gogui-twogtp-3x3.sgf");
+    let out = folder.path().join("reviewed.sgf");
+    let output = smallgo(&[
+        "review",
+        file.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{}", output.stderr);
+    let original = sgf::main_line(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let written = sgf::main_line(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let mut kept = 0;
+    for name in ["PB", "PW", "RE", "DT", "GN", "EV"] {
+        let value = original[0].get(name);
+        assert_eq!(written[0].get(name), value, "{name}");
+        kept += value.is_some() as usize;
+    }
+    assert!(kept >= 4, "the test file has too few properties to test");
+    let comment = &original[0].get("C").unwrap()[0];
+    let reviewed = &written[0].get("C").unwrap()[0];
+    assert!(
+        reviewed.starts_with(comment.trim_end()),
+        "{comment:?} not first in {reviewed:?}"
+    );
+    assert!(reviewed.contains("Reviewed by smallgo"), "{reviewed}");
+}

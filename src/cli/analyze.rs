@@ -174,7 +174,9 @@ fn print(analysis: &Analysis) -> std::io::Result<()> {
             outln!("to move   {side}")?;
             let other = colour_name(game.to_move().opposite());
             outln!(
-                "value     {value} (A: the area margin {side} can force, komi aside, in dA plies; B, dB: {other}'s)"
+                "value     {side} (to move) {}; {other} {} (each its own area margin, komi aside)",
+                can_force(value.mover_margin, value.mover_depth),
+                can_force(value.opponent_margin, value.opponent_depth)
             )?;
         }
         (None, None) => {}
@@ -210,6 +212,15 @@ pub fn position(board: Board, moves: &[String], komi: f64, tables: Option<&Path>
             eprintln!("smallgo: analyze position: {message}");
             ExitCode::from(EXIT_FAILURE)
         }
+    }
+}
+
+/// What one side can force, from its half of a value: its area margin and
+/// the plies to the end, or that it cannot force the game to end.
+fn can_force(margin: Option<i8>, depth: u16) -> String {
+    match margin {
+        Some(margin) => format!("can force {margin:+} in {depth} plies"),
+        None => "cannot force the game to end".to_string(),
     }
 }
 

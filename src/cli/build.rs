@@ -244,7 +244,8 @@ pub fn build_board(
     })
 }
 
-/// Checks the board and the folder, says where the table goes, then builds
+/// Checks the board (before anything is created) and the folder, says
+/// where the table goes, then builds
 /// with a progress display; a failure is told on stderr and becomes the
 /// exit code.
 pub fn build_checked(
@@ -252,8 +253,8 @@ pub fn build_checked(
     folder: &Path,
     options: BuildOptions,
 ) -> Result<BuildReport, ExitCode> {
-    let checked = check_folder(folder)
-        .and_then(|()| check_build(&board, folder, Room::for_build(folder, options.memory)))
+    let checked = check_build(&board, folder, Room::for_build(folder, options.memory))
+        .and_then(|()| check_folder(folder))
         .and_then(|()| {
             if options.verify {
                 crate::plan::verify_halves(

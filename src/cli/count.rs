@@ -1,8 +1,9 @@
 //! `smallgo count RxC [--json] [--samples N] [--seed S] [--state FILE]`:
 //! the exact counts of a board's state space (legal positions, canonical
 //! positions, ko states, states) in small memory, with progress shown and
-//! saved, then an estimate of its edges from sampled positions
-//! (`crate::count` does the work).
+//! saved, then an estimate of its edges from sampled positions (the
+//! solver's edges, a pass that ends the game included; `crate::count` does
+//! the work).
 //!
 //! The progress goes to `--state FILE`, or by default to `RxC.count` in the
 //! current folder, as the count starts, at most once a second as chunks
@@ -283,6 +284,9 @@ fn print(report: &Report) -> std::io::Result<()> {
             estimate.edges / tally.states().max(1) as f64,
             estimate.samples,
             estimate.seed
+        )?;
+        outln!(
+            "edges counted       the solver's (as a table's header): each state's moves to a distinct child, and a pass that ends the game; `analyze cycles` leaves that pass out"
         )?;
     }
     outln!("time                {:.1} s", report.seconds)

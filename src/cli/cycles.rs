@@ -243,7 +243,7 @@ fn print_text(report: &Report) -> std::io::Result<()> {
         grouped(states)
     )?;
     outln!(
-        "edges       {} (moves to a distinct child state; the end of the game left out)",
+        "edges       {} (graph edges: moves to a distinct child state; a pass that ends the game is none, so the solver's edges (`count`, a table's header) are more by one per state after a pass)",
         grouped(report.edges)
     )?;
     outln!(

@@ -93,6 +93,12 @@ struct EngineArguments {
     /// Leave out the tables built into the binary.
     #[arg(long, conflicts_with = "build")]
     without_built_in_tables: bool,
+
+    /// genmove picks at random, from seed N, among the moves that keep the
+    /// best result (a win only among the shortest at its margin); by
+    /// default it plays the first in point order, so games repeat.
+    #[arg(long, value_name = "N", conflicts_with = "build")]
+    random_seed: Option<u64>,
 }
 
 /// `--build RxC` and its options, at the top level.
@@ -484,6 +490,7 @@ pub fn run(arguments: impl IntoIterator<Item = OsString>) -> ExitCode {
                     tables: arguments.engine.tables,
                     without_built_in_tables: arguments.engine.without_built_in_tables,
                     resign: arguments.engine.resign,
+                    random_seed: arguments.engine.random_seed,
                 })
             }
         },

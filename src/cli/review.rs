@@ -2,7 +2,9 @@
 //! every position of a game, before and after each move, from the tables
 //! the engine plays with. A mistake is a move that changes the result: a
 //! win turned into a draw or a loss, a draw into a loss, or a smaller
-//! margin. The review is printed, and OUT.sgf gets the game with comments,
+//! margin. The review is printed, and OUT.sgf gets the game (its game
+//! information, such as the players, result and date, and its root comment
+//! kept as they were) with comments,
 //! the standard move and position properties (`BM` a move that changes who
 //! wins or draws, `DO` one that only gives up points, `TE` the only move
 //! that keeps the result; `GB`, `GW` or `DM` for who wins after it; `V` the
@@ -261,13 +263,22 @@ impl Review {
         if to_move != read_back || (set_up && to_move != Colour::Black) {
             root.push_str(&format!("PL[{}]", to_move.letter()));
         }
-        root.push_str(&format!(
-            "C[{}]",
-            sgf::escape(&format!(
-                "Reviewed by smallgo at komi {}: exact values from its tables. BM marks a move that changes who wins (or the draw), DO one that only gives up points, TE the only move that keeps the result; V is Black's margin with perfect play after the move.",
-                self.komi.text()
-            ))
-        ));
+        for property in &self.record.info {
+            root.push_str(&property.name);
+            for value in &property.values {
+                root.push_str(&format!("[{}]", sgf::escape(value)));
+            }
+        }
+        let note = format!(
+            "Reviewed by smallgo at komi {}: exact values from its tables. BM marks a move that changes who wins (or the draw), DO one that only gives up points, TE the only move that keeps the result; V is Black's margin with perfect play after the move.",
+            self.komi.text()
+        );
+        // The game's own comment stays first, the review's note after it.
+        let comment = match &self.record.comment {
+            Some(game) if !game.trim().is_empty() => format!("{}\n\n{note}", game.trim_end()),
+            _ => note,
+        };
+        root.push_str(&format!("C[{}]", sgf::escape(&comment)));
         let mut out = root;
         let mut variations: Vec<String> = Vec::new();
         for reviewed in &self.moves {

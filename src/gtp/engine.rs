@@ -202,6 +202,10 @@ const INVALID_COORDINATE: &str = "invalid coordinate";
 pub struct Settings {
     /// Answer `resign` in lost positions (never, otherwise).
     pub resign: bool,
+    /// `genmove` picks at random, from this seed, among the moves that
+    /// keep the best result (`perfect::random_candidates`); without it,
+    /// the first in the engine's order.
+    pub random_seed: Option<u64>,
 }
 
 /// A GTP engine over a library of values.
@@ -216,6 +220,8 @@ pub struct Engine {
     /// The topology of the board the next `boardsize`,
     /// `rectangular_boardsize` or `clear_board` makes.
     topology: Topology,
+    /// The generator of `genmove`'s random choice, if one was asked for.
+    random: Option<perfect::Random>,
 }
 
 impl Engine {
@@ -224,11 +230,12 @@ impl Engine {
             Board::new(DEFAULT_BOARD.0, DEFAULT_BOARD.1).expect("the default board is valid");
         Engine {
             library,
-            settings,
             game: Game::new(board),
             oracle: None,
             komi: Komi::default(),
             topology: Topology::Plain,
+            random: settings.random_seed.map(perfect::Random::new),
+            settings,
         }
     }
 
@@ -565,11 +572,11 @@ impl Engine {
         log::warn!(
             "no table for board {board} ({} wide, {} high, {topology}); tables (each plain one \
              also serves its turned board, circular boards of 1 or 2 columns play from their \
-             plain boards): {}. Build one with `smallgo --build {board} --tables DIR` and start \
-             the engine with `--tables DIR`",
+             plain boards): {}. {}",
             board.columns(),
             board.rows(),
-            boards.join(" ")
+            boards.join(" "),
+            build_advice(board)
         );
     }
 
@@ -603,7 +610,15 @@ impl Engine {
                 Ok(oracle) => oracle,
                 Err(message) => return failure(message),
             };
-            match perfect::choose(&oracle, self.komi.proxy(), &self.game, side) {
+            let chosen = match (&mut self.random, play) {
+                (Some(random), true) => perfect::rate(&oracle, self.komi.proxy(), &self.game, side)
+                    .map(|ratings| {
+                        let candidates = perfect::random_candidates(&ratings);
+                        candidates[random.below(candidates.len())]
+                    }),
+                _ => perfect::choose(&oracle, self.komi.proxy(), &self.game, side),
+            };
+            match chosen {
                 Ok(best) => {
                     if self.settings.resign && matches!(best.outcome, Outcome::OpponentWins { .. })
                     {
@@ -648,6 +663,33 @@ impl Engine {
             }
             _ => failure(SYNTAX_ERROR),
         }
+    }
+}
+
+/// How to get a table of `board`: the build command when the plan's
+/// estimate of its memory fits the memory this machine has available (or
+/// that is unknown), otherwise why it cannot be built here, with the
+/// figures.
+fn build_advice(board: Board) -> String {
+    if !crate::plan::within_index_limit(&board) {
+        return format!(
+            "smallgo cannot build board {board}: it numbers boards of at most {} points",
+            crate::index::MAX_INDEX_POINTS
+        );
+    }
+    let needed = crate::plan::estimate(&board).memory_bytes;
+    match crate::plan::available_memory() {
+        Some(available) if needed > available as f64 => format!(
+            "Board {board} cannot be built on this machine: its build needs about {} of memory, \
+             and {} is available",
+            crate::plan::human_bytes(needed),
+            crate::plan::human_bytes(available as f64)
+        ),
+        _ => format!(
+            "Build one with `smallgo --build {board} --tables DIR` (about {} of memory) and \
+             start the engine with `--tables DIR`",
+            crate::plan::human_bytes(needed)
+        ),
     }
 }
 

@@ -37,6 +37,9 @@ pub struct Options {
     pub without_built_in_tables: bool,
     /// Resign lost positions instead of playing them out.
     pub resign: bool,
+    /// Pick `genmove`'s move at random among those that keep the best
+    /// result, from this seed.
+    pub random_seed: Option<u64>,
 }
 
 /// The longest input line the engine reads, newline included: GTP lines
@@ -202,6 +205,7 @@ pub fn serve(options: Options) -> ExitCode {
         library,
         Settings {
             resign: options.resign,
+            random_seed: options.random_seed,
         },
     );
     let input = spawn_reader();

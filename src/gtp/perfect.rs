@@ -47,6 +47,52 @@ pub fn choose(
     Ok(ratings[best])
 }
 
+/// The rated moves `choose` might as well have taken, in rating order: those
+/// that keep the best result at the same margin; when winning, only those
+/// that win in the fewest plies (so a won game still ends); when drawing,
+/// the pass alone if it keeps the draw (so a drawn game still ends).
+/// `choose`'s move is always among them.
+pub fn random_candidates(ratings: &[Rating]) -> Vec<Rating> {
+    let Some(&first) = preference_order(ratings).first() else {
+        return Vec::new();
+    };
+    let best = ratings[first];
+    let keeps = |r: &&Rating| match (best.outcome, r.outcome) {
+        (Outcome::MoverWins { .. }, outcome) => outcome == best.outcome,
+        (Outcome::Draw, Outcome::Draw) => best.mv != Move::Pass || r.mv == Move::Pass,
+        (Outcome::Draw, _) => false,
+        (Outcome::OpponentWins { margin, .. }, Outcome::OpponentWins { margin: m, .. }) => {
+            m == margin
+        }
+        (Outcome::OpponentWins { .. }, _) => false,
+    };
+    ratings.iter().filter(keeps).copied().collect()
+}
+
+/// A small seeded generator (SplitMix64): the same seed gives the same
+/// numbers on every machine.
+#[derive(Clone, Debug)]
+pub struct Random(u64);
+
+impl Random {
+    pub fn new(seed: u64) -> Random {
+        Random(seed)
+    }
+
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// A number below `n` (which is above 0), each as likely.
+    pub fn below(&mut self, n: usize) -> usize {
+        ((self.next() as u128 * n as u128) >> 64) as usize
+    }
+}
+
 /// The moves perfect play follows after `side` plays `first` in `game`,
 /// `first` included, until the game ends, repeats, or the limit; and the
 /// game at the end of them.
@@ -69,4 +115,71 @@ pub fn principal_variation(
         line.push(best.mv);
     }
     Ok((line, game))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Point;
+
+    fn rating(point: Option<usize>, outcome: Outcome) -> Rating {
+        Rating {
+            mv: point.map_or(Move::Pass, |p| Move::Place(Point::new(p))),
+            outcome,
+        }
+    }
+
+    fn moves(ratings: &[Rating]) -> Vec<Move> {
+        random_candidates(ratings).iter().map(|r| r.mv).collect()
+    }
+
+    #[test]
+    fn random_candidates_keep_the_engines_guarantees() {
+        let win = |margin, plies| Outcome::MoverWins { margin, plies };
+        let loss = |margin, plies| Outcome::OpponentWins { margin, plies };
+        // A win: only the shortest at the best margin.
+        let ratings = [
+            rating(Some(0), win(3.0, 5)),
+            rating(Some(1), win(3.0, 3)),
+            rating(Some(2), win(5.0, 9)),
+            rating(Some(3), win(5.0, 7)),
+            rating(Some(4), win(5.0, 7)),
+            rating(None, Outcome::Draw),
+        ];
+        assert_eq!(
+            moves(&ratings),
+            [Move::Place(Point::new(3)), Move::Place(Point::new(4))]
+        );
+        // A draw: the pass alone when it draws, every draw otherwise.
+        let mut ratings = vec![
+            rating(Some(0), Outcome::Draw),
+            rating(Some(1), loss(1.0, 4)),
+            rating(Some(2), Outcome::Draw),
+            rating(None, Outcome::Draw),
+        ];
+        assert_eq!(moves(&ratings), [Move::Pass]);
+        ratings[3] = rating(None, loss(2.0, 2));
+        assert_eq!(
+            moves(&ratings),
+            [Move::Place(Point::new(0)), Move::Place(Point::new(2))]
+        );
+        // A loss: every move at the smallest margin, however long.
+        let ratings = [
+            rating(Some(0), loss(2.0, 4)),
+            rating(Some(1), loss(2.0, 8)),
+            rating(Some(2), loss(4.0, 9)),
+        ];
+        assert_eq!(moves(&ratings).len(), 2);
+    }
+
+    #[test]
+    fn random_numbers_repeat_for_a_seed_and_cover_the_range() {
+        let draw = |seed| {
+            let mut random = Random::new(seed);
+            (0..200).map(|_| random.below(3)).collect::<Vec<_>>()
+        };
+        assert_eq!(draw(7), draw(7));
+        assert_ne!(draw(7), draw(8));
+        assert!((0..3).all(|n| draw(7).contains(&n)));
+    }
 }

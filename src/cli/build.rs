@@ -33,7 +33,7 @@ use crate::solver::{solve_in, SolveError, SolveStats, Workspace};
 use crate::state::State;
 use crate::table::verify::{spot_check, spot_sample, verify_file_with, VerifyOptions};
 use crate::table::writer::{self, Written};
-use crate::table::{built_in, check_name, file_name, Table};
+use crate::table::{built_in, file_name, Table};
 
 /// Makes sure the folder exists and takes new files; if not, says why,
 /// naming the folder and giving the system's error.
@@ -61,15 +61,20 @@ pub enum TurnedTable {
 }
 
 /// The table of `board`'s turned board that would serve it, if `folder`
-/// holds one (a file whose header holds that board) or one is built in.
-/// A square board and a circular board have none (`Board::turned`).
+/// holds one or one is built in. A file serves only if it passes the checks
+/// the engine makes before it serves from it (`Table::open_for`: a regular
+/// file, its header, its checksum over the whole file, its board); one that
+/// fails them is as good as absent, and the build goes on, saying why. A
+/// square board and a circular board have none (`Board::turned`).
 pub fn turned_table(board: Board, folder: &Path) -> Option<(Board, TurnedTable)> {
     let turned = board.turned()?;
     let path = folder.join(file_name(&turned));
-    if path.exists() {
-        match Table::peek_board(&path).and_then(|found| check_name(&path, found)) {
-            Ok(()) => return Some((turned, TurnedTable::File(path))),
-            Err(error) => log::warn!("{board}: not served turned by {error}"),
+    if path.symlink_metadata().is_ok() {
+        match Table::open_for(&path, turned) {
+            Ok(_) => return Some((turned, TurnedTable::File(path))),
+            Err(error) => log::warn!(
+                "{board}: the table of {turned} does not serve {board} turned, as the engine would refuse it: {error}"
+            ),
         }
     }
     built_in::tables()

@@ -8,10 +8,12 @@
 
 mod support;
 
+use std::os::unix::fs::FileTypeExt;
 use std::path::Path;
+use std::time::Duration;
 
-use support::command::smallgo;
-use support::files::shipped_table;
+use support::command::{smallgo, Smallgo};
+use support::files::{make_fifo, shipped_table};
 
 /// The names in `folder`, sorted.
 fn files_in(folder: &Path) -> Vec<String> {
@@ -56,4 +58,171 @@ fn a_turned_table_the_engine_refuses_does_not_serve() {
         "{message}"
     );
     assert_eq!(files_in(folder.path()), ["1x17.sgtb"]);
+}
+
+/// A FIFO named `manifest.tsv` is never opened for reading (which would
+/// block until a writer came): the table is written, and the build says
+/// that the manifest is not, and why.
+#[test]
+fn a_manifest_that_is_a_fifo_does_not_block_the_build() {
+    let folder = tempfile::tempdir().unwrap();
+    let manifest = folder.path().join("manifest.tsv");
+    make_fifo(&manifest);
+    let output = Smallgo::new(&["build", "2x3", "--tables"])
+        .arg(folder.path())
+        .run_within(Duration::from_secs(30))
+        .expect("the build ends");
+    assert!(output.status.success(), "{}", output.stderr);
+    let message = &output.stderr;
+    assert!(
+        message.contains("the table is written, but the manifest is not")
+            && message.contains("manifest.tsv")
+            && message.contains("a FIFO, not a regular file"),
+        "{message}"
+    );
+    assert_eq!(
+        std::fs::read(folder.path().join("2x3.sgtb")).unwrap(),
+        std::fs::read(shipped_table("2x3.sgtb")).unwrap()
+    );
+    assert!(std::fs::symlink_metadata(&manifest)
+        .unwrap()
+        .file_type()
+        .is_fifo());
+}
+
+/// The boards of a manifest's lines.
+fn manifest_boards(folder: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(folder.join("manifest.tsv")).unwrap_or_default();
+    let mut boards: Vec<String> = text
+        .lines()
+        .filter(|line| !line.starts_with('#') && !line.starts_with("board\t"))
+        .filter_map(|line| line.split('\t').next().map(str::to_string))
+        .collect();
+    boards.sort();
+    boards
+}
+
+/// Six boards built at once into one folder: each build's line reaches the
+/// manifest, however their updates meet.
+#[test]
+fn builds_of_several_boards_at_once_each_keep_their_manifest_line() {
+    let boards = ["1x5", "1x6", "2x2", "2x3", "2x4", "3x3"];
+    for round in 0..8 {
+        let folder = tempfile::tempdir().unwrap();
+        let running: Vec<_> = boards
+            .iter()
+            .map(|board| {
+                Smallgo::new(&["build", board, "--tables"])
+                    .arg(folder.path())
+                    .start()
+            })
+            .collect();
+        for (board, build) in boards.iter().zip(running) {
+            let output = build.finish();
+            assert!(output.status.success(), "{board}: {}", output.stderr);
+        }
+        assert_eq!(manifest_boards(folder.path()), boards, "round {round}");
+    }
+}
+
+/// Waits until `log` (a file a build writes its log to) holds `text`.
+fn wait_for_log(log: &Path, text: &str) -> bool {
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    while std::time::Instant::now() < deadline {
+        if std::fs::read_to_string(log).is_ok_and(|l| l.contains(text)) {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    false
+}
+
+/// The process id in "another build of BOARD (process N)".
+fn holder(message: &str, board: &str) -> Option<u32> {
+    let rest = message
+        .split(&format!("another build of {board} (process "))
+        .nth(1)?;
+    rest.split(')').next()?.parse().ok()
+}
+
+/// While a build of 3x5 runs, a second build of 3x5 into the same folder
+/// is refused at once, naming the first one's process; the first one
+/// ends as if alone, and leaves no lock file.
+#[test]
+fn a_second_build_of_a_board_is_refused_at_once_naming_the_first() {
+    let folder = tempfile::tempdir().unwrap();
+    let log = folder.path().join("first.log");
+    let first = Smallgo::new(&["build", "3x5", "--checkpoint-interval", "0", "--tables"])
+        .arg(folder.path())
+        .log("info")
+        .stderr(std::fs::File::create(&log).unwrap())
+        .start();
+    assert!(wait_for_log(&log, "checkpoint before margin"));
+    let second = Smallgo::new(&["build", "3x5", "--tables"])
+        .arg(folder.path())
+        .run_within(Duration::from_secs(5))
+        .expect("the second build is refused at once");
+    assert_eq!(second.status.code(), Some(1), "{}", second.stderr);
+    let message = &second.stderr;
+    let process = holder(message, "3x5").unwrap_or_else(|| panic!("no process named: {message}"));
+    let command = std::fs::read(format!("/proc/{process}/cmdline")).unwrap_or_default();
+    let command = String::from_utf8_lossy(&command).replace('\0', " ");
+    assert!(
+        command.contains("build 3x5"),
+        "process {process} is {command:?}"
+    );
+    assert!(
+        message.contains(&format!(
+            "is writing {}; wait for it to end",
+            folder.path().join("3x5.sgtb").display()
+        )),
+        "{message}"
+    );
+    let first = first.finish();
+    assert!(first.status.success());
+    assert_eq!(
+        std::fs::read(folder.path().join("3x5.sgtb")).unwrap(),
+        std::fs::read(shipped_table("3x5.sgtb")).unwrap()
+    );
+    std::fs::remove_file(&log).unwrap();
+    assert_eq!(files_in(folder.path()), ["3x5.sgtb", "manifest.tsv"]);
+}
+
+/// Three builds of one board started at once: each builds alone or is
+/// refused with the message that names the other build, never anything
+/// else; the table is the right one, the manifest has its line once, and
+/// no lock file stays.
+#[test]
+fn builds_of_one_board_at_once_exclude_each_other() {
+    for round in 0..8 {
+        let folder = tempfile::tempdir().unwrap();
+        let running: Vec<_> = (0..3)
+            .map(|_| {
+                Smallgo::new(&["build", "3x4", "--tables"])
+                    .arg(folder.path())
+                    .start()
+            })
+            .collect();
+        let mut built = 0;
+        for build in running {
+            let output = build.finish();
+            if output.status.success() {
+                built += 1;
+            } else {
+                assert!(
+                    output.status.code() == Some(1)
+                        && output.stderr.contains("another build of 3x4"),
+                    "round {round}: {}",
+                    output.stderr
+                );
+            }
+        }
+        assert!(built >= 1, "round {round}: none built");
+        assert_eq!(
+            std::fs::read(folder.path().join("3x4.sgtb")).unwrap(),
+            std::fs::read(shipped_table("3x4.sgtb")).unwrap()
+        );
+        assert_eq!(manifest_boards(folder.path()), ["3x4"]);
+        assert_eq!(files_in(folder.path()), ["3x4.sgtb", "manifest.tsv"]);
+    }
 }

@@ -10,6 +10,13 @@
 //! Temporary files that builds now gone left in the folder are removed
 //! first, and so are their working folders that hold no checkpoint.
 //!
+//! One board is built by one build at a time in a folder: a build holds
+//! the board's lock (`checkpoint::BuildLock`, `.RxC.sgtb.lock`) from before
+//! it looks at the folder until its table and manifest line are written,
+//! and a second build of the board (one process or an MPI job) is refused
+//! at once, naming the process that holds it. Builds of different boards
+//! into one folder run side by side, and update the manifest in turn.
+//!
 //! Ctrl-C or SIGTERM (or SIGHUP) stops a build cleanly: no table is written,
 //! this build's temporary files are removed, and its working folder
 //! `RxC.sgtb.work` stays if it holds a checkpoint, so that the same
@@ -26,7 +33,7 @@ use super::progress::{catch_interrupts, BuildProgress};
 use super::{EXIT_FAILURE, EXIT_INTERRUPTED};
 use crate::analysis::{best_moves, root_result};
 use crate::board::Board;
-use crate::checkpoint::WorkFolder;
+use crate::checkpoint::{BuildLock, BuildLockError, WorkFolder};
 use crate::index::StateCounts;
 use crate::plan::{check_build, cpu_seconds, human_bytes, peak_memory, reset_peak_memory, Room};
 use crate::solver::{solve_in, SolveError, SolveStats, Workspace};
@@ -249,6 +256,24 @@ pub fn build_board(
     })
 }
 
+/// Why a build of `board` into `folder` cannot take its lock, for the
+/// message that refuses it.
+pub(super) fn lock_refused(board: Board, folder: &Path, error: BuildLockError) -> String {
+    let table = absolute(&folder.join(file_name(&board)));
+    match error {
+        BuildLockError::Held { process } => {
+            let who = process.map_or(String::new(), |id| format!(" (process {id})"));
+            format!(
+                "another build of {board}{who} is writing {}; wait for it to end, or stop it",
+                table.display()
+            )
+        }
+        BuildLockError::Failed(reason) => {
+            format!("cannot lock the build of {}: {reason}", table.display())
+        }
+    }
+}
+
 /// Checks the board and the folder, says where the table goes, then builds
 /// with a progress display; a failure is told on stderr and becomes the
 /// exit code.
@@ -257,9 +282,20 @@ pub fn build_checked(
     folder: &Path,
     options: BuildOptions,
 ) -> Result<BuildReport, ExitCode> {
-    let checked = check_folder(folder)
-        .and_then(|()| check_build(&board, folder, Room::for_build(folder, options.memory)))
-        .and_then(|()| {
+    if let Err(message) = check_folder(folder) {
+        eprintln!("smallgo: {message}");
+        return Err(ExitCode::from(EXIT_FAILURE));
+    }
+    // Held until the table and its manifest line are written.
+    let _lock = match BuildLock::take(&folder.join(file_name(&board))) {
+        Ok(lock) => lock,
+        Err(error) => {
+            eprintln!("smallgo: {}", lock_refused(board, folder, error));
+            return Err(ExitCode::from(EXIT_FAILURE));
+        }
+    };
+    let checked =
+        check_build(&board, folder, Room::for_build(folder, options.memory)).and_then(|()| {
             if options.verify {
                 crate::plan::verify_halves(
                     &board,

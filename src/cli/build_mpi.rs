@@ -10,8 +10,10 @@
 //! compressed, in order; the file is byte for byte the one a single
 //! process writes. Before it is put in place, it checks a sample of states
 //! that every process picks from its own. Process 0 alone checks the
-//! folder, shows progress and prints the summary; every process first
-//! checks that all run the same smallgo on the same board and folder.
+//! folder, holds the board's build lock (as a build by one process does:
+//! a second build of the board is refused), removes the temporaries of
+//! builds now gone, shows progress and prints the summary; every process
+//! first checks that all run the same smallgo on the same board and folder.
 //!
 //! Each process keeps its spools in `RxC.sgtb.mpi/rank-R` beside the
 //! table, removed at the end. Ctrl-C (which `mpirun` passes to every
@@ -25,13 +27,13 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::build::{absolute, check_folder, turned_table, BuildOptions};
+use super::build::{absolute, check_folder, lock_refused, turned_table, BuildOptions};
 use super::manifest;
 use super::progress::{catch_interrupts, BuildProgress};
 use super::{EXIT_FAILURE, EXIT_INTERRUPTED};
 use crate::analysis::{best_moves, root_result};
 use crate::board::Board;
-use crate::checkpoint::WorkFolder;
+use crate::checkpoint::{BuildLock, WorkFolder};
 use crate::cluster::{split_index, Cluster};
 use crate::index::{StateCounts, StateIndex};
 use crate::plan::{human_bytes, peak_memory, reset_peak_memory};
@@ -110,7 +112,21 @@ pub fn run(board: Board, folder: PathBuf, options: BuildOptions) -> ExitCode {
         return fail(checked.err().unwrap_or_default());
     }
     let table = folder.join(file_name(&board));
+    // Process 0 holds the board's lock, as a build by one process does,
+    // until the table and its manifest line are written.
+    let lock = root.then(|| BuildLock::take(&table));
+    if any(&cluster, matches!(lock, Some(Err(_)))) {
+        return fail(match lock {
+            Some(Err(error)) => lock_refused(board, &folder, error),
+            _ => String::new(),
+        });
+    }
     if root {
+        // What builds now gone left: their temporaries (a table being
+        // written when the job was killed), and working folders of
+        // single-process builds without a checkpoint.
+        crate::files::remove_stale_temporaries(&folder);
+        crate::checkpoint::remove_abandoned(&folder);
         log::info!(
             "{board}: the table goes to {}, built by {processes} processes",
             absolute(&table).display()

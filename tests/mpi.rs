@@ -297,6 +297,69 @@ mod with_mpi {
         );
         assert!(table(folder.path(), "3x5") == single_process_table("3x5"));
     }
+
+    /// The id of a process that has ended.
+    fn a_dead_process_id() -> u32 {
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let id = child.id();
+        child.wait().unwrap();
+        id
+    }
+
+    /// A job removes the temporary table a killed job left (its process is
+    /// gone), as a build by one process does.
+    #[test]
+    fn a_job_removes_the_temporaries_of_jobs_now_gone() {
+        let folder = tempfile::tempdir().unwrap();
+        let stale = folder
+            .path()
+            .join(format!(".3x4.sgtb.tmp.{}", a_dead_process_id()));
+        std::fs::write(&stale, b"half a table").unwrap();
+        let job = Smallgo::new(&["build", "3x4", "--tables"])
+            .arg(folder.path())
+            .under(&mpirun(2))
+            .run();
+        assert!(job.status.success(), "{}", job.stderr);
+        assert!(!stale.exists(), "{} stays", stale.display());
+        assert!(
+            job.stderr
+                .contains(&format!("removed stale temporary {}", stale.display())),
+            "{}",
+            job.stderr
+        );
+        assert!(table(folder.path(), "3x4") == single_process_table("3x4"));
+    }
+
+    /// While a build of 3x5 by one process runs, a job building 3x5 into
+    /// the same folder is refused at once, naming that process.
+    #[test]
+    fn a_job_is_refused_while_another_build_of_its_board_runs() {
+        let folder = tempfile::tempdir().unwrap();
+        let log = folder.path().join("first.log");
+        let first = Smallgo::new(&["build", "3x5", "--checkpoint-interval", "0", "--tables"])
+            .arg(folder.path())
+            .log("info")
+            .stderr(std::fs::File::create(&log).unwrap())
+            .start();
+        let started = Instant::now();
+        while !std::fs::read_to_string(&log).is_ok_and(|l| l.contains("checkpoint before margin")) {
+            assert!(started.elapsed() < Duration::from_secs(60), "no checkpoint");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let job = Smallgo::new(&["build", "3x5", "--tables"])
+            .arg(folder.path())
+            .under(&mpirun(2))
+            .run_within(Duration::from_secs(60))
+            .expect("the job is refused");
+        assert!(!job.status.success());
+        assert!(
+            job.stderr.contains("another build of 3x5 (process "),
+            "{}",
+            job.stderr
+        );
+        assert!(first.finish().status.success());
+        assert!(table(folder.path(), "3x5") == single_process_table("3x5"));
+    }
 }
 
 #[cfg(not(feature = "mpi"))]

@@ -226,3 +226,83 @@ fn builds_of_one_board_at_once_exclude_each_other() {
         assert_eq!(files_in(folder.path()), ["3x4.sgtb", "manifest.tsv"]);
     }
 }
+
+/// A write of the solve fails (a file-size limit lowered once the first
+/// checkpoint is saved stands for a full disk: every write past it fails
+/// with EFBIG, SIGXFSZ being ignored): the build fails naming the fault,
+/// keeps its checkpoint, and the same build resumes from it to the right
+/// table.
+#[test]
+fn a_failed_write_keeps_the_last_checkpoint() {
+    let folder = tempfile::tempdir().unwrap();
+    let scratch = tempfile::tempdir().unwrap();
+    let wrapper = scratch.path().join("limited");
+    let pid_file = scratch.path().join("pid");
+    std::fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\ntrap '' XFSZ\necho $$ > {}\nexec \"$@\"\n",
+            pid_file.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(
+        &wrapper,
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    let log = scratch.path().join("first.log");
+    let first = Smallgo::new(&["build", "3x5", "--checkpoint-interval", "0", "--tables"])
+        .arg(folder.path())
+        .under(wrapper.to_str().unwrap())
+        .log("info")
+        .stderr(std::fs::File::create(&log).unwrap())
+        .start();
+    assert!(wait_for_log(&log, "checkpoint before margin"));
+    let pid: i32 = std::fs::read_to_string(&pid_file)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    let limit = libc::rlimit {
+        rlim_cur: 4096,
+        rlim_max: libc::RLIM_INFINITY,
+    };
+    // SAFETY: plain system call on a process id with a valid limit.
+    assert_eq!(
+        unsafe { libc::prlimit(pid, libc::RLIMIT_FSIZE, &limit, std::ptr::null_mut()) },
+        0
+    );
+    let first = first
+        .finish_within(Duration::from_secs(60))
+        .expect("the build ends");
+    let message = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(first.status.code(), Some(1), "{message}");
+    assert!(message.contains("File too large"), "{message}");
+    let work = folder.path().join("3x5.sgtb.work");
+    assert!(
+        message.contains(&format!(
+            "the work so far and its checkpoint stay in {}",
+            work.display()
+        )),
+        "{message}"
+    );
+    assert!(work.join("checkpoint").exists());
+    assert!(!folder.path().join("3x5.sgtb").exists());
+
+    let again = Smallgo::new(&["build", "3x5", "--tables"])
+        .arg(folder.path())
+        .log("info")
+        .run();
+    assert!(again.status.success(), "{}", again.stderr);
+    assert!(
+        again.stderr.contains("resuming at margin"),
+        "{}",
+        again.stderr
+    );
+    assert_eq!(
+        std::fs::read(folder.path().join("3x5.sgtb")).unwrap(),
+        std::fs::read(shipped_table("3x5.sgtb")).unwrap()
+    );
+    assert_eq!(files_in(folder.path()), ["3x5.sgtb", "manifest.tsv"]);
+}

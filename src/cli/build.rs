@@ -21,7 +21,9 @@
 //! this build's temporary files are removed, and its working folder
 //! `RxC.sgtb.work` stays if it holds a checkpoint, so that the same
 //! build resumes from it. A second signal exits at once, removing the
-//! temporary files first.
+//! temporary files first. A build that fails on the way (a full disk, a
+//! folder that turned read-only) keeps its working folder the same way if
+//! it holds a checkpoint, and says so.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -165,15 +167,25 @@ pub fn build_board(
             BuildFailure::Interrupted { kept: None }
         }
     };
+    // A failure (a full disk, a folder that turned read-only) keeps the
+    // last checkpoint and what it needs: the files the solve was writing
+    // are appended to after the checkpoint's marks, and a resumed solve
+    // cuts them back to those marks.
+    let failed = |work: WorkFolder, message: String| {
+        if work.has_checkpoint() {
+            BuildFailure::Failed(format!(
+                "{message}; the work so far and its checkpoint stay in {}, and the same build resumes from it",
+                work.path().display()
+            ))
+        } else {
+            work.remove();
+            BuildFailure::Failed(message)
+        }
+    };
     let solution = match solve_in(board, Workspace::Folder(&work), progress) {
         Ok(solution) => solution,
         Err(SolveError::Cancelled) => return Err(stopped(work)),
-        Err(error) => {
-            work.remove();
-            return Err(BuildFailure::Failed(format!(
-                "cannot build {board}: {error}"
-            )));
-        }
+        Err(error) => return Err(failed(work, format!("cannot build {board}: {error}"))),
     };
     let solve_seconds = started.elapsed().as_secs_f64();
     // Before the table replaces anything: a spot check of what it holds
@@ -208,9 +220,11 @@ pub fn build_board(
             return Err(stopped(work));
         }
         Err(error) => {
-            return Err(BuildFailure::Failed(format!(
-                "cannot write the table of {board}: {error}"
-            )))
+            drop(solution);
+            return Err(failed(
+                work,
+                format!("cannot write the table of {board}: {error}"),
+            ));
         }
     };
     let seconds = started.elapsed().as_secs_f64();

@@ -306,3 +306,114 @@ fn a_failed_write_keeps_the_last_checkpoint() {
     );
     assert_eq!(files_in(folder.path()), ["3x5.sgtb", "manifest.tsv"]);
 }
+
+/// A build of 3x5 into `folder` killed (SIGKILL) once it has saved a few
+/// checkpoints; `scratch` takes its log.
+fn killed_3x5_build(folder: &Path, scratch: &Path) {
+    let log = scratch.join("killed.log");
+    let build = Smallgo::new(&["build", "3x5", "--checkpoint-interval", "0", "--tables"])
+        .arg(folder)
+        .log("info")
+        .stderr(std::fs::File::create(&log).unwrap())
+        .start();
+    assert!(wait_for_log(&log, "checkpoint before margin +10"));
+    assert!(build.signal(libc::SIGKILL));
+    let _ = build.finish();
+    assert!(folder.join("3x5.sgtb.work/checkpoint").exists());
+}
+
+/// Edits the checkpoint at `path` with `edit` (given every byte before its
+/// checksum), and makes its checksum right again.
+fn edit_checkpoint(path: &Path, edit: impl FnOnce(&mut [u8])) {
+    let mut bytes = std::fs::read(path).unwrap();
+    let body = bytes.len() - 4;
+    edit(&mut bytes[..body]);
+    let checksum = crc32fast::hash(&bytes[..body]);
+    bytes[body..].copy_from_slice(&checksum.to_le_bytes());
+    std::fs::write(path, bytes).unwrap();
+}
+
+/// Copies the files of folder `from` into a new folder `to`.
+fn copy_folder(from: &Path, to: &Path) {
+    std::fs::create_dir(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
+    }
+}
+
+/// A build that resumes from a checkpoint edited with its checksum made
+/// right (its count of edges, or one byte of its tallies) never puts a
+/// wrong table in place: it checks every state first, and either writes
+/// the right table or fails, naming the check, and drops the working
+/// folder, so that the next build starts afresh and writes the right one.
+#[test]
+fn a_checkpoint_edited_with_its_checksum_never_makes_a_wrong_table() {
+    let killed = tempfile::tempdir().unwrap();
+    killed_3x5_build(killed.path(), killed.path());
+    let saved = killed.path().join("3x5.sgtb.work");
+    let right = std::fs::read(shipped_table("3x5.sgtb")).unwrap();
+    // The count of edges changed, or the k-th of five bytes spread over
+    // the tallies (a byte a state).
+    let edit = |bytes: &mut [u8], what: &str| {
+        if let Some(change) = what.strip_prefix("edges ") {
+            let edges = u64::from_le_bytes(bytes[24..32].try_into().unwrap());
+            let edges = edges.wrapping_add_signed(change.parse().unwrap());
+            bytes[24..32].copy_from_slice(&edges.to_le_bytes());
+        } else {
+            let k: usize = what.strip_prefix("tally byte ").unwrap().parse().unwrap();
+            let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+            let start = 104 + 16 * (u32_at(60) + u32_at(64)) as usize;
+            let at = start + (bytes.len() - start) * k / 6;
+            bytes[at] ^= 0x03;
+        }
+    };
+    let edits = [
+        "edges 1",
+        "edges -1000",
+        "tally byte 1",
+        "tally byte 2",
+        "tally byte 3",
+        "tally byte 4",
+        "tally byte 5",
+    ];
+    let mut caught = 0;
+    for what in edits {
+        let folder = tempfile::tempdir().unwrap();
+        let work = folder.path().join("3x5.sgtb.work");
+        copy_folder(&saved, &work);
+        edit_checkpoint(&work.join("checkpoint"), |bytes| edit(bytes, what));
+        let output = Smallgo::new(&["build", "3x5", "--tables"])
+            .arg(folder.path())
+            .log("info")
+            .run();
+        let message = &output.stderr;
+        assert!(message.contains("resuming at margin"), "{what}: {message}");
+        assert!(
+            message.contains("so every state of the table is checked"),
+            "{what}: {message}"
+        );
+        let table = folder.path().join("3x5.sgtb");
+        if output.status.success() {
+            assert!(
+                std::fs::read(&table).unwrap() == right,
+                "{what}: a wrong table, with exit 0"
+            );
+            continue;
+        }
+        caught += 1;
+        println!("{what}: caught by the check before the rename");
+        assert_eq!(output.status.code(), Some(1), "{what}: {message}");
+        assert!(
+            message.contains("failed its check") && message.contains("starts afresh"),
+            "{what}: {message}"
+        );
+        assert!(!table.exists(), "{what}");
+        assert!(!work.exists(), "{what}: the working folder stays");
+        let again = smallgo(&["build", "3x5", "--tables", folder.path().to_str().unwrap()]);
+        assert!(again.status.success(), "{what}: {}", again.stderr);
+        assert!(std::fs::read(&table).unwrap() == right, "{what}: rebuilt");
+    }
+    // The edges were wrong in the table's header.
+    assert!(caught >= 2, "{caught} caught");
+}

@@ -189,16 +189,32 @@ pub fn build_board(
     };
     let solve_seconds = started.elapsed().as_secs_f64();
     // Before the table replaces anything: a spot check of what it holds
-    // against the verifier's rule, or with --verify all of it.
+    // against the verifier's rule, or all of it with --verify and after a
+    // resumed solve. A checkpoint passes its checks if it is as it was
+    // written, but one edited with its checksum made right passes too, and
+    // a single wrong state in it can make a wrong table that a sample
+    // would likely miss; the full verifier costs about as much as the
+    // build (3x5, 4x4, 3x6), too much for every build.
+    let verify_all = options.verify || work.resumed();
+    if verify_all && !options.verify {
+        log::info!(
+            "{board}: the solve resumed from a checkpoint, so every state of the table is checked before it is put in place"
+        );
+    }
+    let refused = std::cell::Cell::new(false);
     let verify_options = VerifyOptions {
         memory: options.memory,
         ..VerifyOptions::default()
     };
     let check = |path: &Path| -> Result<(), String> {
+        let refuse = |reason: String| {
+            refused.set(true);
+            reason
+        };
         let started = Instant::now();
-        if options.verify {
+        if verify_all {
             let report = verify_file_with(path, verify_options, progress)
-                .map_err(|error| error.to_string())?;
+                .map_err(|error| refuse(error.to_string()))?;
             log::info!(
                 "{board}: every state of the table checked in {:.1} s",
                 report.seconds
@@ -206,7 +222,7 @@ pub fn build_board(
         }
         let index = solution.index();
         let sample = spot_sample(index.counts().states);
-        let checked = spot_check(path, index, solution.stats().edges, sample)?;
+        let checked = spot_check(path, index, solution.stats().edges, sample).map_err(refuse)?;
         log::info!(
             "{board}: {checked} states of the table checked against their children in {:.2} s",
             started.elapsed().as_secs_f64()
@@ -218,6 +234,14 @@ pub fn build_board(
         Ok(None) => {
             drop(solution);
             return Err(stopped(work));
+        }
+        Err(error) if refused.get() => {
+            // What the solve holds is wrong: nothing of it is kept.
+            drop(solution);
+            work.remove();
+            return Err(BuildFailure::Failed(format!(
+                "cannot write the table of {board}: {error}; its working folder is removed, and the next build starts afresh"
+            )));
         }
         Err(error) => {
             drop(solution);
@@ -310,7 +334,11 @@ pub fn build_checked(
     };
     let checked =
         check_build(&board, folder, Room::for_build(folder, options.memory)).and_then(|()| {
-            if options.verify {
+            // A build that resumes from a checkpoint verifies its table.
+            let resumes = crate::checkpoint::work_path(&folder.join(file_name(&board)))
+                .join("checkpoint")
+                .exists();
+            if options.verify || resumes {
                 crate::plan::verify_halves(
                     &board,
                     crate::plan::estimate(&board).states as u64,

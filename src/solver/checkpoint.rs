@@ -39,7 +39,7 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicU64;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -280,6 +280,8 @@ pub struct WorkFolder {
     interval: Duration,
     /// When the last save ended, and how long it took.
     last_saved: Mutex<(Instant, Duration)>,
+    /// Whether the solve took up a saved checkpoint.
+    resumed: AtomicBool,
 }
 
 impl WorkFolder {
@@ -302,6 +304,7 @@ impl WorkFolder {
             _lock: lock,
             interval,
             last_saved: Mutex::new((Instant::now(), Duration::ZERO)),
+            resumed: AtomicBool::new(false),
         })
     }
 
@@ -316,6 +319,15 @@ impl WorkFolder {
     /// Whether a checkpoint is saved.
     pub fn has_checkpoint(&self) -> bool {
         self.checkpoint_path().exists()
+    }
+
+    /// Whether the solve went on from a saved checkpoint (`load`,
+    /// `load_level`). The checkpoint's checksum shows that it is as it was
+    /// written, not that what it holds is right: a file edited with its
+    /// checksum made right passes, so a resumed build's table is checked in
+    /// full before it is put in place.
+    pub fn resumed(&self) -> bool {
+        self.resumed.load(Ordering::Relaxed)
     }
 
     /// The folder for the solve's spools.
@@ -349,6 +361,7 @@ impl WorkFolder {
         }
         match read(&path, board, states) {
             Ok(saved) => {
+                self.resumed.store(true, Ordering::Relaxed);
                 log::info!(
                     "{board}: resuming at margin {:+} from {}",
                     saved.progress.next_level,
@@ -368,8 +381,9 @@ impl WorkFolder {
     }
 
     /// Empties the folder but for its lock and its claim: what it holds
-    /// cannot be resumed from.
+    /// cannot be resumed from, and the solve starts afresh.
     pub fn clear(&self) {
+        self.resumed.store(false, Ordering::Relaxed);
         if let Ok(entries) = fs::read_dir(&self.path) {
             for entry in entries.flatten() {
                 if entry.file_name() != "lock" && entry.file_name() != "claim" {
@@ -505,6 +519,7 @@ impl WorkFolder {
         }
         self.drop_previous();
         let saved = read(&current, board, states)?;
+        self.resumed.store(true, Ordering::Relaxed);
         log::info!(
             "{board}: resuming at margin {:+} from {}",
             saved.progress.next_level,

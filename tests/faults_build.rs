@@ -417,3 +417,62 @@ fn a_checkpoint_edited_with_its_checksum_never_makes_a_wrong_table() {
     // The edges were wrong in the table's header.
     assert!(caught >= 2, "{caught} caught");
 }
+
+/// A program that runs the command it is given under `ulimit -v KIB`.
+fn under_memory_limit(scratch: &Path, kib: u64) -> String {
+    let wrapper = scratch.join(format!("limited-{kib}"));
+    std::fs::write(
+        &wrapper,
+        format!("#!/bin/sh\nulimit -v {kib}\nexec \"$@\"\n"),
+    )
+    .unwrap();
+    std::fs::set_permissions(
+        &wrapper,
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    wrapper.to_str().unwrap().to_string()
+}
+
+/// Under an address-space limit too small for the board, build and verify
+/// refuse before they start, naming the memory the plan says they need,
+/// where they panicked in rayon or aborted on a failed allocation; under a
+/// limit large enough, the build goes on.
+#[test]
+fn a_memory_limit_too_small_is_refused_with_the_memory_needed() {
+    let scratch = tempfile::tempdir().unwrap();
+    for kib in [50 << 10, 200 << 10, 250 << 10] {
+        let folder = tempfile::tempdir().unwrap();
+        let build = Smallgo::new(&["build", "3x5", "--tables"])
+            .arg(folder.path())
+            .under(&under_memory_limit(scratch.path(), kib))
+            .run();
+        let message = &build.stderr;
+        assert_eq!(build.status.code(), Some(1), "{kib} KiB: {message}");
+        assert!(
+            message.contains("board 3x5 is too large for this machine")
+                && message.contains("needing about")
+                && message.contains("left under this process's limits (ulimit -v"),
+            "{kib} KiB: {message}"
+        );
+        assert!(files_in(folder.path()).is_empty(), "{kib} KiB");
+
+        let verify = Smallgo::new(&["verify"])
+            .arg(shipped_table("3x5.sgtb"))
+            .under(&under_memory_limit(scratch.path(), kib))
+            .run();
+        let message = &verify.stderr;
+        assert_eq!(verify.status.code(), Some(1), "{kib} KiB: {message}");
+        assert!(
+            message.contains("verifying 3x5 needs about")
+                && message.contains("left under this process's limits (ulimit -v"),
+            "{kib} KiB: {message}"
+        );
+    }
+    let folder = tempfile::tempdir().unwrap();
+    let build = Smallgo::new(&["build", "3x5", "--tables"])
+        .arg(folder.path())
+        .under(&under_memory_limit(scratch.path(), 1 << 20))
+        .run();
+    assert!(build.status.success(), "{}", build.stderr);
+}

@@ -294,6 +294,15 @@ pub fn build_board(
     })
 }
 
+/// The threads a build or a verification works on, one a core: made
+/// before the work starts, so that threads the system refuses (a memory
+/// limit) are an error with the reason, not a panic in the middle of it.
+pub(super) fn thread_pool() -> Result<rayon::ThreadPool, String> {
+    rayon::ThreadPoolBuilder::new()
+        .build()
+        .map_err(|error| format!("cannot start the threads to work on: {error}"))
+}
+
 /// Why a build of `board` into `folder` cannot take its lock, for the
 /// message that refuses it.
 pub(super) fn lock_refused(board: Board, folder: &Path, error: BuildLockError) -> String {
@@ -359,9 +368,16 @@ pub fn build_checked(
     );
     crate::files::remove_stale_temporaries(folder);
     crate::checkpoint::remove_abandoned(folder);
+    let pool = match thread_pool() {
+        Ok(pool) => pool,
+        Err(message) => {
+            eprintln!("smallgo: {board}: {message}");
+            return Err(ExitCode::from(EXIT_FAILURE));
+        }
+    };
     catch_interrupts();
     let progress = BuildProgress::new(board.name());
-    let report = build_board(board, folder, &progress, options);
+    let report = pool.install(|| build_board(board, folder, &progress, options));
     progress.finish();
     match report {
         Ok(report) => Ok(report),

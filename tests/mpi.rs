@@ -298,6 +298,47 @@ mod with_mpi {
         assert!(table(folder.path(), "3x5") == single_process_table("3x5"));
     }
 
+    /// A job that resumes from checkpoints, one of them edited with its
+    /// checksum made right (its count of edges), checks every state of its
+    /// table before the rename: it fails, naming the check, and removes
+    /// the working folders, so that the next job starts afresh and writes
+    /// the right table.
+    #[test]
+    fn a_job_resumed_from_an_edited_checkpoint_writes_no_wrong_table() {
+        let folder = tempfile::tempdir().unwrap();
+        killed_with_checkpoints(folder.path());
+        let works = folder.path().join("3x5.sgtb.mpi");
+        let checkpoint = works.join("rank-0/checkpoint");
+        let mut bytes = std::fs::read(&checkpoint).unwrap();
+        let body = bytes.len() - 4;
+        let edges = u64::from_le_bytes(bytes[24..32].try_into().unwrap()) + 1;
+        bytes[24..32].copy_from_slice(&edges.to_le_bytes());
+        let checksum = crc32fast::hash(&bytes[..body]);
+        bytes[body..].copy_from_slice(&checksum.to_le_bytes());
+        std::fs::write(&checkpoint, bytes).unwrap();
+        let job = Smallgo::new(&["build", "3x5", "--tables"])
+            .arg(folder.path())
+            .under(&mpirun(2))
+            .log("info")
+            .run();
+        assert!(!job.status.success(), "{}", job.stderr);
+        assert!(
+            job.stderr.contains("resuming at margin")
+                && job.stderr.contains("the table failed its check")
+                && job.stderr.contains("the next build starts afresh"),
+            "{}",
+            job.stderr
+        );
+        assert!(!folder.path().join("3x5.sgtb").exists());
+        assert!(!works.exists());
+        let again = Smallgo::new(&["build", "3x5", "--tables"])
+            .arg(folder.path())
+            .under(&mpirun(2))
+            .run();
+        assert!(again.status.success(), "{}", again.stderr);
+        assert!(table(folder.path(), "3x5") == single_process_table("3x5"));
+    }
+
     /// The id of a process that has ended.
     fn a_dead_process_id() -> u32 {
         let mut child = std::process::Command::new("true").spawn().unwrap();

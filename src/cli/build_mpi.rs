@@ -9,7 +9,9 @@
 //! make together, its own blocks, and the others' as they send them,
 //! compressed, in order; the file is byte for byte the one a single
 //! process writes. Before it is put in place, it checks a sample of states
-//! that every process picks from its own. Process 0 alone checks the
+//! that every process picks from its own, and every state when the job
+//! resumed from checkpoints; a table that fails removes the working
+//! folders, so that the next job starts afresh. Process 0 alone checks the
 //! folder, holds the board's build lock (as a build by one process does:
 //! a second build of the board is refused), removes the temporaries of
 //! builds now gone, shows progress and prints the summary; every process
@@ -43,7 +45,9 @@ use crate::solver::share::{Share, Whole};
 use crate::solver::{Observer, Silent, SolveError, SolveStats, Workspace};
 use crate::state::{Child, State};
 use crate::table::format::directory_counts;
-use crate::table::verify::{minimax, spot_check, spot_sample};
+use crate::table::verify::{
+    minimax, spot_check, spot_sample, verify_file_with, VerifyObserver, VerifyOptions,
+};
 use crate::table::writer::{
     batch_blocks, block_positions, compress_blocks, encode_blocks, write_encoded, BLOCKS_PER_BATCH,
     POSITIONS_PER_BLOCK,
@@ -63,6 +67,12 @@ impl Observer for Finishing<'_> {
         self.0.advanced(work)
     }
 }
+
+/// A verification that shows nothing: process 0's progress display shows
+/// the solve and the writing, not the check.
+struct Unwatched;
+
+impl VerifyObserver for Unwatched {}
 
 /// A digest of the running binary, so that processes of different builds
 /// refuse to work together.
@@ -175,6 +185,15 @@ pub fn run(board: Board, folder: PathBuf, options: BuildOptions) -> ExitCode {
         }
         Err(message) => {
             eprintln!("smallgo: process {}: {message}", cluster.rank());
+            if root && message.contains(CHECK_FAILED) {
+                // What the solve holds is wrong: no process resumes from
+                // it.
+                eprintln!(
+                    "smallgo: the working folders {} are removed, and the next build starts afresh",
+                    works.display()
+                );
+                let _ = std::fs::remove_dir_all(&works);
+            }
             cluster.abort(EXIT_FAILURE as i32);
         }
     };
@@ -259,6 +278,10 @@ pub fn run(board: Board, folder: PathBuf, options: BuildOptions) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// What the writer says of a table that failed its check before the
+/// rename (`table::writer::write_encoded`).
+const CHECK_FAILED: &str = "the table failed its check";
+
 /// A table written by process 0, with the solve's figures.
 type Built = Option<(crate::table::writer::Written, SolveStats)>;
 
@@ -333,6 +356,10 @@ fn solve_and_write(
         Err(error) => return Err(format!("cannot build {board}: {error}")),
     };
     stats.enumerate_seconds = enumerate_seconds;
+    // A checkpoint's checksums do not show that what it holds is right
+    // (see `WorkFolder::resumed`): after a resumed solve, process 0 checks
+    // every state of the table before it is put in place.
+    let resumed = any(cluster, work.resumed());
     let counts = index.counts();
     let positions = counts.positions;
     let blocks = positions.div_ceil(POSITIONS_PER_BLOCK as u64);
@@ -382,6 +409,13 @@ fn solve_and_write(
         add(first.first().copied().unwrap_or(0), &mut counts.into_iter());
     }
     let check = |path: &Path| -> Result<(), String> {
+        if resumed {
+            log::info!(
+                "{board}: the solve resumed from checkpoints, so every state of the table is checked before it is put in place"
+            );
+            verify_file_with(path, VerifyOptions::default(), &Unwatched)
+                .map_err(|error| error.to_string())?;
+        }
         if cluster.processes() == 1 {
             let sample = spot_sample(counts.states);
             return spot_check(path, index, stats.edges, sample).map(|_| ());

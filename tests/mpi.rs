@@ -297,6 +297,110 @@ mod with_mpi {
         );
         assert!(table(folder.path(), "3x5") == single_process_table("3x5"));
     }
+
+    /// A job that resumes from checkpoints, one of them edited with its
+    /// checksum made right (its count of edges), checks every state of its
+    /// table before the rename: it fails, naming the check, and removes
+    /// the working folders, so that the next job starts afresh and writes
+    /// the right table.
+    #[test]
+    fn a_job_resumed_from_an_edited_checkpoint_writes_no_wrong_table() {
+        let folder = tempfile::tempdir().unwrap();
+        killed_with_checkpoints(folder.path());
+        let works = folder.path().join("3x5.sgtb.mpi");
+        let checkpoint = works.join("rank-0/checkpoint");
+        let mut bytes = std::fs::read(&checkpoint).unwrap();
+        let body = bytes.len() - 4;
+        let edges = u64::from_le_bytes(bytes[24..32].try_into().unwrap()) + 1;
+        bytes[24..32].copy_from_slice(&edges.to_le_bytes());
+        let checksum = crc32fast::hash(&bytes[..body]);
+        bytes[body..].copy_from_slice(&checksum.to_le_bytes());
+        std::fs::write(&checkpoint, bytes).unwrap();
+        let job = Smallgo::new(&["build", "3x5", "--tables"])
+            .arg(folder.path())
+            .under(&mpirun(2))
+            .log("info")
+            .run();
+        assert!(!job.status.success(), "{}", job.stderr);
+        assert!(
+            job.stderr.contains("resuming at margin")
+                && job.stderr.contains("the table failed its check")
+                && job.stderr.contains("the next build starts afresh"),
+            "{}",
+            job.stderr
+        );
+        assert!(!folder.path().join("3x5.sgtb").exists());
+        assert!(!works.exists());
+        let again = Smallgo::new(&["build", "3x5", "--tables"])
+            .arg(folder.path())
+            .under(&mpirun(2))
+            .run();
+        assert!(again.status.success(), "{}", again.stderr);
+        assert!(table(folder.path(), "3x5") == single_process_table("3x5"));
+    }
+
+    /// The id of a process that has ended.
+    fn a_dead_process_id() -> u32 {
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let id = child.id();
+        child.wait().unwrap();
+        id
+    }
+
+    /// A job removes the temporary table a killed job left (its process is
+    /// gone), as a build by one process does.
+    #[test]
+    fn a_job_removes_the_temporaries_of_jobs_now_gone() {
+        let folder = tempfile::tempdir().unwrap();
+        let stale = folder
+            .path()
+            .join(format!(".3x4.sgtb.tmp.{}", a_dead_process_id()));
+        std::fs::write(&stale, b"half a table").unwrap();
+        let job = Smallgo::new(&["build", "3x4", "--tables"])
+            .arg(folder.path())
+            .under(&mpirun(2))
+            .run();
+        assert!(job.status.success(), "{}", job.stderr);
+        assert!(!stale.exists(), "{} stays", stale.display());
+        assert!(
+            job.stderr
+                .contains(&format!("removed stale temporary {}", stale.display())),
+            "{}",
+            job.stderr
+        );
+        assert!(table(folder.path(), "3x4") == single_process_table("3x4"));
+    }
+
+    /// While a build of 3x5 by one process runs, a job building 3x5 into
+    /// the same folder is refused at once, naming that process.
+    #[test]
+    fn a_job_is_refused_while_another_build_of_its_board_runs() {
+        let folder = tempfile::tempdir().unwrap();
+        let log = folder.path().join("first.log");
+        let first = Smallgo::new(&["build", "3x5", "--checkpoint-interval", "0", "--tables"])
+            .arg(folder.path())
+            .log("info")
+            .stderr(std::fs::File::create(&log).unwrap())
+            .start();
+        let started = Instant::now();
+        while !std::fs::read_to_string(&log).is_ok_and(|l| l.contains("checkpoint before margin")) {
+            assert!(started.elapsed() < Duration::from_secs(60), "no checkpoint");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let job = Smallgo::new(&["build", "3x5", "--tables"])
+            .arg(folder.path())
+            .under(&mpirun(2))
+            .run_within(Duration::from_secs(60))
+            .expect("the job is refused");
+        assert!(!job.status.success());
+        assert!(
+            job.stderr.contains("another build of 3x5 (process "),
+            "{}",
+            job.stderr
+        );
+        assert!(first.finish().status.success());
+        assert!(table(folder.path(), "3x5") == single_process_table("3x5"));
+    }
 }
 
 #[cfg(not(feature = "mpi"))]

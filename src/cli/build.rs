@@ -10,11 +10,20 @@
 //! Temporary files that builds now gone left in the folder are removed
 //! first, and so are their working folders that hold no checkpoint.
 //!
+//! One board is built by one build at a time in a folder: a build holds
+//! the board's lock (`checkpoint::BuildLock`, `.RxC.sgtb.lock`) from before
+//! it looks at the folder until its table and manifest line are written,
+//! and a second build of the board (one process or an MPI job) is refused
+//! at once, naming the process that holds it. Builds of different boards
+//! into one folder run side by side, and update the manifest in turn.
+//!
 //! Ctrl-C or SIGTERM (or SIGHUP) stops a build cleanly: no table is written,
 //! this build's temporary files are removed, and its working folder
 //! `RxC.sgtb.work` stays if it holds a checkpoint, so that the same
 //! build resumes from it. A second signal exits at once, removing the
-//! temporary files first.
+//! temporary files first. A build that fails on the way (a full disk, a
+//! folder that turned read-only) keeps its working folder the same way if
+//! it holds a checkpoint, and says so.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -26,14 +35,14 @@ use super::progress::{catch_interrupts, BuildProgress};
 use super::{EXIT_FAILURE, EXIT_INTERRUPTED};
 use crate::analysis::{best_moves, root_result};
 use crate::board::Board;
-use crate::checkpoint::WorkFolder;
+use crate::checkpoint::{BuildLock, BuildLockError, WorkFolder};
 use crate::index::StateCounts;
 use crate::plan::{check_build, cpu_seconds, human_bytes, peak_memory, reset_peak_memory, Room};
 use crate::solver::{solve_in, SolveError, SolveStats, Workspace};
 use crate::state::State;
 use crate::table::verify::{spot_check, spot_sample, verify_file_with, VerifyOptions};
 use crate::table::writer::{self, Written};
-use crate::table::{built_in, check_name, file_name, Table};
+use crate::table::{built_in, file_name, Table};
 
 /// Makes sure the folder exists and takes new files; if not, says why,
 /// naming the folder and giving the system's error.
@@ -61,15 +70,20 @@ pub enum TurnedTable {
 }
 
 /// The table of `board`'s turned board that would serve it, if `folder`
-/// holds one (a file whose header holds that board) or one is built in.
-/// A square board and a circular board have none (`Board::turned`).
+/// holds one or one is built in. A file serves only if it passes the checks
+/// the engine makes before it serves from it (`Table::open_for`: a regular
+/// file, its header, its checksum over the whole file, its board); one that
+/// fails them is as good as absent, and the build goes on, saying why. A
+/// square board and a circular board have none (`Board::turned`).
 pub fn turned_table(board: Board, folder: &Path) -> Option<(Board, TurnedTable)> {
     let turned = board.turned()?;
     let path = folder.join(file_name(&turned));
-    if path.exists() {
-        match Table::peek_board(&path).and_then(|found| check_name(&path, found)) {
-            Ok(()) => return Some((turned, TurnedTable::File(path))),
-            Err(error) => log::warn!("{board}: not served turned by {error}"),
+    if path.symlink_metadata().is_ok() {
+        match Table::open_for(&path, turned) {
+            Ok(_) => return Some((turned, TurnedTable::File(path))),
+            Err(error) => log::warn!(
+                "{board}: the table of {turned} does not serve {board} turned, as the engine would refuse it: {error}"
+            ),
         }
     }
     built_in::tables()
@@ -153,28 +167,54 @@ pub fn build_board(
             BuildFailure::Interrupted { kept: None }
         }
     };
+    // A failure (a full disk, a folder that turned read-only) keeps the
+    // last checkpoint and what it needs: the files the solve was writing
+    // are appended to after the checkpoint's marks, and a resumed solve
+    // cuts them back to those marks.
+    let failed = |work: WorkFolder, message: String| {
+        if work.has_checkpoint() {
+            BuildFailure::Failed(format!(
+                "{message}; the work so far and its checkpoint stay in {}, and the same build resumes from it",
+                work.path().display()
+            ))
+        } else {
+            work.remove();
+            BuildFailure::Failed(message)
+        }
+    };
     let solution = match solve_in(board, Workspace::Folder(&work), progress) {
         Ok(solution) => solution,
         Err(SolveError::Cancelled) => return Err(stopped(work)),
-        Err(error) => {
-            work.remove();
-            return Err(BuildFailure::Failed(format!(
-                "cannot build {board}: {error}"
-            )));
-        }
+        Err(error) => return Err(failed(work, format!("cannot build {board}: {error}"))),
     };
     let solve_seconds = started.elapsed().as_secs_f64();
     // Before the table replaces anything: a spot check of what it holds
-    // against the verifier's rule, or with --verify all of it.
+    // against the verifier's rule, or all of it with --verify and after a
+    // resumed solve. A checkpoint passes its checks if it is as it was
+    // written, but one edited with its checksum made right passes too, and
+    // a single wrong state in it can make a wrong table that a sample
+    // would likely miss; the full verifier costs about as much as the
+    // build (3x5, 4x4, 3x6), too much for every build.
+    let verify_all = options.verify || work.resumed();
+    if verify_all && !options.verify {
+        log::info!(
+            "{board}: the solve resumed from a checkpoint, so every state of the table is checked before it is put in place"
+        );
+    }
+    let refused = std::cell::Cell::new(false);
     let verify_options = VerifyOptions {
         memory: options.memory,
         ..VerifyOptions::default()
     };
     let check = |path: &Path| -> Result<(), String> {
+        let refuse = |reason: String| {
+            refused.set(true);
+            reason
+        };
         let started = Instant::now();
-        if options.verify {
+        if verify_all {
             let report = verify_file_with(path, verify_options, progress)
-                .map_err(|error| error.to_string())?;
+                .map_err(|error| refuse(error.to_string()))?;
             log::info!(
                 "{board}: every state of the table checked in {:.1} s",
                 report.seconds
@@ -182,7 +222,7 @@ pub fn build_board(
         }
         let index = solution.index();
         let sample = spot_sample(index.counts().states);
-        let checked = spot_check(path, index, solution.stats().edges, sample)?;
+        let checked = spot_check(path, index, solution.stats().edges, sample).map_err(refuse)?;
         log::info!(
             "{board}: {checked} states of the table checked against their children in {:.2} s",
             started.elapsed().as_secs_f64()
@@ -195,10 +235,20 @@ pub fn build_board(
             drop(solution);
             return Err(stopped(work));
         }
-        Err(error) => {
+        Err(error) if refused.get() => {
+            // What the solve holds is wrong: nothing of it is kept.
+            drop(solution);
+            work.remove();
             return Err(BuildFailure::Failed(format!(
-                "cannot write the table of {board}: {error}"
-            )))
+                "cannot write the table of {board}: {error}; its working folder is removed, and the next build starts afresh"
+            )));
+        }
+        Err(error) => {
+            drop(solution);
+            return Err(failed(
+                work,
+                format!("cannot write the table of {board}: {error}"),
+            ));
         }
     };
     let seconds = started.elapsed().as_secs_f64();
@@ -244,8 +294,35 @@ pub fn build_board(
     })
 }
 
-/// Checks the board (before anything is created) and the folder, says
-/// where the table goes, then builds
+/// The threads a build or a verification works on, one a core: made
+/// before the work starts, so that threads the system refuses (a memory
+/// limit) are an error with the reason, not a panic in the middle of it.
+pub(super) fn thread_pool() -> Result<rayon::ThreadPool, String> {
+    rayon::ThreadPoolBuilder::new()
+        .build()
+        .map_err(|error| format!("cannot start the threads to work on: {error}"))
+}
+
+/// Why a build of `board` into `folder` cannot take its lock, for the
+/// message that refuses it.
+pub(super) fn lock_refused(board: Board, folder: &Path, error: BuildLockError) -> String {
+    let table = absolute(&folder.join(file_name(&board)));
+    match error {
+        BuildLockError::Held { process } => {
+            let who = process.map_or(String::new(), |id| format!(" (process {id})"));
+            format!(
+                "another build of {board}{who} is writing {}; wait for it to end, or stop it",
+                table.display()
+            )
+        }
+        BuildLockError::Failed(reason) => {
+            format!("cannot lock the build of {}: {reason}", table.display())
+        }
+    }
+}
+
+/// Checks the board's memory (before anything is created), the folder and
+/// the disk, says where the table goes, then builds
 /// with a progress display; a failure is told on stderr and becomes the
 /// exit code.
 pub fn build_checked(
@@ -253,10 +330,33 @@ pub fn build_checked(
     folder: &Path,
     options: BuildOptions,
 ) -> Result<BuildReport, ExitCode> {
-    let checked = check_build(&board, folder, Room::for_build(folder, options.memory))
-        .and_then(|()| check_folder(folder))
-        .and_then(|()| {
-            if options.verify {
+    // The memory first, so that a board too large for this machine
+    // creates no folder; the disk once the folder exists.
+    let memory_only = Room {
+        disk: None,
+        ..Room::for_build(folder, options.memory)
+    };
+    if let Err(message) =
+        check_build(&board, folder, memory_only).and_then(|()| check_folder(folder))
+    {
+        eprintln!("smallgo: {message}");
+        return Err(ExitCode::from(EXIT_FAILURE));
+    }
+    // Held until the table and its manifest line are written.
+    let _lock = match BuildLock::take(&folder.join(file_name(&board))) {
+        Ok(lock) => lock,
+        Err(error) => {
+            eprintln!("smallgo: {}", lock_refused(board, folder, error));
+            return Err(ExitCode::from(EXIT_FAILURE));
+        }
+    };
+    let checked =
+        check_build(&board, folder, Room::for_build(folder, options.memory)).and_then(|()| {
+            // A build that resumes from a checkpoint verifies its table.
+            let resumes = crate::checkpoint::work_path(&folder.join(file_name(&board)))
+                .join("checkpoint")
+                .exists();
+            if options.verify || resumes {
                 crate::plan::verify_halves(
                     &board,
                     crate::plan::estimate(&board).states as u64,
@@ -277,9 +377,16 @@ pub fn build_checked(
     );
     crate::files::remove_stale_temporaries(folder);
     crate::checkpoint::remove_abandoned(folder);
+    let pool = match thread_pool() {
+        Ok(pool) => pool,
+        Err(message) => {
+            eprintln!("smallgo: {board}: {message}");
+            return Err(ExitCode::from(EXIT_FAILURE));
+        }
+    };
     catch_interrupts();
     let progress = BuildProgress::new(board.name());
-    let report = build_board(board, folder, &progress, options);
+    let report = pool.install(|| build_board(board, folder, &progress, options));
     progress.finish();
     match report {
         Ok(report) => Ok(report),

@@ -9,9 +9,13 @@
 //! make together, its own blocks, and the others' as they send them,
 //! compressed, in order; the file is byte for byte the one a single
 //! process writes. Before it is put in place, it checks a sample of states
-//! that every process picks from its own. Process 0 alone checks the
-//! folder, shows progress and prints the summary; every process first
-//! checks that all run the same smallgo on the same board and folder.
+//! that every process picks from its own, and every state when the job
+//! resumed from checkpoints; a table that fails removes the working
+//! folders, so that the next job starts afresh. Process 0 alone checks the
+//! folder, holds the board's build lock (as a build by one process does:
+//! a second build of the board is refused), removes the temporaries of
+//! builds now gone, shows progress and prints the summary; every process
+//! first checks that all run the same smallgo on the same board and folder.
 //!
 //! Each process keeps its spools in `RxC.sgtb.mpi/rank-R` beside the
 //! table, removed at the end. Ctrl-C (which `mpirun` passes to every
@@ -25,13 +29,13 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::build::{absolute, check_folder, turned_table, BuildOptions};
+use super::build::{absolute, check_folder, lock_refused, turned_table, BuildOptions};
 use super::manifest;
 use super::progress::{catch_interrupts, BuildProgress};
 use super::{EXIT_FAILURE, EXIT_INTERRUPTED};
 use crate::analysis::{best_moves, root_result};
 use crate::board::Board;
-use crate::checkpoint::WorkFolder;
+use crate::checkpoint::{BuildLock, WorkFolder};
 use crate::cluster::{split_index, Cluster};
 use crate::index::{StateCounts, StateIndex};
 use crate::plan::{human_bytes, peak_memory, reset_peak_memory};
@@ -41,7 +45,9 @@ use crate::solver::share::{Share, Whole};
 use crate::solver::{Observer, Silent, SolveError, SolveStats, Workspace};
 use crate::state::{Child, State};
 use crate::table::format::directory_counts;
-use crate::table::verify::{minimax, spot_check, spot_sample};
+use crate::table::verify::{
+    minimax, spot_check, spot_sample, verify_file_with, VerifyObserver, VerifyOptions,
+};
 use crate::table::writer::{
     batch_blocks, block_positions, compress_blocks, encode_blocks, write_encoded, BLOCKS_PER_BATCH,
     POSITIONS_PER_BLOCK,
@@ -61,6 +67,12 @@ impl Observer for Finishing<'_> {
         self.0.advanced(work)
     }
 }
+
+/// A verification that shows nothing: process 0's progress display shows
+/// the solve and the writing, not the check.
+struct Unwatched;
+
+impl VerifyObserver for Unwatched {}
 
 /// A digest of the running binary, so that processes of different builds
 /// refuse to work together.
@@ -110,7 +122,21 @@ pub fn run(board: Board, folder: PathBuf, options: BuildOptions) -> ExitCode {
         return fail(checked.err().unwrap_or_default());
     }
     let table = folder.join(file_name(&board));
+    // Process 0 holds the board's lock, as a build by one process does,
+    // until the table and its manifest line are written.
+    let lock = root.then(|| BuildLock::take(&table));
+    if any(&cluster, matches!(lock, Some(Err(_)))) {
+        return fail(match lock {
+            Some(Err(error)) => lock_refused(board, &folder, error),
+            _ => String::new(),
+        });
+    }
     if root {
+        // What builds now gone left: their temporaries (a table being
+        // written when the job was killed), and working folders of
+        // single-process builds without a checkpoint.
+        crate::files::remove_stale_temporaries(&folder);
+        crate::checkpoint::remove_abandoned(&folder);
         log::info!(
             "{board}: the table goes to {}, built by {processes} processes",
             absolute(&table).display()
@@ -159,6 +185,15 @@ pub fn run(board: Board, folder: PathBuf, options: BuildOptions) -> ExitCode {
         }
         Err(message) => {
             eprintln!("smallgo: process {}: {message}", cluster.rank());
+            if root && message.contains(CHECK_FAILED) {
+                // What the solve holds is wrong: no process resumes from
+                // it.
+                eprintln!(
+                    "smallgo: the working folders {} are removed, and the next build starts afresh",
+                    works.display()
+                );
+                let _ = std::fs::remove_dir_all(&works);
+            }
             cluster.abort(EXIT_FAILURE as i32);
         }
     };
@@ -243,6 +278,10 @@ pub fn run(board: Board, folder: PathBuf, options: BuildOptions) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+/// What the writer says of a table that failed its check before the
+/// rename (`table::writer::write_encoded`).
+const CHECK_FAILED: &str = "the table failed its check";
+
 /// A table written by process 0, with the solve's figures.
 type Built = Option<(crate::table::writer::Written, SolveStats)>;
 
@@ -317,6 +356,10 @@ fn solve_and_write(
         Err(error) => return Err(format!("cannot build {board}: {error}")),
     };
     stats.enumerate_seconds = enumerate_seconds;
+    // A checkpoint's checksums do not show that what it holds is right
+    // (see `WorkFolder::resumed`): after a resumed solve, process 0 checks
+    // every state of the table before it is put in place.
+    let resumed = any(cluster, work.resumed());
     let counts = index.counts();
     let positions = counts.positions;
     let blocks = positions.div_ceil(POSITIONS_PER_BLOCK as u64);
@@ -366,6 +409,13 @@ fn solve_and_write(
         add(first.first().copied().unwrap_or(0), &mut counts.into_iter());
     }
     let check = |path: &Path| -> Result<(), String> {
+        if resumed {
+            log::info!(
+                "{board}: the solve resumed from checkpoints, so every state of the table is checked before it is put in place"
+            );
+            verify_file_with(path, VerifyOptions::default(), &Unwatched)
+                .map_err(|error| error.to_string())?;
+        }
         if cluster.processes() == 1 {
             let sample = spot_sample(counts.states);
             return spot_check(path, index, stats.edges, sample).map(|_| ());

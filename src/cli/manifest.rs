@@ -1,7 +1,17 @@
 //! The manifest of a table folder (`manifest.tsv`): one line per board with
 //! its states, result at komi 0, best first moves, file size, checksum and
 //! build time. `--build` adds or replaces its board's line, atomically.
+//!
+//! Builds of several boards into one folder update it in turn: each reads
+//! it, changes its line and writes it whole under a lock on the folder
+//! itself (`flock(2)` on the folder's descriptor, which the system drops
+//! when the process ends), so that no build's line is lost to another's
+//! write. A manifest that is not a regular file (a FIFO, which would block
+//! the read) is never read nor replaced: the update fails, naming it.
 
+use std::fs::File;
+use std::io::Read;
+use std::os::fd::AsRawFd;
 use std::path::Path;
 
 use crate::board::Board;
@@ -56,11 +66,23 @@ impl Entry {
 }
 
 /// The entries of a folder's manifest; lines that do not parse are skipped.
-pub fn read(folder: &Path) -> Vec<Entry> {
-    let Ok(text) = std::fs::read_to_string(folder.join(FILE_NAME)) else {
-        return Vec::new();
-    };
-    text.lines()
+/// No manifest is an empty one; one that is not a regular file, or cannot
+/// be read, is an error naming it.
+pub fn read(folder: &Path) -> Result<Vec<Entry>, TableError> {
+    let path = folder.join(FILE_NAME);
+    if path
+        .symlink_metadata()
+        .is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound)
+    {
+        return Ok(Vec::new());
+    }
+    // Opened without blocking and looked at before it is read.
+    let mut text = String::new();
+    crate::table::open_regular(&path)?
+        .read_to_string(&mut text)
+        .map_err(|error| TableError::io(&path, error))?;
+    Ok(text
+        .lines()
         .filter(|line| {
             !line.starts_with('#') && !line.starts_with("board\t") && !line.trim().is_empty()
         })
@@ -71,12 +93,38 @@ pub fn read(folder: &Path) -> Vec<Entry> {
             }
             entry
         })
-        .collect()
+        .collect())
 }
 
-/// Adds or replaces `entry`'s board in the folder's manifest.
+/// The folder locked for updating its manifest: the lock goes with the
+/// descriptor, when this is dropped or the process ends.
+struct FolderLock {
+    _descriptor: File,
+}
+
+/// Waits until no other process updates `folder`'s manifest, and locks it.
+fn lock_folder(folder: &Path) -> Result<FolderLock, TableError> {
+    let opened = File::open(folder).map_err(|error| TableError::io(folder, error))?;
+    loop {
+        // SAFETY: `flock` only reads the descriptor, which `opened` keeps
+        // open for the call.
+        if unsafe { libc::flock(opened.as_raw_fd(), libc::LOCK_EX) } == 0 {
+            return Ok(FolderLock {
+                _descriptor: opened,
+            });
+        }
+        let error = std::io::Error::last_os_error();
+        if error.kind() != std::io::ErrorKind::Interrupted {
+            return Err(TableError::io(folder, error));
+        }
+    }
+}
+
+/// Adds or replaces `entry`'s board in the folder's manifest, under the
+/// folder's lock.
 pub fn update(folder: &Path, entry: Entry) -> Result<(), TableError> {
-    let mut entries = read(folder);
+    let _locked = lock_folder(folder)?;
+    let mut entries = read(folder)?;
     entries.retain(|e| e.board != entry.board);
     entries.push(entry);
     entries.sort_by_key(|e| e.board);

@@ -111,6 +111,17 @@ pub fn run(tables: &[PathBuf], folder: Option<&Path>, memory: Option<u64>) -> Ex
         memory,
         ..VerifyOptions::default()
     };
+    match super::build::thread_pool() {
+        Ok(pool) => pool.install(|| verify_all(tables, folder, options)),
+        Err(message) => {
+            eprintln!("smallgo: verify: {message}");
+            ExitCode::from(EXIT_FAILURE)
+        }
+    }
+}
+
+/// Verifies each of `tables` (files or boards) in turn.
+fn verify_all(tables: &[PathBuf], folder: Option<&Path>, options: VerifyOptions) -> ExitCode {
     let mut failed = false;
     for argument in tables {
         let found = named(argument).and_then(|named| match named {

@@ -30,13 +30,16 @@
 //! of a long build. An interval of zero saves before every level. The
 //! folder holds a lock while a build uses it, so two builds of one board
 //! in one folder cannot mix their files; the system drops the lock when the
-//! process ends, however it ends.
+//! process ends, however it ends. Before it makes or touches the folder, a
+//! build holds its table's build lock (`BuildLock`, `.RxC.sgtb.lock`
+//! beside the table), which a second build of the board cannot take, and
+//! which the clean-up of abandoned folders respects.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicU64;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -67,10 +70,123 @@ pub fn work_path(table: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
+/// The lock file of the build of `table`: `.RxC.sgtb.lock` beside it.
+pub fn build_lock_path(table: &Path) -> PathBuf {
+    let folder = table.parent().unwrap_or(Path::new(""));
+    let name = table
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    folder.join(format!(".{name}.lock"))
+}
+
+/// The table whose build lock `name` is (`.RxC.sgtb.lock`), if it is one.
+fn locked_table(name: &str) -> Option<&str> {
+    name.strip_prefix('.')?
+        .strip_suffix(".lock")
+        .filter(|table| table.ends_with(".sgtb"))
+}
+
+/// Why the build lock of a table was not taken.
+#[derive(Debug)]
+pub enum BuildLockError {
+    /// Another process holds it: the one named in the lock file, if it
+    /// could be read.
+    Held { process: Option<u32> },
+    /// The lock file could not be made or locked.
+    Failed(String),
+}
+
+/// The right to build one table in its folder, held from before the build
+/// looks at the folder until its table and manifest line are written: a
+/// second build of that table (in this process or another, one process or
+/// an MPI job) is refused while it is held. It is an exclusive `flock(2)`
+/// on the lock file `.RxC.sgtb.lock` beside the table, which the system
+/// drops when the process ends, however it ends. The file holds the
+/// holder's process id, for the message of a build that is refused. The
+/// holder removes the file when it lets go; one left by a process that
+/// died is taken over (and removed by `remove_abandoned`).
+pub struct BuildLock {
+    path: PathBuf,
+    file: File,
+}
+
+impl BuildLock {
+    /// Takes the build lock of `table`, or says who holds it; never waits.
+    pub fn take(table: &Path) -> Result<BuildLock, BuildLockError> {
+        BuildLock::take_at(build_lock_path(table))
+    }
+
+    fn take_at(path: PathBuf) -> Result<BuildLock, BuildLockError> {
+        use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+        let failed =
+            |error: std::io::Error| BuildLockError::Failed(format!("{}: {error}", path.display()));
+        loop {
+            // Not through a symbolic link, and without blocking on a FIFO.
+            let mut file = OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create(true)
+                .truncate(false)
+                .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+                .open(&path)
+                .map_err(failed)?;
+            let opened = file.metadata().map_err(failed)?;
+            if !opened.file_type().is_file() {
+                return Err(BuildLockError::Failed(format!(
+                    "{}: {}, not a regular file",
+                    path.display(),
+                    crate::files::kind_of(opened.file_type())
+                )));
+            }
+            // SAFETY: `flock` only reads the descriptor, which `file` keeps
+            // open for the call.
+            if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+                let error = std::io::Error::last_os_error();
+                if error.kind() != std::io::ErrorKind::WouldBlock {
+                    return Err(failed(error));
+                }
+                let mut text = String::new();
+                let _ = file.read_to_string(&mut text);
+                return Err(BuildLockError::Held {
+                    process: text.trim().parse().ok(),
+                });
+            }
+            // The holder before may have removed the file between the open
+            // and the lock: then this lock is on a file no one else sees,
+            // and the lock is taken again on the one under the name.
+            let same = fs::symlink_metadata(&path)
+                .is_ok_and(|now| (now.dev(), now.ino()) == (opened.dev(), opened.ino()));
+            if !same {
+                continue;
+            }
+            file.set_len(0).map_err(failed)?;
+            (&file)
+                .write_all(format!("{}\n", std::process::id()).as_bytes())
+                .map_err(failed)?;
+            return Ok(BuildLock { path, file });
+        }
+    }
+}
+
+impl Drop for BuildLock {
+    fn drop(&mut self) {
+        // Removed while still locked, then let go: a build that opened the
+        // file before it went sees, once it has the lock, that the name
+        // is no longer its file, and tries again.
+        let _ = fs::remove_file(&self.path);
+        // SAFETY: as in `take_at`.
+        unsafe {
+            libc::flock(self.file.as_raw_fd(), libc::LOCK_UN);
+        }
+    }
+}
+
 /// Removes what builds now gone left of their working folders in `folder`:
-/// in each `*.sgtb.work` that no build holds, the temporaries of gone
-/// processes, and the whole folder if it holds no checkpoint to resume
-/// from. Logs each; returns the folders removed.
+/// in each `*.sgtb.work` whose table no build holds (`BuildLock`) and that
+/// no process uses, the temporaries of gone processes, and the whole folder
+/// if it holds no checkpoint to resume from; and the lock files of builds
+/// that are gone. Logs each; returns the folders removed.
 pub fn remove_abandoned(folder: &Path) -> Vec<PathBuf> {
     let Ok(entries) = fs::read_dir(folder) else {
         return Vec::new();
@@ -78,13 +194,24 @@ pub fn remove_abandoned(folder: &Path) -> Vec<PathBuf> {
     let mut removed = Vec::new();
     for entry in entries.filter_map(Result::ok) {
         let path = entry.path();
-        let is_work = path
-            .file_name()
-            .and_then(|n| n.to_str())
-            .is_some_and(|n| n.ends_with(".sgtb.work"));
-        if !is_work || !entry.file_type().is_ok_and(|t| t.is_dir()) {
+        let name = entry.file_name();
+        let name = name.to_str().unwrap_or_default();
+        if locked_table(name).is_some() && entry.file_type().is_ok_and(|t| t.is_file()) {
+            // Taken and let go: removed, unless a build holds it.
+            let _ = BuildLock::take_at(path);
             continue;
         }
+        let Some(table) = name.strip_suffix(".work").filter(|t| t.ends_with(".sgtb")) else {
+            continue;
+        };
+        if !entry.file_type().is_ok_and(|t| t.is_dir()) {
+            continue;
+        }
+        // A build holds its table's lock before it makes its working
+        // folder: one that just made it is left alone.
+        let Ok(_build) = BuildLock::take(&folder.join(table)) else {
+            continue;
+        };
         let Ok(lock) = try_lock(&path) else {
             continue;
         };
@@ -153,6 +280,8 @@ pub struct WorkFolder {
     interval: Duration,
     /// When the last save ended, and how long it took.
     last_saved: Mutex<(Instant, Duration)>,
+    /// Whether the solve took up a saved checkpoint.
+    resumed: AtomicBool,
 }
 
 impl WorkFolder {
@@ -175,6 +304,7 @@ impl WorkFolder {
             _lock: lock,
             interval,
             last_saved: Mutex::new((Instant::now(), Duration::ZERO)),
+            resumed: AtomicBool::new(false),
         })
     }
 
@@ -189,6 +319,15 @@ impl WorkFolder {
     /// Whether a checkpoint is saved.
     pub fn has_checkpoint(&self) -> bool {
         self.checkpoint_path().exists()
+    }
+
+    /// Whether the solve went on from a saved checkpoint (`load`,
+    /// `load_level`). The checkpoint's checksum shows that it is as it was
+    /// written, not that what it holds is right: a file edited with its
+    /// checksum made right passes, so a resumed build's table is checked in
+    /// full before it is put in place.
+    pub fn resumed(&self) -> bool {
+        self.resumed.load(Ordering::Relaxed)
     }
 
     /// The folder for the solve's spools.
@@ -222,6 +361,7 @@ impl WorkFolder {
         }
         match read(&path, board, states) {
             Ok(saved) => {
+                self.resumed.store(true, Ordering::Relaxed);
                 log::info!(
                     "{board}: resuming at margin {:+} from {}",
                     saved.progress.next_level,
@@ -241,8 +381,9 @@ impl WorkFolder {
     }
 
     /// Empties the folder but for its lock and its claim: what it holds
-    /// cannot be resumed from.
+    /// cannot be resumed from, and the solve starts afresh.
     pub fn clear(&self) {
+        self.resumed.store(false, Ordering::Relaxed);
         if let Ok(entries) = fs::read_dir(&self.path) {
             for entry in entries.flatten() {
                 if entry.file_name() != "lock" && entry.file_name() != "claim" {
@@ -378,6 +519,7 @@ impl WorkFolder {
         }
         self.drop_previous();
         let saved = read(&current, board, states)?;
+        self.resumed.store(true, Ordering::Relaxed);
         log::info!(
             "{board}: resuming at margin {:+} from {}",
             saved.progress.next_level,
@@ -651,6 +793,38 @@ mod tests {
             let again = read(&path, saved, 100).unwrap();
             assert_eq!(again.progress.next_level, 3);
         }
+    }
+
+    /// A table's build lock is held by one taker at a time (two opens in one
+    /// process exclude each other as two processes do), names its holder,
+    /// goes with its file when let go, and is taken over from a holder
+    /// that is gone; `remove_abandoned` removes the file such a holder left.
+    #[test]
+    fn a_build_lock_has_one_holder() {
+        let folder = tempfile::tempdir().unwrap();
+        let table = folder.path().join("3x4.sgtb");
+        let path = build_lock_path(&table);
+        assert_eq!(path, folder.path().join(".3x4.sgtb.lock"));
+        let held = BuildLock::take(&table).unwrap();
+        match BuildLock::take(&table) {
+            Err(BuildLockError::Held { process }) => {
+                assert_eq!(process, Some(std::process::id()))
+            }
+            _ => panic!("taken twice"),
+        }
+        drop(held);
+        assert!(!path.exists());
+        // Left by a process that is gone: no lock on it.
+        fs::write(&path, "4000000\n").unwrap();
+        let taken = BuildLock::take(&table).unwrap();
+        assert_eq!(
+            fs::read_to_string(&path).unwrap(),
+            format!("{}\n", std::process::id())
+        );
+        drop(taken);
+        fs::write(&path, "4000000\n").unwrap();
+        remove_abandoned(folder.path());
+        assert!(!path.exists());
     }
 
     /// An MPI process keeps its last checkpoint aside while it saves the

@@ -345,7 +345,14 @@ pub fn solve_share(
             let own = share.positions();
             observer.phase_started(Phase::CountChildren, own.end - own.start);
             let tallies: Vec<AtomicU64> = {
-                let mut words = Vec::with_capacity(states.div_ceil(8) as usize);
+                let count = states.div_ceil(8) as usize;
+                let mut words = Vec::new();
+                words
+                    .try_reserve_exact(count)
+                    .map_err(|_| SolveError::OutOfMemory {
+                        what: "the tallies (a byte a state)",
+                        bytes: 8 * count as u64,
+                    })?;
                 crate::huge_pages::advise(words.spare_capacity_mut());
                 words.resize_with(states.div_ceil(8) as usize, || AtomicU64::new(0));
                 words

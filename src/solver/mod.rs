@@ -130,6 +130,13 @@ pub enum SolveError {
     Spool(String),
     /// The processes sharing a solve could not exchange their updates.
     Exchange(String),
+    /// The memory for one of the solve's large arrays could not be had.
+    OutOfMemory {
+        /// What the array is for.
+        what: &'static str,
+        /// Its bytes.
+        bytes: u64,
+    },
 }
 
 impl std::fmt::Display for SolveError {
@@ -151,6 +158,11 @@ impl std::fmt::Display for SolveError {
             SolveError::Exchange(error) => {
                 write!(f, "the processes sharing the solve failed: {error}")
             }
+            SolveError::OutOfMemory { what, bytes } => write!(
+                f,
+                "cannot have {} of memory for {what}",
+                crate::plan::human_bytes(*bytes as f64)
+            ),
         }
     }
 }

@@ -1,6 +1,8 @@
 //! How big a solve will be, before it starts: states and memory, so that a
 //! board too large for the machine is refused with figures instead of
-//! running out of memory hours later.
+//! running out of memory hours later. The room is the least of the memory
+//! available, `--memory`, and what this process's limits (`ulimit -v`,
+//! `ulimit -d`) leave once the program and its threads have their part.
 //!
 //! Legal positions come from Tromp's asymptotic formula
 //! `L(m, n) ~ A * B^(m+n) * L^(m*n)` (exact enough above 3x3; it
@@ -83,6 +85,8 @@ pub struct Room {
     pub memory: Option<u64>,
     /// The cap given with `--memory`, if any.
     pub cap: Option<u64>,
+    /// The memory this process's limits leave (`limit_room`), if it has any.
+    pub limit: Option<u64>,
     pub disk: Option<u64>,
 }
 
@@ -90,16 +94,77 @@ impl Room {
     /// The room for a build writing into `folder`, its memory capped at
     /// `cap` bytes.
     pub fn for_build(folder: &Path, cap: Option<u64>) -> Room {
-        let memory = match (available_memory(), cap) {
-            (Some(available), Some(cap)) => Some(available.min(cap)),
-            (available, cap) => available.or(cap),
-        };
+        let limit = limit_room();
         Room {
-            memory,
+            memory: usable_memory(cap, limit),
             cap,
+            limit,
             disk: free_disk(folder),
         }
     }
+
+    /// What bounds the memory, for messages.
+    fn memory_words(&self) -> String {
+        match (self.memory, self.cap, self.limit) {
+            (Some(m), _, Some(limit)) if m == limit => limit_words(m),
+            (Some(m), Some(cap), _) if m == cap => {
+                format!("{} of memory may be used (--memory)", human_bytes(m as f64))
+            }
+            (Some(m), _, _) => format!("{} of memory is available", human_bytes(m as f64)),
+            (None, _, _) => "the memory available is unknown".to_string(),
+        }
+    }
+}
+
+/// The least of the memory available, the cap and the room the process's
+/// limits leave; `None` if none is known.
+fn usable_memory(cap: Option<u64>, limit: Option<u64>) -> Option<u64> {
+    [available_memory(), cap, limit].into_iter().flatten().min()
+}
+
+/// How `bytes` left under the process's limits is told.
+fn limit_words(bytes: u64) -> String {
+    format!(
+        "{} of memory is left under this process's limits (ulimit -v, ulimit -d: RLIMIT_AS, RLIMIT_DATA) once the program and its threads have their part",
+        human_bytes(bytes as f64)
+    )
+}
+
+/// Address space each thread of the solve may take besides the data of the
+/// plan: its stack (2 MiB) and the malloc arena glibc reserves for a thread
+/// (64 MiB on 64-bit machines), which count against `ulimit -v` although
+/// little of them is used.
+const THREAD_ADDRESS_SPACE: u64 = 66 << 20;
+
+/// The memory left for a solve or a verification under this process's
+/// limits on its address space (`RLIMIT_AS`, `ulimit -v`) and its data
+/// (`RLIMIT_DATA`, `ulimit -d`): each limit less what the process already
+/// uses of it and the room its threads take (`THREAD_ADDRESS_SPACE` for
+/// each core's thread and the main one); `None` without limits.
+pub fn limit_room() -> Option<u64> {
+    let limit = |resource| {
+        let mut limit = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: `getrlimit` fills the struct it is given.
+        let read = unsafe { libc::getrlimit(resource, &mut limit) } == 0;
+        (read && limit.rlim_cur != libc::RLIM_INFINITY).then_some(limit.rlim_cur)
+    };
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let used = |field: &str| -> u64 {
+        status
+            .lines()
+            .find_map(|line| line.strip_prefix(field))
+            .and_then(|rest| rest.split_whitespace().next()?.parse::<u64>().ok())
+            .map_or(0, |kib| kib * 1024)
+    };
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()) as u64 + 1;
+    let overhead = threads * THREAD_ADDRESS_SPACE;
+    let address_space =
+        limit(libc::RLIMIT_AS).map(|l| l.saturating_sub(used("VmSize:") + overhead));
+    let data = limit(libc::RLIMIT_DATA).map(|l| l.saturating_sub(used("VmData:") + overhead));
+    address_space.into_iter().chain(data).min()
 }
 
 /// Refuses a board the solver cannot number, or whose build does not fit
@@ -126,13 +191,7 @@ pub fn check_build(board: &Board, folder: &Path, room: Room) -> Result<(), Strin
     if !memory_short && !disk_short {
         return Ok(());
     }
-    let memory = match (room.memory, room.cap) {
-        (Some(m), Some(cap)) if m == cap => {
-            format!("{} of memory may be used (--memory)", human_bytes(m as f64))
-        }
-        (Some(m), _) => format!("{} of memory is available", human_bytes(m as f64)),
-        (None, _) => "the memory available is unknown".to_string(),
-    };
+    let memory = room.memory_words();
     let free = room
         .disk
         .map_or("an unknown amount".to_string(), |d| human_bytes(d as f64));
@@ -147,11 +206,8 @@ pub fn check_build(board: &Board, folder: &Path, room: Room) -> Result<(), Strin
 /// within `cap` bytes or the memory available: 2 (one pass over the table),
 /// 1 (two passes), or an error with the figures.
 pub fn verify_halves(board: &Board, states: u64, cap: Option<u64>) -> Result<u32, String> {
-    let memory = match (available_memory(), cap) {
-        (Some(available), Some(cap)) => Some(available.min(cap)),
-        (available, cap) => available.or(cap),
-    };
-    let Some(memory) = memory else {
+    let limit = limit_room();
+    let Some(memory) = usable_memory(cap, limit) else {
         return Ok(2);
     };
     if let Some(halves) = (1..=2)
@@ -160,7 +216,9 @@ pub fn verify_halves(board: &Board, states: u64, cap: Option<u64>) -> Result<u32
     {
         return Ok(halves);
     }
-    let allowed = if cap == Some(memory) {
+    let allowed = if limit == Some(memory) {
+        limit_words(memory)
+    } else if cap == Some(memory) {
         format!("{} may be used (--memory)", human_bytes(memory as f64))
     } else {
         format!("{} is available", human_bytes(memory as f64))
@@ -336,6 +394,7 @@ mod tests {
         let room = |memory, cap, disk| Room {
             memory: Some(memory),
             cap,
+            limit: None,
             disk: Some(disk),
         };
         // This project's machine: 24 GiB, 80 GB of disk.

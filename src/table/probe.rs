@@ -167,6 +167,13 @@ impl Table {
         Table::from_bytes(Origin::BuiltIn(name.to_string()), Bytes::Static(bytes))
     }
 
+    /// Opens a table held in memory, as a file's bytes would be read: the
+    /// fuzz target for probing feeds it arbitrary bytes.
+    #[cfg(fuzzing)]
+    pub(crate) fn from_vec(origin: Origin, bytes: Vec<u8>) -> Result<Table, TableError> {
+        Table::from_bytes(origin, Bytes::Read(bytes))
+    }
+
     fn from_bytes(origin: Origin, bytes: Bytes) -> Result<Table, TableError> {
         match Header::read(bytes.as_slice()) {
             Ok(header) => Table::with_header(origin, bytes, header),

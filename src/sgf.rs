@@ -398,7 +398,14 @@ fn point_of(board: &Board, text: &str, node: usize) -> Result<Option<Point>, Sgf
         bytes.get(1).and_then(|&b| coordinate(b)),
     ) {
         (2, Some(x), Some(y)) if x < board.columns() && y < board.rows() => {
-            Ok(Some(board.point(board.rows() - 1 - y, x)))
+            match board.point_at(board.rows() - 1 - y, x) {
+                Some(point) => Ok(Some(point)),
+                None => Err(record_error(format!(
+                    "node {node}: {} is not a point of the {} board",
+                    quoted(text),
+                    board.name()
+                ))),
+            }
         }
         _ => Err(record_error(format!(
             "node {node}: {} is not a point of the {} board",
@@ -424,7 +431,10 @@ fn points_of(board: &Board, values: &[String], node: usize) -> Result<PointSet, 
         let columns = board.column(a).min(board.column(b))..=board.column(a).max(board.column(b));
         for row in rows {
             for column in columns.clone() {
-                set.insert(board.point(row, column));
+                // A rectangle of a shape's grid takes the points in it.
+                if let Some(point) = board.point_at(row, column) {
+                    set.insert(point);
+                }
             }
         }
     }

@@ -1203,3 +1203,23 @@ fn count_and_cycles_name_the_edges_they_count() {
     let text = smallgo(&["analyze", "cycles", "2x3"]).stdout;
     assert!(text.contains("(graph edges: "), "{text}");
 }
+
+/// `analyze position` on a shape draws its cells that are not points as its
+/// diagram writes them and rates its moves, on the empty board and after a
+/// move.
+#[test]
+fn analyze_draws_and_rates_a_shape() {
+    for moves in [&[][..], &["A1"][..]] {
+        let mut arguments = vec!["analyze", "position", "##./.+./..."];
+        arguments.extend_from_slice(moves);
+        let output = smallgo(&arguments);
+        assert!(output.status.success(), "{}", output.stderr);
+        let text = output.stdout;
+        assert!(text.contains("3 # # . 3"), "{text}");
+        assert!(text.contains("2 . + . 2"), "{text}");
+        assert!(text.contains("moves for"), "{text}");
+    }
+    let output = smallgo(&["analyze", "position", "##./.+./...", "A3"]);
+    assert_eq!(output.status.code(), Some(1), "{}", output.stdout);
+    assert!(!output.stderr.contains("panicked"), "{}", output.stderr);
+}

@@ -270,10 +270,12 @@ impl Game {
 /// A circular board marks its seam: a `~` at both ends of every row (the
 /// row runs on from its last point to its first) and a last line that
 /// names the columns that meet, `circular: columns E and A are
-/// neighbours`. Plain boards are drawn without either.
+/// neighbours`. Plain boards are drawn without either. A shape's cells
+/// that are not points are drawn as its diagram writes them: `#` a wall,
+/// `+` an open side.
 pub fn diagram(board: &Board, black: PointSet, white: PointSet) -> String {
     let circular = board.is_circular();
-    let letter = |column: usize| board.point_name(board.point(0, column))[..1].to_string();
+    let letter = |column: usize| Board::column_letter(column).to_string();
     let letters: String = (0..board.columns())
         .map(|c| format!(" {}", letter(c)))
         .collect();
@@ -287,13 +289,14 @@ pub fn diagram(board: &Board, black: PointSet, white: PointSet) -> String {
             out.push_str(" ~");
         }
         for column in 0..board.columns() {
-            let point = board.point(row, column);
-            let cell = if black.contains(point) {
-                'X'
-            } else if white.contains(point) {
-                'O'
-            } else {
-                '.'
+            let cell = match board.point_at(row, column) {
+                Some(point) if black.contains(point) => 'X',
+                Some(point) if white.contains(point) => 'O',
+                Some(_) => '.',
+                None => match board.shape_geometry().map(|s| s.cell(row, column)) {
+                    Some(crate::rules::board::Cell::Open) => '+',
+                    _ => '#',
+                },
             };
             out.push(' ');
             out.push(cell);

@@ -593,6 +593,11 @@ impl Board {
         format!("{letter}{}", self.row(point) + 1)
     }
 
+    /// The letter of a column, as GTP writes it (`I` skipped).
+    pub(crate) fn column_letter(column: usize) -> char {
+        COLUMN_LETTERS[column] as char
+    }
+
     /// Reads a GTP vertex: a column letter in either case (I skipped) and a
     /// row number, such as `c3` or `C3`. `None` if the text is not written
     /// so (a row number past `u32` included); `Some(None)` if it is but

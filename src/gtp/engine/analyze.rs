@@ -353,13 +353,11 @@ impl Engine {
         let mut values = Vec::with_capacity(board.points());
         for row in (0..board.rows()).rev() {
             for column in 0..board.columns() {
-                let point = board.point(row, column);
-                values.push(if my_area.contains(point) {
-                    "1.0"
-                } else if their_area.contains(point) {
-                    "-1.0"
-                } else {
-                    "0.0"
+                let point = board.point_at(row, column);
+                values.push(match point {
+                    Some(point) if my_area.contains(point) => "1.0",
+                    Some(point) if their_area.contains(point) => "-1.0",
+                    _ => "0.0",
                 });
             }
         }

@@ -1223,3 +1223,25 @@ fn analyze_draws_and_rates_a_shape() {
     assert_eq!(output.status.code(), Some(1), "{}", output.stdout);
     assert!(!output.stderr.contains("panicked"), "{}", output.stderr);
 }
+
+/// `count` on a shape saves its progress under the shape's file stem (its
+/// name holds `/`), and counts the same positions as a build.
+#[test]
+fn count_takes_a_shape() {
+    let folder = tempfile::tempdir().unwrap();
+    let output = Smallgo::new(&["count", "##./.+./...", "--json"])
+        .folder(folder.path())
+        .run();
+    assert!(output.status.success(), "{}", output.stderr);
+    let counted = json_number(&output.stdout, "states");
+    let tables = folder.path().join("tables");
+    let built = smallgo(&["build", "##./.+./...", "--tables", tables.to_str().unwrap()]);
+    assert!(built.status.success(), "{}", built.stderr);
+    let line = built
+        .stdout
+        .lines()
+        .find(|line| line.starts_with("states "))
+        .unwrap_or_else(|| panic!("no states line: {}", built.stdout));
+    let states: u64 = line["states".len()..].trim().parse().unwrap();
+    assert_eq!(counted, states);
+}

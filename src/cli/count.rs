@@ -327,7 +327,7 @@ pub fn run(arguments: &CountArguments) -> ExitCode {
     let state = arguments
         .state
         .clone()
-        .unwrap_or_else(|| PathBuf::from(format!("{}.count", arguments.board)));
+        .unwrap_or_else(|| PathBuf::from(format!("{}.count", arguments.board.file_stem())));
     match counts(arguments, &state) {
         Ok(report) => {
             let written = if arguments.json {

@@ -568,3 +568,25 @@ fn two_separate_eyes_live_whoever_moves() {
         assert!(report.solutions.iter().all(|s| !s.start().attacker_wins()));
     }
 }
+
+/// A diagram's rows and columns of walls at its rim are dropped with the
+/// board's, and the stones stay on their points; a target off the board
+/// is refused.
+#[test]
+fn problems_are_read_from_diagrams() {
+    let read = |diagram: &str, target: &str| {
+        Problem::from_diagram(diagram, Colour::Black, &[target], KoAssumption::Basic)
+    };
+    let plain = read("OOOO\n...O", "A2").unwrap();
+    let walled = read("######\n#OOOO#\n#...O#\n######", "A2").unwrap();
+    assert_eq!(walled, plain);
+    let shaped = read("##O#\nOOO#\n...O", "C3").unwrap();
+    assert_eq!(shaped.board().name(), "##.#/...#/....");
+    let c3 = shaped.board().parse_point("C3").unwrap();
+    assert!(shaped.stones(Colour::White).contains(c3));
+    assert_eq!(shaped.stones(Colour::White).len(), 5);
+    let error = read("OOOO\n...O", "E2").unwrap_err();
+    assert!(error.to_string().contains("E2"), "{error}");
+    let error = read("OOOO\n...O", "B1").unwrap_err();
+    assert!(error.to_string().contains("B1"), "{error}");
+}

@@ -228,6 +228,14 @@ impl Problem {
         Problem { ko, ..self.clone() }
     }
 
+    /// The same problem with the other player to move.
+    pub(crate) fn with_other_to_move(&self) -> Problem {
+        Problem {
+            to_move: self.to_move.opposite(),
+            ..self.clone()
+        }
+    }
+
     /// The defender's colour: the targets'.
     pub(crate) fn defender(&self) -> Colour {
         if self.targets.is_subset_of(self.black) {

@@ -124,11 +124,13 @@ impl Solution {
             }
             offsets.push(children.len() as u32);
         }
-        let forward_bytes = states.capacity() * size_of::<StateKey>()
-            + index.capacity() * (size_of::<StateKey>() + size_of::<u32>() + 1)
-            + offsets.capacity() * 4
-            + children.capacity() * 4
+        // The arrays kept, then the numbering (dropped before the
+        // retrograde pass), counted by capacity; a hash map's entry is its
+        // key, its value and a control byte.
+        let kept_bytes = states.capacity() * size_of::<StateKey>()
+            + (offsets.capacity() + children.capacity()) * size_of::<u32>()
             + moves.capacity();
+        let index_bytes = index.capacity() * (size_of::<StateKey>() + size_of::<u32>() + 1);
         drop(index);
         let (depth, retrograde_bytes) = retrograde(&states, &offsets, &children);
         Solution {
@@ -137,7 +139,7 @@ impl Solution {
             children,
             moves,
             depth,
-            peak_bytes: forward_bytes + retrograde_bytes,
+            peak_bytes: kept_bytes + index_bytes.max(retrograde_bytes),
         }
     }
 
@@ -151,8 +153,10 @@ impl Solution {
         self.children.len()
     }
 
-    /// The most memory the solve held at once, in bytes (the hash map's
-    /// entries and the arrays, counted by their capacity).
+    /// The most memory the solve held at once, in bytes: the states and
+    /// their edges, with either the numbering of the states (while they
+    /// are enumerated) or the reverse edges, counts and queue (during the
+    /// retrograde pass).
     pub(crate) fn peak_bytes(&self) -> usize {
         self.peak_bytes
     }

@@ -107,6 +107,8 @@ mod huge_pages;
 mod index;
 #[cfg(feature = "solver")]
 mod prefetch;
+#[cfg(feature = "solver")]
+mod problem;
 #[cfg(all(test, feature = "solver"))]
 mod reference;
 mod rules;

@@ -1,0 +1,323 @@
+//! Life-and-death problems on a region of a board, solved exactly.
+//!
+//! A `Problem` is a board (any shape: its walls stand for the edge of the
+//! whole board and for the safe stones around the region), the stones in
+//! the region, the player to move, the target stones (all of one colour,
+//! the defender's; the attacker is the other colour) and a `KoAssumption`.
+//!
+//! The game of a problem: the players alternate placing a stone or passing
+//! under the project's rules (captures, no suicide, basic ko), except that
+//! the side the assumption gives unlimited ko threats may ignore the ko
+//! ban and retake at once. A target stone is captured once it is removed;
+//! a stone the defender later plays on the same point is no target. The
+//! attacker wins as soon as every target stone has been captured. Two
+//! passes in a row end the game and the defender wins; a game that never
+//! ends is the defender's too, so the attacker must force the capture in
+//! finitely many moves. The defender's win covers life and seki alike.
+//! Each state of this game (stones, side to move, ko point, passes, target
+//! stones left) is either won by the attacker, in a number of plies (the
+//! attacker playing shortest, the defender longest), or not.
+//!
+//! `solve` holds the solver: every state reachable from the problem is
+//! enumerated, then solved by one retrograde pass. `KoReport` solves a
+//! problem under the three ko assumptions and says whether its status is
+//! a ko, and who must win it.
+
+// Only the tests call the solver until a command takes problems.
+#![cfg_attr(not(test), allow(dead_code))]
+
+pub(crate) mod solve;
+#[cfg(test)]
+mod tests;
+
+use std::fmt;
+
+use crate::rules::board::{Board, PointSet};
+use crate::rules::colour::Colour;
+
+/// Who may ignore the basic-ko ban, standing for unlimited ko threats
+/// outside the region.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum KoAssumption {
+    /// Neither side: basic ko with no threats outside.
+    Basic,
+    /// The attacker may retake a ko at once.
+    AttackerIgnoresKo,
+    /// The defender may retake a ko at once.
+    DefenderIgnoresKo,
+}
+
+impl KoAssumption {
+    pub(crate) const ALL: [KoAssumption; 3] = [
+        KoAssumption::Basic,
+        KoAssumption::AttackerIgnoresKo,
+        KoAssumption::DefenderIgnoresKo,
+    ];
+}
+
+/// Why stones, targets and a board make no problem.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum ProblemError {
+    /// The board has open sides, which a problem's region does not have:
+    /// its edge is walls (the board's edge and safe stones).
+    OpenSides,
+    /// A point holds stones of both colours.
+    Overlap(String),
+    /// No target was given.
+    NoTarget,
+    /// A target point holds no stone.
+    EmptyTarget(String),
+    /// The targets hold stones of both colours.
+    MixedTargets,
+    /// A string has no liberty: the stones are no position of the game.
+    NoLiberty(String),
+}
+
+impl fmt::Display for ProblemError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ProblemError::OpenSides => {
+                write!(
+                    f,
+                    "the board has open sides; a problem's region is bounded by walls"
+                )
+            }
+            ProblemError::Overlap(point) => write!(f, "{point} holds stones of both colours"),
+            ProblemError::NoTarget => write!(f, "the problem has no target stone"),
+            ProblemError::EmptyTarget(point) => write!(f, "the target {point} holds no stone"),
+            ProblemError::MixedTargets => write!(f, "the targets are stones of both colours"),
+            ProblemError::NoLiberty(point) => {
+                write!(f, "the string at {point} has no liberty")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ProblemError {}
+
+/// A validated life-and-death problem (see the module's paragraph).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Problem {
+    board: Board,
+    black: PointSet,
+    white: PointSet,
+    to_move: Colour,
+    targets: PointSet,
+    ko: KoAssumption,
+}
+
+impl Problem {
+    /// Checks and builds a problem: the stones of each colour, the player to
+    /// move, the target points (stones of one colour) and the ko
+    /// assumption.
+    pub(crate) fn new(
+        board: Board,
+        black: PointSet,
+        white: PointSet,
+        to_move: Colour,
+        targets: PointSet,
+        ko: KoAssumption,
+    ) -> Result<Problem, ProblemError> {
+        if !board.open().is_empty() {
+            return Err(ProblemError::OpenSides);
+        }
+        if let Some(point) = (black & white).first() {
+            return Err(ProblemError::Overlap(board.point_name(point)));
+        }
+        if targets.is_empty() {
+            return Err(ProblemError::NoTarget);
+        }
+        if let Some(point) = (targets - black - white).first() {
+            return Err(ProblemError::EmptyTarget(board.point_name(point)));
+        }
+        if !targets.is_subset_of(black) && !targets.is_subset_of(white) {
+            return Err(ProblemError::MixedTargets);
+        }
+        let empty = board.all() - black - white;
+        for stones in [black, white] {
+            let mut pending = stones;
+            while let Some(point) = pending.first() {
+                let string = board.flood(PointSet::single(point), stones);
+                pending = pending - string;
+                if (board.adjacent(string) & empty).is_empty() {
+                    return Err(ProblemError::NoLiberty(board.point_name(point)));
+                }
+            }
+        }
+        Ok(Problem {
+            board,
+            black,
+            white,
+            to_move,
+            targets,
+            ko,
+        })
+    }
+
+    /// Reads a problem from a diagram of the board (`X` Black, `O` White,
+    /// `.` empty, `#` a wall cell; rows from the top, one a line) whose
+    /// cells that are not walls make the board; `targets` names the
+    /// target points (`C3`).
+    pub(crate) fn from_diagram(
+        diagram: &str,
+        to_move: Colour,
+        targets: &[&str],
+        ko: KoAssumption,
+    ) -> Result<Problem, Box<dyn std::error::Error>> {
+        let rows: Vec<String> = diagram
+            .lines()
+            .map(|line| line.chars().filter(|c| !c.is_whitespace()).collect())
+            .filter(|row: &String| !row.is_empty())
+            .collect();
+        let shape: Vec<String> = rows
+            .iter()
+            .map(|row| row.replace(['X', 'O'], "."))
+            .collect();
+        let board = Board::shape(&shape.join("/"))?;
+        // The board drops wall rows and columns at the rim: read the stones
+        // by the grid's cells, bottom row 0, each cell at its point's place.
+        let height = rows.len();
+        let mut black = PointSet::EMPTY;
+        let mut white = PointSet::EMPTY;
+        let (top, left) = grid_offset(&rows);
+        for (i, row) in rows.iter().enumerate() {
+            for (column, cell) in row.chars().enumerate() {
+                if cell != 'X' && cell != 'O' {
+                    continue;
+                }
+                let grid_row = height - 1 - i;
+                let point = grid_row
+                    .checked_sub(top)
+                    .and_then(|r| column.checked_sub(left).and_then(|c| board.point_at(r, c)))
+                    .ok_or("a stone off the board")?;
+                if cell == 'X' {
+                    black.insert(point);
+                } else {
+                    white.insert(point);
+                }
+            }
+        }
+        let mut target_set = PointSet::EMPTY;
+        for name in targets {
+            let point = board
+                .parse_point(name)
+                .ok_or_else(|| format!("the target {name} is no point of the board"))?;
+            target_set.insert(point);
+        }
+        Ok(Problem::new(board, black, white, to_move, target_set, ko)?)
+    }
+
+    pub(crate) fn board(&self) -> &Board {
+        &self.board
+    }
+
+    pub(crate) fn to_move(&self) -> Colour {
+        self.to_move
+    }
+
+    pub(crate) fn targets(&self) -> PointSet {
+        self.targets
+    }
+
+    pub(crate) fn ko(&self) -> KoAssumption {
+        self.ko
+    }
+
+    /// The same problem under another ko assumption.
+    pub(crate) fn with_ko(&self, ko: KoAssumption) -> Problem {
+        Problem { ko, ..self.clone() }
+    }
+
+    /// The same problem with the other player to move.
+    pub(crate) fn with_other_to_move(&self) -> Problem {
+        Problem {
+            to_move: self.to_move.opposite(),
+            ..self.clone()
+        }
+    }
+
+    /// The defender's colour: the targets'.
+    pub(crate) fn defender(&self) -> Colour {
+        if self.targets.is_subset_of(self.black) {
+            Colour::Black
+        } else {
+            Colour::White
+        }
+    }
+
+    /// The stones of one colour.
+    pub(crate) fn stones(&self, colour: Colour) -> PointSet {
+        match colour {
+            Colour::Black => self.black,
+            Colour::White => self.white,
+        }
+    }
+}
+
+/// The rows of walls at the bottom and the columns of walls at the left of
+/// a diagram's grid, which the board drops.
+fn grid_offset(rows: &[String]) -> (usize, usize) {
+    let is_cell = |c: char| c != '#';
+    let bottom = rows
+        .iter()
+        .rev()
+        .take_while(|row| !row.chars().any(is_cell))
+        .count();
+    let left = rows
+        .iter()
+        .map(|row| row.chars().take_while(|&c| !is_cell(c)).count())
+        .min()
+        .unwrap_or(0);
+    (bottom, left)
+}
+
+/// The status of a problem under the three ko assumptions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Verdict {
+    /// The attacker captures the targets even if the defender has
+    /// unlimited ko threats.
+    Dead,
+    /// The attacker cannot capture them even with unlimited ko threats.
+    Alive,
+    /// A ko: the attacker wins it with no threats outside, so the defender
+    /// must win it (find threats) to live.
+    KoDefenderMustWin,
+    /// A ko: the defender wins it with no threats outside, so the attacker
+    /// must win it to kill.
+    KoAttackerMustWin,
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Verdict::Dead => "dead",
+            Verdict::Alive => "alive (or seki)",
+            Verdict::KoDefenderMustWin => "ko: the defender must win it to live",
+            Verdict::KoAttackerMustWin => "ko: the attacker must win it to kill",
+        })
+    }
+}
+
+/// A problem solved under each ko assumption.
+pub(crate) struct KoReport {
+    /// The solutions, in the order of `KoAssumption::ALL`.
+    pub(crate) solutions: Vec<solve::Solution>,
+    pub(crate) verdict: Verdict,
+}
+
+impl KoReport {
+    pub(crate) fn new(problem: &Problem) -> KoReport {
+        let solutions: Vec<solve::Solution> = KoAssumption::ALL
+            .iter()
+            .map(|&ko| solve::Solution::new(&problem.with_ko(ko)))
+            .collect();
+        let killed = |i: usize| solutions[i].start().attacker_wins();
+        let verdict = match (killed(0), killed(1), killed(2)) {
+            (_, _, true) => Verdict::Dead,
+            (_, false, _) => Verdict::Alive,
+            (true, _, _) => Verdict::KoDefenderMustWin,
+            (false, _, _) => Verdict::KoAttackerMustWin,
+        };
+        KoReport { solutions, verdict }
+    }
+}

@@ -10,11 +10,11 @@
 
 use std::cmp::Ordering;
 
-use crate::moves::Move;
-use crate::state::{Child, State};
+use crate::rules::moves::Move;
+use crate::rules::state::{Child, State};
+use crate::rules::value::Outcome;
 pub use crate::table::values::Values;
 use crate::table::TableError;
-use crate::value::Outcome;
 
 /// What a move leads to, from the view of the player making it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -180,6 +180,6 @@ pub fn root_result(values: &dyn Values) -> Result<String, TableError> {
     let outcome = outcome(values, &State::start(), 0.0, true)?;
     Ok(match outcome {
         Outcome::Draw => "draw".to_string(),
-        other => crate::value::score_text(other.black_margin(true)),
+        other => crate::rules::value::score_text(other.black_margin(true)),
     })
 }

@@ -13,7 +13,7 @@
 // A probe-only build (no feature `solver`) leaves what only the solver and the analyses use unused.
 #![cfg_attr(not(feature = "solver"), allow(dead_code, unused_imports))]
 
-use crate::board::{Board, Point, PointSet, Topology, MAX_POINTS};
+use crate::rules::board::{Board, Point, PointSet, Topology, MAX_POINTS};
 
 /// A permutation of a board's points that maps the board onto itself.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]

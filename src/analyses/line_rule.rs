@@ -25,11 +25,11 @@ use std::collections::HashSet;
 use std::fmt;
 
 use crate::analysis::{compare_outcomes, preference_order, rate_move, rate_moves, Values};
-use crate::board::{Board, Point, PointSet};
-use crate::moves::Move;
-use crate::state::{Child, State};
+use crate::rules::board::{Board, Point, PointSet};
+use crate::rules::moves::Move;
+use crate::rules::state::{Child, State};
+use crate::rules::value::Outcome;
 use crate::table::TableError;
-use crate::value::Outcome;
 
 /// What a rule carries from one of its turns to the next: 0 before its
 /// first move. A rule that remembers nothing keeps it 0, so that the check

@@ -18,12 +18,12 @@ use std::process::ExitCode;
 
 use super::{existing_folder, output_failed, turned_too, EXIT_FAILURE};
 use crate::analysis::{preference_order, Rating, Values};
-use crate::board::Board;
-use crate::colour::Colour;
 use crate::gtp::game::{Ending, Game};
 use crate::gtp::parse::{move_text, MoveText};
+use crate::rules::board::Board;
+use crate::rules::colour::Colour;
+use crate::rules::value::{points_text, score_text, Value};
 use crate::table::library::{BoardValues, Tablebase};
-use crate::value::{points_text, score_text, Value};
 
 /// What the position reached is, as printed.
 struct Analysis {
@@ -227,7 +227,7 @@ fn can_force(margin: Option<i8>, depth: u16) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::moves::Move;
+    use crate::rules::moves::Move;
 
     fn moves(list: &[&str]) -> Vec<String> {
         list.iter().map(|m| m.to_string()).collect()

@@ -14,11 +14,11 @@
 //! but they change neither the result nor whether the game is over; undo
 //! back past the end reopens the game.
 
-use crate::board::{Board, Point, PointSet};
-use crate::colour::Colour;
-use crate::moves::Move;
-use crate::position::Position;
-use crate::state::State;
+use crate::rules::board::{Board, Point, PointSet};
+use crate::rules::colour::Colour;
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
+use crate::rules::state::State;
 
 /// Everything that makes a game state: stones, side to move, ko, passes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

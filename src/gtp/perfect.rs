@@ -4,9 +4,9 @@
 //! engine's commands and `smallgo review` both use these.
 
 use crate::analysis::{preference_order, rate_moves, Rating};
-use crate::colour::Colour;
-use crate::moves::Move;
-use crate::value::Outcome;
+use crate::rules::colour::Colour;
+use crate::rules::moves::Move;
+use crate::rules::value::Outcome;
 
 use super::game::Game;
 use crate::table::library::BoardValues;
@@ -120,7 +120,7 @@ pub fn principal_variation(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Point;
+    use crate::rules::board::Point;
 
     fn rating(point: Option<usize>, outcome: Outcome) -> Rating {
         Rating {

@@ -32,11 +32,11 @@ pub mod presence;
 use std::ops::Range;
 
 #[cfg(feature = "solver")]
-use crate::board::{Board, PointSet};
+use crate::rules::board::{Board, PointSet};
 #[cfg(feature = "solver")]
-use crate::position::Position;
+use crate::rules::position::Position;
 #[cfg(feature = "solver")]
-use crate::state::State;
+use crate::rules::state::State;
 #[cfg(feature = "solver")]
 use code::{Canonical, Codec, PositionCode};
 #[cfg(feature = "solver")]

@@ -16,7 +16,7 @@
 // A probe-only build (no feature `solver`) leaves what only the solver and the engine use unused.
 #![cfg_attr(not(feature = "solver"), allow(dead_code))]
 
-use crate::board::{Board, Point, PointSet};
+use crate::rules::board::{Board, Point, PointSet};
 
 /// The stones of a position, from the view of the side to move.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -754,7 +754,8 @@ pub(crate) mod tests {
             next.ko_capturer(&ring, at(&ring, "A1")),
             Some(at(&ring, "E1"))
         );
-        let state = crate::state::State::new(&ring, next, Some(at(&ring, "A1")), false).unwrap();
+        let state =
+            crate::rules::state::State::new(&ring, next, Some(at(&ring, "A1")), false).unwrap();
         assert!(state.place(&ring, at(&ring, "A1")).is_none());
         assert!(!state.legal_points(&ring).contains(at(&ring, "A1")));
         // After a move elsewhere the retake is legal, and takes E1 back.

@@ -12,9 +12,9 @@
 
 use std::fmt;
 
-use crate::board::{Board, Point, PointSet};
-use crate::moves::Move;
-use crate::position::Position;
+use crate::rules::board::{Board, Point, PointSet};
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
 
 /// A legal state, from the view of the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -176,7 +176,7 @@ impl State {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::position::tests::diagram;
+    use crate::rules::position::tests::diagram;
 
     #[test]
     fn a_pass_clears_the_ko_and_two_passes_end_the_game() {

@@ -36,9 +36,9 @@ use super::{
     cell, LayerFlags, Observer, Phase, SolveError, SolveProgress, SolveStats, STATES_PER_FLAG,
     STATES_PER_FLAG_WORD,
 };
-use crate::board::Board;
-use crate::checkpoint::{PartitionMark, Saved, WorkFolder};
 use crate::index::{StateIndex, StateNumber};
+use crate::rules::board::Board;
+use crate::solver::checkpoint::{PartitionMark, Saved, WorkFolder};
 
 use super::count_children::count_children;
 use super::exchange::{Alone, Exchange};

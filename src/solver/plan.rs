@@ -12,8 +12,8 @@
 
 use std::path::Path;
 
-use crate::board::Board;
 use crate::index::MAX_INDEX_POINTS;
+use crate::rules::board::Board;
 use crate::symmetry::symmetries;
 
 /// Bytes of working memory per state: the tally, and the partitions of

@@ -28,7 +28,7 @@ use std::fmt;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 
-use crate::board::Board;
+use crate::rules::board::Board;
 
 pub use format::Fault;
 pub use probe::Table;

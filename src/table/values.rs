@@ -3,12 +3,12 @@
 //! (`Solution`), so that the engine, the analyses and the verifier's
 //! callers rate moves with the same code whatever the source.
 
-use crate::board::Board;
+use crate::rules::board::Board;
+use crate::rules::state::State;
+use crate::rules::value::Value;
 #[cfg(feature = "solver")]
 use crate::solver::Solution;
-use crate::state::State;
 use crate::table::{Table, TableError};
-use crate::value::Value;
 
 /// Something that knows the value of every legal state of one board.
 pub trait Values {

@@ -3,7 +3,7 @@
 //! what the symmetry of a cylinder gives a table.
 
 use crate::analysis::root_result;
-use crate::board::Board;
+use crate::rules::board::Board;
 use crate::solver::{solve, Silent};
 
 /// The reference work's Table 5.8 at komi 0 (`tests/published.csv`), for

@@ -17,8 +17,8 @@
 //! elsewhere (docs/count.md). It is a measurement, not a check, so it runs
 //! only when asked for.
 
-use crate::board::{Board, Point, PointSet};
-use crate::position::Position;
+use crate::rules::board::{Board, Point, PointSet};
+use crate::rules::position::Position;
 use crate::symmetry::symmetries;
 use crate::testing::Rng;
 

@@ -11,12 +11,12 @@
 
 use std::collections::HashMap;
 
+use crate::analyses::line_rule::{check, Extent, LineRule, Memory, Rule, Thesis};
 use crate::analysis::Values;
-use crate::board::Board;
-use crate::line_rule::{check, Extent, LineRule, Memory, Rule, Thesis};
-use crate::moves::Move;
+use crate::rules::board::Board;
+use crate::rules::moves::Move;
+use crate::rules::state::{Child, State};
 use crate::solver::{solve, Silent, Solution};
-use crate::state::{Child, State};
 
 const KOMIS: [f64; 4] = [0.0, 0.5, -0.5, 2.0];
 

@@ -11,8 +11,8 @@ use std::path::Path;
 
 use crate::analysis::Values;
 use crate::analysis::{best_moves, root_result};
-use crate::board::Board;
-use crate::state::State;
+use crate::rules::board::Board;
+use crate::rules::state::State;
 use crate::table::built_in;
 use crate::table::format::Header;
 use crate::table::library::Tablebase;

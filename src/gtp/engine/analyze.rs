@@ -8,10 +8,10 @@
 use std::time::Duration;
 
 use crate::analysis::{preference_order, Rating, Values};
-use crate::colour::Colour;
-use crate::moves::Move;
-use crate::position::Position;
-use crate::value::Outcome;
+use crate::rules::colour::Colour;
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
+use crate::rules::value::Outcome;
 
 use crate::gtp::game::Game;
 use crate::gtp::parse::whole_number;
@@ -370,7 +370,7 @@ impl Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::value::points_text;
+    use crate::rules::value::points_text;
 
     #[test]
     fn floats_always_have_a_decimal_point() {

@@ -54,7 +54,7 @@ use std::fmt;
 
 use crc32fast::Hasher as Crc;
 
-use crate::board::{Board, Topology};
+use crate::rules::board::{Board, Topology};
 
 pub use reader::TableBytes;
 pub use records::{compress_block, Block};
@@ -74,7 +74,7 @@ const TOPOLOGY_OFFSET: usize = 18;
 /// Where a version 3 header holds the length of the shape's diagram.
 const SHAPE_LENGTH_OFFSET: usize = 124;
 /// The longest diagram a shape's table holds.
-pub const MAX_SHAPE_LENGTH: usize = crate::board::MAX_DIAGRAM;
+pub const MAX_SHAPE_LENGTH: usize = crate::rules::board::MAX_DIAGRAM;
 /// The bytes that name a table's board: the header and a shape's diagram.
 pub const PEEK_SIZE: usize = HEADER_SIZE + MAX_SHAPE_LENGTH;
 pub const HEADER_SIZE: usize = 128;
@@ -547,7 +547,7 @@ mod tests {
     use super::deflate::{deflate, LEVEL};
     use super::records::write_records;
     use super::*;
-    use crate::value::Value;
+    use crate::rules::value::Value;
     use flate2::write::DeflateEncoder;
     use flate2::Compression;
     use std::io::Write;

@@ -40,10 +40,11 @@ pub fn compare_outcomes(a: &Outcome, b: &Outcome) -> Ordering {
         .then(ka.2.cmp(&kb.2))
 }
 
-/// The engine's preference between two rated moves (SPEC section 4):
-/// `Greater` when `a` is preferred. Wins by more first, then fewer plies;
-/// then draws, a pass first (so games end); then losses by less, then more
-/// plies. Equal moves are left to point order by the caller.
+/// The engine's preference between two rated moves
+/// (`docs/rules.md#how-the-engine-picks-a-move`): `Greater` when `a` is
+/// preferred. Wins by more first, then fewer plies; then draws, a pass first
+/// (so games end); then losses by less, then more plies. Equal moves are left
+/// to point order by the caller.
 pub fn prefer(a: &Rating, b: &Rating) -> Ordering {
     compare_outcomes(&a.outcome, &b.outcome).then_with(|| match (a.outcome, b.outcome) {
         (Outcome::Draw, Outcome::Draw) => (a.mv == Move::Pass).cmp(&(b.mv == Move::Pass)),

@@ -76,9 +76,10 @@ pub enum Rule {
     /// Always pass: the rule that must fail on every board that Black wins
     /// once White stops playing.
     Pass,
-    /// The engine's move: the table's most preferred (SPEC section 4). It
-    /// looks at values, so it is no rule a person could follow; it is the
-    /// control that must always hold.
+    /// The engine's move: the table's most preferred
+    /// (`docs/rules.md#how-the-engine-picks-a-move`). It looks at values, so it
+    /// is no rule a person could follow; it is the control that must always
+    /// hold.
     Table,
 }
 

@@ -2,11 +2,12 @@
 //! what they do to the game. The analysis commands, which only read the
 //! game, are in `analyze`.
 //!
-//! Moves are chosen by SPEC section 4 from the values of the children, read
-//! for the current komi, with one addition from the live game: a move that
-//! would repeat a full state ends the game as a draw, so it is rated a draw.
-//! That keeps a winning side from repeating (it always has a win that does
-//! not), and lets any side take a draw that the history offers.
+//! Moves are chosen as `docs/rules.md#how-the-engine-picks-a-move` says, from
+//! the values of the children read for the current komi, with one addition from
+//! the live game: a move that would repeat a full state ends the game as a
+//! draw, so it is rated a draw. That keeps a winning side from repeating (it
+//! always has a win that does not), and lets any side take a draw that the
+//! history offers.
 //!
 //! The engine keeps a topology setting besides the game: `plain` (walls at
 //! every edge) or `circular` (the first and last columns of each row are

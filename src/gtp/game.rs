@@ -1,6 +1,6 @@
-//! A live game: the stones of both colours, whose turn it is, the ko point,
-//! the count of consecutive passes, and the history of full states for undo
-//! and for the draw by repetition (SPEC section 1: in a live game the first
+//! A live game: the stones of both colours, whose turn it is, the ko point, the
+//! count of consecutive passes, and the history of full states for undo and for
+//! the draw by repetition (`docs/rules.md#the-game`: in a live game the first
 //! repetition of a full state ends the game as a draw).
 //!
 //! GTP lets a controller play either colour at any time (setup stones, or a

@@ -1,7 +1,7 @@
-//! Perfect play in a live game: every legal move rated from the values and
-//! the game's history (a move that repeats a full state draws), the move the
-//! engine chooses (SPEC section 4), and the line perfect play follows. The
-//! engine's commands and `smallgo review` both use these.
+//! Perfect play in a live game: every legal move rated from the values and the
+//! game's history (a move that repeats a full state draws), the move the engine
+//! chooses (`docs/rules.md#how-the-engine-picks-a-move`), and the line perfect
+//! play follows. The engine's commands and `smallgo review` both use these.
 
 use crate::analysis::{preference_order, rate_moves, Rating};
 use crate::rules::colour::Colour;
@@ -35,7 +35,8 @@ pub fn rate(
     Ok(ratings)
 }
 
-/// The move SPEC section 4 chooses for `side` in `game`.
+/// The move the engine chooses for `side` in `game`
+/// (`docs/rules.md#how-the-engine-picks-a-move`).
 pub fn choose(
     oracle: &BoardValues,
     komi: f64,

@@ -710,7 +710,7 @@ mod tests {
 
     #[test]
     fn legal_position_counts_match_a_plain_count_and_the_spec() {
-        // SPEC section 2; 4x5 and 5x5 take too long for a test.
+        // Tromp's counts (docs/count.md); 4x5 and 5x5 take too long for a test.
         for (name, known) in [
             ("1x3", 15),
             ("2x2", 57),

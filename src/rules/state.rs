@@ -1,5 +1,6 @@
 //! A game state as the tables see it: stones from the mover's view, the
-//! basic-ko point, and whether the last move was a pass (SPEC section 2).
+//! basic-ko point, and whether the last move was a pass
+//! (`docs/rules.md#states`).
 //!
 //! `State::new` checks a raw setup (every string has a liberty, the ko point
 //! could have been made by a legal move, a pass leaves no ko); the solver's

@@ -1,4 +1,5 @@
-//! Un-moves: the states a move could have come from (SPEC section 3).
+//! Un-moves: the states a move could have come from
+//! (`docs/rules.md#how-one-pass-computes-all-of-this`).
 //!
 //! A state's last move was made by the opponent (`them`). Un-placing removes
 //! one of their stones, at `p`, and restores any set of the strings that move

@@ -1,4 +1,5 @@
-//! The lean solve: the phases of SPEC section 3 in one byte per state.
+//! The lean solve: the phases of the retrograde analysis
+//! (`docs/rules.md#how-one-pass-computes-all-of-this`) in one byte per state.
 //!
 //! While threshold `m` is solved, a state needs only whether it is won,
 //! whether it is lost and how many children are not yet won (`tally`). The

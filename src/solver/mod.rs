@@ -1,5 +1,6 @@
-//! The retrograde solver of SPEC section 3: A, B, dA and dB for every
-//! canonical state of a board, by unknown-children counting over un-moves.
+//! The retrograde solver (`docs/rules.md#how-one-pass-computes-all-of-this`):
+//! A, B, dA and dB for every canonical state of a board, by unknown-children
+//! counting over un-moves.
 //!
 //! The solve is a fixed sequence of named phases:
 //!

@@ -1,7 +1,7 @@
 //! Samples legal positions of a board and counts their ko points by two
 //! definitions, to estimate each one's total number of ko states:
 //!
-//! - smallgo's (`Position::ko_points`, SPEC section 2): the opponent's last
+//! - smallgo's (`Position::ko_points`, `docs/rules.md#states`): the opponent's last
 //!   move captured one of our stones there from a legal position, so exactly
 //!   one lone capturer touches the point and every other string around it
 //!   had a liberty elsewhere before the capture;

@@ -101,6 +101,8 @@ mod files;
 #[doc(hidden)]
 pub mod fuzzing;
 #[cfg(feature = "cli")]
+mod game;
+#[cfg(feature = "cli")]
 mod gtp;
 #[cfg(feature = "solver")]
 mod huge_pages;

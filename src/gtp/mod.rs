@@ -14,10 +14,10 @@
 //! one is answered `? line too long`.
 
 pub mod engine;
-pub mod game;
+pub(crate) use crate::game;
+pub(crate) use crate::game::perfect;
 pub mod komi;
 pub mod parse;
-pub mod perfect;
 
 use std::io::{self, BufRead, Write};
 use std::path::PathBuf;

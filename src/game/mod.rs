@@ -14,6 +14,8 @@
 //! but they change neither the result nor whether the game is over; undo
 //! back past the end reopens the game.
 
+pub mod perfect;
+
 use crate::rules::board::{Board, Point, PointSet};
 use crate::rules::colour::Colour;
 use crate::rules::moves::Move;

@@ -8,7 +8,7 @@ use crate::rules::colour::Colour;
 use crate::rules::moves::Move;
 use crate::rules::value::Outcome;
 
-use super::game::Game;
+use super::Game;
 use crate::table::library::BoardValues;
 
 /// How many plies a principal variation follows at most.

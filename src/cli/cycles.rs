@@ -13,7 +13,7 @@ use crate::analyses::cycles::{
     Components, ExampleCycle, SizeBucket, StateGraph, ValueCounts, BYTES_PER_EDGE, BYTES_PER_STATE,
 };
 use crate::analysis::Values;
-use crate::gtp::game::Game;
+use crate::game::Game;
 use crate::index::StateIndex;
 use crate::rules::board::{Board, PointSet};
 use crate::rules::colour::Colour;

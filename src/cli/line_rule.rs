@@ -17,7 +17,7 @@ use crate::analyses::line_rule::{
 };
 use crate::analyses::seki::DenseValues;
 use crate::analysis::Values;
-use crate::gtp::game::diagram;
+use crate::game::diagram;
 use crate::rules::board::Board;
 use crate::rules::moves::Move;
 use crate::rules::state::State;

@@ -15,9 +15,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use crate::analysis::{compare_outcomes, keeping_best, preference_order, same_result, Rating};
-use crate::gtp::game::Game;
+use crate::game::perfect;
+use crate::game::Game;
 use crate::gtp::komi::Komi;
-use crate::gtp::perfect;
 use crate::rules::board::Board;
 use crate::rules::colour::Colour;
 use crate::rules::moves::Move;

@@ -9,7 +9,7 @@ use clap::{Args, ValueEnum};
 
 use super::{existing_folder, finish_analysis, json_string, parse_board, parse_komi, turned_too};
 use crate::analyses::seki::{census, Best, Census, Criteria, DenseValues, Example, Reading, Tally};
-use crate::gtp::game::diagram;
+use crate::game::diagram;
 use crate::rules::board::Board;
 use crate::rules::value::points_text;
 use crate::table::library::Tablebase;

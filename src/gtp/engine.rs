@@ -26,10 +26,10 @@ use crate::rules::moves::Move;
 use crate::rules::value::Outcome;
 use crate::sgf;
 
-use super::game::{Ending, Game};
 use super::komi::Komi;
 use super::parse::{finite_number, move_text, whole_number, MoveText};
-use super::perfect;
+use crate::game::perfect;
+use crate::game::{Ending, Game};
 use crate::table::library::{BoardValues, Tablebase};
 
 mod analyze;

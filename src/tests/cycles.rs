@@ -8,7 +8,7 @@ use std::collections::HashSet;
 use crate::analyses::cycles::{
     cycle_dependent, cycle_dependent_at_komi_zero, example_cycle, strongly_connected, StateGraph,
 };
-use crate::gtp::game::{Ending, Game};
+use crate::game::{Ending, Game};
 use crate::index::StateIndex;
 use crate::reference::ReferenceGame;
 use crate::rules::board::Board;

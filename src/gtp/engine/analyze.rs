@@ -13,9 +13,9 @@ use crate::rules::moves::Move;
 use crate::rules::position::Position;
 use crate::rules::value::Outcome;
 
-use crate::gtp::game::Game;
+use crate::game::perfect;
+use crate::game::Game;
 use crate::gtp::parse::whole_number;
-use crate::gtp::perfect;
 
 use super::{failure, reply, Engine, Reply, SYNTAX_ERROR};
 

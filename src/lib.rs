@@ -88,7 +88,7 @@
 
 #[cfg(feature = "solver")]
 mod analyses;
-mod analysis;
+pub(crate) use table::values::rating as analysis;
 #[cfg(feature = "cli")]
 mod cli;
 #[cfg(feature = "cli")]

@@ -3,6 +3,8 @@
 //! (`Solution`), so that the engine, the analyses and the verifier's
 //! callers rate moves with the same code whatever the source.
 
+pub mod rating;
+
 use crate::rules::board::Board;
 use crate::rules::state::State;
 use crate::rules::value::Value;

@@ -88,7 +88,6 @@
 
 #[cfg(feature = "solver")]
 mod analyses;
-pub(crate) use table::values::rating as analysis;
 #[cfg(feature = "cli")]
 mod cli;
 #[cfg(feature = "cli")]

@@ -28,7 +28,6 @@ use std::collections::VecDeque;
 
 use rayon::prelude::*;
 
-use crate::analysis::Values;
 use crate::index::{StateIndex, StateNumber, SLOT_PASSED, SLOT_PLAIN};
 use crate::rules::board::PointSet;
 use crate::rules::moves::Move;
@@ -36,6 +35,7 @@ use crate::rules::position::Position;
 use crate::rules::state::{Child, State};
 use crate::rules::value::Value;
 use crate::symmetry::Symmetry;
+use crate::table::values::Values;
 
 /// States per piece of work when the graph is built and values are read.
 const CHUNK: u64 = 1 << 14;

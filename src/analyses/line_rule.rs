@@ -24,11 +24,12 @@
 use std::collections::HashSet;
 use std::fmt;
 
-use crate::analysis::{compare_outcomes, preference_order, rate_move, rate_moves, Values};
 use crate::rules::board::{Board, Point, PointSet};
 use crate::rules::moves::Move;
 use crate::rules::state::{Child, State};
 use crate::rules::value::Outcome;
+use crate::table::values::rating::{compare_outcomes, preference_order, rate_move, rate_moves};
+use crate::table::values::Values;
 use crate::table::TableError;
 
 /// What a rule carries from one of its turns to the next: 0 before its
@@ -489,7 +490,7 @@ pub fn check(
         board,
         rule: rule.name().to_string(),
         komi,
-        start: crate::analysis::outcome(values, &start, komi, true)?,
+        start: crate::table::values::rating::outcome(values, &start, komi, true)?,
         black_turns: 0,
         white_turns: 0,
         losing_turns: 0,
@@ -537,7 +538,7 @@ pub fn check(
                             .map(|r| r.outcome)
                             .max_by(compare_outcomes)
                             .unwrap_or(Outcome::Draw),
-                        best_moves: crate::analysis::keeping_best(&ratings),
+                        best_moves: crate::table::values::rating::keeping_best(&ratings),
                     });
                 }
                 if extent == Extent::FirstLoss {

@@ -5,7 +5,7 @@
 //!
 //! This module owns the criteria and the counting. Values come from a table
 //! read whole into memory (`DenseValues`), moves are rated by the engine's
-//! own rater (`analysis::rate_move`, `rate_moves`), and states come from the
+//! own rater (`table::values::rating`), and states come from the
 //! index, so nothing here generates moves or solves anything.
 //!
 //! The reference work's criteria, for a state `s` and the colour of its
@@ -39,7 +39,6 @@ use std::collections::HashSet;
 
 use rayon::prelude::*;
 
-use crate::analysis::{rate_move, rate_moves, same_result, Values};
 use crate::index::StateIndex;
 use crate::rules::board::{Board, Point, PointSet};
 use crate::rules::moves::Move;
@@ -49,6 +48,8 @@ use crate::rules::value::{Outcome, Value};
 use crate::symmetry::symmetries;
 use crate::table::format::Fault;
 use crate::table::probe::Table;
+use crate::table::values::rating::{rate_move, rate_moves, same_result};
+use crate::table::values::Values;
 use crate::table::verify::visit_block;
 use crate::table::{Origin, TableError};
 

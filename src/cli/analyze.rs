@@ -10,20 +10,21 @@
 //! the engine rates and orders them (`game::perfect`): the value of each
 //! child for the komi, except that a move that brings back a full state
 //! that has stood in the game ends it as a draw (`crate::game`), and ordered
-//! by `analysis::preference_order`, so that the first move listed is the
-//! one `genmove` plays.
+//! by `table::values::rating::preference_order`, so that the first move
+//! listed is the one `genmove` plays.
 
 use std::path::Path;
 use std::process::ExitCode;
 
 use super::{existing_folder, output_failed, turned_too, EXIT_FAILURE};
-use crate::analysis::{preference_order, Rating, Values};
 use crate::game::{Ending, Game};
 use crate::gtp::parse::{move_text, MoveText};
 use crate::rules::board::Board;
 use crate::rules::colour::Colour;
 use crate::rules::value::{points_text, score_text, Value};
 use crate::table::library::{BoardValues, Tablebase};
+use crate::table::values::rating::{preference_order, Rating};
+use crate::table::values::Values;
 
 /// What the position reached is, as printed.
 struct Analysis {

@@ -33,7 +33,6 @@ use super::build::{absolute, check_folder, lock_refused, turned_table, BuildOpti
 use super::manifest;
 use super::progress::{catch_interrupts, BuildProgress};
 use super::{EXIT_FAILURE, EXIT_INTERRUPTED};
-use crate::analysis::{best_moves, root_result};
 use crate::cluster::{split_index, Cluster};
 use crate::index::{StateCounts, StateIndex};
 use crate::rules::board::Board;
@@ -45,6 +44,7 @@ use crate::solver::plan::{human_bytes, peak_memory, reset_peak_memory};
 use crate::solver::share::{Share, Whole};
 use crate::solver::{Observer, Silent, SolveError, SolveStats, Workspace};
 use crate::table::format::directory_counts;
+use crate::table::values::rating::{best_moves, root_result};
 use crate::table::verify::{
     minimax, spot_check, spot_sample, verify_file_with, VerifyObserver, VerifyOptions,
 };

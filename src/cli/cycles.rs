@@ -12,7 +12,6 @@ use crate::analyses::cycles::{
     cycle_dependent, example_cycle, size_buckets, state_kinds, strongly_connected, value_counts,
     Components, ExampleCycle, SizeBucket, StateGraph, ValueCounts, BYTES_PER_EDGE, BYTES_PER_STATE,
 };
-use crate::analysis::Values;
 use crate::game::Game;
 use crate::index::StateIndex;
 use crate::rules::board::{Board, PointSet};
@@ -21,6 +20,7 @@ use crate::rules::moves::Move;
 use crate::rules::state::State;
 use crate::rules::value::Value;
 use crate::table::library::Tablebase;
+use crate::table::values::Values;
 
 /// States tried as the start of the example cycle of a component.
 const EXAMPLE_TRIES: usize = 64;

@@ -16,13 +16,13 @@ use crate::analyses::line_rule::{
     Thesis,
 };
 use crate::analyses::seki::DenseValues;
-use crate::analysis::Values;
 use crate::game::diagram;
 use crate::rules::board::Board;
 use crate::rules::moves::Move;
 use crate::rules::state::State;
 use crate::rules::value::{points_text, score_text, Outcome};
 use crate::table::library::Tablebase;
+use crate::table::values::Values;
 use crate::table::TableError;
 
 #[derive(Args, Debug)]

@@ -14,7 +14,6 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use crate::analysis::{compare_outcomes, keeping_best, preference_order, same_result, Rating};
 use crate::game::perfect;
 use crate::game::Game;
 use crate::gtp::komi::Komi;
@@ -24,6 +23,9 @@ use crate::rules::moves::Move;
 use crate::rules::value::Outcome;
 use crate::sgf;
 use crate::table::library::Tablebase;
+use crate::table::values::rating::{
+    compare_outcomes, keeping_best, preference_order, same_result, Rating,
+};
 
 use super::EXIT_FAILURE;
 

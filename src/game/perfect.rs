@@ -3,10 +3,10 @@
 //! chooses (`docs/rules.md#how-the-engine-picks-a-move`), and the line perfect
 //! play follows. The engine's commands and `smallgo review` both use these.
 
-use crate::analysis::{preference_order, rate_moves, Rating};
 use crate::rules::colour::Colour;
 use crate::rules::moves::Move;
 use crate::rules::value::Outcome;
+use crate::table::values::rating::{preference_order, rate_moves, Rating};
 
 use super::Game;
 use crate::table::library::BoardValues;

@@ -612,7 +612,7 @@ impl BoardValues {
         komi: f64,
         mover_is_black: bool,
     ) -> Result<Outcome, TableError> {
-        crate::analysis::outcome(self, state, komi, mover_is_black)
+        crate::table::values::rating::outcome(self, state, komi, mover_is_black)
     }
 
     /// The legal moves of `state` that keep the best result and margin
@@ -623,7 +623,7 @@ impl BoardValues {
         komi: f64,
         mover_is_black: bool,
     ) -> Result<Vec<Move>, TableError> {
-        crate::analysis::best_moves(self, state, komi, mover_is_black)
+        crate::table::values::rating::best_moves(self, state, komi, mover_is_black)
     }
 
     /// A state of this board as the source's (transposed) board sees it.

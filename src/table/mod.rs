@@ -1,7 +1,8 @@
 //! Table files: the bytes (`format`), writing a solved board to disk
 //! atomically (`writer`), probing values (`probe`), checking a file
 //! independently of the builder (`verify`), the tables built into the
-//! binary (`built_in`), what serves values (`values`), and the collection
+//! binary (`built_in`), what serves values and how moves are rated from
+//! them (`values`), and the collection
 //! of tables per board the engine and the commands open (`library`).
 //! `writer` and `verify` come with the feature `solver`; the rest reads
 //! and probes tables without it.

@@ -10,13 +10,13 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use crate::analysis::Values;
-use crate::analysis::{best_moves, root_result};
 use crate::rules::board::Board;
 use crate::rules::state::State;
 use crate::table::built_in;
 use crate::table::format::Header;
 use crate::table::library::Tablebase;
+use crate::table::values::rating::{best_moves, root_result};
+use crate::table::values::Values;
 use crate::table::verify::verify_bytes;
 use crate::table::{Origin, Table};
 

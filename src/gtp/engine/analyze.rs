@@ -7,11 +7,12 @@
 
 use std::time::Duration;
 
-use crate::analysis::{preference_order, Rating, Values};
 use crate::rules::colour::Colour;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
 use crate::rules::value::Outcome;
+use crate::table::values::rating::{preference_order, Rating};
+use crate::table::values::Values;
 
 use crate::game::perfect;
 use crate::game::Game;
@@ -191,7 +192,7 @@ impl Engine {
         let board = self.board();
         let oracle = self.oracle()?;
         let ratings = perfect::rate(&oracle, self.komi.proxy(), &self.game, side)?;
-        Ok(crate::analysis::keeping_best(&ratings)
+        Ok(crate::table::values::rating::keeping_best(&ratings)
             .iter()
             .map(|mv| mv.name(&board))
             .collect::<Vec<_>>()

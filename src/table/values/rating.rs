@@ -1,8 +1,8 @@
 //! Rating moves from solved values: what each legal move leads to for a
 //! given komi, and which moves keep the best result.
 //!
-//! Values come from any `Values` source (`table::values`: a solution in
-//! memory, a table on disk), so the build can list best first moves and the
+//! Values come from any `Values` source (`super`: a solution in memory, a
+//! table on disk), so the build can list best first moves and the
 //! engine can choose moves with the same code.
 
 // A probe-only build (no feature `solver`) leaves the parts only the engine and the analyses use unused.
@@ -10,10 +10,10 @@
 
 use std::cmp::Ordering;
 
+use super::Values;
 use crate::rules::moves::Move;
 use crate::rules::state::{Child, State};
 use crate::rules::value::Outcome;
-pub use crate::table::values::Values;
 use crate::table::TableError;
 
 /// What a move leads to, from the view of the player making it.

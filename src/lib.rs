@@ -72,7 +72,7 @@
 //! - `solver` (default): building tables ([`build_table`]), and solving a
 //!   small board with no table on the spot when its values are asked for.
 //! - `cli` (default, with `solver`): the `smallgo` program, its commands
-//!   and the GTP engine (`cli`, `gtp`).
+//!   and the GTP engine (`cli`, `game`, `gtp`).
 //! - `mpi` (with `solver`): builds shared by the processes of an MPI job.
 //!
 //! With `default-features = false` the crate reads and probes tables only,

@@ -20,9 +20,9 @@ use mpi::topology::{Communicator, SimpleCommunicator};
 use mpi::traits::*;
 use mpi::Count;
 
-use crate::board::Board;
 use crate::index::code::Codec;
 use crate::index::{StateCounts, StateIndex};
+use crate::rules::board::Board;
 use crate::solver::exchange::Exchange;
 use crate::solver::share::Part;
 use crate::solver::SolveError;
@@ -233,7 +233,7 @@ impl Exchange for Cluster {
 /// their states' working memory and index, and the index lines of the
 /// codes (`plan`'s model).
 fn memory_before(position: u64, code: u64, states_per_position: f64) -> f64 {
-    use crate::plan::{INDEX_BYTES_PER_CODE, INDEX_BYTES_PER_STATE, STATE_BYTES};
+    use crate::solver::plan::{INDEX_BYTES_PER_CODE, INDEX_BYTES_PER_STATE, STATE_BYTES};
     (STATE_BYTES + INDEX_BYTES_PER_STATE) * states_per_position * position as f64
         + INDEX_BYTES_PER_CODE * code as f64
 }

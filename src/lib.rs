@@ -72,7 +72,7 @@
 //! - `solver` (default): building tables ([`build_table`]), and solving a
 //!   small board with no table on the spot when its values are asked for.
 //! - `cli` (default, with `solver`): the `smallgo` program, its commands
-//!   and the GTP engine (`cli`, `gtp`).
+//!   and the GTP engine (`cli`, `game`, `gtp`).
 //! - `mpi` (with `solver`): builds shared by the processes of an MPI job.
 //!
 //! With `default-features = false` the crate reads and probes tables only,
@@ -88,7 +88,6 @@
 
 #[cfg(feature = "solver")]
 mod analyses;
-mod analysis;
 #[cfg(feature = "cli")]
 mod cli;
 #[cfg(feature = "cli")]
@@ -100,6 +99,8 @@ mod files;
 #[cfg(all(fuzzing, feature = "cli"))]
 #[doc(hidden)]
 pub mod fuzzing;
+#[cfg(feature = "cli")]
+mod game;
 #[cfg(feature = "cli")]
 mod gtp;
 #[cfg(feature = "solver")]
@@ -123,25 +124,14 @@ mod testing;
 #[cfg(all(test, feature = "cli"))]
 mod tests;
 
-// The rules' modules keep their paths at the crate's root (`crate::board`,
-// `crate::state`), where the rest of the crate names them.
-#[cfg_attr(not(feature = "solver"), allow(unused_imports))]
-pub(crate) use rules::{board, colour, moves, position, state, unmove, value};
-// Likewise the solver's plan (sizes, memory) and checkpoints, and the
-// analyses.
-#[cfg(feature = "solver")]
-pub(crate) use analyses::{count, cycles, line_rule, seki};
-#[cfg(feature = "solver")]
-pub(crate) use solver::{checkpoint, plan};
-
-pub use board::{Board, BoardError, Point};
-pub use moves::Move;
-pub use position::{DiagramError, Position};
-pub use state::{State, StateError};
+pub use rules::board::{Board, BoardError, Point};
+pub use rules::moves::Move;
+pub use rules::position::{DiagramError, Position};
+pub use rules::state::{State, StateError};
+pub use rules::value::Outcome;
 pub use table::format::Fault;
 pub use table::library::{BoardValues, NoValues, SourceError, Tablebase};
 pub use table::{Origin, TableError};
-pub use value::Outcome;
 
 #[cfg(feature = "solver")]
 pub use solver::SolveError;

@@ -16,9 +16,9 @@
 
 use std::collections::HashMap;
 
-use crate::board::{Board, Point, PointSet};
-use crate::position::Position;
-use crate::state::{Child, State};
+use crate::rules::board::{Board, Point, PointSet};
+use crate::rules::position::Position;
+use crate::rules::state::{Child, State};
 
 /// A state with colours.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

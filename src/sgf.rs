@@ -24,9 +24,9 @@
 
 use std::fmt;
 
-use crate::board::{Board, Point, PointSet, Topology};
-use crate::colour::Colour;
-use crate::moves::Move;
+use crate::rules::board::{Board, Point, PointSet, Topology};
+use crate::rules::colour::Colour;
+use crate::rules::moves::Move;
 
 /// A property: its name and values, unescaped.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -5,15 +5,15 @@
 //! of its grid's that keep its points, walls and open cells (often only the
 //! identity).
 //!
-//! A `Symmetry` is a permutation of the points that maps the board onto
-//! itself. The tables store one representative per class of states that
-//! symmetries relate (SPEC section 2); which representative is chosen is the
+//! A `Symmetry` is a permutation of the points that maps the board onto itself.
+//! The tables store one representative per class of states that symmetries
+//! relate (`docs/rules.md#states`); which representative is chosen is the
 //! index's business (`index::code`), which uses these permutations.
 
 // A probe-only build (no feature `solver`) leaves what only the solver and the analyses use unused.
 #![cfg_attr(not(feature = "solver"), allow(dead_code, unused_imports))]
 
-use crate::board::{Board, Point, PointSet, Topology, MAX_POINTS};
+use crate::rules::board::{Board, Point, PointSet, Topology, MAX_POINTS};
 
 /// A permutation of a board's points that maps the board onto itself.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]

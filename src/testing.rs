@@ -3,10 +3,10 @@
 //! plain enumeration of every legal state of a board, and the legal
 //! positions that fast paths of the rules are checked on.
 
-use crate::board::Board;
 use crate::index::code::Codec;
-use crate::position::Position;
-use crate::state::State;
+use crate::rules::board::Board;
+use crate::rules::position::Position;
+use crate::rules::state::State;
 
 /// Calls `check` on every legal position of the small boards (1x1 to 3x3
 /// and 2x4, plain and circular, and four small shapes: a plus, a ring, two

@@ -7,8 +7,9 @@
 //! separate smallgo process as referee, which judges legality and gives the
 //! final score; the runner checks that score against its own count of the
 //! board. The value each game is measured against is the referee's
-//! `smallgo-value` before the first move, itself checked against the
-//! published results of SPEC section 7 where those determine it.
+//! `smallgo-value` before the first move, itself checked against the published
+//! results (`docs/rules.md#results-the-tables-reproduce`) where those determine
+//! it.
 //!
 //! GNU Go (Debian package `gnugo`, which CI installs) runs with area-scoring
 //! options and `--never-resign`, so that it plays every game out; the tests
@@ -21,11 +22,11 @@ use support::go_board::{Color, Shape};
 use support::gtp_engine::EngineCommand;
 use support::twogtp::{score_text, Ending, Game, GameRecord, GameSetup};
 
-/// The value the published results (`tests/published.csv`: SPEC section
-/// 7) fix for `shape` at `komi`, if they fix one. At komi 0 it is the published result. A published Black win by `x`
-/// means Black can force a margin of exactly `x` and no more, so at any komi
-/// below `x` Black wins by `x - komi`; other komis depend on what White can
-/// force, which is not published.
+/// The value the published results (`tests/published.csv`) fix for `shape` at
+/// `komi`, if they fix one. At komi 0 it is the published result. A published
+/// Black win by `x` means Black can force a margin of exactly `x` and no more,
+/// so at any komi below `x` Black wins by `x - komi`; other komis depend on
+/// what White can force, which is not published.
 fn published_value(shape: Shape, komi: f64) -> Option<f64> {
     let name = format!("{}x{}", shape.rows, shape.columns);
     let at_komi_0 = support::published::black_margin(&support::published::result(&name)?);

@@ -26,10 +26,10 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use crate::board::{Board, Point};
 use crate::index::code::{Codec, PositionCode, MAX_CODE_POINTS};
-use crate::position::Position;
-use crate::state::{Child, State};
+use crate::rules::board::{Board, Point};
+use crate::rules::position::Position;
+use crate::rules::state::{Child, State};
 
 /// The program that writes progress files; a file of another one is
 /// refused, so that counts of two versions never mix.

@@ -28,14 +28,14 @@ use std::collections::VecDeque;
 
 use rayon::prelude::*;
 
-use crate::analysis::Values;
-use crate::board::PointSet;
 use crate::index::{StateIndex, StateNumber, SLOT_PASSED, SLOT_PLAIN};
-use crate::moves::Move;
-use crate::position::Position;
-use crate::state::{Child, State};
+use crate::rules::board::PointSet;
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
+use crate::rules::state::{Child, State};
+use crate::rules::value::Value;
 use crate::symmetry::Symmetry;
-use crate::value::Value;
+use crate::table::values::Values;
 
 /// States per piece of work when the graph is built and values are read.
 const CHUNK: u64 = 1 << 14;

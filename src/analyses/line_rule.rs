@@ -24,12 +24,13 @@
 use std::collections::HashSet;
 use std::fmt;
 
-use crate::analysis::{compare_outcomes, preference_order, rate_move, rate_moves, Values};
-use crate::board::{Board, Point, PointSet};
-use crate::moves::Move;
-use crate::state::{Child, State};
+use crate::rules::board::{Board, Point, PointSet};
+use crate::rules::moves::Move;
+use crate::rules::state::{Child, State};
+use crate::rules::value::Outcome;
+use crate::table::values::rating::{compare_outcomes, preference_order, rate_move, rate_moves};
+use crate::table::values::Values;
 use crate::table::TableError;
-use crate::value::Outcome;
 
 /// What a rule carries from one of its turns to the next: 0 before its
 /// first move. A rule that remembers nothing keeps it 0, so that the check
@@ -76,9 +77,10 @@ pub enum Rule {
     /// Always pass: the rule that must fail on every board that Black wins
     /// once White stops playing.
     Pass,
-    /// The engine's move: the table's most preferred (SPEC section 4). It
-    /// looks at values, so it is no rule a person could follow; it is the
-    /// control that must always hold.
+    /// The engine's move: the table's most preferred
+    /// (`docs/rules.md#how-the-engine-picks-a-move`). It looks at values, so it
+    /// is no rule a person could follow; it is the control that must always
+    /// hold.
     Table,
 }
 
@@ -488,7 +490,7 @@ pub fn check(
         board,
         rule: rule.name().to_string(),
         komi,
-        start: crate::analysis::outcome(values, &start, komi, true)?,
+        start: crate::table::values::rating::outcome(values, &start, komi, true)?,
         black_turns: 0,
         white_turns: 0,
         losing_turns: 0,
@@ -536,7 +538,7 @@ pub fn check(
                             .map(|r| r.outcome)
                             .max_by(compare_outcomes)
                             .unwrap_or(Outcome::Draw),
-                        best_moves: crate::analysis::keeping_best(&ratings),
+                        best_moves: crate::table::values::rating::keeping_best(&ratings),
                     });
                 }
                 if extent == Extent::FirstLoss {

@@ -5,7 +5,7 @@
 //! board's table (`smallgo analyze ...`).
 //!
 //! They sit above the table layer and below the engine and the command
-//! line: they read values through `analysis::Values` or a whole table
+//! line: they read values through `table::values::Values` or a whole table
 //! through the table layer's block reader, and the command line (`cli`)
 //! opens the tables and prints what they find.
 

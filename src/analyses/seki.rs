@@ -5,7 +5,7 @@
 //!
 //! This module owns the criteria and the counting. Values come from a table
 //! read whole into memory (`DenseValues`), moves are rated by the engine's
-//! own rater (`analysis::rate_move`, `rate_moves`), and states come from the
+//! own rater (`table::values::rating`), and states come from the
 //! index, so nothing here generates moves or solves anything.
 //!
 //! The reference work's criteria, for a state `s` and the colour of its
@@ -39,18 +39,19 @@ use std::collections::HashSet;
 
 use rayon::prelude::*;
 
-use crate::analysis::{rate_move, rate_moves, same_result, Values};
-use crate::board::{Board, Point, PointSet};
 use crate::index::StateIndex;
-use crate::moves::Move;
-use crate::position::Position;
-use crate::state::{Child, State};
+use crate::rules::board::{Board, Point, PointSet};
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
+use crate::rules::state::{Child, State};
+use crate::rules::value::{Outcome, Value};
 use crate::symmetry::symmetries;
 use crate::table::format::Fault;
 use crate::table::probe::Table;
+use crate::table::values::rating::{rate_move, rate_moves, same_result};
+use crate::table::values::Values;
 use crate::table::verify::visit_block;
 use crate::table::{Origin, TableError};
-use crate::value::{Outcome, Value};
 
 /// Every state's value of one board, held in memory by state number, so
 /// that a census probes each child with one ranking and one read.
@@ -496,7 +497,7 @@ fn tally<'a>(index: &StateIndex, hits: impl Iterator<Item = &'a Hit>) -> Tally {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::position::tests::diagram;
+    use crate::rules::position::tests::diagram;
 
     fn shape(board: &str, rows: &[&str]) -> bool {
         let board: Board = board.parse().unwrap();

@@ -7,23 +7,24 @@
 //! The values come from where the engine takes them (`table::library`: the
 //! tables of `--tables DIR`, the built-in ones, the turned board's, or a
 //! solve on the spot for a small board), and moves are rated and ordered as
-//! the engine rates and orders them (`gtp::engine`): the value of each
+//! the engine rates and orders them (`game::perfect`): the value of each
 //! child for the komi, except that a move that brings back a full state
-//! that has stood in the game ends it as a draw (`gtp::game`), and ordered
-//! by `analysis::preference_order`, so that the first move listed is the
-//! one `genmove` plays.
+//! that has stood in the game ends it as a draw (`crate::game`), and ordered
+//! by `table::values::rating::preference_order`, so that the first move
+//! listed is the one `genmove` plays.
 
 use std::path::Path;
 use std::process::ExitCode;
 
 use super::{existing_folder, output_failed, turned_too, EXIT_FAILURE};
-use crate::analysis::{preference_order, Rating, Values};
-use crate::board::Board;
-use crate::colour::Colour;
-use crate::gtp::game::{Ending, Game};
+use crate::game::{Ending, Game};
 use crate::gtp::parse::{move_text, MoveText};
+use crate::rules::board::Board;
+use crate::rules::colour::Colour;
+use crate::rules::value::{points_text, score_text, Value};
 use crate::table::library::{BoardValues, Tablebase};
-use crate::value::{points_text, score_text, Value};
+use crate::table::values::rating::{preference_order, Rating};
+use crate::table::values::Values;
 
 /// What the position reached is, as printed.
 struct Analysis {
@@ -89,7 +90,7 @@ fn play(board: Board, moves: &[String]) -> Result<Game, String> {
 /// The legal moves of the side to move in `game`, rated as the engine
 /// rates them, most preferred first.
 fn ordered_ratings(oracle: &BoardValues, komi: f64, game: &Game) -> Result<Vec<Rating>, String> {
-    let ratings = crate::gtp::perfect::rate(oracle, komi, game, game.to_move())?;
+    let ratings = crate::game::perfect::rate(oracle, komi, game, game.to_move())?;
     Ok(preference_order(&ratings)
         .into_iter()
         .map(|i| ratings[i])
@@ -227,7 +228,7 @@ fn can_force(margin: Option<i8>, depth: u16) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::moves::Move;
+    use crate::rules::moves::Move;
 
     fn moves(list: &[&str]) -> Vec<String> {
         list.iter().map(|m| m.to_string()).collect()

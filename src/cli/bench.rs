@@ -16,8 +16,8 @@ use std::time::Instant;
 
 use super::build::{build_checked, check_folder, BuildOptions};
 use super::EXIT_FAILURE;
-use crate::board::Board;
-use crate::plan::{check_build, human_bytes, Room};
+use crate::rules::board::Board;
+use crate::solver::plan::{check_build, human_bytes, Room};
 use crate::table::built_in;
 
 /// The boards `bench build` builds when none are named: the goals of the

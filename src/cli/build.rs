@@ -33,13 +33,15 @@ use std::time::{Duration, Instant};
 use super::manifest;
 use super::progress::{catch_interrupts, BuildProgress};
 use super::{EXIT_FAILURE, EXIT_INTERRUPTED};
-use crate::analysis::{best_moves, root_result};
-use crate::board::Board;
-use crate::checkpoint::{BuildLock, BuildLockError, WorkFolder};
 use crate::index::StateCounts;
-use crate::plan::{check_build, cpu_seconds, human_bytes, peak_memory, reset_peak_memory, Room};
+use crate::rules::board::Board;
+use crate::rules::state::State;
+use crate::solver::checkpoint::{BuildLock, BuildLockError, WorkFolder};
+use crate::solver::plan::{
+    check_build, cpu_seconds, human_bytes, peak_memory, reset_peak_memory, Room,
+};
 use crate::solver::{solve_in, SolveError, SolveStats, Workspace};
-use crate::state::State;
+use crate::table::values::rating::{best_moves, root_result};
 use crate::table::verify::{spot_check, spot_sample, verify_file_with, VerifyOptions};
 use crate::table::writer::{self, Written};
 use crate::table::{built_in, file_name, Table};
@@ -353,13 +355,13 @@ pub fn build_checked(
     let checked =
         check_build(&board, folder, Room::for_build(folder, options.memory)).and_then(|()| {
             // A build that resumes from a checkpoint verifies its table.
-            let resumes = crate::checkpoint::work_path(&folder.join(file_name(&board)))
+            let resumes = crate::solver::checkpoint::work_path(&folder.join(file_name(&board)))
                 .join("checkpoint")
                 .exists();
             if options.verify || resumes {
-                crate::plan::verify_halves(
+                crate::solver::plan::verify_halves(
                     &board,
-                    crate::plan::estimate(&board).states as u64,
+                    crate::solver::plan::estimate(&board).states as u64,
                     options.memory,
                 )
                 .map(|_| ())
@@ -376,7 +378,7 @@ pub fn build_checked(
         absolute(&folder.join(file_name(&board))).display()
     );
     crate::files::remove_stale_temporaries(folder);
-    crate::checkpoint::remove_abandoned(folder);
+    crate::solver::checkpoint::remove_abandoned(folder);
     let pool = match thread_pool() {
         Ok(pool) => pool,
         Err(message) => {

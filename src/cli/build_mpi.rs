@@ -33,18 +33,18 @@ use super::build::{absolute, check_folder, lock_refused, turned_table, BuildOpti
 use super::manifest;
 use super::progress::{catch_interrupts, BuildProgress};
 use super::{EXIT_FAILURE, EXIT_INTERRUPTED};
-use crate::analysis::{best_moves, root_result};
-use crate::board::Board;
-use crate::checkpoint::{BuildLock, WorkFolder};
 use crate::cluster::{split_index, Cluster};
 use crate::index::{StateCounts, StateIndex};
-use crate::plan::{human_bytes, peak_memory, reset_peak_memory};
+use crate::rules::board::Board;
+use crate::rules::state::{Child, State};
+use crate::solver::checkpoint::{BuildLock, WorkFolder};
 use crate::solver::exchange::Exchange;
 use crate::solver::lean::solve_share;
+use crate::solver::plan::{human_bytes, peak_memory, reset_peak_memory};
 use crate::solver::share::{Share, Whole};
 use crate::solver::{Observer, Silent, SolveError, SolveStats, Workspace};
-use crate::state::{Child, State};
 use crate::table::format::directory_counts;
+use crate::table::values::rating::{best_moves, root_result};
 use crate::table::verify::{
     minimax, spot_check, spot_sample, verify_file_with, VerifyObserver, VerifyOptions,
 };
@@ -136,7 +136,7 @@ pub fn run(board: Board, folder: PathBuf, options: BuildOptions) -> ExitCode {
         // written when the job was killed), and working folders of
         // single-process builds without a checkpoint.
         crate::files::remove_stale_temporaries(&folder);
-        crate::checkpoint::remove_abandoned(&folder);
+        crate::solver::checkpoint::remove_abandoned(&folder);
         log::info!(
             "{board}: the table goes to {}, built by {processes} processes",
             absolute(&table).display()

@@ -2,7 +2,7 @@
 //! the exact counts of a board's state space (legal positions, canonical
 //! positions, ko states, states) in small memory, with progress shown and
 //! saved, then an estimate of its edges from sampled positions (the
-//! solver's edges, a pass that ends the game included; `crate::count` does
+//! solver's edges, a pass that ends the game included; `crate::analyses::count` does
 //! the work).
 //!
 //! The progress goes to `--state FILE`, or by default to `RxC.count` in the
@@ -23,11 +23,11 @@ use clap::Args;
 
 use super::progress::{catch_interrupts, interrupted, BuildProgress};
 use super::{json_string, output_failed, parse_board, EXIT_FAILURE, EXIT_INTERRUPTED};
-use crate::board::Board;
-use crate::count::{
+use crate::analyses::count::{
     estimate_edges, run as count, CountObserver, EdgeEstimate, Outcome, Progress, Tally,
 };
 use crate::index::code::{Codec, MAX_CODE_POINTS};
+use crate::rules::board::Board;
 use crate::solver::Observer;
 
 /// How often the progress file is written while chunks end.

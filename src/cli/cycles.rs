@@ -2,25 +2,25 @@
 //! connected components of the board's state graph, the share of states on
 //! a cycle, the states whose value depends on never-ending play being a draw
 //! (read from the board's table), and example cycles drawn as moves
-//! (`crate::cycles` does the work; docs/analyses.md tells what it means).
+//! (`crate::analyses::cycles` does the work; docs/analyses.md tells what it means).
 
 use std::path::Path;
 use std::process::ExitCode;
 
 use super::{existing_folder, finish_analysis, json_string, turned_too};
-use crate::analysis::Values;
-use crate::board::{Board, PointSet};
-use crate::colour::Colour;
-use crate::cycles::{
+use crate::analyses::cycles::{
     cycle_dependent, example_cycle, size_buckets, state_kinds, strongly_connected, value_counts,
     Components, ExampleCycle, SizeBucket, StateGraph, ValueCounts, BYTES_PER_EDGE, BYTES_PER_STATE,
 };
-use crate::gtp::game::Game;
+use crate::game::Game;
 use crate::index::StateIndex;
-use crate::moves::Move;
-use crate::state::State;
+use crate::rules::board::{Board, PointSet};
+use crate::rules::colour::Colour;
+use crate::rules::moves::Move;
+use crate::rules::state::State;
+use crate::rules::value::Value;
 use crate::table::library::Tablebase;
-use crate::value::Value;
+use crate::table::values::Values;
 
 /// States tried as the start of the example cycle of a component.
 const EXAMPLE_TRIES: usize = 64;
@@ -66,23 +66,23 @@ fn analyze(board: Board, tables: Option<&Path>, passes: bool) -> Result<Report, 
     if let Some(folder) = tables {
         existing_folder(folder)?;
     }
-    if !crate::plan::within_index_limit(&board) {
+    if !crate::solver::plan::within_index_limit(&board) {
         return Err(format!(
             "board {board} has {} points, more than the index numbers ({})",
             board.points(),
             crate::index::MAX_INDEX_POINTS
         ));
     }
-    let estimate = crate::plan::estimate(&board);
+    let estimate = crate::solver::plan::estimate(&board);
     let needed = estimate.memory_bytes
         + estimate.states * (BYTES_PER_STATE + EDGES_PER_STATE * BYTES_PER_EDGE);
-    if let Some(available) = crate::plan::available_memory() {
+    if let Some(available) = crate::solver::plan::available_memory() {
         if needed > available as f64 {
             return Err(format!(
                 "board {board} needs about {} of memory for its {} states, and {} is available",
-                crate::plan::human_bytes(needed),
-                crate::plan::human(estimate.states),
-                crate::plan::human_bytes(available as f64)
+                crate::solver::plan::human_bytes(needed),
+                crate::solver::plan::human(estimate.states),
+                crate::solver::plan::human_bytes(available as f64)
             ));
         }
     }

@@ -1,5 +1,5 @@
 //! `smallgo analyze rule-1xn N...`: checks White's move rules on 1xN boards
-//! against their tables (`crate::line_rule` does the work), and prints per
+//! against their tables (`crate::analyses::line_rule` does the work), and prints per
 //! board and rule whether White keeps at least a draw against every Black
 //! play, with a counterexample where not. Values come from where the engine
 //! takes them (a table, or a solve on the spot for a small board); boards
@@ -11,19 +11,19 @@ use std::process::ExitCode;
 use clap::Args;
 
 use super::{existing_folder, finish_analysis, json_string, parse_komi};
-use crate::analysis::Values;
-use crate::board::Board;
-use crate::gtp::game::diagram;
-use crate::line_rule::{
+use crate::analyses::line_rule::{
     check, Check, Counterexample, Extent, FirstBlack, LineRule, Memory, Orientation, Rule, StepTwo,
     Thesis,
 };
-use crate::moves::Move;
-use crate::seki::DenseValues;
-use crate::state::State;
+use crate::analyses::seki::DenseValues;
+use crate::game::diagram;
+use crate::rules::board::Board;
+use crate::rules::moves::Move;
+use crate::rules::state::State;
+use crate::rules::value::{points_text, score_text, Outcome};
 use crate::table::library::Tablebase;
+use crate::table::values::Values;
 use crate::table::TableError;
-use crate::value::{points_text, score_text, Outcome};
 
 #[derive(Args, Debug)]
 pub struct LineRuleArguments {
@@ -66,7 +66,7 @@ pub struct LineRuleArguments {
 }
 
 /// A rule picked on the command line: a built-in one or a reading of the
-/// reference work's (`crate::line_rule` tells what each does).
+/// reference work's (`crate::analyses::line_rule` tells what each does).
 #[derive(Clone, Debug, PartialEq)]
 enum Chosen {
     Rule(Rule),

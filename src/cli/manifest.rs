@@ -14,7 +14,7 @@ use std::io::Read;
 use std::os::fd::AsRawFd;
 use std::path::Path;
 
-use crate::board::Board;
+use crate::rules::board::Board;
 use crate::table::writer::write_atomically;
 use crate::table::TableError;
 

@@ -14,16 +14,18 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use crate::analysis::{compare_outcomes, keeping_best, preference_order, same_result, Rating};
-use crate::board::Board;
-use crate::colour::Colour;
-use crate::gtp::game::Game;
+use crate::game::perfect;
+use crate::game::Game;
 use crate::gtp::komi::Komi;
-use crate::gtp::perfect;
-use crate::moves::Move;
+use crate::rules::board::Board;
+use crate::rules::colour::Colour;
+use crate::rules::moves::Move;
+use crate::rules::value::Outcome;
 use crate::sgf;
 use crate::table::library::Tablebase;
-use crate::value::Outcome;
+use crate::table::values::rating::{
+    compare_outcomes, keeping_best, preference_order, same_result, Rating,
+};
 
 use super::EXIT_FAILURE;
 

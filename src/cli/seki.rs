@@ -1,5 +1,5 @@
 //! `smallgo analyze seki RxC`: the seki census of one board's table
-//! (`crate::seki`), printed as a plain report or, with `--json`, as one
+//! (`crate::analyses::seki`), printed as a plain report or, with `--json`, as one
 //! JSON object.
 
 use std::path::{Path, PathBuf};
@@ -8,11 +8,11 @@ use std::process::ExitCode;
 use clap::{Args, ValueEnum};
 
 use super::{existing_folder, finish_analysis, json_string, parse_board, parse_komi, turned_too};
-use crate::board::Board;
-use crate::gtp::game::diagram;
-use crate::seki::{census, Best, Census, Criteria, DenseValues, Example, Reading, Tally};
+use crate::analyses::seki::{census, Best, Census, Criteria, DenseValues, Example, Reading, Tally};
+use crate::game::diagram;
+use crate::rules::board::Board;
+use crate::rules::value::points_text;
 use crate::table::library::Tablebase;
-use crate::value::points_text;
 
 #[derive(Args, Debug)]
 pub struct SekiArguments {

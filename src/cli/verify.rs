@@ -13,7 +13,7 @@ use std::process::ExitCode;
 
 use super::progress::BuildProgress;
 use super::{existing_folder, output_failed, EXIT_FAILURE};
-use crate::board::{Board, BoardError};
+use crate::rules::board::{Board, BoardError};
 use crate::table::verify::{verify_file_with, verify_with, VerifyOptions, VerifyReport};
 use crate::table::{built_in, file_name, Origin, TableError};
 

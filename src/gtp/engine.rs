@@ -2,11 +2,12 @@
 //! what they do to the game. The analysis commands, which only read the
 //! game, are in `analyze`.
 //!
-//! Moves are chosen by SPEC section 4 from the values of the children, read
-//! for the current komi, with one addition from the live game: a move that
-//! would repeat a full state ends the game as a draw, so it is rated a draw.
-//! That keeps a winning side from repeating (it always has a win that does
-//! not), and lets any side take a draw that the history offers.
+//! Moves are chosen as `docs/rules.md#how-the-engine-picks-a-move` says, from
+//! the values of the children read for the current komi, with one addition from
+//! the live game: a move that would repeat a full state ends the game as a
+//! draw, so it is rated a draw. That keeps a winning side from repeating (it
+//! always has a win that does not), and lets any side take a draw that the
+//! history offers.
 //!
 //! The engine keeps a topology setting besides the game: `plain` (walls at
 //! every edge) or `circular` (the first and last columns of each row are
@@ -19,16 +20,16 @@
 
 use std::path::Path;
 
-use crate::board::{Board, Topology};
-use crate::colour::Colour;
-use crate::moves::Move;
+use crate::rules::board::{Board, Topology};
+use crate::rules::colour::Colour;
+use crate::rules::moves::Move;
+use crate::rules::value::Outcome;
 use crate::sgf;
-use crate::value::Outcome;
 
-use super::game::{Ending, Game};
 use super::komi::Komi;
 use super::parse::{finite_number, move_text, whole_number, MoveText};
-use super::perfect;
+use crate::game::perfect;
+use crate::game::{Ending, Game};
 use crate::table::library::{BoardValues, Tablebase};
 
 mod analyze;
@@ -385,7 +386,7 @@ impl Engine {
                 _ => failure(SYNTAX_ERROR),
             },
             Command::Cputime if arguments.is_empty() => {
-                success(format!("{:.3}", crate::plan::cpu_seconds()))
+                success(format!("{:.3}", crate::solver::plan::cpu_seconds()))
             }
             Command::SmallgoValue if arguments.is_empty() => reply(self.value_text()),
             Command::SmallgoMoveValues => self.analyze_moves(arguments, Engine::move_values_gfx),
@@ -671,24 +672,24 @@ impl Engine {
 /// that is unknown), otherwise why it cannot be built here, with the
 /// figures.
 fn build_advice(board: Board) -> String {
-    if !crate::plan::within_index_limit(&board) {
+    if !crate::solver::plan::within_index_limit(&board) {
         return format!(
             "smallgo cannot build board {board}: it numbers boards of at most {} points",
             crate::index::MAX_INDEX_POINTS
         );
     }
-    let needed = crate::plan::estimate(&board).memory_bytes;
-    match crate::plan::available_memory() {
+    let needed = crate::solver::plan::estimate(&board).memory_bytes;
+    match crate::solver::plan::available_memory() {
         Some(available) if needed > available as f64 => format!(
             "Board {board} cannot be built on this machine: its build needs about {} of memory, \
              and {} is available",
-            crate::plan::human_bytes(needed),
-            crate::plan::human_bytes(available as f64)
+            crate::solver::plan::human_bytes(needed),
+            crate::solver::plan::human_bytes(available as f64)
         ),
         _ => format!(
             "Build one with `smallgo --build {board} --tables DIR` (about {} of memory) and \
              start the engine with `--tables DIR`",
-            crate::plan::human_bytes(needed)
+            crate::solver::plan::human_bytes(needed)
         ),
     }
 }

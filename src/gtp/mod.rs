@@ -1,23 +1,22 @@
 //! The GTP engine: `smallgo` with no arguments (GTP v2 on standard input and
 //! output, logs on standard error).
 //!
-//! `parse` reads input, `game` keeps the live game, `komi` keeps the komi
-//! exactly as given and works out exact margins, `engine` runs the
-//! commands; the values for a board (tables or a solve on the spot) come
-//! from `table::library`. This module owns the conversation: one reply per command, in
-//! order, `=[id] text` or `?[id] message` then an empty line, flushed at
-//! once, all written by `Replies`, which lets no empty line or control
-//! character into a reply whatever a command answers; standard output that
-//! fails ends the engine with a message and a failure. Input is read on
-//! its own thread, so that `kata-analyze` can stream lines until the next
-//! input line arrives, keeping at most `MAX_LINE_BYTES` of a line: a longer
-//! one is answered `? line too long`.
+//! `parse` reads input, `komi` keeps the komi exactly as given and works
+//! out exact margins, `engine` runs the commands on the live game and its
+//! perfect play (`crate::game`); the values for a board (tables or a solve
+//! on the spot) come from `table::library`. This module owns the
+//! conversation: one reply per command, in order, `=[id] text` or `?[id]
+//! message` then an empty line, flushed at once, all written by `Replies`,
+//! which lets no empty line or control character into a reply whatever a
+//! command answers; standard output that fails ends the engine with a
+//! message and a failure. Input is read on its own thread, so that
+//! `kata-analyze` can stream lines until the next input line arrives,
+//! keeping at most `MAX_LINE_BYTES` of a line: a longer one is answered `?
+//! line too long`.
 
 pub mod engine;
-pub mod game;
 pub mod komi;
 pub mod parse;
-pub mod perfect;
 
 use std::io::{self, BufRead, Write};
 use std::path::PathBuf;

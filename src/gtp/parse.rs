@@ -11,8 +11,8 @@ use nom::number::complete::double;
 use nom::sequence::{preceded, terminated};
 use nom::{IResult, Parser};
 
-use crate::board::Board;
-use crate::moves::Move;
+use crate::rules::board::Board;
+use crate::rules::moves::Move;
 
 /// A command as sent: optional numeric id, name, arguments.
 #[derive(Clone, Debug, PartialEq, Eq)]

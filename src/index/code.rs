@@ -17,8 +17,8 @@
 // A probe-only build (no feature `solver`) leaves the parts that only the solver and the index use unused.
 #![cfg_attr(not(feature = "solver"), allow(dead_code, unused_imports))]
 
-use crate::board::{Board, Point, PointSet};
-use crate::position::Position;
+use crate::rules::board::{Board, Point, PointSet};
+use crate::rules::position::Position;
 use crate::symmetry::{symmetries, Symmetry};
 
 /// The largest board the codes serve: four bytes of points (and `3^32`

@@ -32,11 +32,11 @@ pub mod presence;
 use std::ops::Range;
 
 #[cfg(feature = "solver")]
-use crate::board::{Board, PointSet};
+use crate::rules::board::{Board, PointSet};
 #[cfg(feature = "solver")]
-use crate::position::Position;
+use crate::rules::position::Position;
 #[cfg(feature = "solver")]
-use crate::state::State;
+use crate::rules::state::State;
 #[cfg(feature = "solver")]
 use code::{Canonical, Codec, PositionCode};
 #[cfg(feature = "solver")]
@@ -710,7 +710,7 @@ mod tests {
 
     #[test]
     fn legal_position_counts_match_a_plain_count_and_the_spec() {
-        // SPEC section 2; 4x5 and 5x5 take too long for a test.
+        // Tromp's counts (docs/count.md); 4x5 and 5x5 take too long for a test.
         for (name, known) in [
             ("1x3", 15),
             ("2x2", 57),

@@ -1,15 +1,15 @@
 //! Board geometry: the shape `RxC`, its topology, its points, and sets of
 //! points.
 //!
-//! A `Board` knows only its shape (rows, columns), its topology and how
-//! points touch; the stones on it are a `Position` (see `position`). A plain
-//! board has walls at every edge; a circular one (the reference work's
-//! section 5.4, named `RxCc`) joins the first and last columns of each row,
-//! so that its rows are rings and the board a cylinder. Points are numbered row by
-//! row from the lower-left corner, `A1 = 0, B1 = 1, ...`, which is also the
-//! tie-break order of the engine (SPEC section 4). A `PointSet` is a bit set of
-//! points (bit `p` for point `p`), so the rules can work on whole strings and
-//! regions at once with shifts and masks.
+//! A `Board` knows only its shape (rows, columns), its topology and how points
+//! touch; the stones on it are a `Position` (see `position`). A plain board has
+//! walls at every edge; a circular one (the reference work's section 5.4, named
+//! `RxCc`) joins the first and last columns of each row, so that its rows are
+//! rings and the board a cylinder. Points are numbered row by row from the
+//! lower-left corner, `A1 = 0, B1 = 1, ...`, which is also the tie-break order
+//! of the engine (`docs/rules.md#how-the-engine-picks-a-move`). A `PointSet` is
+//! a bit set of points (bit `p` for point `p`), so the rules can work on whole
+//! strings and regions at once with shifts and masks.
 //!
 //! A board of any shape (`Topology::Shape`, see `shape` and docs/shapes.md)
 //! is a set of cells of a grid of up to 25 a side, each a point, a wall or

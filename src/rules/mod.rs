@@ -1,9 +1,9 @@
-//! The rules of the game (SPEC sections 1 and 2), the bottom layer: the
-//! board and its points (`board`), colours (`colour`), moves (`moves`),
-//! stones with capture, suicide, the basic-ko point and area score
-//! (`position`), a validated state and what each move leads to (`state`),
-//! the moves that lead to a state (`unmove`), and stored values with their
-//! outcome at a komi (`value`).
+//! The rules of the game (`docs/rules.md#the-game`, `#states`), the bottom
+//! layer: the board and its points (`board`), colours (`colour`), moves
+//! (`moves`), stones with capture, suicide, the basic-ko point and area score
+//! (`position`), a validated state and what each move leads to (`state`), the
+//! moves that lead to a state (`unmove`), and stored values with their outcome
+//! at a komi (`value`).
 //!
 //! Outside their tests, nothing here imports from any other module of the
 //! crate: every layer above builds on these.

@@ -1,6 +1,6 @@
 //! A move: a placement on a point, or a pass.
 
-use crate::board::{Board, Point};
+use crate::rules::board::{Board, Point};
 
 /// A move: a stone placed on a point, or a pass.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

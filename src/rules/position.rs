@@ -2,10 +2,10 @@
 //! suicide, the basic-ko point a capture leaves, legality, and area score.
 //!
 //! A `Position` is seen from the side to move: `us` are the mover's stones,
-//! `them` the opponent's (SPEC section 2). Colours appear only at the edges of
-//! the program (GTP, tests); the tables never need them. Everything here works
-//! on whole strings and regions as bit sets, so the solver's inner loops stay
-//! free of per-point searches.
+//! `them` the opponent's (`docs/rules.md#states`). Colours appear only at the
+//! edges of the program (GTP, tests); the tables never need them. Everything
+//! here works on whole strings and regions as bit sets, so the solver's inner
+//! loops stay free of per-point searches.
 //!
 //! On a shape with open sides (`Board::open`) a string with a stone on an
 //! open side always has a liberty: it is never captured, a stone placed
@@ -16,7 +16,7 @@
 // A probe-only build (no feature `solver`) leaves what only the solver and the engine use unused.
 #![cfg_attr(not(feature = "solver"), allow(dead_code))]
 
-use crate::board::{Board, Point, PointSet};
+use crate::rules::board::{Board, Point, PointSet};
 
 /// The stones of a position, from the view of the side to move.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -289,7 +289,7 @@ impl Position {
     /// The points that can be this position's basic-ko point: the opponent's
     /// last move could have captured exactly one of our stones there, from a
     /// legal position, with a stone that is now a one-stone string whose only
-    /// liberty is that point (SPEC section 2).
+    /// liberty is that point (`docs/rules.md#states`, legal states).
     #[inline]
     pub(crate) fn ko_points(&self, board: &Board) -> PointSet {
         let empty = self.empty_points(board);
@@ -754,7 +754,8 @@ pub(crate) mod tests {
             next.ko_capturer(&ring, at(&ring, "A1")),
             Some(at(&ring, "E1"))
         );
-        let state = crate::state::State::new(&ring, next, Some(at(&ring, "A1")), false).unwrap();
+        let state =
+            crate::rules::state::State::new(&ring, next, Some(at(&ring, "A1")), false).unwrap();
         assert!(state.place(&ring, at(&ring, "A1")).is_none());
         assert!(!state.legal_points(&ring).contains(at(&ring, "A1")));
         // After a move elsewhere the retake is legal, and takes E1 back.

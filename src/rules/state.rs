@@ -1,5 +1,6 @@
 //! A game state as the tables see it: stones from the mover's view, the
-//! basic-ko point, and whether the last move was a pass (SPEC section 2).
+//! basic-ko point, and whether the last move was a pass
+//! (`docs/rules.md#states`).
 //!
 //! `State::new` checks a raw setup (every string has a liberty, the ko point
 //! could have been made by a legal move, a pass leaves no ko); the solver's
@@ -12,9 +13,9 @@
 
 use std::fmt;
 
-use crate::board::{Board, Point, PointSet};
-use crate::moves::Move;
-use crate::position::Position;
+use crate::rules::board::{Board, Point, PointSet};
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
 
 /// A legal state, from the view of the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -176,7 +177,7 @@ impl State {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::position::tests::diagram;
+    use crate::rules::position::tests::diagram;
 
     #[test]
     fn a_pass_clears_the_ko_and_two_passes_end_the_game() {

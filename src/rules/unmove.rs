@@ -1,4 +1,5 @@
-//! Un-moves: the states a move could have come from (SPEC section 3).
+//! Un-moves: the states a move could have come from
+//! (`docs/rules.md#how-one-pass-computes-all-of-this`).
 //!
 //! A state's last move was made by the opponent (`them`). Un-placing removes
 //! one of their stones, at `p`, and restores any set of the strings that move
@@ -16,11 +17,11 @@
 // A probe-only build (no feature `solver`) leaves un-moves, which only the solver uses unused.
 #![cfg_attr(not(feature = "solver"), allow(dead_code, unused_imports))]
 
-use crate::board::{Board, Point, PointSet, MAX_POINTS};
-use crate::position::Position;
+use crate::rules::board::{Board, Point, PointSet, MAX_POINTS};
+use crate::rules::position::Position;
 #[cfg(test)]
-use crate::state::Child;
-use crate::state::State;
+use crate::rules::state::Child;
+use crate::rules::state::State;
 
 /// The most empty regions a board has: no two touch, so at most one per
 /// point of a checkerboard colouring, half the points rounded up.
@@ -208,7 +209,7 @@ pub fn leads_to(board: &Board, parent: &State, child: &State) -> bool {
 mod tests {
     use super::*;
     use crate::index::code::Codec;
-    use crate::moves::Move;
+    use crate::rules::moves::Move;
 
     fn check_both_ways(board: &Board, state: &State) {
         // Each predecessor has a move to the state.

@@ -1,4 +1,5 @@
-//! What a solved state is worth, for every komi at once (SPEC section 3).
+//! What a solved state is worth, for every komi at once
+//! (`docs/rules.md#what-a-stored-value-means`).
 //!
 //! A `Value` holds A(s), B(s), dA(s) and dB(s): the largest margin each side
 //! can force the game to end with, and how many plies that takes with the

@@ -45,8 +45,8 @@ use std::time::{Duration, Instant};
 
 use crc32fast::Hasher as Crc;
 
-use crate::board::{Board, Topology};
 use crate::files::replace_atomically;
+use crate::rules::board::{Board, Topology};
 use crate::solver::spool::{SpoolFolder, SpoolMark};
 use crate::solver::SolveProgress;
 

@@ -1,4 +1,5 @@
-//! The lean solve: the phases of SPEC section 3 in one byte per state.
+//! The lean solve: the phases of the retrograde analysis
+//! (`docs/rules.md#how-one-pass-computes-all-of-this`) in one byte per state.
 //!
 //! While threshold `m` is solved, a state needs only whether it is won,
 //! whether it is lost and how many children are not yet won (`tally`). The
@@ -36,9 +37,9 @@ use super::{
     cell, LayerFlags, Observer, Phase, SolveError, SolveProgress, SolveStats, STATES_PER_FLAG,
     STATES_PER_FLAG_WORD,
 };
-use crate::board::Board;
-use crate::checkpoint::{PartitionMark, Saved, WorkFolder};
 use crate::index::{StateIndex, StateNumber};
+use crate::rules::board::Board;
+use crate::solver::checkpoint::{PartitionMark, Saved, WorkFolder};
 
 use super::count_children::count_children;
 use super::exchange::{Alone, Exchange};

@@ -11,7 +11,7 @@ use super::spool::Spool;
 use super::{cell, ValueRun};
 use crate::index::{PositionNumber, StateIndex, StateNumber};
 use crate::prefetch::prefetch_element;
-use crate::value::Value;
+use crate::rules::value::Value;
 
 use super::retrograde::{KIND_LOST, KIND_WON};
 

@@ -1,5 +1,6 @@
-//! The retrograde solver of SPEC section 3: A, B, dA and dB for every
-//! canonical state of a board, by unknown-children counting over un-moves.
+//! The retrograde solver (`docs/rules.md#how-one-pass-computes-all-of-this`):
+//! A, B, dA and dB for every canonical state of a board, by unknown-children
+//! counting over un-moves.
 //!
 //! The solve is a fixed sequence of named phases:
 //!
@@ -41,16 +42,16 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
-use crate::board::{Board, Point, PointSet};
 use crate::index::code::{Canonical, PositionCode};
 use crate::index::{
     PositionNumber, PositionStates, StateCursor, StateIndex, StateNumber, SLOT_FIRST_KO,
     SLOT_PASSED, SLOT_PLAIN,
 };
-use crate::position::{Placement, Position};
-use crate::state::State;
-use crate::unmove::{self, LastMove};
-use crate::value::Value;
+use crate::rules::board::{Board, Point, PointSet};
+use crate::rules::position::{Placement, Position};
+use crate::rules::state::State;
+use crate::rules::unmove::{self, LastMove};
+use crate::rules::value::Value;
 pub use lean::Workspace;
 
 /// The phases of a build, in order: the solve's three, then writing the
@@ -161,7 +162,7 @@ impl std::fmt::Display for SolveError {
             SolveError::OutOfMemory { what, bytes } => write!(
                 f,
                 "cannot have {} of memory for {what}",
-                crate::plan::human_bytes(*bytes as f64)
+                crate::solver::plan::human_bytes(*bytes as f64)
             ),
         }
     }

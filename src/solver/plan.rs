@@ -12,8 +12,8 @@
 
 use std::path::Path;
 
-use crate::board::Board;
 use crate::index::MAX_INDEX_POINTS;
+use crate::rules::board::Board;
 use crate::symmetry::symmetries;
 
 /// Bytes of working memory per state: the tally, and the partitions of
@@ -440,7 +440,7 @@ mod tests {
     fn estimates_are_close_on_square_boards() {
         let board: Board = "4x4".parse().unwrap();
         let e = estimate(&board);
-        // 24,318,165 legal positions (SPEC section 2).
+        // 24,318,165 legal positions (Tromp's count, docs/count.md).
         assert!((e.legal_positions / 24_318_165.0 - 1.0).abs() < 0.01);
         let board: Board = "5x5".parse().unwrap();
         assert!((estimate(&board).legal_positions / 414_295_148_741.0 - 1.0).abs() < 0.01);

@@ -247,7 +247,7 @@ impl Share for Part {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Board;
+    use crate::rules::board::Board;
 
     /// Every state has one owner, whose local number turns back into it,
     /// and the parts' local numbers cover each part's states once.

@@ -31,17 +31,17 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
 
-use crate::board::{Board, Point, PointSet};
-use crate::moves::Move;
+use crate::rules::board::{Board, Point, PointSet};
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
+use crate::rules::state::State;
+use crate::rules::value::{Outcome, Value};
 #[cfg(feature = "solver")]
-use crate::plan::estimate;
-use crate::position::Position;
+use crate::solver::plan::estimate;
 #[cfg(feature = "solver")]
 use crate::solver::{solve, Silent, Solution};
-use crate::state::State;
 use crate::table::values::Values;
 use crate::table::{board_of_name, built_in, check_name, file_name, format, Table, TableError};
-use crate::value::{Outcome, Value};
 
 /// Boards with about this many states or fewer are solved on the spot when
 /// no table has them: about a second on this machine.
@@ -460,7 +460,7 @@ impl Tablebase {
     /// says why not.
     #[cfg(feature = "solver")]
     fn solve_source(board: Board, sources: &mut Vec<Source>) -> Option<String> {
-        if !crate::plan::within_index_limit(&board) {
+        if !crate::solver::plan::within_index_limit(&board) {
             return Some(format!(
                 "its {} points are more than the index takes ({})",
                 board.points(),
@@ -612,7 +612,7 @@ impl BoardValues {
         komi: f64,
         mover_is_black: bool,
     ) -> Result<Outcome, TableError> {
-        crate::analysis::outcome(self, state, komi, mover_is_black)
+        crate::table::values::rating::outcome(self, state, komi, mover_is_black)
     }
 
     /// The legal moves of `state` that keep the best result and margin
@@ -623,7 +623,7 @@ impl BoardValues {
         komi: f64,
         mover_is_black: bool,
     ) -> Result<Vec<Move>, TableError> {
-        crate::analysis::best_moves(self, state, komi, mover_is_black)
+        crate::table::values::rating::best_moves(self, state, komi, mover_is_black)
     }
 
     /// A state of this board as the source's (transposed) board sees it.

@@ -1,7 +1,8 @@
 //! Table files: the bytes (`format`), writing a solved board to disk
 //! atomically (`writer`), probing values (`probe`), checking a file
 //! independently of the builder (`verify`), the tables built into the
-//! binary (`built_in`), what serves values (`values`), and the collection
+//! binary (`built_in`), what serves values and how moves are rated from
+//! them (`values`), and the collection
 //! of tables per board the engine and the commands open (`library`).
 //! `writer` and `verify` come with the feature `solver`; the rest reads
 //! and probes tables without it.
@@ -28,7 +29,7 @@ use std::fmt;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 
-use crate::board::Board;
+use crate::rules::board::Board;
 
 pub use format::Fault;
 pub use probe::Table;

@@ -21,11 +21,11 @@ use memmap2::Mmap;
 
 use super::format::{Block, Fault, Header, TableBytes};
 use super::{Origin, TableError};
-use crate::board::Board;
 use crate::index::code::{Codec, PositionCode};
 use crate::index::{SLOT_FIRST_KO, SLOT_PASSED, SLOT_PLAIN};
-use crate::state::State;
-use crate::value::Value;
+use crate::rules::board::Board;
+use crate::rules::state::State;
+use crate::rules::value::Value;
 
 /// Decoded blocks kept per table.
 const CACHED_BLOCKS: usize = 64;

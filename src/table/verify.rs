@@ -27,8 +27,8 @@ use super::{Origin, TableError};
 use crate::index::code::Canonical;
 use crate::index::{StateIndex, StateNumber, SLOT_FIRST_KO};
 use crate::prefetch::prefetch_element;
-use crate::state::{Child, State};
-use crate::value::Value;
+use crate::rules::state::{Child, State};
+use crate::rules::value::Value;
 
 /// What a successful verification checked.
 #[derive(Clone, Copy, Debug)]
@@ -732,11 +732,13 @@ pub fn verify_with(
     };
     let table = TableBytes::new_releasing(bytes, &|span| release(span)).map_err(corrupt)?;
     let header = table.header().clone();
-    let halves_held = crate::plan::verify_halves(&header.board, header.states, options.memory)
-        .map_err(|reason| TableError::CannotVerify {
-            origin: origin.clone(),
-            reason,
-        })?;
+    let halves_held =
+        crate::solver::plan::verify_halves(&header.board, header.states, options.memory).map_err(
+            |reason| TableError::CannotVerify {
+                origin: origin.clone(),
+                reason,
+            },
+        )?;
     observer.step_started("number the states", 0);
     let Some(index) = StateIndex::build(header.board) else {
         return Err(TableError::CannotVerify {

@@ -15,11 +15,11 @@ use rayon::prelude::*;
 use super::format::{self, Description, TableWriter};
 use super::verify::{spot_check, spot_sample};
 use super::{file_name, TableError};
-use crate::board::Board;
 use crate::files::{replace_atomically, temporary_path};
 use crate::index::{PositionNumber, StateIndex, StateNumber};
+use crate::rules::board::Board;
+use crate::rules::value::Value;
 use crate::solver::{Observer, Phase, Silent, Solution, SolveError, ValueRun};
-use crate::value::Value;
 
 /// Positions per block: about 8,000 states, a few tens of kilobytes to
 /// inflate per probe.

@@ -2,9 +2,9 @@
 //! at komi 0 for the small ones against the reference work's Table 5.8, and
 //! what the symmetry of a cylinder gives a table.
 
-use crate::analysis::root_result;
-use crate::board::Board;
+use crate::rules::board::Board;
 use crate::solver::{solve, Silent};
+use crate::table::values::rating::root_result;
 
 /// The reference work's Table 5.8 at komi 0 (`tests/published.csv`), for
 /// the boards of at most 12 points: small enough to solve in a test.

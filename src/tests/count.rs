@@ -7,13 +7,13 @@
 use std::time::Duration;
 
 use super::files::shipped_table;
-use crate::board::Board;
-use crate::count::{
+use crate::analyses::count::{
     count_board, estimate_edges, position_edges, run, CountObserver, Outcome, Progress, Tally,
     Unobserved,
 };
 use crate::index::code::Codec;
 use crate::index::StateIndex;
+use crate::rules::board::Board;
 use crate::table::format::Header;
 
 fn board(name: &str) -> Board {

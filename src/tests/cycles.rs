@@ -5,17 +5,17 @@
 
 use std::collections::HashSet;
 
-use crate::board::Board;
-use crate::colour::Colour;
-use crate::cycles::{
+use crate::analyses::cycles::{
     cycle_dependent, cycle_dependent_at_komi_zero, example_cycle, strongly_connected, StateGraph,
 };
-use crate::gtp::game::{Ending, Game};
+use crate::game::{Ending, Game};
 use crate::index::StateIndex;
-use crate::moves::Move;
 use crate::reference::ReferenceGame;
+use crate::rules::board::Board;
+use crate::rules::colour::Colour;
+use crate::rules::moves::Move;
+use crate::rules::state::Child;
 use crate::solver::{solve, Silent};
-use crate::state::Child;
 
 /// The graph again, the plain way: every legal move of `legal_moves`, each
 /// child ranked, kept in a set.

@@ -1,7 +1,7 @@
 //! Samples legal positions of a board and counts their ko points by two
 //! definitions, to estimate each one's total number of ko states:
 //!
-//! - smallgo's (`Position::ko_points`, SPEC section 2): the opponent's last
+//! - smallgo's (`Position::ko_points`, `docs/rules.md#states`): the opponent's last
 //!   move captured one of our stones there from a legal position, so exactly
 //!   one lone capturer touches the point and every other string around it
 //!   had a liberty elsewhere before the capture;
@@ -17,8 +17,8 @@
 //! elsewhere (docs/count.md). It is a measurement, not a check, so it runs
 //! only when asked for.
 
-use crate::board::{Board, Point, PointSet};
-use crate::position::Position;
+use crate::rules::board::{Board, Point, PointSet};
+use crate::rules::position::Position;
 use crate::symmetry::symmetries;
 use crate::testing::Rng;
 

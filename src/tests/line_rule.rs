@@ -11,12 +11,12 @@
 
 use std::collections::HashMap;
 
-use crate::analysis::Values;
-use crate::board::Board;
-use crate::line_rule::{check, Extent, LineRule, Memory, Rule, Thesis};
-use crate::moves::Move;
+use crate::analyses::line_rule::{check, Extent, LineRule, Memory, Rule, Thesis};
+use crate::rules::board::Board;
+use crate::rules::moves::Move;
+use crate::rules::state::{Child, State};
 use crate::solver::{solve, Silent, Solution};
-use crate::state::{Child, State};
+use crate::table::values::Values;
 
 const KOMIS: [f64; 4] = [0.0, 0.5, -0.5, 2.0];
 
@@ -173,7 +173,11 @@ fn check_board(name: &str, thesis: bool) -> Vec<String> {
                 }
                 match &example.rule_outcome {
                     Some(outcome) => assert!(
-                        crate::analysis::compare_outcomes(&example.best_outcome, outcome).is_ge(),
+                        crate::table::values::rating::compare_outcomes(
+                            &example.best_outcome,
+                            outcome
+                        )
+                        .is_ge(),
                         "{what}"
                     ),
                     None => assert!(

@@ -5,9 +5,9 @@
 
 use std::collections::HashSet;
 
-use crate::board::Board;
+use crate::analyses::seki::{census, seki_shape, Best, Criteria, DenseValues, Reading, Tally};
 use crate::reference::{ColouredState, ReferenceGame, ReferenceValue, Successor};
-use crate::seki::{census, seki_shape, Best, Criteria, DenseValues, Reading, Tally};
+use crate::rules::board::Board;
 use crate::symmetry::symmetries;
 use crate::table::library::Tablebase;
 

@@ -8,12 +8,12 @@
 
 use std::collections::HashSet;
 
-use crate::board::{Board, Point, PointSet};
-use crate::position::Position;
-use crate::state::{Child, State};
+use crate::rules::board::{Board, Point, PointSet};
+use crate::rules::position::Position;
+use crate::rules::state::{Child, State};
+use crate::rules::unmove::{for_each_predecessor, leads_to};
 use crate::symmetry::symmetries;
 use crate::testing::Rng;
-use crate::unmove::{for_each_predecessor, leads_to};
 
 /// A shape as the test sees it: the grid's cells, row 0 at the bottom.
 struct Model {
@@ -517,11 +517,11 @@ fn shape_symmetries_are_computed() {
 #[test]
 fn shape_tables_are_written_verified_and_probed() {
     use crate::index::StateNumber;
+    use crate::rules::value::Outcome;
     use crate::solver::{solve, Silent};
     use crate::table::format::{file_checksum, Header, CHECKSUM_OFFSET, HEADER_SIZE};
     use crate::table::verify::verify_file;
     use crate::table::Table;
-    use crate::value::Outcome;
 
     let folder = tempfile::tempdir().unwrap();
     let diagram = "#.+/.../..#";
@@ -632,9 +632,9 @@ fn a_shape_is_estimated_by_its_points() {
         .parse()
         .unwrap();
     assert_eq!((band.points(), band.rows() * band.columns()), (12, 42));
-    let estimate = crate::plan::estimate(&band);
+    let estimate = crate::solver::plan::estimate(&band);
     assert!(estimate.legal_positions <= 3f64.powi(12), "{estimate:?}");
-    let square = crate::plan::estimate(&Board::new(4, 4).unwrap());
+    let square = crate::solver::plan::estimate(&Board::new(4, 4).unwrap());
     assert!(square.legal_positions > 1e7, "{square:?}");
 }
 

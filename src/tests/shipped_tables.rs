@@ -1,21 +1,22 @@
 //! The tables in `tablebases/`, as built into the binary: every board of at
 //! most 16 points is there, plain and circular, every table verifies, its
-//! result at komi 0 is the published one (SPEC section 7, the reference
-//! work's Tables 5.2 and 5.8; our own for the circular boards the reference
-//! work did not solve), and the manifest describes it truly. Circular
-//! boards of one or two columns have no table of their own: the engine
-//! plays them from their plain boards' (`table::library`), checked here too.
+//! result at komi 0 is the published one
+//! (`docs/rules.md#results-the-tables-reproduce`, the reference work's Tables
+//! 5.2 and 5.8; our own for the circular boards the reference work did not
+//! solve), and the manifest describes it truly. Circular boards of one or two
+//! columns have no table of their own: the engine plays them from their plain
+//! boards' (`table::library`), checked here too.
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use crate::analysis::Values;
-use crate::analysis::{best_moves, root_result};
-use crate::board::Board;
-use crate::state::State;
+use crate::rules::board::Board;
+use crate::rules::state::State;
 use crate::table::built_in;
 use crate::table::format::Header;
 use crate::table::library::Tablebase;
+use crate::table::values::rating::{best_moves, root_result};
+use crate::table::values::Values;
 use crate::table::verify::verify_bytes;
 use crate::table::{Origin, Table};
 
@@ -44,8 +45,8 @@ fn has_own_table(board: &Board) -> bool {
 }
 
 /// Every shipped board with its result at komi 0: the published ones
-/// (`tests/published.csv`: SPEC section 7, the reference work's Tables 5.2
-/// and 5.8), then our own.
+/// (`tests/published.csv`: the reference work's Tables 5.2 and 5.8,
+/// `docs/rules.md#results-the-tables-reproduce`), then our own.
 fn shipped() -> Vec<(String, String)> {
     let mut boards: Vec<(String, String)> = super::published::results()
         .into_iter()

@@ -8,8 +8,8 @@ use std::path::Path;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
-use crate::board::Board;
-use crate::checkpoint::WorkFolder;
+use crate::rules::board::Board;
+use crate::solver::checkpoint::WorkFolder;
 use crate::solver::{solve, solve_in, solve_in_partitions, Observer, Silent, Workspace};
 use crate::table::writer::encode;
 

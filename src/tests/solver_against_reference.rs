@@ -5,10 +5,10 @@
 
 use std::collections::HashSet;
 
-use crate::board::Board;
 use crate::reference::{Forced, ReferenceGame};
+use crate::rules::board::Board;
+use crate::rules::value::Outcome;
 use crate::solver::{solve, Silent};
-use crate::value::Outcome;
 
 const KOMI_HALVES: [i32; 4] = [-4, 0, 1, 13];
 

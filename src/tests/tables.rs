@@ -5,8 +5,9 @@
 use std::collections::HashSet;
 use std::io::Cursor;
 
-use crate::board::Board;
 use crate::index::StateNumber;
+use crate::rules::board::Board;
+use crate::rules::value::Value;
 use crate::solver::{solve, Silent, Solution};
 use crate::table::format::{file_checksum, Fault, TableBytes, CHECKSUM_OFFSET};
 use crate::table::verify::{
@@ -15,7 +16,6 @@ use crate::table::verify::{
 };
 use crate::table::writer::{encode, encode_values, write};
 use crate::table::{Origin, Table, TableError};
-use crate::value::Value;
 
 fn solved(name: &str) -> Solution {
     solve(name.parse::<Board>().unwrap(), &Silent).unwrap()
@@ -81,8 +81,8 @@ fn written_tables_verify_and_probe_back_every_state() {
             let state = index.unrank(number);
             for g in codec.symmetries() {
                 let position = state.position();
-                let image = crate::state::State::from_parts(
-                    crate::position::Position::new(
+                let image = crate::rules::state::State::from_parts(
+                    crate::rules::position::Position::new(
                         g.apply_set(position.us()),
                         g.apply_set(position.them()),
                     ),
@@ -213,7 +213,7 @@ fn altered_table(solution: &Solution, target: StateNumber, altered: Value) -> Ve
 /// usual 255 common halves coded in a byte, or with few or none, so that
 /// most halves are kept beside.
 fn verifier_settings(board: &Board, states: u64) -> Vec<(&'static str, VerifyOptions, u32)> {
-    let one_half = crate::plan::verify_memory(board, states, 1) as u64 + 1;
+    let one_half = crate::solver::plan::verify_memory(board, states, 1) as u64 + 1;
     let two_passes = |common_halves| VerifyOptions {
         memory: Some(one_half),
         common_halves,
@@ -452,7 +452,7 @@ fn the_spot_check_refuses_altered_tables() {
         .unwrap_err()
         .contains("edges"));
     let points = index.board().points() as i8;
-    let root = index.rank(&crate::state::State::start()).unwrap();
+    let root = index.rank(&crate::rules::state::State::start()).unwrap();
     let step = (index.counts().states / sample).max(1);
     for target in [root, 0, step, 7 * step] {
         for altered in alterations(solution.value(target).unwrap(), points)
@@ -526,7 +526,7 @@ fn relabelled(bytes: &[u8], board: Board) -> Vec<u8> {
 fn same_neighbours(a: &Board, b: &Board) -> bool {
     a.points() == b.points()
         && (0..a.points()).all(|p| {
-            let p = crate::board::Point::new(p);
+            let p = crate::rules::board::Point::new(p);
             a.neighbours(p) == b.neighbours(p)
         })
 }

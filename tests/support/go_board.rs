@@ -1,9 +1,9 @@
 //! A plain Go board that follows each game beside the referee, written
-//! independently of smallgo with the rules of SPEC section 1: captures, no
-//! suicide, basic ko (cleared by a pass), area scoring. It sees the first
-//! repetition of a full state (board, side to move, ko point, passes), which
-//! ends the game as a draw, and counts the final board so that the referee's
-//! `final_score` is checked rather than trusted.
+//! independently of smallgo with the rules of `docs/rules.md#the-game`:
+//! captures, no suicide, basic ko (cleared by a pass), area scoring. It sees
+//! the first repetition of a full state (board, side to move, ko point,
+//! passes), which ends the game as a draw, and counts the final board so that
+//! the referee's `final_score` is checked rather than trusted.
 
 use std::collections::HashSet;
 use std::fmt;
@@ -43,7 +43,7 @@ impl fmt::Display for Color {
     }
 }
 
-/// A board's shape, named `RxC` (rows first) as in SPEC section 1.
+/// A board's shape, named `RxC` (rows first) as in `docs/rules.md#the-game`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shape {
     pub rows: usize,

@@ -7,15 +7,16 @@
 
 use std::time::Duration;
 
-use crate::analysis::{preference_order, Rating, Values};
-use crate::colour::Colour;
-use crate::moves::Move;
-use crate::position::Position;
-use crate::value::Outcome;
+use crate::rules::colour::Colour;
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
+use crate::rules::value::Outcome;
+use crate::table::values::rating::{preference_order, Rating};
+use crate::table::values::Values;
 
-use crate::gtp::game::Game;
+use crate::game::perfect;
+use crate::game::Game;
 use crate::gtp::parse::whole_number;
-use crate::gtp::perfect;
 
 use super::{failure, reply, Engine, Reply, SYNTAX_ERROR};
 
@@ -191,7 +192,7 @@ impl Engine {
         let board = self.board();
         let oracle = self.oracle()?;
         let ratings = perfect::rate(&oracle, self.komi.proxy(), &self.game, side)?;
-        Ok(crate::analysis::keeping_best(&ratings)
+        Ok(crate::table::values::rating::keeping_best(&ratings)
             .iter()
             .map(|mv| mv.name(&board))
             .collect::<Vec<_>>()
@@ -368,7 +369,7 @@ impl Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::value::points_text;
+    use crate::rules::value::points_text;
 
     #[test]
     fn floats_always_have_a_decimal_point() {

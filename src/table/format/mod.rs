@@ -1,9 +1,11 @@
-//! The bytes of a table file (SPEC section 5), and nothing else: how they are
-//! laid out, written and checked. The probe API (`probe`) and the verifier
-//! (`verify`) read files through this module only. This file has the layout,
-//! the header and its faults; `records` a block's records, `deflate` their
-//! compression, `table_writer` a file written front to back and `reader` a
-//! file read back part by part.
+//! The bytes of a table file (one file per board: a header naming the format's
+//! version, the board, the rules, the counts and a checksum, then deflated
+//! blocks of values), and nothing else: how they are laid out, written and
+//! checked. The probe API (`probe`) and the verifier (`verify`) read files
+//! through this module only. This file has the layout, the header and its
+//! faults; `records` a block's records, `deflate` their compression,
+//! `table_writer` a file written front to back and `reader` a file read back
+//! part by part.
 //!
 //! ```text
 //! header (128 bytes, little-endian)
@@ -54,7 +56,7 @@ use std::fmt;
 
 use crc32fast::Hasher as Crc;
 
-use crate::board::{Board, Topology};
+use crate::rules::board::{Board, Topology};
 
 pub use reader::TableBytes;
 pub use records::{compress_block, Block};
@@ -74,11 +76,11 @@ const TOPOLOGY_OFFSET: usize = 18;
 /// Where a version 3 header holds the length of the shape's diagram.
 const SHAPE_LENGTH_OFFSET: usize = 124;
 /// The longest diagram a shape's table holds.
-pub const MAX_SHAPE_LENGTH: usize = crate::board::MAX_DIAGRAM;
+pub const MAX_SHAPE_LENGTH: usize = crate::rules::board::MAX_DIAGRAM;
 /// The bytes that name a table's board: the header and a shape's diagram.
 pub const PEEK_SIZE: usize = HEADER_SIZE + MAX_SHAPE_LENGTH;
 pub const HEADER_SIZE: usize = 128;
-/// The rules every table solves (SPEC section 1).
+/// The rules every table solves (`docs/rules.md#the-game`).
 pub const RULES: &str = "area/basic-ko/no-suicide";
 const _: () = assert!(RULES.len() < 32, "the rules name must fit its header field");
 /// Blocks of position records, values as described above.
@@ -101,7 +103,8 @@ pub enum Fault {
     UnsupportedVersion(u32),
     /// A value encoding this smallgo does not read.
     UnsupportedEncoding(u32),
-    /// Rules other than smallgo's (SPEC section 1), by the name stored.
+    /// Rules other than smallgo's (`docs/rules.md#the-game`), by the name
+    /// stored.
     UnknownRules(String),
     /// The file ends before its data does.
     Truncated {
@@ -547,7 +550,7 @@ mod tests {
     use super::deflate::{deflate, LEVEL};
     use super::records::write_records;
     use super::*;
-    use crate::value::Value;
+    use crate::rules::value::Value;
     use flate2::write::DeflateEncoder;
     use flate2::Compression;
     use std::io::Write;

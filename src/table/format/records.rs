@@ -9,8 +9,8 @@ use std::cell::Cell;
 
 use super::deflate::deflate;
 use super::DEPTH_ESCAPE;
-use crate::board::Board;
-use crate::value::Value;
+use crate::rules::board::Board;
+use crate::rules::value::Value;
 
 /// The most bytes one state's record takes: two codes and two escaped
 /// depths.

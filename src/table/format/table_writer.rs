@@ -13,7 +13,7 @@ use flate2::Compression;
 
 use super::deflate::LEVEL;
 use super::{Header, CHECKSUM_OFFSET};
-use crate::board::Board;
+use crate::rules::board::Board;
 
 /// The directory's raw bytes, from the presence bits of the canonical legal
 /// positions, 64 codes a word: how many each word has.

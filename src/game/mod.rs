@@ -1,7 +1,10 @@
-//! A live game: the stones of both colours, whose turn it is, the ko point,
-//! the count of consecutive passes, and the history of full states for undo
-//! and for the draw by repetition (SPEC section 1: in a live game the first
-//! repetition of a full state ends the game as a draw).
+//! A live game: the stones of both colours, whose turn it is, the ko point, the
+//! count of consecutive passes, and the history of full states for undo and for
+//! the draw by repetition (`docs/rules.md#the-game`: in a live game the first
+//! repetition of a full state ends the game as a draw). Perfect play in such a
+//! game is `perfect`. The GTP engine and the commands of `smallgo` both play
+//! through this module; it builds on the rules, the values and their ratings
+//! only.
 //!
 //! GTP lets a controller play either colour at any time (setup stones, or a
 //! colour playing twice). A move by colour X is judged from X's view: the ko
@@ -14,11 +17,13 @@
 //! but they change neither the result nor whether the game is over; undo
 //! back past the end reopens the game.
 
-use crate::board::{Board, Point, PointSet};
-use crate::colour::Colour;
-use crate::moves::Move;
-use crate::position::Position;
-use crate::state::State;
+pub mod perfect;
+
+use crate::rules::board::{Board, Point, PointSet};
+use crate::rules::colour::Colour;
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
+use crate::rules::state::State;
 
 /// Everything that makes a game state: stones, side to move, ko, passes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -1,14 +1,19 @@
 //! `Values`: whatever knows the value of every legal state of one board,
 //! a table on disk or built in (`Table`) or a solve in memory
 //! (`Solution`), so that the engine, the analyses and the verifier's
-//! callers rate moves with the same code whatever the source.
+//! callers rate moves with the same code whatever the source. That code is
+//! `rating`: outcomes at a komi, move ratings, the engine's preference order
+//! and the best moves. It sits below the collection of tables (`library`),
+//! which serves outcomes and best moves through it.
 
-use crate::board::Board;
+pub mod rating;
+
+use crate::rules::board::Board;
+use crate::rules::state::State;
+use crate::rules::value::Value;
 #[cfg(feature = "solver")]
 use crate::solver::Solution;
-use crate::state::State;
 use crate::table::{Table, TableError};
-use crate::value::Value;
 
 /// Something that knows the value of every legal state of one board.
 pub trait Values {

@@ -1,14 +1,14 @@
-//! Perfect play in a live game: every legal move rated from the values and
-//! the game's history (a move that repeats a full state draws), the move the
-//! engine chooses (SPEC section 4), and the line perfect play follows. The
-//! engine's commands and `smallgo review` both use these.
+//! Perfect play in a live game: every legal move rated from the values and the
+//! game's history (a move that repeats a full state draws), the move the engine
+//! chooses (`docs/rules.md#how-the-engine-picks-a-move`), and the line perfect
+//! play follows. The engine's commands and `smallgo review` both use these.
 
-use crate::analysis::{preference_order, rate_moves, Rating};
-use crate::colour::Colour;
-use crate::moves::Move;
-use crate::value::Outcome;
+use crate::rules::colour::Colour;
+use crate::rules::moves::Move;
+use crate::rules::value::Outcome;
+use crate::table::values::rating::{preference_order, rate_moves, Rating};
 
-use super::game::Game;
+use super::Game;
 use crate::table::library::BoardValues;
 
 /// How many plies a principal variation follows at most.
@@ -35,7 +35,8 @@ pub fn rate(
     Ok(ratings)
 }
 
-/// The move SPEC section 4 chooses for `side` in `game`.
+/// The move the engine chooses for `side` in `game`
+/// (`docs/rules.md#how-the-engine-picks-a-move`).
 pub fn choose(
     oracle: &BoardValues,
     komi: f64,
@@ -120,7 +121,7 @@ pub fn principal_variation(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Point;
+    use crate::rules::board::Point;
 
     fn rating(point: Option<usize>, outcome: Outcome) -> Rating {
         Rating {

@@ -1,8 +1,8 @@
 //! Rating moves from solved values: what each legal move leads to for a
 //! given komi, and which moves keep the best result.
 //!
-//! Values come from any `Values` source (`table::values`: a solution in
-//! memory, a table on disk), so the build can list best first moves and the
+//! Values come from any `Values` source (`super`: a solution in memory, a
+//! table on disk), so the build can list best first moves and the
 //! engine can choose moves with the same code.
 
 // A probe-only build (no feature `solver`) leaves the parts only the engine and the analyses use unused.
@@ -10,11 +10,11 @@
 
 use std::cmp::Ordering;
 
-use crate::moves::Move;
-use crate::state::{Child, State};
-pub use crate::table::values::Values;
+use super::Values;
+use crate::rules::moves::Move;
+use crate::rules::state::{Child, State};
+use crate::rules::value::Outcome;
 use crate::table::TableError;
-use crate::value::Outcome;
 
 /// What a move leads to, from the view of the player making it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -40,10 +40,11 @@ pub fn compare_outcomes(a: &Outcome, b: &Outcome) -> Ordering {
         .then(ka.2.cmp(&kb.2))
 }
 
-/// The engine's preference between two rated moves (SPEC section 4):
-/// `Greater` when `a` is preferred. Wins by more first, then fewer plies;
-/// then draws, a pass first (so games end); then losses by less, then more
-/// plies. Equal moves are left to point order by the caller.
+/// The engine's preference between two rated moves
+/// (`docs/rules.md#how-the-engine-picks-a-move`): `Greater` when `a` is
+/// preferred. Wins by more first, then fewer plies; then draws, a pass first
+/// (so games end); then losses by less, then more plies. Equal moves are left
+/// to point order by the caller.
 pub fn prefer(a: &Rating, b: &Rating) -> Ordering {
     compare_outcomes(&a.outcome, &b.outcome).then_with(|| match (a.outcome, b.outcome) {
         (Outcome::Draw, Outcome::Draw) => (a.mv == Move::Pass).cmp(&(b.mv == Move::Pass)),
@@ -180,6 +181,6 @@ pub fn root_result(values: &dyn Values) -> Result<String, TableError> {
     let outcome = outcome(values, &State::start(), 0.0, true)?;
     Ok(match outcome {
         Outcome::Draw => "draw".to_string(),
-        other => crate::value::score_text(other.black_margin(true)),
+        other => crate::rules::value::score_text(other.black_margin(true)),
     })
 }

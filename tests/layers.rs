@@ -7,8 +7,9 @@
 //! modules (`src/rules/`, `src/symmetry.rs`), its last one what they may
 //! import, as module names or the doc's phrases (`nothing else`, `the memory
 //! helpers`, `everything below`: every row above, `everything`). A module
-//! always imports from itself. Test code is exempt: `src/tests/`, and in any
-//! file a `#[cfg(test)]` module or item. Comments are not read, so a doc
+//! always imports from itself. Test code is exempt: `src/tests/`, a file
+//! its folder declares for tests only (`#[cfg(test)] mod tests;`), and in
+//! any file a `#[cfg(test)]` module or item. Comments are not read, so a doc
 //! comment may name any path.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -213,6 +214,9 @@ fn violations(root: &Path, rows: &[Row]) -> Vec<String> {
             ));
             continue;
         };
+        if declared_for_tests(&file) {
+            continue;
+        }
         let text = fs::read_to_string(&file).unwrap();
         for (number, line) in code_lines(&text) {
             for imported in crate_paths(&line) {
@@ -226,6 +230,25 @@ fn violations(root: &Path, rows: &[Row]) -> Vec<String> {
         }
     }
     found
+}
+
+/// Whether `file` is a module that its folder's `mod.rs` declares for
+/// tests only (`#[cfg(test)] mod tests;`): all of it is test code.
+fn declared_for_tests(file: &Path) -> bool {
+    let (Some(folder), Some(name)) = (file.parent(), file.file_stem()) else {
+        return false;
+    };
+    let Ok(parent) = fs::read_to_string(folder.join("mod.rs")) else {
+        return false;
+    };
+    let declaration = format!("mod {};", name.to_string_lossy());
+    let lines: Vec<&str> = parent.lines().map(str::trim).collect();
+    lines.iter().enumerate().any(|(i, line)| {
+        line.ends_with(&declaration)
+            && i > 0
+            && (lines[i - 1].starts_with("#[cfg(test)]")
+                || lines[i - 1].starts_with("#[cfg(all(test"))
+    })
 }
 
 #[test]

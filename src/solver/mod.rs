@@ -162,7 +162,7 @@ impl std::fmt::Display for SolveError {
             SolveError::OutOfMemory { what, bytes } => write!(
                 f,
                 "cannot have {} of memory for {what}",
-                crate::solver::plan::human_bytes(*bytes as f64)
+                crate::units::human_bytes(*bytes as f64)
             ),
         }
     }

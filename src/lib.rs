@@ -104,6 +104,8 @@ mod game;
 #[cfg(feature = "cli")]
 mod gtp;
 #[cfg(feature = "solver")]
+mod host;
+#[cfg(feature = "solver")]
 mod huge_pages;
 mod index;
 #[cfg(feature = "solver")]
@@ -123,6 +125,8 @@ mod table;
 mod testing;
 #[cfg(all(test, feature = "cli"))]
 mod tests;
+#[cfg(feature = "solver")]
+mod units;
 
 pub use rules::board::{Board, BoardError, Point};
 pub use rules::moves::Move;

@@ -33,18 +33,18 @@ use std::time::{Duration, Instant};
 use super::manifest;
 use super::progress::{catch_interrupts, BuildProgress};
 use super::{EXIT_FAILURE, EXIT_INTERRUPTED};
+use crate::host::{cpu_seconds, peak_memory, reset_peak_memory};
 use crate::index::StateCounts;
 use crate::rules::board::Board;
 use crate::rules::state::State;
 use crate::solver::checkpoint::{BuildLock, BuildLockError, WorkFolder};
-use crate::solver::plan::{
-    check_build, cpu_seconds, human_bytes, peak_memory, reset_peak_memory, Room,
-};
+use crate::solver::plan::{check_build, Room};
 use crate::solver::{solve_in, SolveError, SolveStats, Workspace};
 use crate::table::values::rating::{best_moves, root_result};
 use crate::table::verify::{spot_check, spot_sample, verify_file_with, VerifyOptions};
 use crate::table::writer::{self, Written};
 use crate::table::{built_in, file_name, Table};
+use crate::units::human_bytes;
 
 /// Makes sure the folder exists and takes new files; if not, says why,
 /// naming the folder and giving the system's error.

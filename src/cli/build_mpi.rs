@@ -34,13 +34,13 @@ use super::manifest;
 use super::progress::{catch_interrupts, BuildProgress};
 use super::{EXIT_FAILURE, EXIT_INTERRUPTED};
 use crate::cluster::{split_index, Cluster};
+use crate::host::{peak_memory, reset_peak_memory};
 use crate::index::{StateCounts, StateIndex};
 use crate::rules::board::Board;
 use crate::rules::state::{Child, State};
 use crate::solver::checkpoint::{BuildLock, WorkFolder};
 use crate::solver::exchange::Exchange;
 use crate::solver::lean::solve_share;
-use crate::solver::plan::{human_bytes, peak_memory, reset_peak_memory};
 use crate::solver::share::{Share, Whole};
 use crate::solver::{Observer, Silent, SolveError, SolveStats, Workspace};
 use crate::table::format::directory_counts;
@@ -53,6 +53,7 @@ use crate::table::writer::{
     POSITIONS_PER_BLOCK,
 };
 use crate::table::{file_name, Table};
+use crate::units::human_bytes;
 
 /// An observer that never asks to stop: once the solve is done, the
 /// processes finish the table together (one that stopped alone would leave

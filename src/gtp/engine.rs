@@ -386,7 +386,7 @@ impl Engine {
                 _ => failure(SYNTAX_ERROR),
             },
             Command::Cputime if arguments.is_empty() => {
-                success(format!("{:.3}", crate::solver::plan::cpu_seconds()))
+                success(format!("{:.3}", crate::host::cpu_seconds()))
             }
             Command::SmallgoValue if arguments.is_empty() => reply(self.value_text()),
             Command::SmallgoMoveValues => self.analyze_moves(arguments, Engine::move_values_gfx),
@@ -679,17 +679,17 @@ fn build_advice(board: Board) -> String {
         );
     }
     let needed = crate::solver::plan::estimate(&board).memory_bytes;
-    match crate::solver::plan::available_memory() {
+    match crate::host::available_memory() {
         Some(available) if needed > available as f64 => format!(
             "Board {board} cannot be built on this machine: its build needs about {} of memory, \
              and {} is available",
-            crate::solver::plan::human_bytes(needed),
-            crate::solver::plan::human_bytes(available as f64)
+            crate::units::human_bytes(needed),
+            crate::units::human_bytes(available as f64)
         ),
         _ => format!(
             "Build one with `smallgo --build {board} --tables DIR` (about {} of memory) and \
              start the engine with `--tables DIR`",
-            crate::solver::plan::human_bytes(needed)
+            crate::units::human_bytes(needed)
         ),
     }
 }

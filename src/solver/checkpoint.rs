@@ -710,7 +710,7 @@ fn read(path: &Path, board: Board, states: u64) -> Result<Saved, String> {
         ));
     }
     let shift = u32_at(56);
-    if !(crate::solver::lean::MIN_PARTITION_SHIFT..64).contains(&shift) {
+    if !(crate::solver::MIN_PARTITION_SHIFT..64).contains(&shift) {
         return Err(format!(
             "partitions of 2^{shift} states are not this solver's"
         ));
@@ -786,7 +786,7 @@ mod tests {
         let tallies: Vec<AtomicU64> = (0..100u64.div_ceil(8)).map(AtomicU64::new).collect();
         for (saved, other) in [("2x4", "2x4c"), ("2x4c", "2x4")] {
             let (saved, other): (Board, Board) = (saved.parse().unwrap(), other.parse().unwrap());
-            let shift = crate::solver::lean::MIN_PARTITION_SHIFT;
+            let shift = crate::solver::MIN_PARTITION_SHIFT;
             write(&path, (saved, 100), progress, shift, &[], &[], &tallies).unwrap();
             let refused = read(&path, other, 100).err().expect("another topology");
             assert_eq!(refused, format!("it is for board {saved}"));
@@ -836,7 +836,7 @@ mod tests {
         let root = tempfile::tempdir().unwrap();
         let board: Board = "2x4".parse().unwrap();
         let tallies: Vec<AtomicU64> = (0..100u64.div_ceil(8)).map(AtomicU64::new).collect();
-        let shift = crate::solver::lean::MIN_PARTITION_SHIFT;
+        let shift = crate::solver::MIN_PARTITION_SHIFT;
         let work = WorkFolder::open_at(root.path().join("rank-0"), Duration::ZERO).unwrap();
         work.claim("process 0 of 2").unwrap();
         let save = |level: i32| {

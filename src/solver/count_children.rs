@@ -11,8 +11,8 @@ use super::spool::{encode, Spool};
 use super::{count_position, CountScratch, Observer, SolveError};
 use crate::index::{StateIndex, StateNumber};
 
-use super::lean::{spool_error, SeedRun, POSITIONS_PER_TASK};
 use super::tally;
+use super::{spool_error, SeedRun, POSITIONS_PER_TASK};
 
 /// Phase 2 of the lean solve: the tally of every state of `share`, and the
 /// seeds of every margin, in local numbers; returns the edges of its

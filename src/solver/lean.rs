@@ -34,10 +34,10 @@ use std::time::Instant;
 
 use super::spool::{Spool, SpoolFolder};
 use super::{
-    cell, LayerFlags, Observer, Phase, SolveError, SolveProgress, SolveStats, STATES_PER_FLAG,
-    STATES_PER_FLAG_WORD,
+    cell, spool_error, LayerFlags, Observer, Phase, SolveError, SolveProgress, SolveStats,
+    FLAG_WORDS_PER_TASK, MIN_PARTITION_SHIFT, STATES_PER_FLAG,
 };
-use crate::index::{StateIndex, StateNumber};
+use crate::index::StateIndex;
 use crate::rules::board::Board;
 use crate::solver::checkpoint::{PartitionMark, Saved, WorkFolder};
 
@@ -47,26 +47,11 @@ pub use super::logged_values::LoggedValues;
 use super::retrograde::*;
 use super::share::{Share, Whole};
 
-/// Flag words (4,096 states each) one task reads in a layer: a task's
-/// states all lie in one partition of the values' spools.
-pub(super) const FLAG_WORDS_PER_TASK: usize = 16;
-/// Positions one task counts children of.
-pub(super) const POSITIONS_PER_TASK: u64 = 4096;
 /// States of a layer one process works between two exchanges of updates
 /// when processes share a board: 2^20 at most, so that the updates a
 /// round holds, sent and received, stay a fixed cost of some tens of MiB
 /// (8 bytes an update, about 8 updates a state) whatever the board.
 pub(super) const STATES_PER_ROUND: u64 = 1 << 20;
-
-/// A spool's write failed.
-pub(super) fn spool_error(error: io::Error) -> SolveError {
-    SolveError::Spool(error.to_string())
-}
-
-/// The fewest states of a partition of the values' spools, as a power of
-/// two: a task's flag words, so that a task's states lie in one partition.
-pub const MIN_PARTITION_SHIFT: u32 =
-    (FLAG_WORDS_PER_TASK as u64 * STATES_PER_FLAG_WORD).trailing_zeros();
 
 /// The states of a partition of the values' spools by default: a power of
 /// two, about one 256th of the states (at least `MIN_PARTITION_SHIFT`), so
@@ -80,11 +65,6 @@ pub(super) fn partition_shift(states: u64) -> u32 {
         .trailing_zeros()
         .max(MIN_PARTITION_SHIFT)
 }
-
-/// The seeds of one run of positions: for each margin (offset by `N`), the
-/// passed states a second pass ends with it, as (first number, last
-/// number, the gaps after the first as varints).
-pub(super) type SeedRun = Vec<Option<(StateNumber, StateNumber, Vec<u8>)>>;
 
 /// Where a lean solve keeps its spools: in memory, or in a build's
 /// working folder, which also holds its checkpoints.

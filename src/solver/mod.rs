@@ -162,7 +162,7 @@ impl std::fmt::Display for SolveError {
             SolveError::OutOfMemory { what, bytes } => write!(
                 f,
                 "cannot have {} of memory for {what}",
-                crate::solver::plan::human_bytes(*bytes as f64)
+                crate::units::human_bytes(*bytes as f64)
             ),
         }
     }
@@ -450,6 +450,27 @@ struct LayerFlags {
 
 const STATES_PER_FLAG: StateNumber = 64;
 const STATES_PER_FLAG_WORD: StateNumber = 64 * STATES_PER_FLAG;
+
+/// Flag words (4,096 states each) one task reads in a layer: a task's
+/// states all lie in one partition of the values' spools.
+const FLAG_WORDS_PER_TASK: usize = 16;
+/// Positions one task counts children of.
+const POSITIONS_PER_TASK: u64 = 4096;
+
+/// The fewest states of a partition of the values' spools, as a power of
+/// two: a task's flag words, so that a task's states lie in one partition.
+pub const MIN_PARTITION_SHIFT: u32 =
+    (FLAG_WORDS_PER_TASK as u64 * STATES_PER_FLAG_WORD).trailing_zeros();
+
+/// A spool's write failed.
+fn spool_error(error: std::io::Error) -> SolveError {
+    SolveError::Spool(error.to_string())
+}
+
+/// The seeds of one run of positions: for each margin (offset by `N`), the
+/// passed states a second pass ends with it, as (first number, last
+/// number, the gaps after the first as varints).
+type SeedRun = Vec<Option<(StateNumber, StateNumber, Vec<u8>)>>;
 
 /// The positions of the set bits of `bits`, lowest first.
 #[inline]

@@ -2,7 +2,8 @@
 //! board too large for the machine is refused with figures instead of
 //! running out of memory hours later. The room is the least of the memory
 //! available, `--memory`, and what this process's limits (`ulimit -v`,
-//! `ulimit -d`) leave once the program and its threads have their part.
+//! `ulimit -d`) leave once the program and its threads have their part;
+//! those facts come from `host`, and the figures in messages from `units`.
 //!
 //! Legal positions come from Tromp's asymptotic formula
 //! `L(m, n) ~ A * B^(m+n) * L^(m*n)` (exact enough above 3x3; it
@@ -12,9 +13,11 @@
 
 use std::path::Path;
 
+use crate::host::{available_memory, free_disk, limit_room};
 use crate::index::MAX_INDEX_POINTS;
 use crate::rules::board::Board;
 use crate::symmetry::symmetries;
+use crate::units::{human, human_bytes};
 
 /// Bytes of working memory per state: the tally, and the partitions of
 /// values the table writer holds (four of about a 256th of the states, at
@@ -130,43 +133,6 @@ fn limit_words(bytes: u64) -> String {
     )
 }
 
-/// Address space each thread of the solve may take besides the data of the
-/// plan: its stack (2 MiB) and the malloc arena glibc reserves for a thread
-/// (64 MiB on 64-bit machines), which count against `ulimit -v` although
-/// little of them is used.
-const THREAD_ADDRESS_SPACE: u64 = 66 << 20;
-
-/// The memory left for a solve or a verification under this process's
-/// limits on its address space (`RLIMIT_AS`, `ulimit -v`) and its data
-/// (`RLIMIT_DATA`, `ulimit -d`): each limit less what the process already
-/// uses of it and the room its threads take (`THREAD_ADDRESS_SPACE` for
-/// each core's thread and the main one); `None` without limits.
-pub fn limit_room() -> Option<u64> {
-    let limit = |resource| {
-        let mut limit = libc::rlimit {
-            rlim_cur: 0,
-            rlim_max: 0,
-        };
-        // SAFETY: `getrlimit` fills the struct it is given.
-        let read = unsafe { libc::getrlimit(resource, &mut limit) } == 0;
-        (read && limit.rlim_cur != libc::RLIM_INFINITY).then_some(limit.rlim_cur)
-    };
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    let used = |field: &str| -> u64 {
-        status
-            .lines()
-            .find_map(|line| line.strip_prefix(field))
-            .and_then(|rest| rest.split_whitespace().next()?.parse::<u64>().ok())
-            .map_or(0, |kib| kib * 1024)
-    };
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()) as u64 + 1;
-    let overhead = threads * THREAD_ADDRESS_SPACE;
-    let address_space =
-        limit(libc::RLIMIT_AS).map(|l| l.saturating_sub(used("VmSize:") + overhead));
-    let data = limit(libc::RLIMIT_DATA).map(|l| l.saturating_sub(used("VmData:") + overhead));
-    address_space.into_iter().chain(data).min()
-}
-
 /// Refuses a board the solver cannot number, or whose build does not fit
 /// `room` in memory or on the disk of `folder`, with the figures.
 pub fn check_build(board: &Board, folder: &Path, room: Room) -> Result<(), String> {
@@ -241,124 +207,9 @@ fn index_bytes(board: &Board, states: f64) -> f64 {
     3f64.powi(board.points() as i32) * INDEX_BYTES_PER_CODE + states * INDEX_BYTES_PER_STATE
 }
 
-/// Bytes free for this user on the file system of `folder` (or of its
-/// nearest existing ancestor), if known.
-pub fn free_disk(folder: &Path) -> Option<u64> {
-    let existing = folder.ancestors().find(|p| p.exists())?;
-    let path = std::ffi::CString::new(existing.as_os_str().as_encoded_bytes()).ok()?;
-    let mut stats = std::mem::MaybeUninit::<libc::statvfs>::uninit();
-    // SAFETY: `path` is a NUL-terminated string and `stats` a buffer of the
-    // size `statvfs` fills; it is read only if the call succeeds.
-    let stats = unsafe {
-        if libc::statvfs(path.as_ptr(), stats.as_mut_ptr()) != 0 {
-            return None;
-        }
-        stats.assume_init()
-    };
-    Some(stats.f_bavail as u64 * stats.f_frsize as u64)
-}
-
-/// Parses a size such as `8G`, `512M`, `1.5G` or `1000000` (bytes); the
-/// units are binary (K, M, G, T, with an optional `i` and `B`).
-pub fn parse_size(text: &str) -> Result<u64, String> {
-    let trimmed = text.trim();
-    let upper = trimmed.to_ascii_uppercase();
-    let number_end = upper
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(upper.len());
-    let (number, unit) = upper.split_at(number_end);
-    let scale: u64 = match unit.trim_end_matches('B').trim_end_matches('I') {
-        "" => 1,
-        "K" => 1 << 10,
-        "M" => 1 << 20,
-        "G" => 1 << 30,
-        "T" => 1 << 40,
-        _ => return Err(format!("{text:?} is not a size (for example 8G or 512M)")),
-    };
-    let value: f64 = number
-        .parse()
-        .map_err(|_| format!("{text:?} is not a size (for example 8G or 512M)"))?;
-    let bytes = value * scale as f64;
-    if !bytes.is_finite() || bytes < 1.0 || bytes > u64::MAX as f64 {
-        return Err(format!("{text:?} is not a size (for example 8G or 512M)"));
-    }
-    Ok(bytes as u64)
-}
-
 /// Whether the solver can number this board at all.
 pub fn within_index_limit(board: &Board) -> bool {
     board.points() <= MAX_INDEX_POINTS
-}
-
-/// Bytes of memory this machine has available now (Linux), if known.
-pub fn available_memory() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
-}
-
-/// The peak resident memory of this process so far (Linux), in bytes.
-pub fn peak_memory() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = text.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
-}
-
-/// Resets the peak resident memory figure to the current one (Linux), so
-/// that several measurements can run in one process.
-pub fn reset_peak_memory() {
-    let _ = std::fs::write("/proc/self/clear_refs", "5");
-}
-
-/// CPU seconds this process has used (user and system, Linux); 0 if
-/// unknown.
-pub fn cpu_seconds() -> f64 {
-    let Ok(text) = std::fs::read_to_string("/proc/self/stat") else {
-        return 0.0;
-    };
-    // The command name (field 2) may hold spaces; fields after it are plain.
-    let Some(after_name) = text.rsplit_once(')').map(|(_, rest)| rest) else {
-        return 0.0;
-    };
-    let fields: Vec<&str> = after_name.split_whitespace().collect();
-    // utime and stime are fields 14 and 15, that is 11 and 12 after the name.
-    let ticks = |i: usize| {
-        fields
-            .get(i)
-            .and_then(|f| f.parse::<f64>().ok())
-            .unwrap_or(0.0)
-    };
-    // Linux reports these in clock ticks of 1/100 s.
-    (ticks(11) + ticks(12)) / 100.0
-}
-
-/// `1234567` as `1.2 M`, for messages.
-pub fn human(count: f64) -> String {
-    let units = [(1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")];
-    for (scale, unit) in units {
-        if count >= scale {
-            return format!("{:.1} {unit}", count / scale);
-        }
-    }
-    format!("{count:.0}")
-}
-
-/// Bytes as `1.5 GiB`.
-pub fn human_bytes(bytes: f64) -> String {
-    let units = [
-        (1u64 << 40, "TiB"),
-        (1 << 30, "GiB"),
-        (1 << 20, "MiB"),
-        (1 << 10, "KiB"),
-    ];
-    for (scale, unit) in units {
-        if bytes >= scale as f64 {
-            return format!("{:.1} {unit}", bytes / scale as f64);
-        }
-    }
-    format!("{bytes:.0} B")
 }
 
 #[cfg(test)]
@@ -423,17 +274,6 @@ mod tests {
         assert!(message.contains("of disk"), "{message}");
         let small: Board = "3x3".parse().unwrap();
         assert_eq!(check_build(&small, folder, room(gib, None, gib)), Ok(()));
-    }
-
-    #[test]
-    fn sizes_parse_in_binary_units() {
-        assert_eq!(parse_size("8G"), Ok(8 << 30));
-        assert_eq!(parse_size("512M"), Ok(512 << 20));
-        assert_eq!(parse_size("1.5GiB"), Ok(3 << 29));
-        assert_eq!(parse_size("1000"), Ok(1000));
-        for bad in ["", "G", "8X", "-1G", "0", "1.2.3G"] {
-            assert!(parse_size(bad).is_err(), "{bad}");
-        }
     }
 
     #[test]

@@ -17,9 +17,9 @@ use super::{
 use crate::index::{StateIndex, StateNumber, SLOT_FIRST_KO};
 use crate::prefetch::prefetch_element;
 
-use super::lean::{spool_error, FLAG_WORDS_PER_TASK};
 use super::share::Share;
 use super::tally;
+use super::{spool_error, FLAG_WORDS_PER_TASK};
 
 /// Reads a seed spool back: the numbers of its states, a batch at a time.
 pub(super) fn read_seeds(

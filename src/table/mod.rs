@@ -18,6 +18,7 @@
 pub mod built_in;
 pub mod format;
 pub mod library;
+pub mod mapped;
 pub mod probe;
 pub mod values;
 #[cfg(feature = "solver")]

@@ -17,9 +17,8 @@
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
-use memmap2::Mmap;
-
 use super::format::{Block, Fault, Header, TableBytes};
+use super::mapped::{read_or_map, FileBytes, Mapped};
 use super::{Origin, TableError};
 use crate::index::code::{Codec, PositionCode};
 use crate::index::{SLOT_FIRST_KO, SLOT_PASSED, SLOT_PLAIN};
@@ -54,7 +53,7 @@ const SOLVED_AT_OPEN_STATES: u64 = 1000;
 pub const READ_WHOLE_BYTES: u64 = 64 << 20;
 
 enum Bytes {
-    Mapped(Mmap),
+    Mapped(Mapped),
     Read(Vec<u8>),
     Static(&'static [u8]),
 }
@@ -62,7 +61,7 @@ enum Bytes {
 impl Bytes {
     fn as_slice(&self) -> &[u8] {
         match self {
-            Bytes::Mapped(map) => map,
+            Bytes::Mapped(map) => map.bytes(),
             Bytes::Read(bytes) => bytes,
             Bytes::Static(bytes) => bytes,
         }
@@ -99,39 +98,14 @@ impl Table {
     /// stops the process with a bus error (SIGBUS) at the next probe that
     /// reads past the new end; that is the contract of mapping.
     pub fn open(path: &Path) -> Result<Table, TableError> {
-        let mut file = super::open_regular(path)?;
-        let length = file.metadata().map_err(|e| TableError::io(path, e))?.len();
-        if length < READ_WHOLE_BYTES {
-            use std::io::Read;
-            let mut bytes = Vec::with_capacity(length as usize);
-            file.read_to_end(&mut bytes)
-                .map_err(|e| TableError::io(path, e))?;
-            return Table::from_bytes(Origin::File(path.to_path_buf()), Bytes::Read(bytes));
-        }
-        // SAFETY: the map is read-only and every byte read from it is checked
-        // before use (bounds, codes, checksum), so unexpected contents give a
-        // `Fault`, not undefined behaviour in our code. smallgo itself never
-        // changes a table in place: new tables are renamed over old ones, so a
-        // rebuild leaves a mapped file untouched. Another program truncating
-        // the file while it is mapped could still fault the process; that is
-        // the accepted cost of mapping.
-        let map = unsafe { Mmap::map(&file) }.map_err(|e| TableError::io(path, e))?;
         let origin = Origin::File(path.to_path_buf());
-        let release = |span: std::ops::Range<usize>| {
-            // SAFETY: the map is a shared, read-only map of a file, so
-            // dropping its pages changes no byte: a later read fetches them
-            // from the file again. The span lies within the map.
-            let _ = unsafe {
-                map.unchecked_advise_range(
-                    memmap2::UncheckedAdvice::DontNeed,
-                    span.start,
-                    span.len(),
-                )
-            };
+        let map = match read_or_map(path, READ_WHOLE_BYTES)? {
+            FileBytes::Read(bytes) => return Table::from_bytes(origin, Bytes::Read(bytes)),
+            FileBytes::Mapped(map) => map,
         };
         // The checksum reads the whole file; its pages are let go as it
         // goes, so that opening a large table does not make it resident.
-        let header = match Header::read_releasing(&map, &release) {
+        let header = match Header::read_releasing(map.bytes(), &|span| map.release(span)) {
             Ok(header) => header,
             Err(fault) => return Err(TableError::Corrupt { origin, fault }),
         };

@@ -23,6 +23,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use super::format::{Fault, TableBytes};
+use super::mapped::Mapped;
 use super::{Origin, TableError};
 use crate::index::code::Canonical;
 use crate::index::{StateIndex, StateNumber, SLOT_FIRST_KO};
@@ -820,30 +821,26 @@ pub fn verify_file(path: &std::path::Path) -> Result<VerifyReport, TableError> {
 
 /// `verify_file` within the memory `options` allow, telling `observer` how
 /// it goes.
+///
+/// The file is mapped (`Mapped::open`): no other program may truncate or
+/// rewrite it in place while it is verified; a truncated mapped file stops
+/// the process with SIGBUS.
 pub fn verify_file_with(
     path: &std::path::Path,
     options: VerifyOptions,
     observer: &dyn VerifyObserver,
 ) -> Result<VerifyReport, TableError> {
-    let file = super::open_regular(path)?;
-    // SAFETY: read-only, and every byte is checked before use; see
-    // `Table::open` for what another program changing the file could do.
-    let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| TableError::io(path, e))?;
+    let map = Mapped::open(path)?;
     let origin = Origin::File(path.to_path_buf());
-    let board = super::format::Header::peek_board(&map).map_err(|fault| TableError::Corrupt {
-        origin: origin.clone(),
-        fault,
-    })?;
+    let board =
+        super::format::Header::peek_board(map.bytes()).map_err(|fault| TableError::Corrupt {
+            origin: origin.clone(),
+            fault,
+        })?;
     super::check_name(path, board)?;
-    let release = |span: std::ops::Range<usize>| {
-        // SAFETY: the map is a shared, read-only map of a file, so dropping
-        // its pages changes no byte: a later read fetches them from the file
-        // again. The span lies within the map (`blocks_span` checks it).
-        let _ = unsafe {
-            map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, span.start, span.len())
-        };
-    };
-    verify_with(&origin, &map, options, observer, &release)
+    verify_with(&origin, map.bytes(), options, observer, &|span| {
+        map.release(span)
+    })
 }
 
 /// States a spot check reads: about one in 50,000, at least 64 and at most
@@ -859,28 +856,19 @@ pub fn spot_sample(states: u64) -> u64 {
 /// read from the file's blocks through the decoder, numbered with the
 /// build's `index` (no second directory is built). The file's pages are let
 /// go as they are read. Returns the states checked.
+///
+/// The file is mapped under the contract of `Mapped::open`.
 pub fn spot_check(
     path: &std::path::Path,
     index: &StateIndex,
     edges: u64,
     sample: u64,
 ) -> Result<u64, String> {
-    let file = super::open_regular(path).map_err(|e| e.to_string())?;
-    // SAFETY: read-only, and every byte is checked before use; see
-    // `Table::open` for what another program changing the file could do.
-    let map =
-        unsafe { memmap2::Mmap::map(&file) }.map_err(|e| TableError::io(path, e).to_string())?;
-    let release = |span: std::ops::Range<usize>| {
-        // SAFETY: the map is a shared, read-only map of a file, so dropping
-        // its pages changes no byte: a later read fetches them from the file
-        // again. The span lies within the map.
-        let _ = unsafe {
-            map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, span.start, span.len())
-        };
-    };
+    let map = Mapped::open(path).map_err(|e| e.to_string())?;
+    let release = |span| map.release(span);
     let origin = format!("{}", path.display());
-    let table =
-        TableBytes::new_releasing(&map, &release).map_err(|fault| format!("{origin}: {fault}"))?;
+    let table = TableBytes::new_releasing(map.bytes(), &release)
+        .map_err(|fault| format!("{origin}: {fault}"))?;
     let header = table.header();
     let counts = index.counts();
     if header.board != *index.board() {

@@ -93,6 +93,7 @@
 //! to the engine, and what each folder owns, are in `docs/architecture.md`.
 
 #![warn(missing_docs)]
+#![warn(missing_debug_implementations)]
 
 #[cfg(feature = "solver")]
 mod analyses;

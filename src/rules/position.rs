@@ -389,6 +389,7 @@ impl Position {
 
 /// Why a diagram is not a position of its board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum DiagramError {
     /// Not as many rows (lines with cells) as the board.
     Rows {

@@ -57,6 +57,7 @@ pub struct Tablebase {
 
 /// A source `Tablebase::scan` refused, and why.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum SourceError {
     /// A built-in table whose header is not sound.
     BuiltIn(TableError),
@@ -84,7 +85,14 @@ impl std::fmt::Display for SourceError {
     }
 }
 
-impl std::error::Error for SourceError {}
+impl std::error::Error for SourceError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            SourceError::BuiltIn(error) | SourceError::File(error) => Some(error),
+            SourceError::Folder { error, .. } => Some(error),
+        }
+    }
+}
 
 /// Values for one board, however they are obtained.
 #[derive(Clone)]
@@ -182,6 +190,24 @@ impl Source {
                 Ok(Arc::new(solution))
             }
         }
+    }
+}
+
+impl std::fmt::Debug for Tablebase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tablebase")
+            .field("files", &self.files)
+            .field("built_in", &self.built_in.keys().collect::<Vec<_>>())
+            .finish()
+    }
+}
+
+impl std::fmt::Debug for BoardValues {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BoardValues")
+            .field("board", &self.board)
+            .field("source", &self.description())
+            .finish()
     }
 }
 
@@ -548,7 +574,14 @@ impl std::fmt::Display for NoValues {
     }
 }
 
-impl std::error::Error for NoValues {}
+/// The source is the first table refused, if any.
+impl std::error::Error for NoValues {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.refused
+            .first()
+            .map(|error| error as &(dyn std::error::Error + 'static))
+    }
+}
 
 /// A legal state together with the board it is on: what [`BoardValues`]
 /// probes, so that a state of one board is never read from another
@@ -894,5 +927,30 @@ mod board_check {
         let own = tables.values(small).unwrap();
         assert!(own.outcome(&state, 0.0, true).is_ok());
         assert!(!own.best_moves(&state, 0.0, true).unwrap().is_empty());
+    }
+
+    /// The errors that wrap another give it as their source; the public
+    /// types print with `{:?}`.
+    #[test]
+    fn wrapping_errors_give_their_source() {
+        use std::error::Error;
+        let io = || std::io::Error::new(std::io::ErrorKind::NotFound, "gone");
+        let table = TableError::io(Path::new("x.sgtb"), io());
+        assert_eq!(table.source().unwrap().to_string(), "gone");
+        let probe = ProbeError::from(TableError::io(Path::new("x.sgtb"), io()));
+        assert!(probe.source().unwrap().to_string().contains("gone"));
+        let file = SourceError::File(TableError::io(Path::new("x.sgtb"), io()));
+        assert!(file.source().is_some());
+        let none = NoValues {
+            board: "3x3".parse().unwrap(),
+            refused: vec![TableError::io(Path::new("x.sgtb"), io())],
+            not_solved: None,
+        };
+        assert!(none.source().unwrap().to_string().contains("gone"));
+        let values = Tablebase::new().values("2x3".parse().unwrap()).unwrap();
+        assert!(
+            format!("{values:?}").contains("built-in table 2x3"),
+            "{values:?}"
+        );
     }
 }

@@ -146,3 +146,23 @@ pub use table::{Origin, TableError};
 pub use solver::SolveError;
 #[cfg(feature = "solver")]
 pub use table::writer::{build_table, BuildError};
+
+/// README's "Use from Rust" sample is the crate root's first example, its
+/// hidden lines aside, which `cargo test --doc` runs.
+#[cfg(test)]
+#[test]
+fn the_readme_sample_is_the_crate_roots_first_example() {
+    let readme = include_str!("../README.md");
+    let section = &readme[readme.find("## Use from Rust").unwrap()..];
+    let sample = section.split("```rust\n").nth(1).unwrap();
+    let sample = sample.split("```").next().unwrap();
+    let doc: Vec<&str> = include_str!("lib.rs")
+        .lines()
+        .filter_map(|line| line.strip_prefix("//!"))
+        .map(|line| line.strip_prefix(' ').unwrap_or(line))
+        .filter(|line| !line.starts_with("# ") && *line != "#")
+        .collect();
+    let doc = doc.join("\n");
+    let example = doc.split("```\n").nth(1).unwrap();
+    assert_eq!(sample.trim(), example.trim());
+}

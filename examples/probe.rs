@@ -9,7 +9,7 @@
 
 use std::path::Path;
 
-use smallgo::{Board, Outcome, Position, State, Tablebase};
+use smallgo::{Board, BoardState, Outcome, Position, Tablebase};
 
 fn main() {
     if let Err(error) = probe() {
@@ -29,7 +29,7 @@ fn probe() -> Result<(), Box<dyn std::error::Error>> {
     let board: Board = board.parse()?;
     let position = Position::from_diagram(&board, &rows.replace('|', "\n"))?;
     // A state: the stones, no ko point, no pass just played.
-    let state = State::new(&board, position, None, false)?;
+    let state = BoardState::new(board, position, None, false)?;
 
     // The built-in tables, a folder's if given, and a solve on the spot
     // for a small board without one.

@@ -9,21 +9,24 @@
 //!
 //! [`Board`] is parsed from `"3x4"` (rows x columns) or `"2x7c"` (circular:
 //! the columns wrap). [`Position`] holds the stones from the side to move's
-//! view and is read from a diagram; [`State`] adds the ko point and whether
-//! the last move was a pass, and checks it all. [`Tablebase`] holds the
-//! built-in tables and the folders you add, and gives a board's
+//! view and is read from a diagram; [`BoardState`] adds the ko point and
+//! whether the last move was a pass, checks it all, and keeps the board
+//! with it ([`State`] is the same without the board). [`Tablebase`] holds
+//! the built-in tables and the folders you add, and gives a board's
 //! [`BoardValues`], which give the [`Outcome`] of a state at a komi (a win,
 //! a draw or a loss, with its margin and the plies to the end) and its best
-//! [`Move`]s.
+//! [`Move`]s. A state of another board is refused with
+//! [`ProbeError::WrongBoard`]: the values never answer for a board they are
+//! not of.
 //!
 //! ```
-//! use smallgo::{Board, Outcome, Position, State, Tablebase};
+//! use smallgo::{Board, BoardState, Outcome, Position, Tablebase};
 //!
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! let board: Board = "3x3".parse()?;
 //! // Black to move (`X`) after Black C3 and White B2: White's stone is `O`.
 //! let position = Position::from_diagram(&board, "..X\n.O.\n...")?;
-//! let state = State::new(&board, position, None, false)?;
+//! let state = BoardState::new(board, position, None, false)?;
 //! let values = Tablebase::new().values(board)?;
 //! let (komi, black_to_move) = (0.0, true);
 //! match values.outcome(&state, komi, black_to_move)? {
@@ -34,6 +37,11 @@
 //! let moves = values.best_moves(&state, komi, black_to_move)?;
 //! let names: Vec<String> = moves.iter().map(|mv| mv.name(&board)).collect();
 //! assert!(!names.is_empty());
+//!
+//! // The same stones asked of the 4x4 values: refused.
+//! let large = Tablebase::new().values("4x4".parse()?)?;
+//! let refused = large.outcome(&state, komi, black_to_move);
+//! assert!(matches!(refused, Err(smallgo::ProbeError::WrongBoard { .. })));
 //! # Ok(())
 //! # }
 //! ```
@@ -46,7 +54,7 @@
 //! ```
 //! # #[cfg(feature = "solver")]
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
-//! use smallgo::{build_table, Board, State, Tablebase};
+//! use smallgo::{build_table, Board, BoardState, Tablebase};
 //!
 //! let folder = std::env::temp_dir().join(format!("smallgo-doc-{}", std::process::id()));
 //! std::fs::create_dir_all(&folder)?;
@@ -58,7 +66,7 @@
 //! assert!(refused.is_empty());
 //! let values = tables.values(board)?;
 //! assert_eq!(values.description(), path.display().to_string());
-//! let start = State::start();
+//! let start = BoardState::start(board);
 //! println!("{:?}", values.outcome(&start, 0.0, true)?);
 //! std::fs::remove_dir_all(&folder)?;
 //! # Ok(())
@@ -85,6 +93,7 @@
 //! to the engine, and what each folder owns, are in `docs/architecture.md`.
 
 #![warn(missing_docs)]
+#![warn(missing_debug_implementations)]
 
 #[cfg(feature = "solver")]
 mod analyses;
@@ -134,10 +143,30 @@ pub use rules::position::{DiagramError, Position};
 pub use rules::state::{State, StateError};
 pub use rules::value::Outcome;
 pub use table::format::Fault;
-pub use table::library::{BoardValues, NoValues, SourceError, Tablebase};
+pub use table::library::{BoardState, BoardValues, NoValues, ProbeError, SourceError, Tablebase};
 pub use table::{Origin, TableError};
 
 #[cfg(feature = "solver")]
 pub use solver::SolveError;
 #[cfg(feature = "solver")]
 pub use table::writer::{build_table, BuildError};
+
+/// README's "Use from Rust" sample is the crate root's first example, its
+/// hidden lines aside, which `cargo test --doc` runs.
+#[cfg(test)]
+#[test]
+fn the_readme_sample_is_the_crate_roots_first_example() {
+    let readme = include_str!("../README.md");
+    let section = &readme[readme.find("## Use from Rust").unwrap()..];
+    let sample = section.split("```rust\n").nth(1).unwrap();
+    let sample = sample.split("```").next().unwrap();
+    let doc: Vec<&str> = include_str!("lib.rs")
+        .lines()
+        .filter_map(|line| line.strip_prefix("//!"))
+        .map(|line| line.strip_prefix(' ').unwrap_or(line))
+        .filter(|line| !line.starts_with("# ") && *line != "#")
+        .collect();
+    let doc = doc.join("\n");
+    let example = doc.split("```\n").nth(1).unwrap();
+    assert_eq!(sample.trim(), example.trim());
+}

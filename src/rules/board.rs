@@ -212,6 +212,7 @@ impl Topology {
 
 /// Why a board name or size was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum BoardError {
     /// Not of the form `RxC` or `RxCc`.
     Syntax(String),

@@ -66,6 +66,33 @@ impl Position {
         board.all() - self.us - self.them
     }
 
+    /// The side to move's stones (`X` in a diagram), in point order.
+    ///
+    /// ```
+    /// use smallgo::{Board, Position};
+    /// let board: Board = "2x2".parse().unwrap();
+    /// let position = Position::from_diagram(&board, "X.\n.O").unwrap();
+    /// let name = |points: Vec<smallgo::Point>| -> Vec<String> {
+    ///     points.iter().map(|p| board.point_name(*p)).collect()
+    /// };
+    /// assert_eq!(name(position.mover_stones()), ["A2"]);
+    /// assert_eq!(name(position.other_stones()), ["B1"]);
+    /// assert_eq!(name(position.empty(&board)), ["A1", "B2"]);
+    /// ```
+    pub fn mover_stones(&self) -> Vec<Point> {
+        self.us.iter().collect()
+    }
+
+    /// The other side's stones (`O` in a diagram), in point order.
+    pub fn other_stones(&self) -> Vec<Point> {
+        self.them.iter().collect()
+    }
+
+    /// The empty points of `board`, in point order.
+    pub fn empty(&self, board: &Board) -> Vec<Point> {
+        self.empty_points(board).iter().collect()
+    }
+
     /// The same stones seen from the other side.
     pub const fn swapped(&self) -> Position {
         Position {
@@ -389,6 +416,7 @@ impl Position {
 
 /// Why a diagram is not a position of its board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum DiagramError {
     /// Not as many rows (lines with cells) as the board.
     Rows {

@@ -37,6 +37,7 @@ pub enum Child {
 
 /// Why a setup is not a legal state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum StateError {
     /// Some string has no liberty, or stones overlap or lie off the board.
     IllegalPosition,

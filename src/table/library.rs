@@ -34,7 +34,7 @@ use std::sync::{Arc, RwLock};
 use crate::rules::board::{Board, Point, PointSet};
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
-use crate::rules::state::State;
+use crate::rules::state::{State, StateError};
 use crate::rules::value::{Outcome, Value};
 #[cfg(feature = "solver")]
 use crate::solver::plan::estimate;
@@ -57,6 +57,7 @@ pub struct Tablebase {
 
 /// A source `Tablebase::scan` refused, and why.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum SourceError {
     /// A built-in table whose header is not sound.
     BuiltIn(TableError),
@@ -84,7 +85,14 @@ impl std::fmt::Display for SourceError {
     }
 }
 
-impl std::error::Error for SourceError {}
+impl std::error::Error for SourceError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            SourceError::BuiltIn(error) | SourceError::File(error) => Some(error),
+            SourceError::Folder { error, .. } => Some(error),
+        }
+    }
+}
 
 /// Values for one board, however they are obtained.
 #[derive(Clone)]
@@ -182,6 +190,24 @@ impl Source {
                 Ok(Arc::new(solution))
             }
         }
+    }
+}
+
+impl std::fmt::Debug for Tablebase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tablebase")
+            .field("files", &self.files)
+            .field("built_in", &self.built_in.keys().collect::<Vec<_>>())
+            .finish()
+    }
+}
+
+impl std::fmt::Debug for BoardValues {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BoardValues")
+            .field("board", &self.board)
+            .field("source", &self.description())
+            .finish()
     }
 }
 
@@ -548,7 +574,100 @@ impl std::fmt::Display for NoValues {
     }
 }
 
-impl std::error::Error for NoValues {}
+/// The source is the first table refused, if any.
+impl std::error::Error for NoValues {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.refused
+            .first()
+            .map(|error| error as &(dyn std::error::Error + 'static))
+    }
+}
+
+/// A legal state together with the board it is on: what [`BoardValues`]
+/// probes, so that a state of one board is never read from another
+/// board's table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BoardState {
+    board: Board,
+    state: State,
+}
+
+impl BoardState {
+    /// Checks a setup on `board` (as [`State::new`] does) and keeps the
+    /// board with it.
+    pub fn new(
+        board: Board,
+        position: Position,
+        ko: Option<Point>,
+        passed: bool,
+    ) -> Result<BoardState, StateError> {
+        let state = State::new(&board, position, ko, passed)?;
+        Ok(BoardState { board, state })
+    }
+
+    /// The empty `board` with Black to move.
+    pub fn start(board: Board) -> BoardState {
+        BoardState {
+            board,
+            state: State::start(),
+        }
+    }
+
+    /// The board the state is on.
+    pub fn board(&self) -> Board {
+        self.board
+    }
+
+    /// The state, without its board.
+    pub fn state(&self) -> State {
+        self.state
+    }
+}
+
+/// Why a probe of [`BoardValues`] gave no answer.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum ProbeError {
+    /// The state is on another board than the values.
+    WrongBoard {
+        /// The board of the values, by name (`"4x4"`: [`Board`]'s
+        /// `Display`, which its `FromStr` reads back).
+        expected: String,
+        /// The board of the state, by name.
+        found: String,
+    },
+    /// No source of the values could answer.
+    Table(TableError),
+}
+
+impl std::fmt::Display for ProbeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ProbeError::WrongBoard { expected, found } => {
+                write!(
+                    f,
+                    "a state of board {found} asked of board {expected}'s values"
+                )
+            }
+            ProbeError::Table(error) => write!(f, "{error}"),
+        }
+    }
+}
+
+impl std::error::Error for ProbeError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ProbeError::WrongBoard { .. } => None,
+            ProbeError::Table(error) => Some(error),
+        }
+    }
+}
+
+impl From<TableError> for ProbeError {
+    fn from(error: TableError) -> ProbeError {
+        ProbeError::Table(error)
+    }
+}
 
 impl BoardValues {
     /// Where the values come from now: a file's path, `built in`,
@@ -605,25 +724,50 @@ impl BoardValues {
 
     /// The exact outcome of `state` for the side to move with perfect play
     /// on both sides, at komi `komi` (given to White), the mover Black if
-    /// `mover_is_black`.
+    /// `mover_is_black`; [`ProbeError::WrongBoard`] if `state` is on
+    /// another board.
     pub fn outcome(
         &self,
-        state: &State,
+        state: &BoardState,
         komi: f64,
         mover_is_black: bool,
-    ) -> Result<Outcome, TableError> {
-        crate::table::values::rating::outcome(self, state, komi, mover_is_black)
+    ) -> Result<Outcome, ProbeError> {
+        let state = self.check_board(state)?;
+        Ok(crate::table::values::rating::outcome(
+            self,
+            state,
+            komi,
+            mover_is_black,
+        )?)
     }
 
     /// The legal moves of `state` that keep the best result and margin
-    /// (plies aside), in point order, then pass.
+    /// (plies aside), in point order, then pass; [`ProbeError::WrongBoard`]
+    /// if `state` is on another board.
     pub fn best_moves(
         &self,
-        state: &State,
+        state: &BoardState,
         komi: f64,
         mover_is_black: bool,
-    ) -> Result<Vec<Move>, TableError> {
-        crate::table::values::rating::best_moves(self, state, komi, mover_is_black)
+    ) -> Result<Vec<Move>, ProbeError> {
+        let state = self.check_board(state)?;
+        Ok(crate::table::values::rating::best_moves(
+            self,
+            state,
+            komi,
+            mover_is_black,
+        )?)
+    }
+
+    /// The state of `state` if it is on this board.
+    fn check_board<'a>(&self, state: &'a BoardState) -> Result<&'a State, ProbeError> {
+        if state.board != self.board {
+            return Err(ProbeError::WrongBoard {
+                expected: self.board.to_string(),
+                found: state.board.to_string(),
+            });
+        }
+        Ok(&state.state)
     }
 
     /// A state of this board as the source's (transposed) board sees it.
@@ -752,5 +896,61 @@ mod tests {
         let board: Board = "2x2".parse().unwrap();
         assert!(Tablebase::with_sources(None, true).open(board).is_none());
         assert!(Tablebase::with_sources(None, false).open(board).is_some());
+    }
+}
+
+#[cfg(test)]
+mod board_check {
+    use super::*;
+
+    /// A 3x3 state asked of the 4x4 values is refused, naming both boards;
+    /// on its own board it is answered.
+    #[test]
+    fn a_state_of_another_board_is_refused() {
+        let small: Board = "3x3".parse().unwrap();
+        let large: Board = "4x4".parse().unwrap();
+        let position = Position::from_diagram(&small, "..X\n.O.\n...").unwrap();
+        let state = BoardState::new(small, position, None, false).unwrap();
+        let tables = Tablebase::new();
+        let values = tables.values(large).unwrap();
+        for answer in [
+            values.outcome(&state, 0.0, true).map(|_| ()),
+            values.best_moves(&state, 0.0, true).map(|_| ()),
+        ] {
+            match answer {
+                Err(ProbeError::WrongBoard { expected, found }) => {
+                    assert_eq!((&expected[..], &found[..]), ("4x4", "3x3"));
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+        let own = tables.values(small).unwrap();
+        assert!(own.outcome(&state, 0.0, true).is_ok());
+        assert!(!own.best_moves(&state, 0.0, true).unwrap().is_empty());
+    }
+
+    /// The errors that wrap another give it as their source; the public
+    /// types print with `{:?}`.
+    #[test]
+    fn wrapping_errors_give_their_source() {
+        use std::error::Error;
+        let io = || std::io::Error::new(std::io::ErrorKind::NotFound, "gone");
+        let table = TableError::io(Path::new("x.sgtb"), io());
+        assert_eq!(table.source().unwrap().to_string(), "gone");
+        let probe = ProbeError::from(TableError::io(Path::new("x.sgtb"), io()));
+        assert!(probe.source().unwrap().to_string().contains("gone"));
+        let file = SourceError::File(TableError::io(Path::new("x.sgtb"), io()));
+        assert!(file.source().is_some());
+        let none = NoValues {
+            board: "3x3".parse().unwrap(),
+            refused: vec![TableError::io(Path::new("x.sgtb"), io())],
+            not_solved: None,
+        };
+        assert!(none.source().unwrap().to_string().contains("gone"));
+        let values = Tablebase::new().values("2x3".parse().unwrap()).unwrap();
+        assert!(
+            format!("{values:?}").contains("built-in table 2x3"),
+            "{values:?}"
+        );
     }
 }

@@ -55,6 +55,7 @@ impl fmt::Display for Origin {
 
 /// A table that cannot be used, and why.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum TableError {
     /// The file could not be read or written.
     Io {
@@ -111,7 +112,14 @@ impl fmt::Display for TableError {
     }
 }
 
-impl std::error::Error for TableError {}
+impl std::error::Error for TableError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            TableError::Io { error, .. } => Some(error),
+            _ => None,
+        }
+    }
+}
 
 /// The file name of a board's table: `RxC.sgtb`, a shape's
 /// `shape-HASH.sgtb` (`Board::file_stem`).

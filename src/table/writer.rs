@@ -228,6 +228,7 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), TableError> {
 
 /// Why `build_table` wrote no table.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum BuildError {
     /// The board cannot be solved here (see the message).
     Solve(SolveError),
@@ -245,7 +246,14 @@ impl std::fmt::Display for BuildError {
     }
 }
 
-impl std::error::Error for BuildError {}
+impl std::error::Error for BuildError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            BuildError::Solve(error) => Some(error),
+            BuildError::Write(error) => Some(error),
+        }
+    }
+}
 
 /// Solves `board` in memory and writes its table into `folder` as
 /// `RxC.sgtb`, as `smallgo build` does: through a temporary file, read

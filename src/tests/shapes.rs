@@ -568,6 +568,8 @@ fn shape_tables_are_written_verified_and_probed() {
         let state = index.unrank(number);
         let value = solution.value(number).unwrap();
         for komi in [-1.5, 0.0, 2.0] {
+            let state = crate::BoardState::new(board, state.position(), state.ko(), state.passed())
+                .unwrap();
             let outcome: Outcome = values.outcome(&state, komi, true).unwrap();
             assert_eq!(
                 outcome,

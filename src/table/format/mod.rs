@@ -96,6 +96,7 @@ const MAX_POSITIONS_PER_BLOCK: u32 = 1 << 20;
 
 /// What is wrong with table bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Fault {
     /// The file does not begin as a smallgo table.
     BadMagic,

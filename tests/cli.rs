@@ -9,19 +9,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use support::command::{smallgo, Outcome, Running, Smallgo};
-use support::files::{make_fifo, shipped_table};
-
-fn files_in(folder: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(folder)
-        .map(|entries| {
-            entries
-                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-                .collect()
-        })
-        .unwrap_or_default();
-    names.sort();
-    names
-}
+use support::files::{files_in, make_fifo, shipped_table};
 
 #[test]
 fn bad_board_names_are_refused() {

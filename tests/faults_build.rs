@@ -13,20 +13,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use support::command::{smallgo, Smallgo};
-use support::files::{make_fifo, shipped_table};
-
-/// The names in `folder`, sorted.
-fn files_in(folder: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(folder)
-        .map(|entries| {
-            entries
-                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-                .collect()
-        })
-        .unwrap_or_default();
-    names.sort();
-    names
-}
+use support::files::{files_in, make_fifo, shipped_table};
 
 /// A turned board's table that does not pass the engine's checks (here a
 /// 2x3 table whose header names 1x17, so that only its start looks right)

@@ -1,7 +1,7 @@
 //! The files the tests lay out for the binary to meet: the shipped tables
 //! in `tablebases/` (`shipped_table`), to copy, damage or compare with, and
 //! FIFOs (`make_fifo`), which a reader that does not look first would block
-//! on.
+//! on; and what a folder holds after a command (`files_in`).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -21,4 +21,17 @@ pub fn make_fifo(path: &Path) {
         "mkfifo {}: {made:?}",
         path.display()
     );
+}
+
+/// The names in `folder`, sorted; none if it does not exist.
+pub fn files_in(folder: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(folder)
+        .map(|entries| {
+            entries
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
 }

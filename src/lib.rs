@@ -121,6 +121,7 @@ mod index;
 mod prefetch;
 #[cfg(feature = "solver")]
 mod problem;
+mod random;
 #[cfg(all(test, feature = "solver"))]
 mod reference;
 mod rules;

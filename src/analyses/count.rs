@@ -27,6 +27,7 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use crate::index::code::{Codec, PositionCode, MAX_CODE_POINTS};
+use crate::random::SplitMix;
 use crate::rules::board::{Board, Point};
 use crate::rules::position::Position;
 use crate::rules::state::{Child, State};
@@ -622,28 +623,6 @@ pub fn estimate_edges(
         low: edges - Z_95 * standard_error,
         high: edges + Z_95 * standard_error,
     })
-}
-
-/// SplitMix64, for sampling codes.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn new(seed: u64) -> SplitMix {
-        SplitMix(seed)
-    }
-
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..bound` (`bound > 0`).
-    fn below(&mut self, bound: u64) -> u64 {
-        ((self.next_u64() as u128 * bound as u128) >> 64) as u64
-    }
 }
 
 /// Every code of a board counted on the calling thread, without progress

@@ -70,30 +70,6 @@ pub fn random_candidates(ratings: &[Rating]) -> Vec<Rating> {
     ratings.iter().filter(keeps).copied().collect()
 }
 
-/// A small seeded generator (SplitMix64): the same seed gives the same
-/// numbers on every machine.
-#[derive(Clone, Debug)]
-pub struct Random(u64);
-
-impl Random {
-    pub fn new(seed: u64) -> Random {
-        Random(seed)
-    }
-
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// A number below `n` (which is above 0), each as likely.
-    pub fn below(&mut self, n: usize) -> usize {
-        ((self.next() as u128 * n as u128) >> 64) as usize
-    }
-}
-
 /// The moves perfect play follows after `side` plays `first` in `game`,
 /// `first` included, until the game ends, repeats, or the limit; and the
 /// game at the end of them.
@@ -176,7 +152,7 @@ mod tests {
     #[test]
     fn random_numbers_repeat_for_a_seed_and_cover_the_range() {
         let draw = |seed| {
-            let mut random = Random::new(seed);
+            let mut random = crate::random::SplitMix::new(seed);
             (0..200).map(|_| random.below(3)).collect::<Vec<_>>()
         };
         assert_eq!(draw(7), draw(7));

@@ -222,7 +222,7 @@ pub struct Engine {
     /// `rectangular_boardsize` or `clear_board` makes.
     topology: Topology,
     /// The generator of `genmove`'s random choice, if one was asked for.
-    random: Option<perfect::Random>,
+    random: Option<crate::random::SplitMix>,
 }
 
 impl Engine {
@@ -235,7 +235,7 @@ impl Engine {
             oracle: None,
             komi: Komi::default(),
             topology: Topology::Plain,
-            random: settings.random_seed.map(perfect::Random::new),
+            random: settings.random_seed.map(crate::random::SplitMix::new),
             settings,
         }
     }
@@ -615,7 +615,7 @@ impl Engine {
                 (Some(random), true) => perfect::rate(&oracle, self.komi.proxy(), &self.game, side)
                     .map(|ratings| {
                         let candidates = perfect::random_candidates(&ratings);
-                        candidates[random.below(candidates.len())]
+                        candidates[random.below(candidates.len() as u64) as usize]
                     }),
                 _ => perfect::choose(&oracle, self.komi.proxy(), &self.game, side),
             };

@@ -5,10 +5,10 @@
 # - GNU Go is the opponent of the match tests (tests/matches.rs) and runs the
 #   GNU Go-style regression suite beside smallgo (tests/gtp_regress.rs).
 # - Open MPI (libopenmpi-dev, openmpi-bin) runs the MPI build's tests
-#   (tests/mpi.rs); rsmpi generates its bindings with libclang, pinned to
-#   Debian 12's LLVM 14 (rsmpi 0.8's bindgen is known to break with
-#   libclang 22, so the version is named rather than left to the
-#   libclang-dev metapackage).
+#   (tests/mpi.rs, the integration tests' module `mpi`); rsmpi generates
+#   its bindings with libclang, pinned to Debian 12's LLVM 14 (rsmpi 0.8's
+#   bindgen is known to break with libclang 22, so the version is named
+#   rather than left to the libclang-dev metapackage).
 #
 # As root the packages are installed with apt-get; otherwise the script
 # checks they are there and names the missing ones. `--no-install` skips
@@ -49,13 +49,15 @@ fi
 export LIBCLANG_PATH=${LIBCLANG_PATH:-/usr/lib/llvm-14/lib}
 cargo --version
 
-# The unit, integration and doc tests with the default features.
+# The unit, integration (one binary, tests/tests.rs) and doc tests with the
+# default features.
 cargo test --release
 # The probe-only library (no solver, no command line): its doc tests probe
 # a built-in table.
 cargo test --release --no-default-features --doc
-# The MPI build's tests, in a target folder of their own.
-cargo test --release --features mpi --target-dir target/mpi --test mpi
+# The MPI build's tests (the integration tests' module `mpi`), in a target
+# folder of their own.
+cargo test --release --features mpi --target-dir target/mpi --test integration mpi::
 
 # The binary the README names must need no MPI library.
 binary=target/release/smallgo

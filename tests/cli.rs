@@ -2,14 +2,12 @@
 //! bad input. Every failure must exit non-zero with a message naming the
 //! argument or file, and leave no table file behind.
 
-mod support;
-
 use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use support::command::{smallgo, Outcome, Running, Smallgo};
-use support::files::{files_in, make_fifo, shipped_table};
+use crate::support::command::{smallgo, Outcome, Running, Smallgo};
+use crate::support::files::{files_in, make_fifo, shipped_table};
 
 #[test]
 fn bad_board_names_are_refused() {

@@ -3,12 +3,10 @@
 //! files. The counts themselves are checked against the index, a plain
 //! enumeration and the published figures in `src/tests/count.rs`.
 
-mod support;
-
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use support::command::Smallgo;
+use crate::support::command::Smallgo;
 
 /// The value of a line `name   value` of the report.
 fn field(report: &str, name: &str) -> String {

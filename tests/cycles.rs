@@ -2,9 +2,7 @@
 //! `--placements-only`, `--tables DIR` and bad arguments. The components
 //! and values are checked against brute forces in `src/tests/cycles.rs`.
 
-mod support;
-
-use support::command::smallgo;
+use crate::support::command::smallgo;
 
 #[test]
 fn the_report_gives_the_figures() {

@@ -18,23 +18,21 @@
 //!   build's checkpoint or of one of its spools is flipped; the rerun must
 //!   still write the clean build's bytes.
 //!
-//! It prints one report line (`cargo test --release --test faults --
-//! --nocapture` shows it): tried, then panics, hangs, wrong tables, wrong
-//! answers and orphans (temporary files left after a rerun), and fails
-//! unless every count but "tried" is 0. The seed is random unless
+//! It prints one report line (`cargo test --release --test integration
+//! faults:: -- --nocapture` shows it): tried, then panics, hangs, wrong
+//! tables, wrong answers and orphans (temporary files left after a rerun),
+//! and fails unless every count but "tried" is 0. The seed is random unless
 //! `SMALLGO_FAULT_SEED` gives one, and is in the report, so that a failure
 //! reproduces. Bounded in count and time: about 25 seconds here.
-
-mod support;
 
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
-use support::command::Smallgo;
-use support::files::{make_fifo, shipped_table};
-use support::gtp_engine::{EngineCommand, GtpEngine};
+use crate::support::command::Smallgo;
+use crate::support::files::{make_fifo, shipped_table};
+use crate::support::gtp_engine::{EngineCommand, GtpEngine};
 
 const BOARDS: [&str; 3] = ["2x4", "3x4", "3x5"];
 /// Kill trials: at most this many, and none started after the time below.

@@ -6,14 +6,12 @@
 //! message or a right table, never a wrong table, a lost checkpoint or a
 //! hang.
 
-mod support;
-
 use std::os::unix::fs::FileTypeExt;
 use std::path::Path;
 use std::time::Duration;
 
-use support::command::{smallgo, Smallgo};
-use support::files::{files_in, make_fifo, shipped_table};
+use crate::support::command::{smallgo, Smallgo};
+use crate::support::files::{files_in, make_fifo, shipped_table};
 
 /// A turned board's table that does not pass the engine's checks (here a
 /// 2x3 table whose header names 1x17, so that only its start looks right)

@@ -7,8 +7,6 @@
 //! Tests that need root (device nodes) say so and pass when not run as
 //! root.
 
-mod support;
-
 use std::fs;
 use std::io::Read;
 use std::os::unix::fs::FileTypeExt;
@@ -17,9 +15,9 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::Duration;
 
-use support::command::Smallgo;
-use support::files::make_fifo;
-use support::gtp_engine::{EngineCommand, GtpEngine};
+use crate::support::command::{Outcome, Smallgo};
+use crate::support::files::make_fifo;
+use crate::support::gtp_engine::{EngineCommand, GtpEngine};
 
 /// The longest a run that must not block may take.
 const LIMIT: Duration = Duration::from_secs(20);
@@ -43,7 +41,7 @@ fn is_root() -> bool {
 }
 
 /// Runs smallgo with `input` in `folder`, within `LIMIT`.
-fn run_in(folder: &Path, arguments: &[&str], input: &str) -> support::command::Outcome {
+fn run_in(folder: &Path, arguments: &[&str], input: &str) -> Outcome {
     Smallgo::new(arguments)
         .folder(folder)
         .input(input)

@@ -6,12 +6,10 @@
 //! its built-in tables alone, and say on standard error which file it
 //! refused and why.
 
-mod support;
-
 use std::path::Path;
 
-use support::files::shipped_table;
-use support::gtp_engine::{EngineCommand, GtpEngine};
+use crate::support::files::shipped_table;
+use crate::support::gtp_engine::{EngineCommand, GtpEngine};
 
 /// Where the checksum sits in a table's header.
 const CHECKSUM_OFFSET: usize = 120;

@@ -6,14 +6,12 @@
 //! The engine is driven through `support::gtp_engine`, which this file
 //! wraps to panic on any fault and to give replies line for line as read.
 
-mod support;
-
 use std::path::Path;
 use std::process::ExitStatus;
 
-use support::command::smallgo;
-use support::files::{make_fifo, shipped_table};
-use support::gtp_engine::{EngineCommand, GtpEngine};
+use crate::support::command::smallgo;
+use crate::support::files::{make_fifo, shipped_table};
+use crate::support::gtp_engine::{EngineCommand, GtpEngine};
 
 /// A running smallgo fed raw bytes, with the replies read line by line.
 struct Engine {

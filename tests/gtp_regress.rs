@@ -35,14 +35,12 @@
 //! the engine writes to standard output outside a response (gogui-regress
 //! skips those with a warning; GTP forbids them).
 
-mod support;
-
 use std::fmt;
 use std::path::{Path, PathBuf};
 
 use regex::Regex;
 
-use support::gtp_engine::{EngineCommand, Fault, GtpEngine, Reply, REPLY_TIMEOUT};
+use crate::support::gtp_engine::{EngineCommand, Fault, GtpEngine, Reply, REPLY_TIMEOUT};
 
 // ---------------------------------------------------------------------------
 // The .tst format
@@ -724,7 +722,7 @@ fn gnugo_style_suites_run_unchanged_on_smallgo_and_on_gnugo() {
 /// The same runner against any GTP engine and folder, to check the runner
 /// or a suite by hand, e.g.
 /// `GTP_REGRESS_ENGINE="/usr/games/gnugo --mode gtp" GTP_REGRESS_FOLDER=/tmp/suites
-/// cargo test --release --test gtp_regress -- --ignored`.
+/// cargo test --release --test integration gtp_regress:: -- --ignored`.
 #[test]
 #[ignore = "manual: runs GTP_REGRESS_FOLDER's suites against GTP_REGRESS_ENGINE"]
 fn gtp_regression_suites_against_another_engine() {

@@ -3,9 +3,7 @@
 //! table beside those checked, and bad lengths and missing tables. The check itself is
 //! tested against a brute force in `src/tests/line_rule.rs`.
 
-mod support;
-
-use support::command::smallgo;
+use crate::support::command::smallgo;
 
 #[test]
 fn the_command_reports_per_board_and_rule() {

@@ -14,13 +14,12 @@
 //! GNU Go (Debian package `gnugo`, which CI installs) runs with area-scoring
 //! options and `--never-resign`, so that it plays every game out; the tests
 //! that need it fail if it is missing. Every game prints its moves and result
-//! (`cargo test --release --test matches -- --nocapture`).
+//! (`cargo test --release --test integration matches:: -- --nocapture`).
 
-mod support;
-
-use support::go_board::{Color, Shape};
-use support::gtp_engine::EngineCommand;
-use support::twogtp::{score_text, Ending, Game, GameRecord, GameSetup};
+use crate::support::go_board::{Color, Shape};
+use crate::support::gtp_engine::EngineCommand;
+use crate::support::published;
+use crate::support::twogtp::{score_text, Ending, Game, GameRecord, GameSetup};
 
 /// The value the published results (`tests/published.csv`) fix for `shape` at
 /// `komi`, if they fix one. At komi 0 it is the published result. A published
@@ -29,7 +28,7 @@ use support::twogtp::{score_text, Ending, Game, GameRecord, GameSetup};
 /// what White can force, which is not published.
 fn published_value(shape: Shape, komi: f64) -> Option<f64> {
     let name = format!("{}x{}", shape.rows, shape.columns);
-    let at_komi_0 = support::published::black_margin(&support::published::result(&name)?);
+    let at_komi_0 = published::black_margin(published::result(&name)?);
     if komi == 0.0 {
         Some(at_komi_0)
     } else if at_komi_0 > 0.0 && komi < at_komi_0 {

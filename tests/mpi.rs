@@ -4,16 +4,17 @@
 //! job with a message naming it. Without the `mpi` feature, a build
 //! started by `mpirun` refuses to run.
 //!
-//! The MPI tests need Open MPI (`mpirun`) and run under `--features mpi`.
-
-mod support;
+//! The MPI tests need Open MPI (`mpirun`) and run under `--features mpi`:
+//! `cargo test --release --features mpi --target-dir target/mpi --test
+//! integration mpi::` (the folder of its own keeps `target/release/smallgo`
+//! free of any MPI library).
 
 #[cfg(feature = "mpi")]
 mod with_mpi {
     use std::path::Path;
     use std::time::{Duration, Instant};
 
-    use super::support::command::Smallgo;
+    use crate::support::command::Smallgo;
 
     /// `mpirun` with `processes` processes on this one machine, as root if
     /// need be.
@@ -406,7 +407,7 @@ mod with_mpi {
 #[cfg(not(feature = "mpi"))]
 #[test]
 fn a_build_without_mpi_refuses_an_mpi_job() {
-    use support::command::Smallgo;
+    use crate::support::command::Smallgo;
     let folder = tempfile::tempdir().unwrap();
     // What `mpirun -np 2` tells each process it starts.
     let job = Smallgo::new(&["build", "2x5", "--tables"])

@@ -5,12 +5,10 @@
 //! and one mark and one perfect-line variation per flagged move, and bad
 //! input fails with a message naming the file, writing nothing.
 
-mod support;
-
 use std::path::{Path, PathBuf};
 
-use support::command::{smallgo, Smallgo};
-use support::sgf;
+use crate::support::command::{smallgo, Smallgo};
+use crate::support::sgf;
 
 /// Answers of the GTP engine to `commands`, one string per command.
 fn gtp(commands: &[String]) -> Vec<String> {

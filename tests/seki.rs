@@ -2,10 +2,8 @@
 //! `--json`, `--tables DIR` and turned boards, and bad arguments. The counts
 //! are checked against a brute force in `src/tests/seki.rs`.
 
-mod support;
-
+use crate::support::command::smallgo;
 use regex::Regex;
-use support::command::smallgo;
 
 #[test]
 fn the_report_shows_the_2x3_seki() {

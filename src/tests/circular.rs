@@ -11,7 +11,7 @@ use crate::table::values::rating::root_result;
 #[test]
 fn small_circular_boards_have_the_published_results() {
     let mut checked = 0;
-    for (name, published) in super::published::results() {
+    for (name, published) in super::published::figures("result") {
         let board: Board = name.parse().unwrap();
         if !board.is_circular() || board.points() > 12 {
             continue;

@@ -48,9 +48,9 @@ fn has_own_table(board: &Board) -> bool {
 /// (`tests/published.csv`: the reference work's Tables 5.2 and 5.8,
 /// `docs/rules.md#results-the-tables-reproduce`), then our own.
 fn shipped() -> Vec<(String, String)> {
-    let mut boards: Vec<(String, String)> = super::published::results()
-        .into_iter()
+    let mut boards: Vec<(String, String)> = super::published::figures("result")
         .filter(|(name, _)| has_own_table(&name.parse().unwrap()))
+        .map(|(name, result)| (name.to_string(), result.to_string()))
         .collect();
     boards.extend(OWN.iter().map(|&(b, r)| (b.to_string(), r.to_string())));
     boards

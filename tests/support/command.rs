@@ -17,24 +17,24 @@ use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 /// Runs `smallgo ARGUMENTS` to its end.
-pub fn smallgo(arguments: &[&str]) -> Outcome {
+pub(crate) fn smallgo(arguments: &[&str]) -> Outcome {
     Smallgo::new(arguments).run()
 }
 
 /// How a run ended and what it wrote.
 #[derive(Debug)]
-pub struct Outcome {
-    pub status: ExitStatus,
+pub(crate) struct Outcome {
+    pub(crate) status: ExitStatus,
     /// The standard output, which must be UTF-8 (empty if it went
     /// elsewhere).
-    pub stdout: String,
+    pub(crate) stdout: String,
     /// The standard error, any bytes that are not UTF-8 replaced (empty if
     /// it went elsewhere).
-    pub stderr: String,
+    pub(crate) stderr: String,
 }
 
 /// A run of smallgo being set up.
-pub struct Smallgo {
+pub(crate) struct Smallgo {
     arguments: Vec<OsString>,
     /// A program that runs smallgo, as `nohup smallgo ...` does.
     wrapper: Option<String>,
@@ -46,7 +46,7 @@ pub struct Smallgo {
 }
 
 impl Smallgo {
-    pub fn new(arguments: &[&str]) -> Smallgo {
+    pub(crate) fn new(arguments: &[&str]) -> Smallgo {
         Smallgo {
             arguments: arguments.iter().map(OsString::from).collect(),
             wrapper: None,
@@ -59,62 +59,62 @@ impl Smallgo {
     }
 
     /// One more argument, which need not be UTF-8 (a path).
-    pub fn arg(mut self, argument: impl AsRef<OsStr>) -> Smallgo {
+    pub(crate) fn arg(mut self, argument: impl AsRef<OsStr>) -> Smallgo {
         self.arguments.push(argument.as_ref().to_os_string());
         self
     }
 
     /// Runs it as `wrapper smallgo ARGUMENTS`; `wrapper` may have
     /// arguments of its own, separated by spaces (`mpirun -np 2`).
-    pub fn under(mut self, wrapper: &str) -> Smallgo {
+    pub(crate) fn under(mut self, wrapper: &str) -> Smallgo {
         self.wrapper = Some(wrapper.to_string());
         self
     }
 
     /// Runs it in `folder` rather than in the test's folder.
-    pub fn folder(mut self, folder: &Path) -> Smallgo {
+    pub(crate) fn folder(mut self, folder: &Path) -> Smallgo {
         self.folder = Some(folder.to_path_buf());
         self
     }
 
     /// Runs it with `RUST_LOG=level`.
-    pub fn log(mut self, level: &str) -> Smallgo {
+    pub(crate) fn log(mut self, level: &str) -> Smallgo {
         self.log = level.to_string();
         self
     }
 
     /// Gives it `text` on its standard input, then the input's end.
-    pub fn input(mut self, text: &str) -> Smallgo {
+    pub(crate) fn input(mut self, text: &str) -> Smallgo {
         self.input = Some(text.as_bytes().to_vec());
         self
     }
 
     /// Sends its standard output to `to` instead of the `Outcome`.
-    pub fn stdout(mut self, to: impl Into<Stdio>) -> Smallgo {
+    pub(crate) fn stdout(mut self, to: impl Into<Stdio>) -> Smallgo {
         self.stdout = Some(to.into());
         self
     }
 
     /// Sends its standard error to `to` instead of the `Outcome`.
-    pub fn stderr(mut self, to: impl Into<Stdio>) -> Smallgo {
+    pub(crate) fn stderr(mut self, to: impl Into<Stdio>) -> Smallgo {
         self.stderr = Some(to.into());
         self
     }
 
     /// Runs it to its end.
-    pub fn run(self) -> Outcome {
+    pub(crate) fn run(self) -> Outcome {
         self.start().finish()
     }
 
     /// Runs it to its end if that comes within `timeout`; past that, kills
     /// it and gives `None`.
-    pub fn run_within(self, timeout: Duration) -> Option<Outcome> {
+    pub(crate) fn run_within(self, timeout: Duration) -> Option<Outcome> {
         self.start().finish_within(timeout)
     }
 
     /// Starts it. Its output is read as it comes, so that it never waits on
     /// a full pipe.
-    pub fn start(self) -> Running {
+    pub(crate) fn start(self) -> Running {
         let binary = env!("CARGO_BIN_EXE_smallgo");
         let mut command = match &self.wrapper {
             Some(wrapper) => {
@@ -158,7 +158,7 @@ impl Smallgo {
 }
 
 /// A started run. Dropping it kills the process if it still runs.
-pub struct Running {
+pub(crate) struct Running {
     /// The command, for messages.
     what: String,
     child: Child,
@@ -169,13 +169,13 @@ pub struct Running {
 impl Running {
     /// Sends signal `number` (`libc::SIGINT`...) to the process; false if
     /// it could not be sent.
-    pub fn signal(&self, number: i32) -> bool {
+    pub(crate) fn signal(&self, number: i32) -> bool {
         let id = i32::try_from(self.child.id()).expect("a process id");
         unsafe { libc::kill(id, number) == 0 }
     }
 
     /// Whether the process has ended.
-    pub fn has_exited(&mut self) -> bool {
+    pub(crate) fn has_exited(&mut self) -> bool {
         self.child
             .try_wait()
             .expect("the process's status")
@@ -183,14 +183,14 @@ impl Running {
     }
 
     /// Waits for the process to end.
-    pub fn finish(mut self) -> Outcome {
+    pub(crate) fn finish(mut self) -> Outcome {
         let status = self.child.wait().expect("the process's status");
         self.outcome(status)
     }
 
     /// Waits at most `timeout` for the process to end; past that, kills it
     /// and gives `None`.
-    pub fn finish_within(mut self, timeout: Duration) -> Option<Outcome> {
+    pub(crate) fn finish_within(mut self, timeout: Duration) -> Option<Outcome> {
         let deadline = Instant::now() + timeout;
         loop {
             match self.child.try_wait().expect("the process's status") {
@@ -202,7 +202,7 @@ impl Running {
     }
 
     /// Kills the process (if it still runs) and reaps it.
-    pub fn kill(mut self) {
+    pub(crate) fn kill(mut self) {
         self.stop();
     }
 

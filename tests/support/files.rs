@@ -7,14 +7,14 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The shipped table file `name`, e.g. `3x4.sgtb`.
-pub fn shipped_table(name: &str) -> PathBuf {
+pub(crate) fn shipped_table(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tablebases")
         .join(name)
 }
 
 /// Makes a FIFO at `path`.
-pub fn make_fifo(path: &Path) {
+pub(crate) fn make_fifo(path: &Path) {
     let made = Command::new("mkfifo").arg(path).status();
     assert!(
         made.as_ref().is_ok_and(|status| status.success()),
@@ -24,7 +24,7 @@ pub fn make_fifo(path: &Path) {
 }
 
 /// The names in `folder`, sorted; none if it does not exist.
-pub fn files_in(folder: &Path) -> Vec<String> {
+pub(crate) fn files_in(folder: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(folder)
         .map(|entries| {
             entries

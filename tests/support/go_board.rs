@@ -12,13 +12,13 @@ use std::fmt;
 const COLUMN_LETTERS: &[u8] = b"ABCDEFGHJKLMNOPQRST";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Color {
+pub(crate) enum Color {
     Black,
     White,
 }
 
 impl Color {
-    pub fn opponent(self) -> Color {
+    pub(crate) fn opponent(self) -> Color {
         match self {
             Color::Black => Color::White,
             Color::White => Color::Black,
@@ -26,7 +26,7 @@ impl Color {
     }
 
     /// The GTP colour argument.
-    pub fn gtp(self) -> &'static str {
+    pub(crate) fn gtp(self) -> &'static str {
         match self {
             Color::Black => "b",
             Color::White => "w",
@@ -45,23 +45,23 @@ impl fmt::Display for Color {
 
 /// A board's shape, named `RxC` (rows first) as in `docs/rules.md#the-game`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Shape {
-    pub rows: usize,
-    pub columns: usize,
+pub(crate) struct Shape {
+    pub(crate) rows: usize,
+    pub(crate) columns: usize,
 }
 
 impl Shape {
-    pub const fn new(rows: usize, columns: usize) -> Shape {
+    pub(crate) const fn new(rows: usize, columns: usize) -> Shape {
         Shape { rows, columns }
     }
 
-    pub fn points(self) -> usize {
+    pub(crate) fn points(self) -> usize {
         self.rows * self.columns
     }
 
     /// The GTP command that sets this size: `boardsize N` when square, else
     /// `rectangular_boardsize W H` (width = columns, height = rows).
-    pub fn size_command(self) -> String {
+    pub(crate) fn size_command(self) -> String {
         if self.rows == self.columns {
             format!("boardsize {}", self.rows)
         } else {
@@ -76,7 +76,7 @@ impl Shape {
 
     /// Reads a GTP vertex or `pass` (any case); `None` if it is neither or
     /// lies off this board.
-    pub fn parse_move(self, text: &str) -> Option<Move> {
+    pub(crate) fn parse_move(self, text: &str) -> Option<Move> {
         let text = text.trim().to_ascii_uppercase();
         if text == "PASS" {
             return Some(Move::Pass);
@@ -111,14 +111,14 @@ impl fmt::Display for Shape {
 
 /// A move on a board: a point index (row-major from A1) or a pass.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Move {
+pub(crate) enum Move {
     Place(usize),
     Pass,
 }
 
 /// Where the game stands after a move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AfterMove {
+pub(crate) enum AfterMove {
     Continues,
     /// The second pass in a row: the game is over and scored.
     TwoPasses,
@@ -129,7 +129,7 @@ pub enum AfterMove {
 /// Board, side to move, ko point, consecutive passes: what must not repeat.
 type FullState = (Vec<Option<Color>>, Color, Option<usize>, u8);
 
-pub struct GoBoard {
+pub(crate) struct GoBoard {
     shape: Shape,
     stones: Vec<Option<Color>>,
     to_move: Color,
@@ -141,7 +141,7 @@ pub struct GoBoard {
 
 impl GoBoard {
     /// The empty board, Black to move.
-    pub fn new(shape: Shape) -> GoBoard {
+    pub(crate) fn new(shape: Shape) -> GoBoard {
         let mut board = GoBoard {
             shape,
             stones: vec![None; shape.points()],
@@ -160,7 +160,7 @@ impl GoBoard {
 
     /// Plays a move the referee accepted. An error means these plain rules
     /// refuse it, that is, the referee accepted an illegal move.
-    pub fn play(&mut self, color: Color, mv: Move) -> Result<AfterMove, String> {
+    pub(crate) fn play(&mut self, color: Color, mv: Move) -> Result<AfterMove, String> {
         if color != self.to_move {
             return Err(format!("{color} moved, but it is {}'s turn", self.to_move));
         }
@@ -241,7 +241,7 @@ impl GoBoard {
 
     /// Black's area minus White's (Tromp-Taylor): stones, plus empty regions
     /// that touch one colour only. Nothing is removed as dead.
-    pub fn area_margin(&self) -> i32 {
+    pub(crate) fn area_margin(&self) -> i32 {
         let mut margin = 0;
         let mut counted = vec![false; self.stones.len()];
         for point in 0..self.stones.len() {

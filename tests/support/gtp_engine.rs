@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 
 /// The longest an engine may take to answer one command completely, or to
 /// exit when asked to.
-pub const REPLY_TIMEOUT: Duration = Duration::from_secs(30);
+pub(crate) const REPLY_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// How long to wait for the exit status of an engine that stopped talking,
 /// so that a fault can say how it ended.
@@ -43,16 +43,16 @@ const STDERR_SHOWN_BYTES: usize = 3000;
 
 /// How to start an engine.
 #[derive(Clone, Debug)]
-pub struct EngineCommand {
+pub(crate) struct EngineCommand {
     /// A short name for messages: `smallgo`, `gnugo`.
-    pub name: String,
-    pub program: PathBuf,
-    pub arguments: Vec<String>,
+    pub(crate) name: String,
+    pub(crate) program: PathBuf,
+    pub(crate) arguments: Vec<String>,
 }
 
 impl EngineCommand {
     /// The smallgo binary under test.
-    pub fn smallgo(arguments: &[&str]) -> EngineCommand {
+    pub(crate) fn smallgo(arguments: &[&str]) -> EngineCommand {
         EngineCommand {
             name: "smallgo".to_string(),
             program: PathBuf::from(env!("CARGO_BIN_EXE_smallgo")),
@@ -63,7 +63,7 @@ impl EngineCommand {
     /// GNU Go, found on PATH or where Debian puts it (`/usr/games` is often
     /// not on PATH). Panics with instructions if it is missing: CI installs
     /// it, so a missing GNU Go must not pass as a skipped test.
-    pub fn gnugo(arguments: &[&str]) -> EngineCommand {
+    pub(crate) fn gnugo(arguments: &[&str]) -> EngineCommand {
         let on_path = std::env::var_os("PATH")
             .map(|path| {
                 std::env::split_paths(&path)
@@ -90,7 +90,7 @@ impl EngineCommand {
 
     /// A command line split at whitespace (no quoting), named after its
     /// program, for manual runs against another engine.
-    pub fn from_command_line(command_line: &str) -> Option<EngineCommand> {
+    pub(crate) fn from_command_line(command_line: &str) -> Option<EngineCommand> {
         let mut words = command_line.split_whitespace();
         let program = PathBuf::from(words.next()?);
         let name = program.file_name()?.to_string_lossy().into_owned();
@@ -115,23 +115,23 @@ impl fmt::Display for EngineCommand {
 
 /// One reply as it was read.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Reply {
+pub(crate) struct Reply {
     /// The lines read before the status line, which belong to no reply.
-    pub stray_lines: Vec<String>,
+    pub(crate) stray_lines: Vec<String>,
     /// The status line (`=` or `?`, an optional id, the text) and the lines
     /// after it, without the empty line that ends the reply.
-    pub lines: Vec<String>,
+    pub(crate) lines: Vec<String>,
 }
 
 impl Reply {
     /// True for `=`, false for `?`.
-    pub fn success(&self) -> bool {
+    pub(crate) fn success(&self) -> bool {
         self.lines[0].starts_with('=')
     }
 
     /// The text without the status character and the id, its first line
     /// trimmed.
-    pub fn text(&self) -> String {
+    pub(crate) fn text(&self) -> String {
         let first = self.lines[0][1..].trim_start_matches(|c: char| c.is_ascii_digit());
         let mut text = first.trim().to_string();
         for line in &self.lines[1..] {
@@ -142,22 +142,22 @@ impl Reply {
     }
 
     /// Every line read for it, in order: the stray lines, then its own.
-    pub fn all_lines(&self) -> Vec<String> {
+    pub(crate) fn all_lines(&self) -> Vec<String> {
         [&self.stray_lines[..], &self.lines[..]].concat()
     }
 }
 
 /// Why an engine gave no reply.
 #[derive(Debug)]
-pub struct Fault {
+pub(crate) struct Fault {
     /// True when the engine closed its output or input (usually: it
     /// exited); false when it gave no complete reply in time and was
     /// killed.
-    pub exited: bool,
+    pub(crate) exited: bool,
     /// The engine, what was sent, what went wrong and how the engine ended.
-    pub message: String,
+    pub(crate) message: String,
     /// The last lines of the engine's standard error.
-    pub stderr_tail: String,
+    pub(crate) stderr_tail: String,
 }
 
 impl fmt::Display for Fault {
@@ -201,7 +201,7 @@ enum Silence {
 
 /// A running engine. Dropping it kills the process: no caller has to send
 /// anything for it to end, and the kill cannot hang.
-pub struct GtpEngine {
+pub(crate) struct GtpEngine {
     /// The engine as messages name it, e.g. `smallgo (White)`.
     label: String,
     child: Child,
@@ -221,7 +221,7 @@ impl GtpEngine {
     /// called `label` in messages. `RUST_LOG=info` keeps smallgo's logs,
     /// which some tests read, at their default level whatever the
     /// environment of `cargo test` says.
-    pub fn start(
+    pub(crate) fn start(
         command: &EngineCommand,
         label: &str,
         folder: Option<&Path>,
@@ -255,12 +255,12 @@ impl GtpEngine {
     }
 
     /// The engine as messages name it.
-    pub fn label(&self) -> &str {
+    pub(crate) fn label(&self) -> &str {
         &self.label
     }
 
     /// Sends one command line and reads its reply.
-    pub fn ask(&mut self, command: &str) -> Result<Reply, Fault> {
+    pub(crate) fn ask(&mut self, command: &str) -> Result<Reply, Fault> {
         self.send_line(command)?;
         self.read_reply()
     }
@@ -268,7 +268,7 @@ impl GtpEngine {
     /// Sends `command` as a game needs it answered: the reply, or an error
     /// message when the engine is unusable (it exited, hung, or wrote
     /// anything but blank lines outside a reply).
-    pub fn reply_to(&mut self, command: &str) -> Result<Reply, String> {
+    pub(crate) fn reply_to(&mut self, command: &str) -> Result<Reply, String> {
         let reply = self.ask(command).map_err(|fault| fault.to_string())?;
         if reply.stray_lines.iter().any(|line| !line.trim().is_empty()) {
             return Err(format!(
@@ -281,7 +281,7 @@ impl GtpEngine {
     }
 
     /// Sends a command that must succeed and gives the reply's text.
-    pub fn expect_success(&mut self, command: &str) -> Result<String, String> {
+    pub(crate) fn expect_success(&mut self, command: &str) -> Result<String, String> {
         let reply = self.reply_to(command)?;
         if reply.success() {
             Ok(reply.text())
@@ -295,12 +295,12 @@ impl GtpEngine {
     }
 
     /// Writes `line` and a newline to the standard input, flushed.
-    pub fn send_line(&mut self, line: &str) -> Result<(), Fault> {
+    pub(crate) fn send_line(&mut self, line: &str) -> Result<(), Fault> {
         self.send_raw(format!("{line}\n").as_bytes())
     }
 
     /// Writes `bytes` as they are to the standard input, flushed.
-    pub fn send_raw(&mut self, bytes: &[u8]) -> Result<(), Fault> {
+    pub(crate) fn send_raw(&mut self, bytes: &[u8]) -> Result<(), Fault> {
         self.last_sent = String::from_utf8_lossy(bytes).trim_end().to_string();
         let written = match self.stdin.as_mut() {
             Some(stdin) => stdin.write_all(bytes).and_then(|()| stdin.flush()),
@@ -314,7 +314,7 @@ impl GtpEngine {
 
     /// Reads one reply: any lines before a status line (`=` or `?`) are set
     /// aside as stray, then lines are read up to the first empty one.
-    pub fn read_reply(&mut self) -> Result<Reply, Fault> {
+    pub(crate) fn read_reply(&mut self) -> Result<Reply, Fault> {
         let deadline = Instant::now() + REPLY_TIMEOUT;
         let mut read = Vec::new();
         let mut status_line_at = None;
@@ -338,19 +338,19 @@ impl GtpEngine {
     }
 
     /// The next line of standard output, whatever it is.
-    pub fn read_line(&mut self) -> Result<String, Fault> {
+    pub(crate) fn read_line(&mut self) -> Result<String, Fault> {
         self.next_line(Instant::now() + REPLY_TIMEOUT)
             .map_err(|silence| self.silent(silence, &[]))
     }
 
     /// Closes the standard input: the engine reads its end.
-    pub fn close_input(&mut self) {
+    pub(crate) fn close_input(&mut self) {
         self.stdin = None;
     }
 
     /// The exit status, once the engine ends; `None`, and the engine
     /// killed, if it still runs after `REPLY_TIMEOUT`.
-    pub fn exit_status(&mut self) -> Option<ExitStatus> {
+    pub(crate) fn exit_status(&mut self) -> Option<ExitStatus> {
         let status = self.exit_status_within(REPLY_TIMEOUT);
         if status.is_none() {
             self.kill();
@@ -360,7 +360,7 @@ impl GtpEngine {
 
     /// The whole lines of standard error written since the last call,
     /// after a moment for those on their way.
-    pub fn new_stderr(&mut self) -> String {
+    pub(crate) fn new_stderr(&mut self) -> String {
         thread::sleep(Duration::from_millis(100));
         let capture = lock(&self.stderr);
         let text = capture.from(self.stderr_seen);
@@ -375,7 +375,7 @@ impl GtpEngine {
     /// The standard error as far as it is kept (its last 64 KiB), once it
     /// closed or after a moment, so that a dying engine's last lines are
     /// there.
-    pub fn stderr(&self) -> String {
+    pub(crate) fn stderr(&self) -> String {
         let settled = Instant::now() + STDERR_SETTLE;
         while !lock(&self.stderr).closed && Instant::now() < settled {
             thread::sleep(Duration::from_millis(10));

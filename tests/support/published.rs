@@ -3,44 +3,16 @@
 //! tests that check the solver and the counter against them. The program
 //! itself never reads them.
 
-/// The results at komi 0, as `root_result` writes them (`draw`, `B+9`),
-/// by board name, in the file's order.
-pub fn results() -> Vec<(String, String)> {
-    rows("result")
-        .map(|(board, value)| (board.to_string(), value.to_string()))
-        .collect()
-}
-
-/// The published result of `board` at komi 0, if there is one.
-pub fn result(board: &str) -> Option<String> {
-    rows("result")
+/// The published result of `board` at komi 0 (`draw`, `B+9`, as
+/// `root_result` writes them), if there is one.
+pub(crate) fn result(board: &str) -> Option<&'static str> {
+    figures("result")
         .find(|(name, _)| *name == board)
-        .map(|(_, value)| value.to_string())
-}
-
-/// The legal position counts, by board name, in the file's order.
-pub fn legal_positions() -> Vec<(String, u64)> {
-    rows("legal")
-        .map(|(board, value)| {
-            let count = value
-                .parse()
-                .unwrap_or_else(|_| panic!("published.csv: {board}: '{value}' is not a count"));
-            (board.to_string(), count)
-        })
-        .collect()
-}
-
-/// The published legal position count of `board`.
-pub fn legal(board: &str) -> u64 {
-    legal_positions()
-        .into_iter()
-        .find(|(name, _)| name == board)
-        .unwrap_or_else(|| panic!("published.csv has no legal count of {board}"))
-        .1
+        .map(|(_, value)| value)
 }
 
 /// Black's margin a published result fixes at komi 0 (0 for a draw).
-pub fn black_margin(result: &str) -> f64 {
+pub(crate) fn black_margin(result: &str) -> f64 {
     match result {
         "draw" => 0.0,
         _ => result
@@ -50,9 +22,9 @@ pub fn black_margin(result: &str) -> f64 {
     }
 }
 
-/// The (board, value) pairs of one kind; the source, the last field, may
-/// hold commas.
-fn rows(kind: &'static str) -> impl Iterator<Item = (&'static str, &'static str)> {
+/// The (board, value) pairs of one kind (`result` or `legal`), in the
+/// file's order; the source, the last field, may hold commas.
+pub(crate) fn figures(kind: &'static str) -> impl Iterator<Item = (&'static str, &'static str)> {
     include_str!("../published.csv")
         .lines()
         .filter(|line| !line.starts_with('#') && !line.trim().is_empty())

@@ -5,11 +5,11 @@
 /// One node: its properties in order, each with its values as written
 /// (escapes removed).
 #[derive(Debug)]
-pub struct Node(pub Vec<(String, Vec<String>)>);
+pub(crate) struct Node(pub Vec<(String, Vec<String>)>);
 
 impl Node {
     /// The values of property `ident`, if the node has it.
-    pub fn get(&self, ident: &str) -> Option<&[String]> {
+    pub(crate) fn get(&self, ident: &str) -> Option<&[String]> {
         self.0
             .iter()
             .find(|(name, _)| name == ident)
@@ -18,7 +18,7 @@ impl Node {
 }
 
 /// The main line of the first game in `text`, root first.
-pub fn main_line(text: &str) -> Result<Vec<Node>, String> {
+pub(crate) fn main_line(text: &str) -> Result<Vec<Node>, String> {
     let mut chars = text.chars().peekable();
     let mut nodes = Vec::new();
     // How deep we are in trees, and whether the main line has ended: the
@@ -86,7 +86,7 @@ pub fn main_line(text: &str) -> Result<Vec<Node>, String> {
 
 /// The moves of a main line in order, each as its colour and point
 /// (`B`/`W`, the letters, `""` for a pass; `tt` is a pass too).
-pub fn moves(nodes: &[Node]) -> Vec<(String, String)> {
+pub(crate) fn moves(nodes: &[Node]) -> Vec<(String, String)> {
     let mut moves = Vec::new();
     for node in nodes {
         for (ident, values) in &node.0 {
@@ -102,7 +102,7 @@ pub fn moves(nodes: &[Node]) -> Vec<(String, String)> {
 
 /// The setup stones of property `ident` (`AB`, `AW`) in a node, each point
 /// once, compressed lists (`aa:bb`) opened, sorted.
-pub fn setup(node: &Node, ident: &str) -> Vec<String> {
+pub(crate) fn setup(node: &Node, ident: &str) -> Vec<String> {
     let mut points = Vec::new();
     for value in node.get(ident).unwrap_or_default() {
         let letters: Vec<char> = value.chars().collect();

@@ -13,22 +13,22 @@ use super::gtp_engine::{EngineCommand, GtpEngine};
 
 /// The most moves (passes included) a game may last. Perfect play ends far
 /// sooner; reaching it is a failure, not a result.
-pub fn move_limit(shape: Shape) -> usize {
+pub(crate) fn move_limit(shape: Shape) -> usize {
     4 * shape.points() + 20
 }
 
 /// Who plays and what the referee is.
-pub struct GameSetup {
-    pub shape: Shape,
-    pub komi: f64,
-    pub black: EngineCommand,
-    pub white: EngineCommand,
-    pub referee: EngineCommand,
+pub(crate) struct GameSetup {
+    pub(crate) shape: Shape,
+    pub(crate) komi: f64,
+    pub(crate) black: EngineCommand,
+    pub(crate) white: EngineCommand,
+    pub(crate) referee: EngineCommand,
 }
 
 /// How a game ended.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Ending {
+pub(crate) enum Ending {
     TwoPasses,
     /// A full state repeated: a draw.
     Repetition,
@@ -45,20 +45,20 @@ pub enum Ending {
 }
 
 /// A finished game, for checking and for printing.
-pub struct GameRecord {
-    pub title: String,
-    pub komi: f64,
+pub(crate) struct GameRecord {
+    pub(crate) title: String,
+    pub(crate) komi: f64,
     /// Each move as its player's colour and the vertex as sent (`C3`,
     /// `pass`).
-    pub moves: Vec<(Color, String)>,
-    pub ending: Ending,
+    pub(crate) moves: Vec<(Color, String)>,
+    pub(crate) ending: Ending,
     /// The referee's `final_score` as a Black-positive number, asked when
     /// the game ended on the board (passes, repetition, move limit).
-    pub referee_score: Option<f64>,
+    pub(crate) referee_score: Option<f64>,
     /// The runner's own count: area margin minus komi after two passes, 0
     /// after a repetition.
-    pub counted_score: Option<f64>,
-    pub final_board: String,
+    pub(crate) counted_score: Option<f64>,
+    pub(crate) final_board: String,
 }
 
 impl GameRecord {
@@ -66,7 +66,7 @@ impl GameRecord {
     /// ended by passes or repetition. A resignation or forfeit is worth more
     /// than any score to the winner, so it is +/- infinity. `None` when the
     /// move limit stopped the game.
-    pub fn black_result(&self) -> Option<f64> {
+    pub(crate) fn black_result(&self) -> Option<f64> {
         let loss_for = |loser: Color| match loser {
             Color::Black => f64::NEG_INFINITY,
             Color::White => f64::INFINITY,
@@ -108,7 +108,7 @@ impl fmt::Display for GameRecord {
 
 /// Writes Black-positive points in `final_score` form: `B+9`, `W+5.5`, `0`.
 /// The infinities of a resignation or forfeit are `B+R` and `W+R`.
-pub fn score_text(points: f64) -> String {
+pub(crate) fn score_text(points: f64) -> String {
     if points == f64::INFINITY {
         "B+R".to_string()
     } else if points == f64::NEG_INFINITY {
@@ -124,7 +124,7 @@ pub fn score_text(points: f64) -> String {
 
 /// Reads a score in `final_score` form: `B+9`, `W+5.5`, `0` (also GNU Go's
 /// `B+9.0`), as Black-positive points.
-pub fn parse_score(text: &str) -> Option<f64> {
+pub(crate) fn parse_score(text: &str) -> Option<f64> {
     let text = text.trim();
     if text == "0" {
         return Some(0.0);
@@ -141,7 +141,7 @@ pub fn parse_score(text: &str) -> Option<f64> {
 }
 
 /// A game set up on all three engines, ready to play.
-pub struct Game {
+pub(crate) struct Game {
     title: String,
     shape: Shape,
     komi: f64,
@@ -153,7 +153,7 @@ pub struct Game {
 impl Game {
     /// Starts the three engines and gives each the board size, komi and an
     /// empty board.
-    pub fn start(setup: &GameSetup) -> Result<Game, String> {
+    pub(crate) fn start(setup: &GameSetup) -> Result<Game, String> {
         let title = format!(
             "{} komi {}: {} (Black) vs {} (White), referee {}",
             setup.shape, setup.komi, setup.black.name, setup.white.name, setup.referee.name
@@ -181,7 +181,7 @@ impl Game {
 
     /// The referee's `smallgo-value`: the perfect-play result of the current
     /// position at this komi, Black-positive.
-    pub fn referee_value(&mut self) -> Result<f64, String> {
+    pub(crate) fn referee_value(&mut self) -> Result<f64, String> {
         let text = self.referee.expect_success("smallgo-value")?;
         parse_score(&text).ok_or_else(|| {
             format!(
@@ -195,7 +195,7 @@ impl Game {
     /// engine died, hung, or the engines disagree on what the referee
     /// accepted), and gives the moves played so far; how the game ended,
     /// forfeits included, is in the record.
-    pub fn play(mut self) -> Result<GameRecord, String> {
+    pub(crate) fn play(mut self) -> Result<GameRecord, String> {
         let mut board = GoBoard::new(self.shape);
         let mut moves: Vec<(Color, String)> = Vec::new();
         let ending = self

@@ -6,6 +6,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+use crate::support::builds::wait_for_log;
 use crate::support::command::{smallgo, Outcome, Running, Smallgo};
 use crate::support::files::{files_in, make_fifo, shipped_table};
 
@@ -216,18 +217,6 @@ fn ctrl_c_leaves_no_partial_file() {
         "{:?}",
         files_in(folder.path())
     );
-}
-
-/// Waits until a line of `log` (a file the child writes) contains `text`.
-fn wait_for_log(log: &Path, text: &str) -> bool {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while Instant::now() < deadline {
-        if std::fs::read_to_string(log).is_ok_and(|l| l.contains(text)) {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    false
 }
 
 /// `smallgo --build 3x5` into `dir`, saving a checkpoint before every level.

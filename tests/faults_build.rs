@@ -10,6 +10,7 @@ use std::os::unix::fs::FileTypeExt;
 use std::path::Path;
 use std::time::Duration;
 
+use crate::support::builds::{holding_its_lock, saving_every_level, wait_for_log};
 use crate::support::command::{smallgo, Smallgo};
 use crate::support::files::{files_in, make_fifo, shipped_table};
 
@@ -110,18 +111,6 @@ fn builds_of_several_boards_at_once_each_keep_their_manifest_line() {
     }
 }
 
-/// Waits until `log` (a file a build writes its log to) holds `text`.
-fn wait_for_log(log: &Path, text: &str) -> bool {
-    let deadline = std::time::Instant::now() + Duration::from_secs(60);
-    while std::time::Instant::now() < deadline {
-        if std::fs::read_to_string(log).is_ok_and(|l| l.contains(text)) {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    false
-}
-
 /// The process id in "another build of BOARD (process N)".
 fn holder(message: &str, board: &str) -> Option<u32> {
     let rest = message
@@ -137,12 +126,7 @@ fn holder(message: &str, board: &str) -> Option<u32> {
 fn a_second_build_of_a_board_is_refused_at_once_naming_the_first() {
     let folder = tempfile::tempdir().unwrap();
     let log = folder.path().join("first.log");
-    let first = Smallgo::new(&["build", "3x5", "--checkpoint-interval", "0", "--tables"])
-        .arg(folder.path())
-        .log("info")
-        .stderr(std::fs::File::create(&log).unwrap())
-        .start();
-    assert!(wait_for_log(&log, "checkpoint before margin"));
+    let first = holding_its_lock("3x5", folder.path(), &log);
     let second = Smallgo::new(&["build", "3x5", "--tables"])
         .arg(folder.path())
         .run_within(Duration::from_secs(5))
@@ -232,11 +216,8 @@ fn a_failed_write_keeps_the_last_checkpoint() {
     )
     .unwrap();
     let log = scratch.path().join("first.log");
-    let first = Smallgo::new(&["build", "3x5", "--checkpoint-interval", "0", "--tables"])
-        .arg(folder.path())
+    let first = saving_every_level("3x5", folder.path(), &log)
         .under(&format!("/bin/sh {}", wrapper.display()))
-        .log("info")
-        .stderr(std::fs::File::create(&log).unwrap())
         .start();
     assert!(wait_for_log(&log, "checkpoint before margin"));
     let pid: i32 = std::fs::read_to_string(&pid_file)
@@ -291,11 +272,7 @@ fn a_failed_write_keeps_the_last_checkpoint() {
 /// checkpoints; `scratch` takes its log.
 fn killed_3x5_build(folder: &Path, scratch: &Path) {
     let log = scratch.join("killed.log");
-    let build = Smallgo::new(&["build", "3x5", "--checkpoint-interval", "0", "--tables"])
-        .arg(folder)
-        .log("info")
-        .stderr(std::fs::File::create(&log).unwrap())
-        .start();
+    let build = saving_every_level("3x5", folder, &log).start();
     assert!(wait_for_log(&log, "checkpoint before margin +10"));
     assert!(build.signal(libc::SIGKILL));
     let _ = build.finish();

@@ -14,6 +14,7 @@ mod with_mpi {
     use std::path::Path;
     use std::time::{Duration, Instant};
 
+    use crate::support::builds::holding_its_lock;
     use crate::support::command::Smallgo;
 
     /// `mpirun` with `processes` processes on this one machine, as root if
@@ -378,16 +379,7 @@ mod with_mpi {
     fn a_job_is_refused_while_another_build_of_its_board_runs() {
         let folder = tempfile::tempdir().unwrap();
         let log = folder.path().join("first.log");
-        let first = Smallgo::new(&["build", "3x5", "--checkpoint-interval", "0", "--tables"])
-            .arg(folder.path())
-            .log("info")
-            .stderr(std::fs::File::create(&log).unwrap())
-            .start();
-        let started = Instant::now();
-        while !std::fs::read_to_string(&log).is_ok_and(|l| l.contains("checkpoint before margin")) {
-            assert!(started.elapsed() < Duration::from_secs(60), "no checkpoint");
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        let first = holding_its_lock("3x5", folder.path(), &log);
         let job = Smallgo::new(&["build", "3x5", "--tables"])
             .arg(folder.path())
             .under(&mpirun(2))

@@ -122,8 +122,6 @@ mod prefetch;
 #[cfg(feature = "solver")]
 mod problem;
 mod random;
-#[cfg(all(test, feature = "solver"))]
-mod reference;
 mod rules;
 #[cfg(feature = "cli")]
 mod sgf;
@@ -132,8 +130,6 @@ mod solver;
 mod symmetry;
 mod table;
 #[cfg(test)]
-mod testing;
-#[cfg(all(test, feature = "cli"))]
 mod tests;
 #[cfg(feature = "solver")]
 mod units;

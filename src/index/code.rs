@@ -807,7 +807,7 @@ mod tests {
     /// equal, so that several symmetries reach the smallest.
     #[test]
     fn smallest_image_agrees_with_the_plain_tree() {
-        fn check<const S: usize>(rng: &mut crate::testing::Rng) {
+        fn check<const S: usize>(rng: &mut crate::tests::support::Rng) {
             let limit = 3u64.pow(32);
             let mut codes = [0u64; S];
             for _ in 0..20_000 {
@@ -822,7 +822,7 @@ mod tests {
                 );
             }
         }
-        let mut rng = crate::testing::Rng::new(0x5ea1_1e57);
+        let mut rng = crate::tests::support::Rng::new(0x5ea1_1e57);
         check::<8>(&mut rng);
         check::<4>(&mut rng);
         check::<2>(&mut rng);
@@ -907,7 +907,7 @@ mod tests {
         ] {
             let board: Board = name.parse().unwrap();
             let codec = Codec::new(board);
-            let mut rng = crate::testing::Rng::new(0x7e57_c0de);
+            let mut rng = crate::tests::support::Rng::new(0x7e57_c0de);
             for _ in 0..20_000 {
                 let position = codec.decode(rng.below(codec.code_count()));
                 let weights = codec.weights(&position);
@@ -985,7 +985,7 @@ mod tests {
                 check(&codec, code);
             }
         }
-        let mut rng = crate::testing::Rng::new(0xca_9091);
+        let mut rng = crate::tests::support::Rng::new(0xca_9091);
         for name in ["4x4", "2x8c", "4x4c", "1x25c", "2x16c", "4x8c"] {
             let codec = Codec::new(name.parse().unwrap());
             for _ in 0..5_000 {

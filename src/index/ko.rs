@@ -200,7 +200,7 @@ mod tests {
     /// Counts, firsts and locations against a plain running sum.
     #[test]
     fn directory_agrees_with_a_running_sum() {
-        let mut rng = crate::testing::Rng::new(7);
+        let mut rng = crate::tests::support::Rng::new(7);
         for positions in [0usize, 1, 63, 64, 65, 200, 1000, 5000] {
             for density in [0, 3, 30, 100] {
                 let counts: Vec<u8> = (0..positions)

@@ -615,7 +615,7 @@ mod tests {
             // Every legal state ranks, symmetric states rank alike, and every
             // number is reached.
             let mut reached = HashSet::new();
-            for state in crate::testing::plain_states(&board) {
+            for state in crate::tests::support::plain_states(&board) {
                 let number = index
                     .rank(&state)
                     .unwrap_or_else(|| panic!("{name}: {state:?}"));
@@ -781,7 +781,7 @@ mod tests {
                 assert_eq!(counts, expected, "{name} from {first}");
             }
             // Ascending numbers with gaps, then any order.
-            let mut rng = crate::testing::Rng::new(3);
+            let mut rng = crate::tests::support::Rng::new(3);
             let mut cursor = index.state_cursor();
             let mut number = 0;
             while number < states {

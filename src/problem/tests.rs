@@ -15,7 +15,7 @@ use crate::problem::{KoAssumption, KoReport, Problem, ProblemError, Verdict};
 use crate::rules::board::{Board, Point, PointSet};
 use crate::rules::colour::Colour;
 use crate::rules::moves::Move;
-use crate::testing::Rng;
+use crate::tests::support::Rng;
 
 const EMPTY: u8 = 0;
 const ATTACKER: u8 = 1;

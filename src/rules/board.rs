@@ -1170,7 +1170,7 @@ mod tests {
                 check(&board, PointSet(bits));
             }
         }
-        let mut rng = crate::testing::Rng::new(0x0e_1ab0);
+        let mut rng = crate::tests::support::Rng::new(0x0e_1ab0);
         for name in LARGE_BOARDS {
             let board: Board = name.parse().unwrap();
             for point in board.all().iter() {
@@ -1247,7 +1247,7 @@ mod tests {
                 }
             }
         }
-        let mut rng = crate::testing::Rng::new(0xf1_00d5);
+        let mut rng = crate::tests::support::Rng::new(0xf1_00d5);
         for name in ["4x4", "3x7", "2x10", "5x5", "4x4c", "3x7c", "2x10c"] {
             let board: Board = name.parse().unwrap();
             for _ in 0..20_000 {

@@ -579,7 +579,7 @@ pub(crate) mod tests {
             });
             assert_eq!(quiet, quiet_points, "{board}: {position:?}");
         };
-        crate::testing::for_legal_positions(20_000, 0x91ace, |board, position| {
+        crate::tests::support::for_legal_positions(20_000, 0x91ace, |board, position| {
             check(board, position);
         });
     }
@@ -605,7 +605,7 @@ pub(crate) mod tests {
             one_by_one.len()
         };
         let mut ko_points_seen = 0;
-        crate::testing::for_legal_positions(50_000, 0x0c0_4b0, |board, position| {
+        crate::tests::support::for_legal_positions(50_000, 0x0c0_4b0, |board, position| {
             ko_points_seen += check(board, position);
         });
         assert!(ko_points_seen > 1000, "{ko_points_seen}");

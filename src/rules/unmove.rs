@@ -250,7 +250,7 @@ mod tests {
             "1x2c", "1x3c", "1x4c", "1x5c", "1x6c", "1x7c", "2x2c", "2x3c", "2x4c", "3x3c",
         ] {
             let board: Board = name.parse().unwrap();
-            for state in crate::testing::plain_states(&board) {
+            for state in crate::tests::support::plain_states(&board) {
                 check_both_ways(&board, &state);
             }
         }
@@ -266,7 +266,7 @@ mod tests {
     fn random_states_both_ways(name: &str, samples: usize) {
         let board: Board = name.parse().unwrap();
         let codec = Codec::new(board);
-        let mut rng = crate::testing::Rng::new(0x5eed_4444);
+        let mut rng = crate::tests::support::Rng::new(0x5eed_4444);
         let mut checked = 0;
         while checked < samples {
             let position = codec.decode(rng.below(codec.code_count()));
@@ -322,7 +322,7 @@ mod tests {
                 }
             }
         };
-        crate::testing::for_legal_positions(50_000, 0x2e5_70e, |board, position| {
+        crate::tests::support::for_legal_positions(50_000, 0x2e5_70e, |board, position| {
             check(board, position);
         });
         assert!(illegal_seen > 1000, "{illegal_seen}");

@@ -260,7 +260,7 @@ mod tests {
     /// The vector test against one tally at a time, on arbitrary bytes.
     #[test]
     fn runs_agree_with_one_tally_at_a_time() {
-        let mut rng = crate::testing::Rng::new(0x7a11);
+        let mut rng = crate::tests::support::Rng::new(0x7a11);
         for _ in 0..5_000 {
             let tallies: Vec<u8> = (0..64).map(|_| rng.below(256) as u8).collect();
             let cells = words(&tallies);

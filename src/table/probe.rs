@@ -518,7 +518,7 @@ mod tests {
     /// The two-level sums against a plain running sum, across several runs.
     #[test]
     fn directory_agrees_with_a_running_sum() {
-        let mut rng = crate::testing::Rng::new(11);
+        let mut rng = crate::tests::support::Rng::new(11);
         let counts: Vec<u8> = (0..3 * WORDS_PER_BASE + 17)
             .map(|_| rng.below(65) as u8)
             .collect();

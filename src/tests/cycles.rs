@@ -10,12 +10,12 @@ use crate::analyses::cycles::{
 };
 use crate::game::{Ending, Game};
 use crate::index::StateIndex;
-use crate::reference::ReferenceGame;
 use crate::rules::board::Board;
 use crate::rules::colour::Colour;
 use crate::rules::moves::Move;
 use crate::rules::state::Child;
 use crate::solver::{solve, Silent};
+use crate::tests::support::reference::ReferenceGame;
 
 /// The graph again, the plain way: every legal move of `legal_moves`, each
 /// child ranked, kept in a set.
@@ -126,7 +126,7 @@ fn cycle_dependent_values_are_the_draws_at_a_half_integer_komi() {
         for komi_halves in (-(2 * points + 1)..=2 * points + 1).step_by(2) {
             let values = reference.solve(komi_halves);
             for (s, value) in values.iter().enumerate() {
-                let wins = |side: Option<crate::reference::Forced>| {
+                let wins = |side: Option<crate::tests::support::reference::Forced>| {
                     side.is_some_and(|f| f.half_points > 0)
                 };
                 if !wins(value.black) && !wins(value.white) {
@@ -144,7 +144,9 @@ fn cycle_dependent_values_are_the_draws_at_a_half_integer_komi() {
                 "{name}: {state:?} {value}"
             );
             dependent += drawn_somewhere[s] as u32;
-            let forced = |side: Option<crate::reference::Forced>| side.map(|f| f.half_points);
+            let forced = |side: Option<crate::tests::support::reference::Forced>| {
+                side.map(|f| f.half_points)
+            };
             let (black, white) = (forced(at_zero[s].black), forced(at_zero[s].white));
             let draw = black.is_none_or(|b| b <= 0) && white.is_none_or(|w| w <= 0);
             let jigo = black == Some(0) && white == Some(0);

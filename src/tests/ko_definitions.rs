@@ -20,7 +20,7 @@
 use crate::rules::board::{Board, Point, PointSet};
 use crate::rules::position::Position;
 use crate::symmetry::symmetries;
-use crate::testing::Rng;
+use crate::tests::support::Rng;
 
 /// The permissive definition's ko points of `position`.
 fn permissive_ko_points(board: &Board, position: &Position) -> PointSet {

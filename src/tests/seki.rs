@@ -6,10 +6,10 @@
 use std::collections::HashSet;
 
 use crate::analyses::seki::{census, seki_shape, Best, Criteria, DenseValues, Reading, Tally};
-use crate::reference::{ColouredState, ReferenceGame, ReferenceValue, Successor};
 use crate::rules::board::Board;
 use crate::symmetry::symmetries;
 use crate::table::library::Tablebase;
+use crate::tests::support::reference::{ColouredState, ReferenceGame, ReferenceValue, Successor};
 
 #[derive(Clone, Copy, Debug)]
 enum Order {

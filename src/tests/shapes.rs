@@ -13,7 +13,7 @@ use crate::rules::position::Position;
 use crate::rules::state::{Child, State};
 use crate::rules::unmove::{for_each_predecessor, leads_to};
 use crate::symmetry::symmetries;
-use crate::testing::Rng;
+use crate::tests::support::Rng;
 
 /// A shape as the test sees it: the grid's cells, row 0 at the bottom.
 struct Model {

@@ -1,14 +1,14 @@
-//! The solver against the plain reference (`crate::reference`): every state
-//! of every small board, plain, circular and of small shapes (walls, holes,
-//! open sides), at komi -2, 0, 0.5 and 6.5, must
+//! The solver against the plain reference (`support::reference`): every
+//! state of every small board, plain, circular and of small shapes (walls,
+//! holes, open sides), at komi -2, 0, 0.5 and 6.5, must
 //! get the same forced scores and plies for both sides, and the same result.
 
 use std::collections::HashSet;
 
-use crate::reference::{Forced, ReferenceGame};
 use crate::rules::board::Board;
 use crate::rules::value::Outcome;
 use crate::solver::{solve, Silent};
+use crate::tests::support::reference::{Forced, ReferenceGame};
 
 const KOMI_HALVES: [i32; 4] = [-4, 0, 1, 13];
 

@@ -416,7 +416,7 @@ fn tables_record_their_topology() {
 #[test]
 fn resealed_garbage_never_panics_the_decoder() {
     let (bytes, _) = encode(&solved("2x3"));
-    let mut rng = crate::testing::Rng::new(7);
+    let mut rng = crate::tests::support::Rng::new(7);
     for round in 0..3000 {
         let mut damaged = bytes.clone();
         for _ in 0..1 + round % 4 {

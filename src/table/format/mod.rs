@@ -595,7 +595,7 @@ mod tests {
 
     #[test]
     fn records_are_written_as_the_layout_says() {
-        let mut rng = crate::testing::Rng::new(7);
+        let mut rng = crate::tests::support::Rng::new(7);
         let points = 16;
         // Unknown margins, margins out of range (as the verifier's tests
         // write), short, escaped and largest depths.
@@ -608,7 +608,7 @@ mod tests {
         for _ in 0..3000 {
             values.push((margin(), margin()));
         }
-        let mut rng = crate::testing::Rng::new(8);
+        let mut rng = crate::tests::support::Rng::new(8);
         let mut depth = || match rng.below(6) {
             0 => 254 + rng.below(3) as u16,
             1 => u16::MAX,
@@ -626,7 +626,7 @@ mod tests {
             .collect();
         // Blocks of several sizes through one buffer, larger and smaller.
         let mut bytes = Vec::new();
-        let mut rng = crate::testing::Rng::new(9);
+        let mut rng = crate::tests::support::Rng::new(9);
         for positions in [300, 1, 0, 700, 20] {
             let mut states = values.iter().copied().cycle();
             let records: Vec<Vec<Value>> = (0..positions)
@@ -654,7 +654,7 @@ mod tests {
 
     #[test]
     fn a_reused_compressor_writes_what_a_new_one_writes() {
-        let mut rng = crate::testing::Rng::new(5);
+        let mut rng = crate::tests::support::Rng::new(5);
         // Sizes around the output buffer's growth, repetitive and random
         // bytes, one after another on the same thread's compressor.
         for length in [0, 1, 100, 5000, 70_000, 300_000, 3, 40_000] {

@@ -1,19 +1,28 @@
-//! Small helpers shared by the tests: a seeded random number generator, so
-//! that sampled checks are reproducible without another dependency, a
-//! plain enumeration of every legal state of a board, and the legal
-//! positions that fast paths of the rules are checked on.
+//! What the crate's unit tests share, those of `src/tests/` and those
+//! beside each module: a seeded random number generator, so that sampled
+//! checks are reproducible without another dependency, a plain enumeration
+//! of every legal state of a board, the legal positions that fast paths of
+//! the rules are checked on, and (`reference`, for the tests of
+//! `src/tests/`) a plain solver that the real one is checked against.
 
 use crate::index::code::Codec;
 use crate::rules::board::Board;
 use crate::rules::position::Position;
 use crate::rules::state::State;
 
+#[cfg(feature = "cli")]
+pub(crate) mod reference;
+
 /// Calls `check` on every legal position of the small boards (1x1 to 3x3
 /// and 2x4, plain and circular, and four small shapes: a plus, a ring, two
 /// with open sides) and on `samples` random legal positions of
 /// each of nine larger ones (4x4 to 5x5, and circular ones), drawn with
 /// `seed`.
-pub fn for_legal_positions(samples: usize, seed: u64, mut check: impl FnMut(&Board, &Position)) {
+pub(crate) fn for_legal_positions(
+    samples: usize,
+    seed: u64,
+    mut check: impl FnMut(&Board, &Position),
+) {
     for name in [
         "1x1",
         "1x5",
@@ -60,7 +69,7 @@ pub fn for_legal_positions(samples: usize, seed: u64, mut check: impl FnMut(&Boa
 /// Every legal state of a board by plain enumeration, without symmetry:
 /// every code, both pass flags, and every point tried as a ko point through
 /// `State::new`'s checks.
-pub fn plain_states(board: &Board) -> Vec<State> {
+pub(crate) fn plain_states(board: &Board) -> Vec<State> {
     let codec = Codec::new(*board);
     let mut states = Vec::new();
     for code in 0..codec.code_count() {
@@ -80,4 +89,4 @@ pub fn plain_states(board: &Board) -> Vec<State> {
 }
 
 /// The tests' generator: the crate's own.
-pub type Rng = crate::random::SplitMix;
+pub(crate) type Rng = crate::random::SplitMix;

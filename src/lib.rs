@@ -97,6 +97,8 @@
 
 #[cfg(feature = "solver")]
 mod analyses;
+#[cfg(feature = "solver")]
+mod build;
 #[cfg(feature = "cli")]
 mod cli;
 #[cfg(feature = "cli")]

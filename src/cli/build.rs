@@ -30,9 +30,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use super::manifest;
 use super::progress::{catch_interrupts, BuildProgress};
 use super::{EXIT_FAILURE, EXIT_INTERRUPTED};
+use crate::build::manifest;
 use crate::host::{cpu_seconds, peak_memory, reset_peak_memory};
 use crate::index::StateCounts;
 use crate::rules::board::Board;

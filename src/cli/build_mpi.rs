@@ -30,9 +30,9 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use super::build::{absolute, check_folder, lock_refused, turned_table, BuildOptions};
-use super::manifest;
 use super::progress::{catch_interrupts, BuildProgress};
 use super::{EXIT_FAILURE, EXIT_INTERRUPTED};
+use crate::build::manifest;
 use crate::cluster::{split_index, Cluster};
 use crate::host::{peak_memory, reset_peak_memory};
 use crate::index::{StateCounts, StateIndex};

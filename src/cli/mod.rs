@@ -30,7 +30,6 @@ mod build_mpi;
 mod count;
 mod cycles;
 mod line_rule;
-mod manifest;
 mod progress;
 mod review;
 mod seki;

@@ -150,9 +150,9 @@ pub use table::library::{BoardState, BoardValues, NoValues, ProbeError, SourceEr
 pub use table::{Origin, TableError};
 
 #[cfg(feature = "solver")]
-pub use solver::SolveError;
+pub use build::{build_table, BuildError};
 #[cfg(feature = "solver")]
-pub use table::writer::{build_table, BuildError};
+pub use solver::SolveError;
 
 /// README's "Use from Rust" sample is the crate root's first example, its
 /// hidden lines aside, which `cargo test --doc` runs.

@@ -29,7 +29,7 @@ use std::sync::{Mutex, MutexGuard};
 const TABLE_SUFFIX: &str = ".sgtb";
 /// What temporary names end with before the process id.
 const TEMPORARY_MARK: &str = ".tmp.";
-/// The probe file `cli::build::check_folder` writes, before the process id.
+/// The probe file `build::check_folder` writes, before the process id.
 const WRITE_TEST_PREFIX: &str = ".smallgo-write-test.";
 
 /// The temporary name a file is written under before it is renamed: hidden,

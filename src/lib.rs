@@ -97,6 +97,8 @@
 
 #[cfg(feature = "solver")]
 mod analyses;
+#[cfg(feature = "solver")]
+mod build;
 #[cfg(feature = "cli")]
 mod cli;
 #[cfg(feature = "cli")]
@@ -144,9 +146,9 @@ pub use table::library::{BoardState, BoardValues, NoValues, ProbeError, SourceEr
 pub use table::{Origin, TableError};
 
 #[cfg(feature = "solver")]
-pub use solver::SolveError;
+pub use build::{build_table, BuildError};
 #[cfg(feature = "solver")]
-pub use table::writer::{build_table, BuildError};
+pub use solver::SolveError;
 
 /// README's "Use from Rust" sample is the crate root's first example, its
 /// hidden lines aside, which `cargo test --doc` runs.

@@ -14,8 +14,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, ExitCode, Stdio};
 use std::time::Instant;
 
-use super::build::{build_checked, check_folder, BuildOptions};
+use super::build::{build_checked, check_folder};
 use super::EXIT_FAILURE;
+use crate::build::BuildOptions;
 use crate::rules::board::Board;
 use crate::solver::plan::{check_build, Room};
 use crate::table::built_in;

@@ -30,7 +30,6 @@ mod build_mpi;
 mod count;
 mod cycles;
 mod line_rule;
-mod manifest;
 mod progress;
 mod review;
 mod seki;
@@ -134,9 +133,9 @@ struct BuildOptionsArguments {
     verify: bool,
 }
 
-impl From<BuildOptionsArguments> for build::BuildOptions {
-    fn from(options: BuildOptionsArguments) -> build::BuildOptions {
-        build::BuildOptions {
+impl From<BuildOptionsArguments> for crate::build::BuildOptions {
+    fn from(options: BuildOptionsArguments) -> crate::build::BuildOptions {
+        crate::build::BuildOptions {
             checkpoint_interval: Duration::from_secs(options.checkpoint_interval),
             memory: options.memory,
             verify: options.verify,

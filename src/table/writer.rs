@@ -13,13 +13,14 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use super::format::{self, Description, TableWriter};
-use super::verify::{spot_check, spot_sample};
 use super::{file_name, TableError};
 use crate::files::{replace_atomically, temporary_path};
 use crate::index::{PositionNumber, StateIndex, StateNumber};
 use crate::rules::board::Board;
 use crate::rules::value::Value;
-use crate::solver::{Observer, Phase, Silent, Solution, SolveError, ValueRun};
+#[cfg(test)]
+use crate::solver::Silent;
+use crate::solver::{Observer, Phase, Solution, ValueRun};
 
 /// Positions per block: about 8,000 states, a few tens of kilobytes to
 /// inflate per probe.
@@ -226,59 +227,12 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), TableError> {
         .map_err(|error| TableError::io(path, error))
 }
 
-/// Why `build_table` wrote no table.
-#[derive(Debug)]
-#[non_exhaustive]
-pub enum BuildError {
-    /// The board cannot be solved here (see the message).
-    Solve(SolveError),
-    /// The table could not be written, or failed its check before the
-    /// rename.
-    Write(TableError),
-}
-
-impl std::fmt::Display for BuildError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            BuildError::Solve(error) => write!(f, "{error}"),
-            BuildError::Write(error) => write!(f, "{error}"),
-        }
-    }
-}
-
-impl std::error::Error for BuildError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            BuildError::Solve(error) => Some(error),
-            BuildError::Write(error) => Some(error),
-        }
-    }
-}
-
-/// Solves `board` in memory and writes its table into `folder` as
-/// `RxC.sgtb`, as `smallgo build` does: through a temporary file, read
-/// back and spot-checked against the rules (`smallgo verify` checks every
-/// state), then renamed, so that the folder never holds a partial table. Returns the table's path. For boards that fit in memory
-/// (see `smallgo build --help`; 3x5 takes seconds, 4x5 minutes).
-pub fn build_table(board: Board, folder: &Path) -> Result<PathBuf, BuildError> {
-    let solution = crate::solver::solve(board, &Silent).map_err(BuildError::Solve)?;
-    let check = |path: &Path| {
-        let index = solution.index();
-        let sample = spot_sample(index.counts().states);
-        spot_check(path, index, solution.stats().edges, sample).map(|_| ())
-    };
-    match write(&solution, folder, &Silent, &check) {
-        Ok(Some(written)) => Ok(written.path),
-        Ok(None) => Err(BuildError::Solve(SolveError::Cancelled)),
-        Err(error) => Err(BuildError::Write(error)),
-    }
-}
-
 /// Writes a solved board's table into `folder` under its standard name,
 /// through a temporary file that is flushed, then handed to `check`, and
 /// only then renamed. `observer` sees the writing as a `Phase::Write` (see
 /// `encode_values`); `Ok(None)` if it said stop before the file was in
 /// place; an error, and nothing renamed, if `check` refuses the file.
+#[cfg(test)]
 pub fn write(
     solution: &Solution,
     folder: &Path,

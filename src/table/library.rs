@@ -551,6 +551,7 @@ fn open_from(
 
 /// No source has the values of a board.
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct NoValues {
     /// The board asked for.
     pub board: Board,

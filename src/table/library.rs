@@ -32,6 +32,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
 
 use crate::rules::board::{Board, Point, PointSet};
+use crate::rules::colour::Colour;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
 use crate::rules::state::{State, StateError};
@@ -723,40 +724,40 @@ impl BoardValues {
         self.board
     }
 
-    /// The exact outcome of `state` for the side to move with perfect play
-    /// on both sides, at komi `komi` (given to White), the mover Black if
-    /// `mover_is_black`; [`ProbeError::WrongBoard`] if `state` is on
-    /// another board.
+    /// The exact outcome of `state` for the side to move, `mover`, with
+    /// perfect play on both sides, at komi `komi` (given to White);
+    /// [`ProbeError::WrongBoard`] if `state` is on another board.
     pub fn outcome(
         &self,
         state: &BoardState,
         komi: f64,
-        mover_is_black: bool,
+        mover: Colour,
     ) -> Result<Outcome, ProbeError> {
         let state = self.check_board(state)?;
         Ok(crate::table::values::rating::outcome(
             self,
             state,
             komi,
-            mover_is_black,
+            mover.is_black(),
         )?)
     }
 
     /// The legal moves of `state` that keep the best result and margin
-    /// (plies aside), in point order, then pass; [`ProbeError::WrongBoard`]
-    /// if `state` is on another board.
+    /// (plies aside) for the side to move, `mover`, at komi `komi`, in
+    /// point order, then pass; [`ProbeError::WrongBoard`] if `state` is on
+    /// another board.
     pub fn best_moves(
         &self,
         state: &BoardState,
         komi: f64,
-        mover_is_black: bool,
+        mover: Colour,
     ) -> Result<Vec<Move>, ProbeError> {
         let state = self.check_board(state)?;
         Ok(crate::table::values::rating::best_moves(
             self,
             state,
             komi,
-            mover_is_black,
+            mover.is_black(),
         )?)
     }
 
@@ -915,8 +916,8 @@ mod board_check {
         let tables = Tablebase::new();
         let values = tables.values(large).unwrap();
         for answer in [
-            values.outcome(&state, 0.0, true).map(|_| ()),
-            values.best_moves(&state, 0.0, true).map(|_| ()),
+            values.outcome(&state, 0.0, Colour::Black).map(|_| ()),
+            values.best_moves(&state, 0.0, Colour::Black).map(|_| ()),
         ] {
             match answer {
                 Err(ProbeError::WrongBoard { expected, found }) => {
@@ -926,8 +927,28 @@ mod board_check {
             }
         }
         let own = tables.values(small).unwrap();
-        assert!(own.outcome(&state, 0.0, true).is_ok());
-        assert!(!own.best_moves(&state, 0.0, true).unwrap().is_empty());
+        assert!(own.outcome(&state, 0.0, Colour::Black).is_ok());
+        assert!(!own
+            .best_moves(&state, 0.0, Colour::Black)
+            .unwrap()
+            .is_empty());
+    }
+
+    /// The colour to move decides which way the komi counts: on the empty
+    /// 3x3 board, White to move (receiving the komi) wins by twice the
+    /// komi more than Black to move does.
+    #[test]
+    fn the_colour_to_move_takes_or_gives_the_komi() {
+        let board: Board = "3x3".parse().unwrap();
+        let values = Tablebase::new().values(board).unwrap();
+        let start = BoardState::start(board);
+        let komi = 2.5;
+        let margin = |mover| match values.outcome(&start, komi, mover).unwrap() {
+            Outcome::MoverWins { margin, .. } => margin,
+            Outcome::OpponentWins { margin, .. } => -margin,
+            Outcome::Draw => 0.0,
+        };
+        assert_eq!(margin(Colour::White), margin(Colour::Black) + 2.0 * komi);
     }
 
     /// The errors that wrap another give it as their source; the public

@@ -17,7 +17,10 @@
 //! the [`Colour`] to move (a win, a draw or a loss, with its margin and the
 //! plies to the end) and its best [`Move`]s. A state of another board is refused with
 //! [`ProbeError::WrongBoard`]: the values never answer for a board they are
-//! not of.
+//! not of. A [`BoardState`] lists its legal moves, and
+//! [`play`](BoardState::play) gives what a move leads to ([`Next`]: the
+//! next state, or the end of the game with its margin) or why it is
+//! illegal ([`MoveError`]).
 //!
 //! ```
 //! use smallgo::{Board, BoardState, Colour, Outcome, Position, Tablebase};
@@ -142,10 +145,12 @@ pub use rules::board::{Board, BoardError, Point};
 pub use rules::colour::Colour;
 pub use rules::moves::Move;
 pub use rules::position::{DiagramError, Position};
-pub use rules::state::{State, StateError};
+pub use rules::state::{MoveError, State, StateError};
 pub use rules::value::Outcome;
 pub use table::format::Fault;
-pub use table::library::{BoardState, BoardValues, NoValues, ProbeError, SourceError, Tablebase};
+pub use table::library::{
+    BoardState, BoardValues, Next, NoValues, ProbeError, SourceError, Tablebase,
+};
 pub use table::{Origin, TableError};
 
 #[cfg(feature = "solver")]

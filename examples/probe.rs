@@ -9,7 +9,7 @@
 
 use std::path::Path;
 
-use smallgo::{Board, BoardState, Outcome, Position, Tablebase};
+use smallgo::{Board, BoardState, Colour, Outcome, Position, Tablebase};
 
 fn main() {
     if let Err(error) = probe() {
@@ -41,8 +41,8 @@ fn probe() -> Result<(), Box<dyn std::error::Error>> {
     }
     let values = tables.values(board)?;
 
-    let black_to_move = true;
-    let text = match values.outcome(&state, komi, black_to_move)? {
+    let mover = Colour::Black;
+    let text = match values.outcome(&state, komi, mover)? {
         Outcome::MoverWins { margin, plies } => format!("Black wins by {margin} in {plies} plies"),
         Outcome::OpponentWins { margin, plies } => {
             format!("White wins by {margin} in {plies} plies")
@@ -50,7 +50,7 @@ fn probe() -> Result<(), Box<dyn std::error::Error>> {
         Outcome::Draw => "a draw".to_string(),
     };
     println!("{board}, Black to move, komi {komi}: {text}");
-    let best = values.best_moves(&state, komi, black_to_move)?;
+    let best = values.best_moves(&state, komi, mover)?;
     let names: Vec<String> = best.iter().map(|mv| mv.name(&board)).collect();
     println!("moves that keep it: {}", names.join(" "));
     println!("values from: {}", values.description());

@@ -13,14 +13,17 @@
 //! whether the last move was a pass, checks it all, and keeps the board
 //! with it ([`State`] is the same without the board). [`Tablebase`] holds
 //! the built-in tables and the folders you add, and gives a board's
-//! [`BoardValues`], which give the [`Outcome`] of a state at a komi (a win,
-//! a draw or a loss, with its margin and the plies to the end) and its best
-//! [`Move`]s. A state of another board is refused with
+//! [`BoardValues`], which give the [`Outcome`] of a state at a komi for
+//! the [`Colour`] to move (a win, a draw or a loss, with its margin and the
+//! plies to the end) and its best [`Move`]s. A state of another board is refused with
 //! [`ProbeError::WrongBoard`]: the values never answer for a board they are
-//! not of.
+//! not of. A [`BoardState`] lists its legal moves, and
+//! [`play`](BoardState::play) gives what a move leads to ([`Next`]: the
+//! next state, or the end of the game with its margin) or why it is
+//! illegal ([`MoveError`]).
 //!
 //! ```
-//! use smallgo::{Board, BoardState, Outcome, Position, Tablebase};
+//! use smallgo::{Board, BoardState, Colour, Outcome, Position, Tablebase};
 //!
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! let board: Board = "3x3".parse()?;
@@ -28,19 +31,19 @@
 //! let position = Position::from_diagram(&board, "..X\n.O.\n...")?;
 //! let state = BoardState::new(board, position, None, false)?;
 //! let values = Tablebase::new().values(board)?;
-//! let (komi, black_to_move) = (0.0, true);
-//! match values.outcome(&state, komi, black_to_move)? {
+//! let (komi, mover) = (0.0, Colour::Black);
+//! match values.outcome(&state, komi, mover)? {
 //!     Outcome::MoverWins { margin, plies } => println!("Black wins by {margin} in {plies}"),
 //!     Outcome::OpponentWins { margin, .. } => println!("White wins by {margin}"),
 //!     Outcome::Draw => println!("a draw"),
 //! }
-//! let moves = values.best_moves(&state, komi, black_to_move)?;
+//! let moves = values.best_moves(&state, komi, mover)?;
 //! let names: Vec<String> = moves.iter().map(|mv| mv.name(&board)).collect();
 //! assert!(!names.is_empty());
 //!
 //! // The same stones asked of the 4x4 values: refused.
 //! let large = Tablebase::new().values("4x4".parse()?)?;
-//! let refused = large.outcome(&state, komi, black_to_move);
+//! let refused = large.outcome(&state, komi, mover);
 //! assert!(matches!(refused, Err(smallgo::ProbeError::WrongBoard { .. })));
 //! # Ok(())
 //! # }
@@ -54,7 +57,7 @@
 //! ```
 //! # #[cfg(feature = "solver")]
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
-//! use smallgo::{build_table, Board, BoardState, Tablebase};
+//! use smallgo::{build_table, Board, BoardState, Colour, Tablebase};
 //!
 //! let folder = std::env::temp_dir().join(format!("smallgo-doc-{}", std::process::id()));
 //! std::fs::create_dir_all(&folder)?;
@@ -67,7 +70,7 @@
 //! let values = tables.values(board)?;
 //! assert_eq!(values.description(), path.display().to_string());
 //! let start = BoardState::start(board);
-//! println!("{:?}", values.outcome(&start, 0.0, true)?);
+//! println!("{:?}", values.outcome(&start, 0.0, Colour::Black)?);
 //! std::fs::remove_dir_all(&folder)?;
 //! # Ok(())
 //! # }
@@ -137,12 +140,15 @@ mod tests;
 mod units;
 
 pub use rules::board::{Board, BoardError, Point};
+pub use rules::colour::Colour;
 pub use rules::moves::Move;
 pub use rules::position::{DiagramError, Position};
-pub use rules::state::{State, StateError};
+pub use rules::state::{MoveError, State, StateError};
 pub use rules::value::Outcome;
 pub use table::format::Fault;
-pub use table::library::{BoardState, BoardValues, NoValues, ProbeError, SourceError, Tablebase};
+pub use table::library::{
+    BoardState, BoardValues, Next, NoValues, ProbeError, SourceError, Tablebase,
+};
 pub use table::{Origin, TableError};
 
 #[cfg(feature = "solver")]

@@ -6,13 +6,17 @@
 
 use std::fmt;
 
+/// A player: Black moves first, White receives the komi.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Colour {
+    /// The first player.
     Black,
+    /// The second player, who receives the komi.
     White,
 }
 
 impl Colour {
+    /// The other player.
     pub fn opposite(self) -> Colour {
         match self {
             Colour::Black => Colour::White,
@@ -20,6 +24,7 @@ impl Colour {
         }
     }
 
+    /// Whether this is Black.
     pub fn is_black(self) -> bool {
         self == Colour::Black
     }

@@ -13,7 +13,7 @@
 
 use std::fmt;
 
-use crate::rules::board::{Board, Point, PointSet};
+use crate::rules::board::{Board, Point, PointSet, MAX_POINTS};
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
 
@@ -58,6 +58,34 @@ impl fmt::Display for StateError {
 }
 
 impl std::error::Error for StateError {}
+
+/// Why a move is not legal in a state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum MoveError {
+    /// The point is not one of the board's.
+    OffBoard,
+    /// A stone is on the point.
+    Occupied,
+    /// The point is the ko point: the stone just captured there may not be
+    /// retaken at once.
+    Ko,
+    /// The stone's string would have no liberty and capture nothing.
+    Suicide,
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            MoveError::OffBoard => "the point is not on the board",
+            MoveError::Occupied => "the point is taken",
+            MoveError::Ko => "the ko point may not be retaken at once",
+            MoveError::Suicide => "the stone would have no liberty (suicide)",
+        })
+    }
+}
+
+impl std::error::Error for MoveError {}
 
 impl State {
     /// Checks a setup and makes it a state.
@@ -115,13 +143,31 @@ impl State {
         self.passed
     }
 
-    /// Whether the mover may place a stone at `point`: empty, not the ko
-    /// point, not suicide.
+    /// What a legal `mv` leads to; `None` if it is illegal (a point taken,
+    /// the ko point, suicide).
     pub(crate) fn play(&self, board: &Board, mv: Move) -> Option<Child> {
         match mv {
             Move::Pass => Some(self.pass(board)),
             Move::Place(point) => self.place(board, point).map(Child::State),
         }
+    }
+
+    /// What `mv` leads to, or why it is not legal. Any point may be asked
+    /// about, one of another board too.
+    pub(crate) fn try_play(&self, board: &Board, mv: Move) -> Result<Child, MoveError> {
+        if let Move::Place(point) = mv {
+            if point.index() >= MAX_POINTS || !board.all().contains(point) {
+                return Err(MoveError::OffBoard);
+            }
+            let stones = self.position.us() | self.position.them();
+            if stones.contains(point) {
+                return Err(MoveError::Occupied);
+            }
+            if self.ko == Some(point) {
+                return Err(MoveError::Ko);
+            }
+        }
+        self.play(board, mv).ok_or(MoveError::Suicide)
     }
 
     /// The state after a placement, or `None` if it is illegal.

@@ -112,6 +112,7 @@ impl Observer for Silent {}
 
 /// Why a solve stopped.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum SolveError {
     /// The observer asked to stop.
     Cancelled,

@@ -32,9 +32,10 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
 
 use crate::rules::board::{Board, Point, PointSet};
+use crate::rules::colour::Colour;
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
-use crate::rules::state::{State, StateError};
+use crate::rules::state::{Child, MoveError, State, StateError};
 use crate::rules::value::{Outcome, Value};
 #[cfg(feature = "solver")]
 use crate::solver::plan::estimate;
@@ -551,6 +552,7 @@ fn open_from(
 
 /// No source has the values of a board.
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct NoValues {
     /// The board asked for.
     pub board: Board,
@@ -622,6 +624,76 @@ impl BoardState {
     pub fn state(&self) -> State {
         self.state
     }
+
+    /// The legal moves: the points where a stone may be placed (empty, not
+    /// the ko point, not suicide) in point order, then pass.
+    pub fn legal_moves(&self) -> Vec<Move> {
+        self.state.legal_moves(&self.board)
+    }
+
+    /// What `mv` leads to: the next state, from the view of the other
+    /// side, or the end of the game after a second pass in a row. An
+    /// illegal move is refused with why; `self` is never changed.
+    ///
+    /// ```
+    /// use smallgo::{Board, BoardState, Move, MoveError, Next};
+    ///
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let board: Board = "2x2".parse()?;
+    /// let a1 = Move::Place(board.parse_point("A1").ok_or("no A1")?);
+    /// // Black plays A1; White may not play there too.
+    /// let Next::State(white) = BoardState::start(board).play(a1)? else {
+    ///     unreachable!("one move does not end the game")
+    /// };
+    /// assert_eq!(white.play(a1), Err(MoveError::Occupied));
+    /// // White passes, then Black: Black, who passed last, holds the
+    /// // board's four points, White none.
+    /// let Next::State(black) = white.play(Move::Pass)? else {
+    ///     unreachable!("one pass does not end the game")
+    /// };
+    /// assert_eq!(black.play(Move::Pass)?, Next::End { margin: 4 });
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn play(&self, mv: Move) -> Result<Next, MoveError> {
+        Ok(self.next(self.state.try_play(&self.board, mv)?))
+    }
+
+    /// Every legal move with what it leads to, in the order of
+    /// [`legal_moves`](BoardState::legal_moves).
+    pub fn children(&self) -> Vec<(Move, Next)> {
+        self.legal_moves()
+            .into_iter()
+            .filter_map(|mv| Some((mv, self.next(self.state.play(&self.board, mv)?))))
+            .collect()
+    }
+
+    /// A child of the rules' as the API gives it: on this board.
+    fn next(&self, child: Child) -> Next {
+        match child {
+            Child::State(state) => Next::State(BoardState {
+                board: self.board,
+                state,
+            }),
+            Child::End { margin } => Next::End { margin },
+        }
+    }
+}
+
+/// What a legal move of a [`BoardState`] leads to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Next {
+    /// The game goes on: the next state, from the view of the new side to
+    /// move (the stones of the player who moved are its
+    /// [`other_stones`](Position::other_stones)).
+    State(BoardState),
+    /// A second pass in a row ended the game.
+    End {
+        /// The area margin (stones and the empty regions each side alone
+        /// surrounds, komi not counted) of the player who passed last:
+        /// the side to move in the state played from.
+        margin: i32,
+    },
 }
 
 /// Why a probe of [`BoardValues`] gave no answer.
@@ -722,40 +794,40 @@ impl BoardValues {
         self.board
     }
 
-    /// The exact outcome of `state` for the side to move with perfect play
-    /// on both sides, at komi `komi` (given to White), the mover Black if
-    /// `mover_is_black`; [`ProbeError::WrongBoard`] if `state` is on
-    /// another board.
+    /// The exact outcome of `state` for the side to move, `mover`, with
+    /// perfect play on both sides, at komi `komi` (given to White);
+    /// [`ProbeError::WrongBoard`] if `state` is on another board.
     pub fn outcome(
         &self,
         state: &BoardState,
         komi: f64,
-        mover_is_black: bool,
+        mover: Colour,
     ) -> Result<Outcome, ProbeError> {
         let state = self.check_board(state)?;
         Ok(crate::table::values::rating::outcome(
             self,
             state,
             komi,
-            mover_is_black,
+            mover.is_black(),
         )?)
     }
 
     /// The legal moves of `state` that keep the best result and margin
-    /// (plies aside), in point order, then pass; [`ProbeError::WrongBoard`]
-    /// if `state` is on another board.
+    /// (plies aside) for the side to move, `mover`, at komi `komi`, in
+    /// point order, then pass; [`ProbeError::WrongBoard`] if `state` is on
+    /// another board.
     pub fn best_moves(
         &self,
         state: &BoardState,
         komi: f64,
-        mover_is_black: bool,
+        mover: Colour,
     ) -> Result<Vec<Move>, ProbeError> {
         let state = self.check_board(state)?;
         Ok(crate::table::values::rating::best_moves(
             self,
             state,
             komi,
-            mover_is_black,
+            mover.is_black(),
         )?)
     }
 
@@ -914,8 +986,8 @@ mod board_check {
         let tables = Tablebase::new();
         let values = tables.values(large).unwrap();
         for answer in [
-            values.outcome(&state, 0.0, true).map(|_| ()),
-            values.best_moves(&state, 0.0, true).map(|_| ()),
+            values.outcome(&state, 0.0, Colour::Black).map(|_| ()),
+            values.best_moves(&state, 0.0, Colour::Black).map(|_| ()),
         ] {
             match answer {
                 Err(ProbeError::WrongBoard { expected, found }) => {
@@ -925,8 +997,28 @@ mod board_check {
             }
         }
         let own = tables.values(small).unwrap();
-        assert!(own.outcome(&state, 0.0, true).is_ok());
-        assert!(!own.best_moves(&state, 0.0, true).unwrap().is_empty());
+        assert!(own.outcome(&state, 0.0, Colour::Black).is_ok());
+        assert!(!own
+            .best_moves(&state, 0.0, Colour::Black)
+            .unwrap()
+            .is_empty());
+    }
+
+    /// The colour to move decides which way the komi counts: on the empty
+    /// 3x3 board, White to move (receiving the komi) wins by twice the
+    /// komi more than Black to move does.
+    #[test]
+    fn the_colour_to_move_takes_or_gives_the_komi() {
+        let board: Board = "3x3".parse().unwrap();
+        let values = Tablebase::new().values(board).unwrap();
+        let start = BoardState::start(board);
+        let komi = 2.5;
+        let margin = |mover| match values.outcome(&start, komi, mover).unwrap() {
+            Outcome::MoverWins { margin, .. } => margin,
+            Outcome::OpponentWins { margin, .. } => -margin,
+            Outcome::Draw => 0.0,
+        };
+        assert_eq!(margin(Colour::White), margin(Colour::Black) + 2.0 * komi);
     }
 
     /// The errors that wrap another give it as their source; the public
@@ -951,6 +1043,144 @@ mod board_check {
         assert!(
             format!("{values:?}").contains("built-in table 2x3"),
             "{values:?}"
+        );
+    }
+}
+
+#[cfg(test)]
+mod moves {
+    use super::*;
+    use crate::random::SplitMix;
+
+    /// What the rules inside the crate say of `mv` in `state`, as the API
+    /// should give it.
+    fn expected(board: Board, state: &State, mv: Move) -> Result<Next, MoveError> {
+        let on_board = |state| BoardState { board, state };
+        match mv {
+            Move::Pass => Ok(match state.pass(&board) {
+                Child::State(after) => Next::State(on_board(after)),
+                Child::End { margin } => Next::End { margin },
+            }),
+            Move::Place(point) => {
+                let position = state.position();
+                if !board.all().contains(point) {
+                    Err(MoveError::OffBoard)
+                } else if (position.us() | position.them()).contains(point) {
+                    Err(MoveError::Occupied)
+                } else if state.ko() == Some(point) {
+                    Err(MoveError::Ko)
+                } else {
+                    match state.place(&board, point) {
+                        Some(after) => Ok(Next::State(on_board(after))),
+                        None => Err(MoveError::Suicide),
+                    }
+                }
+            }
+        }
+    }
+
+    /// Seeded random games, played through `play` to their end on boards of
+    /// each kind (plain, circular, a line, a shape with walls and open
+    /// sides): at every ply every point of every index and the pass give
+    /// what the crate's rules give, `legal_moves` holds exactly the moves
+    /// `play` takes, `children` is `play` of each, a placed stone belongs
+    /// to the player who moved, a capture takes only the other side's
+    /// stones, and two passes end the game with the passer's area margin.
+    #[test]
+    fn games_played_through_the_api_follow_the_rules() {
+        let mut rng = SplitMix::new(36);
+        for name in ["3x3", "3x4", "2x4c", "1x5", "+.#/..+", ".../.#./..."] {
+            let board: Board = name.parse().unwrap();
+            for _ in 0..20 {
+                let mut now = BoardState::start(board);
+                let mut plies = 0;
+                let margin = loop {
+                    let state = now.state();
+                    let legal = now.legal_moves();
+                    let every = (0..crate::rules::board::MAX_POINTS)
+                        .map(|index| Move::Place(Point::new(index)))
+                        .chain([Move::Pass]);
+                    for mv in every {
+                        let played = now.play(mv);
+                        assert_eq!(
+                            played,
+                            expected(board, &state, mv),
+                            "{name} {state:?} {mv:?}"
+                        );
+                        assert_eq!(legal.contains(&mv), played.is_ok(), "{name} {mv:?}");
+                    }
+                    let children = now.children();
+                    assert_eq!(children.len(), legal.len());
+                    for (mv, next) in &children {
+                        assert_eq!(Ok(*next), now.play(*mv));
+                    }
+                    // Mostly placements, now and then a pass; two passes once
+                    // the game is long.
+                    let placements = legal.len() - 1;
+                    let mv = if placements == 0 || plies > 60 || rng.below(8) == 0 {
+                        Move::Pass
+                    } else {
+                        legal[rng.below(placements as u64) as usize]
+                    };
+                    match now.play(mv).unwrap() {
+                        Next::State(after) => {
+                            assert_eq!(after.board(), board);
+                            let before = state.position();
+                            let stones = after.state().position();
+                            let mut moved = before.mover_stones();
+                            if let Move::Place(point) = mv {
+                                moved.push(point);
+                                moved.sort();
+                            }
+                            assert_eq!(stones.other_stones(), moved);
+                            let kept = stones.mover_stones();
+                            assert!(kept.iter().all(|p| before.other_stones().contains(p)));
+                            if mv == Move::Pass {
+                                assert!(after.state().passed());
+                                assert_eq!(kept, before.other_stones());
+                            }
+                            now = after;
+                        }
+                        Next::End { margin } => {
+                            assert!(mv == Move::Pass && state.passed());
+                            break margin;
+                        }
+                    }
+                    plies += 1;
+                };
+                assert_eq!(margin, now.state().position().area_score(&board));
+            }
+        }
+    }
+
+    /// Each illegal move is refused with its reason, and `play` leaves the
+    /// state as it was.
+    #[test]
+    fn illegal_moves_say_why() {
+        let board: Board = "3x4".parse().unwrap();
+        let point = |name| Move::Place(board.parse_point(name).unwrap());
+        let position = Position::from_diagram(&board, ".XO.\nXO.O\n.XO.").unwrap();
+        let state = BoardState::new(board, position, None, false).unwrap();
+        let Ok(Next::State(after_capture)) = state.play(point("C2")) else {
+            panic!("X captures at C2");
+        };
+        let copy = after_capture;
+        assert_eq!(after_capture.play(point("B2")), Err(MoveError::Ko));
+        assert_eq!(after_capture.play(point("C2")), Err(MoveError::Occupied));
+        assert_eq!(after_capture, copy);
+        let large: Board = "4x4".parse().unwrap();
+        let outside = Move::Place(large.point(3, 3));
+        assert_eq!(state.play(outside), Err(MoveError::OffBoard));
+
+        let small: Board = "3x3".parse().unwrap();
+        let surrounded = Position::from_diagram(&small, ".O.\nO..\n...").unwrap();
+        let state = BoardState::new(small, surrounded, None, false).unwrap();
+        let corner = Move::Place(small.parse_point("A3").unwrap());
+        assert_eq!(state.play(corner), Err(MoveError::Suicide));
+        assert!(!state.legal_moves().contains(&corner));
+        assert_eq!(
+            MoveError::Ko.to_string(),
+            "the ko point may not be retaken at once"
         );
     }
 }

@@ -570,7 +570,7 @@ fn shape_tables_are_written_verified_and_probed() {
         for komi in [-1.5, 0.0, 2.0] {
             let state = crate::BoardState::new(board, state.position(), state.ko(), state.passed())
                 .unwrap();
-            let outcome: Outcome = values.outcome(&state, komi, true).unwrap();
+            let outcome: Outcome = values.outcome(&state, komi, crate::Colour::Black).unwrap();
             assert_eq!(
                 outcome,
                 value.outcome(komi, true),

@@ -26,11 +26,12 @@ use std::fmt;
 
 use crate::rules::board::{Board, Point, PointSet};
 use crate::rules::moves::Move;
+use crate::rules::position::Position;
 use crate::rules::state::{Child, State};
 use crate::rules::value::Outcome;
 use crate::table::values::rating::{compare_outcomes, preference_order, rate_move, rate_moves};
 use crate::table::values::Values;
-use crate::table::TableError;
+use crate::table::{Origin, TableError};
 
 /// What a rule carries from one of its turns to the next: 0 before its
 /// first move. A rule that remembers nothing keeps it 0, so that the check
@@ -485,6 +486,14 @@ pub fn check(
     extent: Extent,
 ) -> Result<Check, TableError> {
     let board = values.board();
+    if !Walk::fits(&board) {
+        return Err(TableError::CannotVerify {
+            origin: Origin::BuiltIn(board.to_string()),
+            reason: format!(
+                "the walk of White's rules holds boards of at most {PACKED_POINTS} points"
+            ),
+        });
+    }
     let start = State::start();
     let mut check = Check {
         board,
@@ -497,14 +506,10 @@ pub fn check(
         complete: true,
         counterexample: None,
     };
-    let mut walk = Walk {
-        states: vec![(start, 0)],
-        parents: vec![(u32::MAX, Move::Pass, Move::Pass)],
-        seen: HashSet::from([(start, 0)]),
-    };
+    let mut walk = Walk::new((start, 0));
     let mut next = 0;
-    while next < walk.states.len() {
-        let (black, memory) = walk.states[next];
+    while next < walk.len() {
+        let (black, memory) = walk.state(next);
         let here = next as u32;
         next += 1;
         check.black_turns += 1;
@@ -556,20 +561,95 @@ pub fn check(
 
 /// The states reached with Black to move, each with the rule's memory, in
 /// the order found, with the state and moves (Black's, then White's) each
-/// was first reached by.
+/// was first reached by. A state and its memory are kept packed in one
+/// `u64` (`Walk::pack`), which holds the boards of at most 25 points: the
+/// walk of 1x20 reaches about 110 million of them.
 struct Walk {
-    states: Vec<(State, Memory)>,
-    parents: Vec<(u32, Move, Move)>,
-    seen: HashSet<(State, Memory)>,
+    states: Vec<u64>,
+    parents: Vec<(u32, u8, u8)>,
+    seen: HashSet<u64>,
 }
 
+/// A move packed in a byte: a point's number, or `PASS`.
+const PASS: u8 = u8::MAX;
+
+/// The most points a packed state holds.
+const PACKED_POINTS: usize = 25;
+
 impl Walk {
+    fn new(start: (State, Memory)) -> Walk {
+        let start = Walk::pack(start);
+        Walk {
+            states: vec![start],
+            parents: vec![(u32::MAX, PASS, PASS)],
+            seen: HashSet::from([start]),
+        }
+    }
+
+    /// Whether the states of `board` can be packed.
+    fn fits(board: &Board) -> bool {
+        board.all().bits() >> PACKED_POINTS == 0
+    }
+
+    /// The mover's stones in bits 0 to 24, the other's in bits 25 to 49,
+    /// the ko point plus one (0: none) in bits 50 to 54, the pending pass
+    /// in bit 55 and the memory in bits 56 to 63.
+    fn pack((state, memory): (State, Memory)) -> u64 {
+        let position = state.position();
+        let ko = state.ko().map_or(0, |point| point.index() as u64 + 1);
+        position.us().bits()
+            | position.them().bits() << PACKED_POINTS
+            | ko << (2 * PACKED_POINTS)
+            | u64::from(state.passed()) << (2 * PACKED_POINTS + 5)
+            | u64::from(memory) << 56
+    }
+
+    fn unpack(key: u64) -> (State, Memory) {
+        let mask = (1u64 << PACKED_POINTS) - 1;
+        let position = Position::new(PointSet(key & mask), PointSet(key >> PACKED_POINTS & mask));
+        let ko = match key >> (2 * PACKED_POINTS) & 0x1f {
+            0 => None,
+            point => Some(Point::new(point as usize - 1)),
+        };
+        let passed = key >> (2 * PACKED_POINTS + 5) & 1 != 0;
+        (
+            State::from_parts(position, ko, passed),
+            (key >> 56) as Memory,
+        )
+    }
+
+    fn pack_move(mv: Move) -> u8 {
+        match mv {
+            Move::Place(point) => point.index() as u8,
+            Move::Pass => PASS,
+        }
+    }
+
+    fn unpack_move(code: u8) -> Move {
+        match code {
+            PASS => Move::Pass,
+            point => Move::Place(Point::new(point as usize)),
+        }
+    }
+
+    /// The number of states found.
+    fn len(&self) -> usize {
+        self.states.len()
+    }
+
+    /// State `i` and its memory.
+    fn state(&self, i: usize) -> (State, Memory) {
+        Walk::unpack(self.states[i])
+    }
+
     /// Adds `state`, reached from state `from` by `black` then `white`,
     /// unless it is known.
     fn visit(&mut self, from: u32, black: Move, white: Move, state: (State, Memory)) {
-        if self.seen.insert(state) {
-            self.states.push(state);
-            self.parents.push((from, black, white));
+        let key = Walk::pack(state);
+        if self.seen.insert(key) {
+            self.states.push(key);
+            self.parents
+                .push((from, Walk::pack_move(black), Walk::pack_move(white)));
         }
     }
 
@@ -578,11 +658,38 @@ impl Walk {
         let mut moves = Vec::new();
         while self.parents[to as usize].0 != u32::MAX {
             let (parent, black, white) = self.parents[to as usize];
-            moves.push(white);
-            moves.push(black);
+            moves.push(Walk::unpack_move(white));
+            moves.push(Walk::unpack_move(black));
             to = parent;
         }
         moves.reverse();
         moves
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_packed_state_unpacks_to_itself() {
+        for name in ["1x20", "1x25", "1x7c", "5x5"] {
+            let board: Board = name.parse().unwrap();
+            assert!(Walk::fits(&board), "{name}");
+            let mut rng = crate::testing::Rng::new(0x9ac4);
+            let mut state = State::start();
+            for turn in 0..2_000u32 {
+                let memory = (turn % 256) as Memory;
+                assert_eq!(Walk::unpack(Walk::pack((state, memory))), (state, memory));
+                let moves = state.legal_moves(&board);
+                let mv = moves[rng.below(moves.len() as u64) as usize];
+                assert_eq!(Walk::unpack_move(Walk::pack_move(mv)), mv);
+                state = match state.play(&board, mv) {
+                    Some(Child::State(next)) => next,
+                    _ => State::start(),
+                };
+            }
+        }
+        assert!(!Walk::fits(&"2x13".parse().unwrap()));
     }
 }

@@ -62,7 +62,7 @@ pub struct DenseValues {
 }
 
 impl DenseValues {
-    /// Reads every value of a table (about 8 bytes a state, plus the index).
+    /// Reads every value of a table (8 bytes a state, plus the index).
     pub fn from_table(table: &Table) -> Result<DenseValues, String> {
         let board = table.board();
         let origin = table.origin().clone();
@@ -76,21 +76,31 @@ impl DenseValues {
                 view.header().states
             ));
         }
-        let read: Vec<Vec<(u64, Value)>> = (0..view.header().blocks)
-            .into_par_iter()
-            .map(|b| {
-                let mut found = Vec::new();
-                visit_block(&view, &index, b, |_, _, number, value| {
-                    found.push((number, value));
-                    Ok::<(), Fault>(())
-                })
-                .map(|()| found)
-            })
-            .collect::<Result<_, Fault>>()
-            .map_err(|fault| format!("{origin}: {fault}"))?;
+        // Blocks are decoded in parallel a batch at a time, so that the
+        // decoded pairs waiting to be stored stay a small part of the
+        // values themselves.
         let mut values = vec![Value::default(); states as usize];
-        for (number, value) in read.into_iter().flatten() {
-            values[number as usize] = value;
+        let blocks = view.header().blocks;
+        let batch = (rayon::current_num_threads() as u32 * 8).max(1);
+        let mut first = 0;
+        while first < blocks {
+            let last = (first + batch).min(blocks);
+            let read: Vec<Vec<(u64, Value)>> = (first..last)
+                .into_par_iter()
+                .map(|b| {
+                    let mut found = Vec::new();
+                    visit_block(&view, &index, b, |_, _, number, value| {
+                        found.push((number, value));
+                        Ok::<(), Fault>(())
+                    })
+                    .map(|()| found)
+                })
+                .collect::<Result<_, Fault>>()
+                .map_err(|fault| format!("{origin}: {fault}"))?;
+            for (number, value) in read.into_iter().flatten() {
+                values[number as usize] = value;
+            }
+            first = last;
         }
         Ok(DenseValues {
             index,

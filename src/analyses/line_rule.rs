@@ -676,7 +676,7 @@ mod tests {
         for name in ["1x20", "1x25", "1x7c", "5x5"] {
             let board: Board = name.parse().unwrap();
             assert!(Walk::fits(&board), "{name}");
-            let mut rng = crate::testing::Rng::new(0x9ac4);
+            let mut rng = crate::tests::support::Rng::new(0x9ac4);
             let mut state = State::start();
             for turn in 0..2_000u32 {
                 let memory = (turn % 256) as Memory;

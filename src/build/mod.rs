@@ -816,3 +816,64 @@ pub fn build_table(board: Board, folder: &Path) -> Result<PathBuf, BuildError> {
     }
     Ok(report.written.path)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::error::Error;
+
+    #[test]
+    fn an_error_gives_what_it_wraps_as_its_source_without_repeating_it() {
+        let error = BuildError::Solve {
+            board: "3x3".to_string(),
+            source: SolveError::TooLarge { points: 99 },
+            kept: None,
+        };
+        let source = SolveError::TooLarge { points: 99 }.to_string();
+        assert_eq!(error.to_string(), "cannot build 3x3");
+        assert_eq!(error.source().map(|s| s.to_string()), Some(source));
+        let refused = BuildError::NotAFolder {
+            folder: PathBuf::from("x"),
+        };
+        assert!(refused.source().is_none());
+    }
+
+    #[test]
+    fn build_table_refuses_a_folder_that_is_a_file_and_a_board_being_built() {
+        let scratch = tempfile::tempdir().unwrap();
+        let file = scratch.path().join("file");
+        fs::write(&file, b"").unwrap();
+        let board: Board = "2x2".parse().unwrap();
+        let refused = build_table(board, &file).unwrap_err();
+        assert!(
+            matches!(&refused, BuildError::NotAFolder { folder } if *folder == file),
+            "{refused:?}"
+        );
+
+        let folder = scratch.path().join("tables");
+        fs::create_dir(&folder).unwrap();
+        let table = folder.join(file_name(&board));
+        let held = BuildLock::take(&table).unwrap();
+        match build_table(board, &folder) {
+            Err(BuildError::Locked { process, .. }) => {
+                assert_eq!(process, Some(std::process::id()))
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(!table.exists());
+        drop(held);
+
+        // Let go, the board builds, with its manifest line and no working
+        // folder or lock left.
+        assert_eq!(build_table(board, &folder).unwrap(), table);
+        let lines = manifest::read(&folder).unwrap();
+        assert_eq!(lines.len(), 1);
+        assert_eq!(lines[0].board, board);
+        let mut left: Vec<String> = fs::read_dir(&folder)
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(left, ["2x2.sgtb", "manifest.tsv"]);
+    }
+}

@@ -107,26 +107,17 @@ mod cli;
 #[cfg(feature = "cli")]
 #[doc(hidden)]
 pub use cli::run;
-#[cfg(feature = "mpi")]
-mod cluster;
-mod files;
+mod common;
 #[cfg(all(fuzzing, feature = "cli"))]
 #[doc(hidden)]
-pub mod fuzzing;
+pub use cli::fuzzing;
 #[cfg(feature = "cli")]
 mod game;
 #[cfg(feature = "cli")]
 mod gtp;
-#[cfg(feature = "solver")]
-mod host;
-#[cfg(feature = "solver")]
-mod huge_pages;
 mod index;
 #[cfg(feature = "solver")]
-mod prefetch;
-#[cfg(feature = "solver")]
 mod problem;
-mod random;
 mod rules;
 #[cfg(feature = "cli")]
 mod sgf;
@@ -136,8 +127,6 @@ mod symmetry;
 mod table;
 #[cfg(test)]
 mod tests;
-#[cfg(feature = "solver")]
-mod units;
 
 pub use rules::board::{Board, BoardError, Point};
 pub use rules::colour::Colour;

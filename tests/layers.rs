@@ -17,8 +17,14 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 /// A module of the crate's root: `rules` for `src/rules/` and every file in
-/// it, `symmetry` for `src/symmetry.rs`.
+/// it, `sgf` for `src/sgf.rs`; the files of `src/common/` are modules of
+/// their own, `files` for `src/common/files.rs`.
 type Module = String;
+
+/// The folder whose files are each a module of the table (`COMMON/files.rs`
+/// is `files`, imported as `crate::common::files`), since what they may
+/// import differs from one to the next.
+const COMMON: &str = "common";
 
 /// The modules of one row of the table, what they may import, in table order.
 struct Row {
@@ -103,6 +109,10 @@ fn modules_named(cell: &str) -> Vec<Module> {
         .step_by(2)
         .filter_map(|path| path.strip_prefix("src/"))
         .map(|path| {
+            let path = path
+                .strip_prefix(COMMON)
+                .and_then(|rest| rest.strip_prefix('/'))
+                .unwrap_or(path);
             path.trim_end_matches('/')
                 .trim_end_matches(".rs")
                 .to_string()
@@ -167,6 +177,10 @@ fn crate_paths(line: &str) -> Vec<Module> {
             continue;
         }
         let rest = &line[at + "crate::".len()..];
+        let rest = rest
+            .strip_prefix(COMMON)
+            .and_then(|rest| rest.strip_prefix("::"))
+            .unwrap_or(rest);
         if let Some(group) = rest.strip_prefix('{') {
             let group = group.split('}').next().unwrap_or("");
             names.extend(group.split(',').map(|item| first_segment(item.trim())));
@@ -204,6 +218,11 @@ fn violations(root: &Path, rows: &[Row]) -> Vec<String> {
             .to_string_lossy()
             .replace('\\', "/");
         let inside = relative.strip_prefix("src/").unwrap();
+        let inside = match inside.strip_prefix(COMMON) {
+            Some("/mod.rs") => continue,
+            Some(rest) => rest.trim_start_matches('/'),
+            None => inside,
+        };
         let module = first_segment(inside.trim_end_matches(".rs"));
         if module == "lib" || module == "main" || module == "tests" {
             continue;

@@ -26,8 +26,8 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
+use crate::common::random::SplitMix;
 use crate::index::code::{Codec, PositionCode, MAX_CODE_POINTS};
-use crate::random::SplitMix;
 use crate::rules::board::{Board, Point};
 use crate::rules::position::Position;
 use crate::rules::state::{Child, State};
@@ -360,7 +360,7 @@ impl Progress {
     /// Reads the progress file at `path` for board `board`: `None` if there
     /// is none.
     pub fn load(path: &Path, board: Board) -> Result<Option<Progress>, String> {
-        let text = match crate::files::read_bounded(path, MAX_PROGRESS_BYTES) {
+        let text = match crate::common::files::read_bounded(path, MAX_PROGRESS_BYTES) {
             Ok(bytes) => bytes,
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(error) => return Err(format!("{}: {error}", path.display())),
@@ -378,7 +378,7 @@ impl Progress {
     pub fn save(&self, path: &Path) -> Result<(), String> {
         let text = self.to_text();
         let save = |target: &Path| {
-            crate::files::replace_atomically(
+            crate::common::files::replace_atomically(
                 target,
                 |out| {
                     use std::io::Write;
@@ -387,7 +387,7 @@ impl Progress {
                 &|| false,
             )
         };
-        crate::files::replaced_path(path)
+        crate::common::files::replaced_path(path)
             .and_then(|target| save(&target))
             .map(|_| ())
             .map_err(|error| {

@@ -46,7 +46,7 @@ use std::io::BufWriter;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::host::{cpu_seconds, peak_memory, reset_peak_memory};
+use crate::common::host::{cpu_seconds, peak_memory, reset_peak_memory};
 use crate::index::StateCounts;
 use crate::rules::board::Board;
 use crate::solver::checkpoint::{
@@ -437,7 +437,7 @@ pub fn check_folder(folder: &Path) -> Result<(), BuildError> {
         folder: folder.to_path_buf(),
         source,
     })?;
-    let probe = crate::files::write_test_path(folder);
+    let probe = crate::common::files::write_test_path(folder);
     fs::write(&probe, b"").map_err(|source| BuildError::FolderNotWritable {
         folder: folder.to_path_buf(),
         source,
@@ -706,7 +706,7 @@ fn check<S: Solver>(
             absolute(table).display(),
             solver.builders()
         );
-        crate::files::remove_stale_temporaries(folder);
+        crate::common::files::remove_stale_temporaries(folder);
         remove_abandoned(folder);
     }
     Ok(lock)

@@ -26,12 +26,12 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use super::{ProcessFigures, Solved, Solver};
-use crate::cluster::{split_index, Cluster};
-use crate::host::peak_memory;
+use crate::common::host::peak_memory;
 use crate::index::{StateCounts, StateIndex};
 use crate::rules::board::Board;
 use crate::rules::state::{Child, State};
 use crate::solver::checkpoint::WorkFolder;
+use crate::solver::cluster::{split_index, Cluster};
 use crate::solver::exchange::Exchange;
 use crate::solver::lean::solve_share;
 use crate::solver::share::{Share, Whole};

@@ -17,10 +17,10 @@ use std::time::Instant;
 use super::build::{build_checked, check_folder};
 use super::EXIT_FAILURE;
 use crate::build::BuildOptions;
+use crate::common::units::human_bytes;
 use crate::rules::board::Board;
 use crate::solver::plan::{check_build, Room};
 use crate::table::built_in;
-use crate::units::human_bytes;
 
 /// The boards `bench build` builds when none are named: the goals of the
 /// database issue.

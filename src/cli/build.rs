@@ -25,10 +25,10 @@ use crate::build::{
     absolute, build, turned_table, BuildError, BuildObserver, BuildOptions, BuildReport, Stage,
     TurnedTable,
 };
+use crate::common::units::human_bytes;
 use crate::rules::board::Board;
 use crate::solver::{Observer, Phase};
 use crate::table::verify::VerifyObserver;
-use crate::units::human_bytes;
 
 /// What a build shows: nothing during its checks (whose messages come
 /// first), then, from the solve's start, its progress (`BuildProgress`),

@@ -20,10 +20,10 @@ use super::build::{message, Shown};
 use super::{EXIT_FAILURE, EXIT_INTERRUPTED};
 use crate::build::mpi::Job;
 use crate::build::{absolute, build, turned_table, BuildError, BuildOptions, BuildReport};
-use crate::cluster::Cluster;
+use crate::common::units::human_bytes;
 use crate::rules::board::Board;
+use crate::solver::cluster::Cluster;
 use crate::solver::exchange::Exchange;
-use crate::units::human_bytes;
 
 /// A digest of the running binary, so that processes of different builds
 /// refuse to work together.

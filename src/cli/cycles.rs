@@ -76,13 +76,13 @@ fn analyze(board: Board, tables: Option<&Path>, passes: bool) -> Result<Report, 
     let estimate = crate::solver::plan::estimate(&board);
     let needed = estimate.memory_bytes
         + estimate.states * (BYTES_PER_STATE + EDGES_PER_STATE * BYTES_PER_EDGE);
-    if let Some(available) = crate::host::available_memory() {
+    if let Some(available) = crate::common::host::available_memory() {
         if needed > available as f64 {
             return Err(format!(
                 "board {board} needs about {} of memory for its {} states, and {} is available",
-                crate::units::human_bytes(needed),
-                crate::units::human(estimate.states),
-                crate::units::human_bytes(available as f64)
+                crate::common::units::human_bytes(needed),
+                crate::common::units::human(estimate.states),
+                crate::common::units::human_bytes(available as f64)
             ));
         }
     }

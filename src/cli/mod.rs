@@ -29,6 +29,9 @@ mod build;
 mod build_mpi;
 mod count;
 mod cycles;
+#[cfg(fuzzing)]
+#[doc(hidden)]
+pub mod fuzzing;
 mod line_rule;
 mod progress;
 mod review;
@@ -124,7 +127,7 @@ struct BuildOptionsArguments {
     /// Use at most this much memory (for example 8G or 512M): a build that
     /// needs more is refused before it starts. By default, the memory
     /// available.
-    #[arg(long, value_name = "SIZE", value_parser = crate::units::parse_size)]
+    #[arg(long, value_name = "SIZE", value_parser = crate::common::units::parse_size)]
     memory: Option<u64>,
 
     /// Run the full verifier on the table before it is put in place
@@ -197,7 +200,7 @@ struct VerifyArguments {
     /// Use at most this much memory (for example 8G or 512M): a table whose
     /// values do not all fit is read twice, half of each value at a time.
     /// By default, the memory available.
-    #[arg(long, value_name = "SIZE", value_parser = crate::units::parse_size)]
+    #[arg(long, value_name = "SIZE", value_parser = crate::common::units::parse_size)]
     memory: Option<u64>,
 }
 

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
-use crate::files::remove_live_temporaries;
+use crate::common::files::remove_live_temporaries;
 use crate::solver::{Observer, Phase};
 use crate::table::verify::VerifyObserver;
 

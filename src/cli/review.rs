@@ -381,7 +381,7 @@ impl Review {
 
 /// Runs `smallgo review`.
 pub fn run(game: &Path, options: ReviewOptions) -> ExitCode {
-    let text = match crate::files::read_bounded(game, sgf::MAX_FILE_BYTES) {
+    let text = match crate::common::files::read_bounded(game, sgf::MAX_FILE_BYTES) {
         Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
         Err(error) => {
             eprintln!("smallgo: review: cannot read {}: {error}", game.display());
@@ -396,7 +396,7 @@ pub fn run(game: &Path, options: ReviewOptions) -> ExitCode {
         }
     };
     if let Some(output) = &options.output {
-        if let Err(error) = crate::files::write_output(output, review.sgf().as_bytes()) {
+        if let Err(error) = crate::common::files::write_output(output, review.sgf().as_bytes()) {
             eprintln!(
                 "smallgo: review: cannot write {}: {error}",
                 output.display()

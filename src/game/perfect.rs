@@ -152,7 +152,7 @@ mod tests {
     #[test]
     fn random_numbers_repeat_for_a_seed_and_cover_the_range() {
         let draw = |seed| {
-            let mut random = crate::random::SplitMix::new(seed);
+            let mut random = crate::common::random::SplitMix::new(seed);
             (0..200).map(|_| random.below(3)).collect::<Vec<_>>()
         };
         assert_eq!(draw(7), draw(7));

@@ -222,7 +222,7 @@ pub struct Engine {
     /// `rectangular_boardsize` or `clear_board` makes.
     topology: Topology,
     /// The generator of `genmove`'s random choice, if one was asked for.
-    random: Option<crate::random::SplitMix>,
+    random: Option<crate::common::random::SplitMix>,
 }
 
 impl Engine {
@@ -235,7 +235,9 @@ impl Engine {
             oracle: None,
             komi: Komi::default(),
             topology: Topology::Plain,
-            random: settings.random_seed.map(crate::random::SplitMix::new),
+            random: settings
+                .random_seed
+                .map(crate::common::random::SplitMix::new),
             settings,
         }
     }
@@ -386,7 +388,7 @@ impl Engine {
                 _ => failure(SYNTAX_ERROR),
             },
             Command::Cputime if arguments.is_empty() => {
-                success(format!("{:.3}", crate::host::cpu_seconds()))
+                success(format!("{:.3}", crate::common::host::cpu_seconds()))
             }
             Command::SmallgoValue if arguments.is_empty() => reply(self.value_text()),
             Command::SmallgoMoveValues => self.analyze_moves(arguments, Engine::move_values_gfx),
@@ -442,7 +444,7 @@ impl Engine {
             [file, until] => (*file, Some(*until)),
             _ => return failure(SYNTAX_ERROR),
         };
-        let bytes = match crate::files::read_bounded(Path::new(file), sgf::MAX_FILE_BYTES) {
+        let bytes = match crate::common::files::read_bounded(Path::new(file), sgf::MAX_FILE_BYTES) {
             Ok(bytes) => bytes,
             Err(error) => return failure(format!("cannot open '{file}': {error}")),
         };
@@ -549,7 +551,7 @@ impl Engine {
         );
         match arguments {
             [] => success(text.trim_end()),
-            [file] => match crate::files::write_output(Path::new(file), text.as_bytes()) {
+            [file] => match crate::common::files::write_output(Path::new(file), text.as_bytes()) {
                 Ok(()) => success(""),
                 Err(error) => failure(format!("cannot write '{file}': {error}")),
             },
@@ -679,17 +681,17 @@ fn build_advice(board: Board) -> String {
         );
     }
     let needed = crate::solver::plan::estimate(&board).memory_bytes;
-    match crate::host::available_memory() {
+    match crate::common::host::available_memory() {
         Some(available) if needed > available as f64 => format!(
             "Board {board} cannot be built on this machine: its build needs about {} of memory, \
              and {} is available",
-            crate::units::human_bytes(needed),
-            crate::units::human_bytes(available as f64)
+            crate::common::units::human_bytes(needed),
+            crate::common::units::human_bytes(available as f64)
         ),
         _ => format!(
             "Build one with `smallgo --build {board} --tables DIR` (about {} of memory) and \
              start the engine with `--tables DIR`",
-            crate::units::human_bytes(needed)
+            crate::common::units::human_bytes(needed)
         ),
     }
 }

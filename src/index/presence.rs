@@ -88,7 +88,7 @@ impl Presence {
         let first_line = codes.start / CODES_PER_LINE;
         let count = (codes.end.div_ceil(CODES_PER_LINE) - first_line) as usize;
         let mut lines = Vec::with_capacity(count);
-        crate::huge_pages::advise(lines.spare_capacity_mut());
+        crate::common::huge_pages::advise(lines.spare_capacity_mut());
         lines.resize(count, Line::default());
         for (batch, batch_lines) in lines.chunks_mut(LINES_PER_RUN * RUNS_PER_BATCH).enumerate() {
             let noted: Vec<T> = batch_lines
@@ -192,7 +192,7 @@ impl Presence {
     /// ranked.
     #[inline]
     pub fn prefetch(&self, code: u64) {
-        crate::prefetch::prefetch_element(
+        crate::common::prefetch::prefetch_element(
             &self.lines,
             (code / CODES_PER_LINE).wrapping_sub(self.first_line) as usize,
         );
@@ -246,7 +246,7 @@ impl Presence {
     pub fn prefetch_numbered(&self, number: u64) {
         let local = number.wrapping_sub(self.base);
         if let Some(&line) = self.samples.get((local / SAMPLE) as usize) {
-            crate::prefetch::prefetch(&self.lines[line as usize]);
+            crate::common::prefetch::prefetch(&self.lines[line as usize]);
         }
     }
 

@@ -45,7 +45,7 @@ use std::time::{Duration, Instant};
 
 use crc32fast::Hasher as Crc;
 
-use crate::files::replace_atomically;
+use crate::common::files::replace_atomically;
 use crate::rules::board::{Board, Topology};
 use crate::solver::spool::{SpoolFolder, SpoolMark};
 use crate::solver::SolveProgress;
@@ -136,7 +136,7 @@ impl BuildLock {
                 return Err(BuildLockError::Failed(format!(
                     "{}: {}, not a regular file",
                     path.display(),
-                    crate::files::kind_of(opened.file_type())
+                    crate::common::files::kind_of(opened.file_type())
                 )));
             }
             // SAFETY: `flock` only reads the descriptor, which `file` keeps
@@ -215,7 +215,7 @@ pub fn remove_abandoned(folder: &Path) -> Vec<PathBuf> {
         let Ok(lock) = try_lock(&path) else {
             continue;
         };
-        crate::files::remove_stale_temporaries(&path);
+        crate::common::files::remove_stale_temporaries(&path);
         if !path.join("checkpoint").exists() {
             drop(lock);
             match fs::remove_dir_all(&path) {
@@ -298,7 +298,7 @@ impl WorkFolder {
             .map_err(|e| format!("cannot make working folder {}: {e}", path.display()))?;
         let lock = try_lock(&path)?;
         // Temporaries of a build that is gone.
-        crate::files::remove_stale_temporaries(&path);
+        crate::common::files::remove_stale_temporaries(&path);
         Ok(WorkFolder {
             path,
             _lock: lock,
@@ -351,7 +351,7 @@ impl WorkFolder {
             return None;
         }
         // A FIFO or a device would block or never end: not read.
-        if let Some(reason) = crate::files::not_regular(&path) {
+        if let Some(reason) = crate::common::files::not_regular(&path) {
             log::warn!(
                 "{board}: ignoring checkpoint {}: {reason}; starting afresh",
                 path.display()
@@ -531,7 +531,7 @@ impl WorkFolder {
 
 /// The level a checkpoint resumes at, read from its header alone.
 fn header_level(path: &Path) -> Option<i32> {
-    if crate::files::not_regular(path).is_some() {
+    if crate::common::files::not_regular(path).is_some() {
         return None;
     }
     let mut header = [0u8; HEADER_SIZE];
@@ -736,7 +736,7 @@ fn read(path: &Path, board: Board, states: u64) -> Result<Saved, String> {
         })
         .collect();
     let mut tallies = Vec::with_capacity(words as usize);
-    crate::huge_pages::advise(tallies.spare_capacity_mut());
+    crate::common::huge_pages::advise(tallies.spare_capacity_mut());
     let mut left = words as usize;
     while left > 0 {
         let n = left.min(CHUNK_WORDS);

@@ -4,7 +4,7 @@
 //! whether to stop).
 //!
 //! A single process has no one to talk to (`Alone`). An MPI job's
-//! processes talk through MPI's collectives (`crate::cluster`); every
+//! processes talk through MPI's collectives (`crate::solver::cluster`); every
 //! process makes the same calls in the same order, so each call is also a
 //! barrier.
 

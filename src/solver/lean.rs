@@ -334,7 +334,7 @@ pub fn solve_share(
                         what: "the tallies (a byte a state)",
                         bytes: 8 * count as u64,
                     })?;
-                crate::huge_pages::advise(words.spare_capacity_mut());
+                crate::common::huge_pages::advise(words.spare_capacity_mut());
                 words.resize_with(states.div_ceil(8) as usize, || AtomicU64::new(0));
                 words
             };

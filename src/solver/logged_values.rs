@@ -9,8 +9,8 @@ use std::sync::{Arc, Mutex};
 use super::share::Share;
 use super::spool::Spool;
 use super::{cell, ValueRun};
+use crate::common::prefetch::prefetch_element;
 use crate::index::{PositionNumber, StateIndex, StateNumber};
-use crate::prefetch::prefetch_element;
 use crate::rules::value::Value;
 
 use super::retrograde::{KIND_LOST, KIND_WON};

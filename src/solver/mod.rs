@@ -28,6 +28,8 @@
 
 pub mod cell;
 pub mod checkpoint;
+#[cfg(feature = "mpi")]
+pub(crate) mod cluster;
 mod count_children;
 pub mod exchange;
 pub mod lean;
@@ -163,7 +165,7 @@ impl std::fmt::Display for SolveError {
             SolveError::OutOfMemory { what, bytes } => write!(
                 f,
                 "cannot have {} of memory for {what}",
-                crate::units::human_bytes(*bytes as f64)
+                crate::common::units::human_bytes(*bytes as f64)
             ),
         }
     }

@@ -13,11 +13,11 @@
 
 use std::path::Path;
 
-use crate::host::{available_memory, free_disk, limit_room};
+use crate::common::host::{available_memory, free_disk, limit_room};
+use crate::common::units::{human, human_bytes};
 use crate::index::MAX_INDEX_POINTS;
 use crate::rules::board::Board;
 use crate::symmetry::symmetries;
-use crate::units::{human, human_bytes};
 
 /// Bytes of working memory per state: the tally, and the partitions of
 /// values the table writer holds (four of about a 256th of the states, at

@@ -14,8 +14,8 @@ use super::{
     bits_of, code_and_slot, push_updates, LayerFlags, PredecessorScratch, SolveError, CHILD_WON,
     STATES_PER_FLAG, STATES_PER_FLAG_WORD, UPDATE_BATCH,
 };
+use crate::common::prefetch::prefetch_element;
 use crate::index::{StateIndex, StateNumber, SLOT_FIRST_KO};
-use crate::prefetch::prefetch_element;
 
 use super::share::Share;
 use super::tally;

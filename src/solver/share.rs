@@ -1,7 +1,7 @@
 //! Which of a board's states one process solves, and how it numbers them.
 //!
 //! A single process solves every state under the index's own numbers
-//! (`Whole`). Several processes (an MPI job, `crate::cluster`) split the
+//! (`Whole`). Several processes (an MPI job, `crate::solver::cluster`) split the
 //! positions into consecutive ranges, whole table blocks each, and each
 //! process holds the states of its own positions only (`Part`): their plain
 //! and passed states (one run of the index's numbers) and their ko states

@@ -1050,7 +1050,7 @@ mod board_check {
 #[cfg(test)]
 mod moves {
     use super::*;
-    use crate::random::SplitMix;
+    use crate::common::random::SplitMix;
 
     /// What the rules inside the crate say of `mv` in `state`, as the API
     /// should give it.

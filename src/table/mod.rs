@@ -142,7 +142,7 @@ pub fn board_of_name(path: &Path) -> Option<Board> {
 /// device as a table would block or never end (`files::open_for_reading`,
 /// the one way smallgo opens what it reads).
 pub fn open_regular(path: &Path) -> Result<File, TableError> {
-    crate::files::open_for_reading(path).map_err(|e| TableError::io(path, e))
+    crate::common::files::open_for_reading(path).map_err(|e| TableError::io(path, e))
 }
 
 /// Checks that a table file's name and the board its header names agree.

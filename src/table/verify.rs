@@ -25,9 +25,9 @@ use rayon::prelude::*;
 use super::format::{Fault, TableBytes};
 use super::mapped::Mapped;
 use super::{Origin, TableError};
+use crate::common::prefetch::prefetch_element;
 use crate::index::code::Canonical;
 use crate::index::{StateIndex, StateNumber, SLOT_FIRST_KO};
-use crate::prefetch::prefetch_element;
 use crate::rules::state::{Child, State};
 use crate::rules::value::Value;
 

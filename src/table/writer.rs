@@ -1,7 +1,7 @@
 //! Turning a solved board into table bytes, and writing them so that a crash
 //! or Ctrl-C never leaves a half-written file under the table's name: the
 //! bytes go to a temporary file in the same folder, are flushed to disk, and
-//! only then renamed (`crate::files`).
+//! only then renamed (`crate::common::files`).
 
 use std::fs::File;
 #[cfg(test)]
@@ -14,7 +14,7 @@ use rayon::prelude::*;
 
 use super::format::{self, Description, TableWriter};
 use super::{file_name, TableError};
-use crate::files::{replace_atomically, temporary_path};
+use crate::common::files::{replace_atomically, temporary_path};
 use crate::index::{PositionNumber, StateIndex, StateNumber};
 use crate::rules::board::Board;
 use crate::rules::value::Value;

@@ -89,4 +89,4 @@ pub(crate) fn plain_states(board: &Board) -> Vec<State> {
 }
 
 /// The tests' generator: the crate's own.
-pub(crate) type Rng = crate::random::SplitMix;
+pub(crate) type Rng = crate::common::random::SplitMix;

@@ -6,7 +6,8 @@
 //! `cargo test --release --test integration faults_build::` runs one file.
 //!
 //! A new file `tests/NAME.rs` joins with a `mod NAME;` line here; it takes
-//! the helpers in as `use crate::support::...`.
+//! the helpers in as `use crate::support::...`. Until it does, the test
+//! below fails, naming it.
 
 mod support;
 
@@ -25,3 +26,30 @@ mod matches;
 mod mpi;
 mod review;
 mod seki;
+
+/// Every `.rs` file of `tests/` is a module of this binary: with
+/// `autotests = false`, a file without its `mod` line here would be neither
+/// built nor run, silently.
+#[test]
+fn every_file_of_tests_is_a_module_of_this_binary() {
+    let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let declared: Vec<&str> = include_str!("tests.rs").lines().collect();
+    let mut missing = Vec::new();
+    for entry in std::fs::read_dir(&folder).unwrap() {
+        let path = entry.unwrap().path();
+        let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+            continue;
+        };
+        let Some(module) = name.strip_suffix(".rs") else {
+            continue;
+        };
+        if module != "tests" && !declared.contains(&format!("mod {module};").as_str()) {
+            missing.push(name.to_string());
+        }
+    }
+    missing.sort();
+    assert!(
+        missing.is_empty(),
+        "tests/tests.rs declares no module for {missing:?}: add `mod NAME;` there"
+    );
+}

@@ -7,18 +7,31 @@
 //! other, `.` empty, rows split by `|`) and the komi from the command line;
 //! `-- 4x4 ROWS KOMI DIR` adds a folder of tables built by `smallgo build`.
 
+use std::error::Error;
 use std::path::Path;
 
 use smallgo::{Board, BoardState, Colour, Outcome, Position, Tablebase};
 
 fn main() {
     if let Err(error) = probe() {
-        eprintln!("probe: {error}");
+        eprintln!("probe: {}", chain(error.as_ref()));
         std::process::exit(1);
     }
 }
 
-fn probe() -> Result<(), Box<dyn std::error::Error>> {
+/// An error, then what caused it, and so on: smallgo's errors that wrap
+/// another say only what they add, and give the other as `source()`.
+fn chain(error: &dyn Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        text.push_str(&format!(": {cause}"));
+        source = cause.source();
+    }
+    text
+}
+
+fn probe() -> Result<(), Box<dyn Error>> {
     let arguments: Vec<String> = std::env::args().skip(1).collect();
     let (board, rows, komi, folder) = match &arguments[..] {
         [] => ("3x3", "X..|.O.|...", 0.0, None),
@@ -36,7 +49,7 @@ fn probe() -> Result<(), Box<dyn std::error::Error>> {
     let mut tables = Tablebase::new();
     if let Some(folder) = folder {
         for refused in tables.add_directory(Path::new(folder))? {
-            eprintln!("probe: {refused}");
+            eprintln!("probe: {}", chain(&refused));
         }
     }
     let values = tables.values(board)?;

@@ -42,7 +42,9 @@ use crate::solver::plan::estimate;
 #[cfg(feature = "solver")]
 use crate::solver::{solve, Silent, Solution};
 use crate::table::values::Values;
-use crate::table::{board_of_name, built_in, check_name, file_name, format, Table, TableError};
+use crate::table::{
+    board_of_name, built_in, check_name, error_chain, file_name, format, Table, TableError,
+};
 
 /// Boards with about this many states or fewer are solved on the spot when
 /// no table has them: about a second on this machine.
@@ -56,7 +58,9 @@ pub struct Tablebase {
     built_in: BTreeMap<Board, &'static [u8]>,
 }
 
-/// A source `Tablebase::scan` refused, and why.
+/// A source `Tablebase::scan` refused, and why. The message says what was
+/// refused, the source why: print the chain (`e`, `e.source()`, ...) to
+/// tell both.
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum SourceError {
@@ -77,11 +81,9 @@ pub enum SourceError {
 impl std::fmt::Display for SourceError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            SourceError::BuiltIn(error) => write!(f, "{error}"),
-            SourceError::Folder { folder, error } => {
-                write!(f, "--tables {}: {error}", folder.display())
-            }
-            SourceError::File(error) => write!(f, "skipping {error}"),
+            SourceError::BuiltIn(_) => write!(f, "a built-in table is not sound"),
+            SourceError::Folder { folder, .. } => write!(f, "--tables {}", folder.display()),
+            SourceError::File(_) => write!(f, "skipping a file of the tables folder"),
         }
     }
 }
@@ -255,7 +257,7 @@ impl Tablebase {
     pub(crate) fn with_sources(folder: Option<&Path>, without_built_in: bool) -> Tablebase {
         let (library, faults) = Tablebase::scan(folder, without_built_in);
         for fault in faults {
-            log::error!("{fault}");
+            log::error!("{}", error_chain(&fault));
         }
         library
     }
@@ -550,7 +552,9 @@ fn open_from(
     None
 }
 
-/// No source has the values of a board.
+/// No source has the values of a board. Its message says it all: the
+/// board, each table refused with why, and why the board was not solved;
+/// it has no source (the tables refused are in `refused`).
 #[derive(Debug)]
 #[non_exhaustive]
 pub struct NoValues {
@@ -576,14 +580,7 @@ impl std::fmt::Display for NoValues {
     }
 }
 
-/// The source is the first table refused, if any.
-impl std::error::Error for NoValues {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        self.refused
-            .first()
-            .map(|error| error as &(dyn std::error::Error + 'static))
-    }
-}
+impl std::error::Error for NoValues {}
 
 /// A legal state together with the board it is on: what [`BoardValues`]
 /// probes, so that a state of one board is never read from another
@@ -708,7 +705,8 @@ pub enum ProbeError {
         /// The board of the state, by name.
         found: String,
     },
-    /// No source of the values could answer.
+    /// No source of the values could answer: the last one's error is the
+    /// source.
     Table(TableError),
 }
 
@@ -721,7 +719,7 @@ impl std::fmt::Display for ProbeError {
                     "a state of board {found} asked of board {expected}'s values"
                 )
             }
-            ProbeError::Table(error) => write!(f, "{error}"),
+            ProbeError::Table(_) => write!(f, "no source of the values could answer"),
         }
     }
 }
@@ -1021,24 +1019,56 @@ mod board_check {
         assert_eq!(margin(Colour::White), margin(Colour::Black) + 2.0 * komi);
     }
 
-    /// The errors that wrap another give it as their source; the public
+    /// Printed as a chain (each error, then its source, and so on), every
+    /// public error says each thing once and keeps every word: the
+    /// system's text appears once, after what the wrapper adds. The public
     /// types print with `{:?}`.
     #[test]
-    fn wrapping_errors_give_their_source() {
-        use std::error::Error;
+    fn error_chains_say_each_thing_once() {
         let io = || std::io::Error::new(std::io::ErrorKind::NotFound, "gone");
-        let table = TableError::io(Path::new("x.sgtb"), io());
-        assert_eq!(table.source().unwrap().to_string(), "gone");
-        let probe = ProbeError::from(TableError::io(Path::new("x.sgtb"), io()));
-        assert!(probe.source().unwrap().to_string().contains("gone"));
-        let file = SourceError::File(TableError::io(Path::new("x.sgtb"), io()));
-        assert!(file.source().is_some());
-        let none = NoValues {
-            board: "3x3".parse().unwrap(),
-            refused: vec![TableError::io(Path::new("x.sgtb"), io())],
-            not_solved: None,
-        };
-        assert!(none.source().unwrap().to_string().contains("gone"));
+        let table = || TableError::io(Path::new("x.sgtb"), io());
+        let chains: Vec<(String, &str)> = vec![
+            (error_chain(&table()), "x.sgtb: gone"),
+            (
+                error_chain(&ProbeError::from(table())),
+                "no source of the values could answer: x.sgtb: gone",
+            ),
+            (
+                error_chain(&SourceError::File(table())),
+                "skipping a file of the tables folder: x.sgtb: gone",
+            ),
+            (
+                error_chain(&SourceError::BuiltIn(table())),
+                "a built-in table is not sound: x.sgtb: gone",
+            ),
+            (
+                error_chain(&SourceError::Folder {
+                    folder: PathBuf::from("tables"),
+                    error: io(),
+                }),
+                "--tables tables: gone",
+            ),
+            (
+                error_chain(&NoValues {
+                    board: "3x3".parse().unwrap(),
+                    refused: vec![table(), table()],
+                    not_solved: None,
+                }),
+                "no table of board 3x3; refused x.sgtb: gone; refused x.sgtb: gone",
+            ),
+        ];
+        for (chain, said) in chains {
+            assert_eq!(chain, said);
+        }
+        // A cause below the system's error goes on the chain once too.
+        let below = TableError::io(
+            Path::new("x.sgtb"),
+            std::io::Error::other(SourceError::File(table())),
+        );
+        assert_eq!(
+            error_chain(&below),
+            "x.sgtb: skipping a file of the tables folder: x.sgtb: gone"
+        );
         let values = Tablebase::new().values("2x3".parse().unwrap()).unwrap();
         assert!(
             format!("{values:?}").contains("built-in table 2x3"),

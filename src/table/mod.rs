@@ -57,7 +57,9 @@ impl fmt::Display for Origin {
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum TableError {
-    /// The file could not be read or written.
+    /// The file could not be read or written. The message says the path
+    /// and what the system said; the source is what lies below the
+    /// system's error, if anything.
     Io {
         /// The file.
         path: PathBuf,
@@ -112,13 +114,29 @@ impl fmt::Display for TableError {
     }
 }
 
+/// An `Io` error's message already says the system's error, so the chain
+/// goes on below it.
 impl std::error::Error for TableError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            TableError::Io { error, .. } => Some(error),
+            TableError::Io { error, .. } => error.source(),
             _ => None,
         }
     }
+}
+
+/// An error and its sources, each said once, joined by `": "`: how an
+/// error that wraps another (its message then says only what it adds) is
+/// printed.
+pub(crate) fn error_chain(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
 }
 
 /// The file name of a board's table: `RxC.sgtb`, a shape's

@@ -578,7 +578,7 @@ impl Solved {
         let attacker = self.attacker();
         let mut out = format!(
             "problem {}: {}x{} board\n",
-            self.name, setup.columns, setup.rows
+            self.name, setup.rows, setup.columns
         );
         out.push_str(&format!(
             "region: {} points, {} empty, {}: {}\n",

@@ -24,6 +24,7 @@ mod layers;
 mod line_rule;
 mod matches;
 mod mpi;
+mod problem_cli;
 mod review;
 mod seki;
 

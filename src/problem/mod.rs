@@ -21,11 +21,18 @@
 //! `solve` holds the solver: every state reachable from the problem is
 //! enumerated, then solved by one retrograde pass. `KoReport` solves a
 //! problem under the three ko assumptions and says whether its status is
-//! a ko, and who must win it.
+//! a ko, and who must win it. `input` (feature `cli`) reads problems as
+//! players write them, an SGF file or a diagram of a whole board, and
+//! finds their region and targets.
 
-// Only the tests call the solver until a command takes problems.
+// Parts of the API (diagrams, the solver's figures, moves read in the
+// whole board's coordinates) serve only the tests so far.
 #![cfg_attr(not(test), allow(dead_code))]
 
+#[cfg(feature = "cli")]
+pub(crate) mod input;
+#[cfg(all(test, feature = "cli"))]
+mod input_tests;
 pub(crate) mod solve;
 #[cfg(test)]
 mod tests;

@@ -235,7 +235,7 @@ fn bits(values: &[u8], want: u8) -> u64 {
 
 /// Solves `problem` with the solver and the brute force and compares every
 /// state's value; returns the number of states.
-fn compare(diagram: &str, problem: &Problem) -> usize {
+pub(super) fn compare(diagram: &str, problem: &Problem) -> usize {
     let plain = PlainBoard::new(diagram);
     let board = problem.board();
     assert_eq!(board.points(), plain.cells.len(), "{diagram}");

@@ -1,0 +1,425 @@
+//! Problems read from SGF and diagrams: the region and the targets found
+//! on corner, edge and centre setups of a 19x19 board, given by marks and
+//! by options, the whole board's coordinates round trip, faults refused
+//! with the property, option or point named, and problems read from files
+//! solved as the brute force of `tests` solves them.
+
+use crate::problem::input::{
+    self, comment_hint, InputError, InputOptions, RegionProblem, RegionSource, TargetSource, Vertex,
+};
+use crate::problem::{solve::Solution, tests::compare, KoAssumption};
+use crate::rules::board::Board;
+use crate::rules::colour::Colour;
+use crate::rules::moves::Move;
+
+/// SGF text of a `size` board with `rows` (a diagram, rows from the top,
+/// `X`, `O`, `.`) placed with its lower left corner at (`column`, `row`)
+/// of the whole board, and `extra` root properties.
+fn sgf_of(size: usize, rows: &[&str], column: usize, row: usize, extra: &str) -> String {
+    let mut black = String::new();
+    let mut white = String::new();
+    for (i, line) in rows.iter().enumerate() {
+        let r = row + rows.len() - 1 - i;
+        for (c, cell) in line.chars().filter(|c| !c.is_whitespace()).enumerate() {
+            let name = format!("[{}]", Vertex::new(column + c, r).sgf(size));
+            match cell {
+                'X' => black.push_str(&name),
+                'O' => white.push_str(&name),
+                _ => {}
+            }
+        }
+    }
+    let mut text = format!("(;GM[1]FF[4]SZ[{size}]{extra}");
+    if !black.is_empty() {
+        text.push_str(&format!("AB{black}"));
+    }
+    if !white.is_empty() {
+        text.push_str(&format!("AW{white}"));
+    }
+    text.push_str(";B[aa])");
+    text
+}
+
+fn read(text: &str) -> RegionProblem {
+    input::from_sgf(text, &InputOptions::default()).unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
+/// The names of the region's points, sorted.
+fn region_names(problem: &RegionProblem) -> Vec<String> {
+    let mut vertices = problem.region().to_vec();
+    vertices.sort_by_key(|v| (v.row, v.column));
+    vertices.iter().map(|v| v.name()).collect()
+}
+
+fn target_names(problem: &RegionProblem) -> Vec<String> {
+    let mut names: Vec<Vertex> = problem
+        .problem()
+        .targets()
+        .iter()
+        .map(|p| problem.vertex(p))
+        .collect();
+    names.sort_by_key(|v| (v.row, v.column));
+    names.iter().map(|v| v.name()).collect()
+}
+
+fn names(list: &str) -> Vec<String> {
+    list.split_whitespace().map(String::from).collect()
+}
+
+/// A corner problem: White's group in the lower left corner, inside a
+/// black wall with liberties on the open board.
+const CORNER: [&str; 5] = [
+    ". . . . . .", //
+    "X X X X . .",
+    "O O O X . .",
+    ". . O X . .",
+    ". . O X . .",
+];
+
+#[test]
+fn a_corner_problem_is_the_group_and_its_eye_space() {
+    let problem = read(&sgf_of(19, &CORNER, 0, 0, "PL[B]"));
+    assert_eq!(region_names(&problem), names("A1 B1 C1 A2 B2 C2 A3 B3 C3"));
+    assert_eq!(target_names(&problem), names("C1 C2 A3 B3 C3"));
+    assert_eq!(*problem.target_source(), TargetSource::Walls);
+    assert!(matches!(
+        problem.region_source(),
+        RegionSource::Inferred { view: false, .. }
+    ));
+    assert_eq!(problem.problem().defender(), Colour::White);
+    assert_eq!(problem.problem().to_move(), Colour::Black);
+    let (black, white) = problem.safe_stones();
+    assert_eq!(black.len(), 7);
+    assert!(white.is_empty());
+    let drawing = problem.drawing();
+    assert!(drawing.contains("  3 @ @ @ x\n"), "{drawing}");
+    assert!(drawing.contains("  1 . . @ x"), "{drawing}");
+}
+
+/// The corner problem anywhere in the corner of the board reads the same
+/// region: upper right of a 19x19, of a 13x13, and of a 25x25.
+#[test]
+fn the_other_corners_and_sizes_read_the_same_problem() {
+    let flipped: Vec<String> = CORNER
+        .iter()
+        .rev()
+        .map(|r| r.chars().rev().collect())
+        .collect();
+    let flipped: Vec<&str> = flipped.iter().map(String::as_str).collect();
+    for size in [19, 13, 25, 6] {
+        let problem = read(&sgf_of(size, &flipped, size - 6, size - 5, ""));
+        assert_eq!(problem.region().len(), 9, "{size}");
+        assert_eq!(target_names(&problem).len(), 5, "{size}");
+        let top = size.to_string();
+        let corner = format!("{}{top}", Board::column_letter(size - 1));
+        assert!(region_names(&problem).contains(&corner), "{size}");
+    }
+}
+
+#[test]
+fn an_edge_problem_takes_the_eye_space_along_the_edge() {
+    let edge = [
+        ". . . . . . . . .",
+        ". X X X X X X X .",
+        "X X O O O O O X X",
+        "X . . . . . . . X",
+    ];
+    let problem = read(&sgf_of(19, &edge, 6, 0, ""));
+    assert_eq!(
+        region_names(&problem),
+        names("H1 J1 K1 L1 M1 N1 O1 J2 K2 L2 M2 N2")
+    );
+    assert_eq!(target_names(&problem), names("J2 K2 L2 M2 N2"));
+}
+
+#[test]
+fn a_centre_problem_is_the_ring_and_its_eye() {
+    let centre = [
+        ". X X X X .",
+        "X O O O O X",
+        "X O . . O X",
+        "X O O O O X",
+        ". X X X X .",
+    ];
+    let problem = read(&sgf_of(19, &centre, 7, 7, ""));
+    assert_eq!(problem.region().len(), 12);
+    assert_eq!(target_names(&problem).len(), 10);
+    assert!(region_names(&problem).contains(&"K10".to_string()));
+}
+
+/// A black stone inside White's eye space, unconnected to the wall, is in
+/// the region; the wall's own hole is not.
+#[test]
+fn attackers_inside_are_in_the_region_and_holes_in_the_wall_are_not() {
+    let rows = [
+        ". . . . . . .",
+        "X X X X X X .",
+        "O O O X . X .",
+        ". . O X X X .",
+        ". X O X . . .",
+    ];
+    let problem = read(&sgf_of(19, &rows, 0, 0, ""));
+    assert_eq!(region_names(&problem), names("A1 B1 C1 A2 B2 C2 A3 B3 C3"));
+    assert_eq!(
+        problem.problem().stones(Colour::Black).len(),
+        1,
+        "B1 is in play"
+    );
+    assert!(problem.drawing().contains(" X "));
+}
+
+/// Coordinates round trip: each region point's whole-board point, its
+/// GTP and SGF names, and the region written as `--region` reads back
+/// the same problem.
+#[test]
+fn coordinates_round_trip() {
+    let centre = [". X X .", "X O O X", "X . O X", ". X X ."];
+    for (size, rows, column, row) in [
+        (19, &CORNER[..], 0, 0),
+        (9, &CORNER[..], 0, 0),
+        (25, &CORNER[..], 0, 0),
+        (19, &centre[..], 10, 7),
+        (25, &centre[..], 19, 20),
+    ] {
+        let text = sgf_of(size, rows, column, row, "");
+        let problem = read(&text);
+        let setup = problem.setup();
+        for (i, &vertex) in problem.region().iter().enumerate() {
+            let point = problem.point(vertex).unwrap();
+            assert_eq!(point.index(), i);
+            assert_eq!(problem.vertex(point), vertex);
+            assert_eq!(setup.parse_vertex(&vertex.name()), Some(vertex));
+            assert_eq!(
+                problem.parse_move(&vertex.name().to_lowercase()),
+                Ok(Move::Place(point))
+            );
+            assert_eq!(problem.move_sgf(Move::Place(point)), vertex.sgf(size));
+            assert_eq!(problem.move_name(Move::Place(point)), vertex.name());
+            let marked = format!("(;SZ[{size}]SQ[{}])", vertex.sgf(size));
+            let read = input::setup_from_sgf(&marked).unwrap();
+            assert_eq!(read.region_marks, [vertex]);
+        }
+        let options = InputOptions {
+            region: Some(problem.region_text()),
+            ..InputOptions::default()
+        };
+        let again = input::from_sgf(&text, &options).unwrap();
+        assert_eq!(again.problem(), problem.problem(), "{size} {column} {row}");
+        assert_eq!(again.region(), problem.region());
+        assert_eq!(*again.region_source(), RegionSource::Option);
+        assert!(problem.parse_move("T19").is_err() || size != 19);
+    }
+}
+
+#[test]
+fn regions_given_by_sq_and_targets_by_ma() {
+    // The whole corner marked, with two of White's stones as targets.
+    let text = sgf_of(19, &CORNER, 0, 0, "SQ[aq:bs]MA[cs]TR[cr]PL[W]");
+    let problem = read(&text);
+    assert_eq!(*problem.region_source(), RegionSource::Marked);
+    assert!(problem.setup().has_problem_marks());
+    assert!(!read(&sgf_of(19, &CORNER, 0, 0, ""))
+        .setup()
+        .has_problem_marks());
+    assert_eq!(*problem.target_source(), TargetSource::Marked);
+    assert_eq!(target_names(&problem), names("C1 C2"));
+    assert_eq!(problem.problem().to_move(), Colour::White);
+    assert_eq!(problem.region().len(), 9);
+    // SQ covers A13..D19 (empty) and not the corner: an empty problem has
+    // no target.
+    let error = input::from_sgf(
+        &sgf_of(19, &CORNER, 0, 0, "SQ[aa:dg]"),
+        &InputOptions::default(),
+    )
+    .unwrap_err();
+    assert!(matches!(error, InputError::Targets(_)), "{error}");
+    // Only the eye space marked: White's string, whose liberties are all
+    // marked, is in whole; the wall is not.
+    let text = sgf_of(19, &CORNER, 0, 0, "SQ[as:br]");
+    let problem = read(&text);
+    assert_eq!(region_names(&problem), names("A1 B1 C1 A2 B2 C2 A3 B3 C3"));
+}
+
+#[test]
+fn options_replace_the_marks() {
+    let text = sgf_of(19, &CORNER, 0, 0, "MA[cs]");
+    let options = InputOptions {
+        region: Some("A1-B2".into()),
+        targets: Some("a3, B3".into()),
+        player: Some(Colour::White),
+    };
+    let problem = input::from_sgf(&text, &options).unwrap();
+    assert_eq!(*problem.target_source(), TargetSource::Option);
+    assert_eq!(target_names(&problem), names("A3 B3"));
+    assert_eq!(problem.region().len(), 9);
+    assert_eq!(problem.problem().to_move(), Colour::White);
+}
+
+#[test]
+fn the_comment_tells_the_attacker_when_the_walls_do_not() {
+    assert_eq!(comment_hint("Black to kill."), Some(Colour::Black));
+    assert_eq!(comment_hint("black to play and live"), Some(Colour::White));
+    assert_eq!(
+        comment_hint("Problem 12: WHITE TO LIVE"),
+        Some(Colour::Black)
+    );
+    assert_eq!(comment_hint("Black to play. Can White live?"), None);
+    // A whole small board: no safe stone, so no wall tells.
+    let diagram = "OOOO/...O";
+    let error = input::from_diagram(diagram, &InputOptions::default()).unwrap_err();
+    assert!(matches!(error, InputError::Targets(_)), "{error}");
+    assert!(error.to_string().contains("MA or TR"), "{error}");
+    let mut setup = input::setup_from_diagram(diagram).unwrap();
+    setup.comment = Some("White to live".into());
+    let problem = input::locate(setup, &InputOptions::default()).unwrap();
+    assert_eq!(*problem.target_source(), TargetSource::Comment);
+    assert_eq!(problem.problem().defender(), Colour::White);
+    assert_eq!(problem.region().len(), 8);
+}
+
+#[test]
+fn faults_are_named() {
+    let check = |text: &str, options: &InputOptions, want: &[&str]| {
+        let error = input::from_sgf(text, options).unwrap_err().to_string();
+        for w in want {
+            assert!(error.contains(w), "{text}: {error} (wanted {w})");
+        }
+    };
+    let none = InputOptions::default();
+    check("(;SZ[26])", &none, &["SZ", "26"]);
+    check("(;SZ[0])", &none, &["SZ"]);
+    check("(;GM[2])", &none, &["GM"]);
+    check("(;SZ[9]AB[jj])", &none, &["AB", "jj", "9x9"]);
+    check("(;SZ[9]AB[])", &none, &["AB", "not a point"]);
+    check("(;SZ[9]PL[X]AB[aa])", &none, &["PL"]);
+    check("(;SZ[9]AB[aa", &none, &["not a readable SGF"]);
+    check("(;SZ[9])", &none, &["no stones"]);
+    // A string without liberty.
+    check("(;SZ[9]AB[aa]AW[ba][ab])", &none, &["A9", "no liberty"]);
+    // Targets: an empty point, a safe stone, both colours.
+    let corner = sgf_of(19, &CORNER, 0, 0, "");
+    let targets = |t: &str| InputOptions {
+        targets: Some(t.into()),
+        ..InputOptions::default()
+    };
+    check(&corner, &targets("A1"), &["A1", "no stone"]);
+    check(&corner, &targets("D1"), &["D1", "outside the region"]);
+    check(&corner, &targets("B1-C3"), &["no stone"]);
+    check(&corner, &targets("Z1"), &["--targets", "Z1"]);
+    let region = |r: &str| InputOptions {
+        region: Some(r.into()),
+        ..InputOptions::default()
+    };
+    check(&corner, &region("A1-X"), &["--region", "X"]);
+    check(&corner, &region(","), &["--region", "no point"]);
+    // The whole board as the region: too many points.
+    check(&corner, &region("A1-T19"), &["region", "361 points"]);
+    // An open group: nothing is enclosed.
+    check(
+        &sgf_of(19, &["X . O", ". . ."], 5, 5, ""),
+        &none,
+        &["none found"],
+    );
+    let error = input::read_file(std::path::Path::new("/nonexistent/p.sgf"), &none).unwrap_err();
+    assert!(error.to_string().contains("/nonexistent/p.sgf"), "{error}");
+}
+
+/// The diagram of a board's cells, `.` points and `#` walls, as the brute
+/// force reads it.
+fn cells(board: &Board) -> String {
+    (0..board.rows())
+        .rev()
+        .map(|row| {
+            (0..board.columns())
+                .map(|column| {
+                    if board.point_at(row, column).is_some() {
+                        '.'
+                    } else {
+                        '#'
+                    }
+                })
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// Problems read from SGF, in a corner, on an edge and in the centre,
+/// solved by the solver and by the brute force: every state agrees, under
+/// each ko assumption and with either side to move.
+#[test]
+fn problems_from_files_agree_with_the_brute_force() {
+    let cases: [(&[&str], usize, usize); 4] = [
+        (&CORNER, 0, 0),
+        (
+            &[". . . . . .", "X X X X X .", "O O O O X .", ". . . O X ."],
+            0,
+            0,
+        ),
+        (&[". X X X X X .", "X X O O O X X", "X O . . . O X"], 8, 0),
+        (
+            &[
+                ". X X X .",
+                "X O O O X",
+                "X O . . X",
+                "X O O O X",
+                ". X X X .",
+            ],
+            7,
+            9,
+        ),
+    ];
+    for (rows, column, row) in cases {
+        let problem = read(&sgf_of(19, rows, column, row, ""));
+        let empty = problem.problem().board().points()
+            - problem.problem().stones(Colour::Black).len()
+            - problem.problem().stones(Colour::White).len();
+        assert!(empty <= 10, "{rows:?}");
+        let diagram = cells(problem.problem().board());
+        for ko in KoAssumption::ALL {
+            for first in [
+                problem.problem().clone(),
+                problem.problem().with_other_to_move(),
+            ] {
+                let first = first.with_ko(ko);
+                compare(&diagram, &first);
+                Solution::new(&first);
+            }
+        }
+    }
+}
+
+/// The problem set of gtp-tests/problems, read from its files, solved by
+/// the solver and by the brute force where the region has at most ten
+/// empty points: every state agrees, under each ko assumption and with
+/// either side to move.
+#[test]
+fn the_problem_set_agrees_with_the_brute_force() {
+    let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("gtp-tests/problems");
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(folder)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "sgf"))
+        .collect();
+    files.sort();
+    let mut checked = 0;
+    for file in &files {
+        let problem =
+            input::read_file(file, &InputOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+        let problem = problem.problem();
+        let empty = problem.board().points()
+            - problem.stones(Colour::Black).len()
+            - problem.stones(Colour::White).len();
+        if empty > 10 {
+            continue;
+        }
+        let diagram = cells(problem.board());
+        for ko in KoAssumption::ALL {
+            for first in [problem.clone(), problem.with_other_to_move()] {
+                compare(&diagram, &first.with_ko(ko));
+            }
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, files.len(), "every problem of the set is small");
+}

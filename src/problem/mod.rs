@@ -26,6 +26,8 @@
 // Only the tests call the solver until a command takes problems.
 #![cfg_attr(not(test), allow(dead_code))]
 
+pub(crate) mod baseline;
+mod benson;
 pub(crate) mod solve;
 #[cfg(test)]
 mod tests;

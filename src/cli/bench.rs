@@ -350,13 +350,18 @@ struct BenchProblem {
 
 /// The problems of `bench problems`, by growing number of empty points:
 /// a white group along the lower edge from the corner (`corner N`: an eye
-/// space on the first line, with a black stone in it from 10 points on,
+/// space on the first line, with a black stone in it from 7 points on,
 /// and two rows of outside liberties), and white rings in the centre with
 /// liberties all around. Black to move first.
 const PROBLEMS: &[BenchProblem] = &[
     BenchProblem {
         name: "corner 5",
         diagram: "#..##/OOOOO/.X..O",
+        target: "A2",
+    },
+    BenchProblem {
+        name: "corner 7",
+        diagram: "..###/..###/OOOOO/.X..O",
         target: "A2",
     },
     BenchProblem {
@@ -375,11 +380,6 @@ const PROBLEMS: &[BenchProblem] = &[
         target: "A2",
     },
     BenchProblem {
-        name: "centre 13",
-        diagram: "#...#/.OOO./.O.O./.OOO./#...#",
-        target: "B2",
-    },
-    BenchProblem {
         name: "corner 13",
         diagram: "....###/....###/OOOOOOO/.X....O",
         target: "A2",
@@ -395,14 +395,19 @@ const PROBLEMS: &[BenchProblem] = &[
         target: "A2",
     },
     BenchProblem {
-        name: "centre 16",
-        diagram: "#....#/.OOOO./.O..O./.OOOO./#....#",
+        name: "centre 17",
+        diagram: "...../.OOO./.O.O./.OOO./.....",
         target: "B2",
     },
     BenchProblem {
         name: "corner 20",
         diagram: "......####/......####/OOOOOOOOOO/.X.......O",
         target: "A2",
+    },
+    BenchProblem {
+        name: "centre 20",
+        diagram: "....../.OOOO./.O..O./.OOOO./......",
+        target: "B2",
     },
     BenchProblem {
         name: "corner 23",

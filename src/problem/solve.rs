@@ -344,12 +344,14 @@ impl Codec {
 }
 
 /// An empty slot of the table.
-const FREE: u32 = u32::MAX;
+const FREE: u64 = u64::MAX;
 
-/// The numbering of the states: an open-addressing table (linear probing)
-/// of state numbers, hashed by their keys, at most 3/4 full.
+/// The numbering of the states: an open-addressing table (linear probing),
+/// at most 3/4 full, hashed by the states' keys. A slot holds a state's
+/// number in its low 32 bits and 32 bits of its key's hash above them, so
+/// that a probe reads a key only when the hashes agree.
 struct Table {
-    slots: Vec<u32>,
+    slots: Vec<u64>,
     shift: u32,
 }
 
@@ -372,7 +374,7 @@ impl Table {
     }
 
     fn bytes(&self) -> usize {
-        self.slots.capacity() * size_of::<u32>()
+        self.slots.capacity() * size_of::<u64>()
     }
 
     /// Whether holding `states` states needs more slots.
@@ -383,13 +385,19 @@ impl Table {
     #[inline]
     fn find(&self, keys: &[u128], key: u128) -> Option<usize> {
         let mask = self.slots.len() - 1;
-        let mut slot = (hash(key) >> self.shift) as usize;
+        let hash = hash(key);
+        let tag = hash << 32;
+        let mut slot = (hash >> self.shift) as usize;
         loop {
-            match self.slots[slot] {
-                FREE => return None,
-                state if keys[state as usize] == key => return Some(state as usize),
-                _ => slot = (slot + 1) & mask,
+            let entry = self.slots[slot];
+            if entry == FREE {
+                return None;
             }
+            let state = (entry & 0xffff_ffff) as usize;
+            if entry & !0xffff_ffff == tag && keys[state] == key {
+                return Some(state);
+            }
+            slot = (slot + 1) & mask;
         }
     }
 
@@ -398,18 +406,22 @@ impl Table {
     #[inline]
     fn insert(&mut self, keys: &mut Vec<u128>, key: u128) -> (u32, bool) {
         let mask = self.slots.len() - 1;
-        let mut slot = (hash(key) >> self.shift) as usize;
+        let hash = hash(key);
+        let tag = hash << 32;
+        let mut slot = (hash >> self.shift) as usize;
         loop {
-            match self.slots[slot] {
-                FREE => {
-                    let state = keys.len() as u32;
-                    self.slots[slot] = state;
-                    keys.push(key);
-                    return (state, true);
-                }
-                state if keys[state as usize] == key => return (state, false),
-                _ => slot = (slot + 1) & mask,
+            let entry = self.slots[slot];
+            if entry == FREE {
+                let state = keys.len() as u32;
+                self.slots[slot] = tag | state as u64;
+                keys.push(key);
+                return (state, true);
             }
+            let state = (entry & 0xffff_ffff) as u32;
+            if entry & !0xffff_ffff == tag && keys[state as usize] == key {
+                return (state, false);
+            }
+            slot = (slot + 1) & mask;
         }
     }
 
@@ -418,11 +430,12 @@ impl Table {
         let mut table = Table::with_slots(self.slots.len() * 2);
         let mask = table.slots.len() - 1;
         for (state, &key) in keys.iter().enumerate() {
-            let mut slot = (hash(key) >> table.shift) as usize;
+            let hash = hash(key);
+            let mut slot = (hash >> table.shift) as usize;
             while table.slots[slot] != FREE {
                 slot = (slot + 1) & mask;
             }
-            table.slots[slot] = state as u32;
+            table.slots[slot] = hash << 32 | state as u64;
         }
         table
     }
@@ -456,6 +469,64 @@ pub(crate) struct Solution {
 /// an edge's parent.
 fn retrograde_bytes(key_bytes: usize, table_bytes: usize, states: usize, edges: usize) -> usize {
     key_bytes + table_bytes + states * (4 + 1 + 4 + 4) + 4 + edges * 4
+}
+
+/// The states the first pass expands at once, and in one task.
+const BATCH: usize = 1 << 16;
+const PART: usize = 1 << 11;
+
+/// The expansion of consecutive states: each one's byte (its moves, and
+/// whether the attacker moves), its children's count, and its children
+/// (the states its moves lead to, in order) one after another.
+struct Expanded {
+    moves: Vec<u8>,
+    counts: Vec<u8>,
+    children: Vec<u128>,
+}
+
+fn expand(
+    board: &Board,
+    ko: KoAssumption,
+    codec: &Codec,
+    adjacency: &Adjacency,
+    prune: bool,
+    keys: &[u128],
+) -> Expanded {
+    let mut expanded = Expanded {
+        moves: Vec::with_capacity(keys.len()),
+        counts: Vec::with_capacity(keys.len()),
+        children: Vec::new(),
+    };
+    let mut found = Vec::new();
+    for &packed in keys {
+        let key = codec.unpack(packed);
+        let mover = if key.attacker_to_move {
+            ATTACKER_MOVES
+        } else {
+            0
+        };
+        let terminal = key.is_capture()
+            || (prune
+                && unconditionally_alive(adjacency, key.defender, key.attacker) & key.targets != 0);
+        if terminal {
+            expanded.moves.push(mover);
+            expanded.counts.push(0);
+            continue;
+        }
+        found.clear();
+        successors(board, ko, &key, &mut found);
+        expanded.moves.push(mover | found.len() as u8);
+        let before = expanded.children.len();
+        expanded.children.extend(
+            found
+                .iter()
+                .filter_map(|(_, child)| child.as_ref().map(|child| codec.pack(child))),
+        );
+        expanded
+            .counts
+            .push((expanded.children.len() - before) as u8);
+    }
+    expanded
 }
 
 impl Solution {
@@ -497,62 +568,68 @@ impl Solution {
         let mut edges = 0usize;
         let mut parent_edges = 0usize;
         let mut enumeration_peak = 0usize;
-        let mut found = Vec::new();
         let mut next = 0;
         while next < keys.len() {
-            let key = codec.unpack(keys[next]);
-            next += 1;
-            let terminal = key.is_capture()
-                || (limits.prune
-                    && unconditionally_alive(&adjacency, key.defender, key.attacker) & key.targets
-                        != 0);
-            let mover = if key.attacker_to_move {
-                ATTACKER_MOVES
-            } else {
-                0
-            };
-            if terminal {
-                moves.push(mover);
-                continue;
-            }
-            found.clear();
-            successors(&board, ko, &key, &mut found);
-            moves.push(mover | found.len() as u8);
-            edges += found.len();
-            for &(_, child) in &found {
-                let Some(child) = child else { continue };
-                let (state, new) = table.insert(&mut keys, codec.pack(&child));
-                if new {
-                    parent_counts.push(AtomicU32::new(1));
-                } else {
-                    *parent_counts[state as usize].get_mut() += 1;
+            // A batch of states in the order of the search: their moves
+            // generated on every core, their children numbered in order.
+            let end = keys.len().min(next + BATCH);
+            let parts: Vec<Expanded> = (next..end)
+                .step_by(PART)
+                .collect::<Vec<_>>()
+                .into_par_iter()
+                .map(|from| {
+                    expand(
+                        &board,
+                        ko,
+                        &codec,
+                        &adjacency,
+                        limits.prune,
+                        &keys[from..end.min(from + PART)],
+                    )
+                })
+                .collect();
+            next = end;
+            for part in parts {
+                let mut children = part.children.iter();
+                for (&byte, &count) in part.moves.iter().zip(&part.counts) {
+                    moves.push(byte);
+                    edges += (byte & !ATTACKER_MOVES) as usize;
+                    for &child in children.by_ref().take(count as usize) {
+                        let (state, new) = table.insert(&mut keys, child);
+                        if new {
+                            parent_counts.push(AtomicU32::new(1));
+                        } else {
+                            *parent_counts[state as usize].get_mut() += 1;
+                        }
+                        parent_edges += 1;
+                    }
+                    let counts_bytes = parent_counts.capacity() * 4 + moves.capacity();
+                    let key_bytes = keys.capacity() * size_of::<u128>();
+                    if table.is_full(keys.len() + 65) {
+                        enumeration_peak =
+                            enumeration_peak.max(key_bytes + counts_bytes + 3 * table.bytes());
+                        if enumeration_peak > limit {
+                            return Err(TooLarge::Memory {
+                                states: keys.len() as u64,
+                                edges: edges as u64,
+                                bytes: enumeration_peak as u64,
+                                limit: limits.max_bytes,
+                            });
+                        }
+                        table = table.grown(&keys);
+                    }
+                    let needed =
+                        retrograde_bytes(key_bytes, table.bytes(), keys.len(), parent_edges)
+                            .max(enumeration_peak);
+                    if needed > limit {
+                        return Err(TooLarge::Memory {
+                            states: keys.len() as u64,
+                            edges: edges as u64,
+                            bytes: needed as u64,
+                            limit: limits.max_bytes,
+                        });
+                    }
                 }
-                parent_edges += 1;
-            }
-            let counts_bytes = parent_counts.capacity() * 4 + moves.capacity();
-            let key_bytes = keys.capacity() * size_of::<u128>();
-            if table.is_full(keys.len() + 65) {
-                enumeration_peak =
-                    enumeration_peak.max(key_bytes + counts_bytes + 3 * table.bytes());
-                if enumeration_peak > limit {
-                    return Err(TooLarge::Memory {
-                        states: keys.len() as u64,
-                        edges: edges as u64,
-                        bytes: enumeration_peak as u64,
-                        limit: limits.max_bytes,
-                    });
-                }
-                table = table.grown(&keys);
-            }
-            let needed = retrograde_bytes(key_bytes, table.bytes(), keys.len(), parent_edges)
-                .max(enumeration_peak);
-            if needed > limit {
-                return Err(TooLarge::Memory {
-                    states: keys.len() as u64,
-                    edges: edges as u64,
-                    bytes: needed as u64,
-                    limit: limits.max_bytes,
-                });
             }
         }
         if parent_edges >= u32::MAX as usize {

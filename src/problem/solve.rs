@@ -941,3 +941,54 @@ pub(crate) fn successors(
     });
     out.push((PASS, pass));
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::Rng;
+
+    /// Keys of boards up to 64 points come back from their packing whole:
+    /// both words of digits, every flag, every target string.
+    #[test]
+    fn keys_of_up_to_64_points_pack_and_unpack() {
+        let mut rng = Rng::new(0x6b65_7973);
+        for points in [1usize, 8, 39, 40, 41, 48, 63, 64] {
+            let groups: Vec<u64> = (0..MAX_TARGET_STRINGS as u64)
+                .map(|g| 1u64 << (g as usize % points))
+                .collect();
+            let codec = Codec {
+                groups,
+                chunks: points.div_ceil(8),
+            };
+            let all = if points == 64 {
+                u64::MAX
+            } else {
+                (1u64 << points) - 1
+            };
+            for _ in 0..2000 {
+                let attacker = rng.below(u64::MAX) & all;
+                let defender = rng.below(u64::MAX) & all & !attacker;
+                let targets = codec
+                    .groups
+                    .iter()
+                    .filter(|&&g| g & defender == g && rng.below(2) == 0)
+                    .fold(0, |t, &g| t | g);
+                let key = StateKey {
+                    attacker,
+                    defender,
+                    targets,
+                    attacker_to_move: rng.below(2) == 0,
+                    ko: if rng.below(3) == 0 {
+                        NO_KO
+                    } else {
+                        rng.below(points as u64) as u8
+                    },
+                    passes: rng.below(2) as u8,
+                };
+                let packed = codec.pack(&key);
+                assert_eq!(codec.unpack(packed), key, "{points} points");
+                assert_eq!(Codec::is_capture(packed), targets == 0);
+            }
+        }
+    }
+}

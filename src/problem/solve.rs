@@ -10,9 +10,11 @@
 //! string are captured together, so one bit a string says which targets
 //! remain). An open-addressing table of state numbers finds a key's state.
 //! No edge is stored: the first pass counts each state's moves and each
-//! state's parents; the second generates every state's moves again and
-//! fills the parents' lists (on every core); `moves_of` and `child`
-//! generate the moves of one state when asked.
+//! state's parents (the moves of a batch of states generated on every
+//! core, their children numbered in order, so the numbering does not
+//! depend on the thread count); the second generates every state's moves
+//! again and fills the parents' lists (on every core); `moves_of` and
+//! `child` generate the moves of one state when asked.
 //!
 //! A state whose targets are all captured is terminal. With pruning (the
 //! default of `Limits`), so is a state where some remaining target stone

@@ -8,6 +8,12 @@
 //! - `bench engine` runs this binary as a GTP engine, as a controller would,
 //!   and measures the first reply, `genmove` on 4x4, and resident memory
 //!   after every shipped board has been played on.
+//! - `bench problems` solves a fixed set of life-and-death problems of
+//!   growing size (`PROBLEMS`) under a memory limit and prints, per
+//!   problem: empty points, states, edges, pruned states, wall time, peak
+//!   memory (measured and counted), bytes per state and the status; a
+//!   problem past the limit prints the figures it reached when refused.
+//!   `--baseline` runs the first solver alongside.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -18,7 +24,11 @@ use super::build::{build_checked, check_folder};
 use super::EXIT_FAILURE;
 use crate::build::BuildOptions;
 use crate::common::units::human_bytes;
+use crate::problem::baseline::Baseline;
+use crate::problem::solve::{Limits, Solution, Status};
+use crate::problem::{KoAssumption, Problem};
 use crate::rules::board::Board;
+use crate::rules::colour::Colour;
 use crate::solver::plan::{check_build, Room};
 use crate::table::built_in;
 
@@ -328,5 +338,234 @@ pub fn engine() -> ExitCode {
             eprintln!("smallgo: bench engine: {error}");
             ExitCode::from(EXIT_FAILURE)
         }
+    }
+}
+
+/// A problem of `bench problems`: Black attacks the white string at
+/// `target`; walls (`#`) are the board's edge or Black's safe stones.
+struct BenchProblem {
+    name: &'static str,
+    diagram: &'static str,
+    target: &'static str,
+}
+
+/// The problems of `bench problems`, by growing number of empty points:
+/// a white group along the lower edge from the corner (`corner N`: an eye
+/// space on the first line, with a black stone in it from 7 points on,
+/// and two rows of outside liberties), and white rings in the centre with
+/// liberties all around. Black to move first.
+const PROBLEMS: &[BenchProblem] = &[
+    BenchProblem {
+        name: "corner 5",
+        diagram: "#..##/OOOOO/.X..O",
+        target: "A2",
+    },
+    BenchProblem {
+        name: "corner 7",
+        diagram: "..###/..###/OOOOO/.X..O",
+        target: "A2",
+    },
+    BenchProblem {
+        name: "corner 8",
+        diagram: "..###/..###/OOOOO/....O",
+        target: "A2",
+    },
+    BenchProblem {
+        name: "corner 10",
+        diagram: "...###/...###/OOOOOO/.X...O",
+        target: "A2",
+    },
+    BenchProblem {
+        name: "corner 11",
+        diagram: "...####/...####/OOOOOOO/.X....O",
+        target: "A2",
+    },
+    BenchProblem {
+        name: "corner 13",
+        diagram: "....###/....###/OOOOOOO/.X....O",
+        target: "A2",
+    },
+    BenchProblem {
+        name: "corner 14",
+        diagram: "....####/....####/OOOOOOOO/.X.....O",
+        target: "A2",
+    },
+    BenchProblem {
+        name: "corner 16",
+        diagram: ".....###/.....###/OOOOOOOO/.X.....O",
+        target: "A2",
+    },
+    BenchProblem {
+        name: "centre 17",
+        diagram: "...../.OOO./.O.O./.OOO./.....",
+        target: "B2",
+    },
+    BenchProblem {
+        name: "corner 20",
+        diagram: "......####/......####/OOOOOOOOOO/.X.......O",
+        target: "A2",
+    },
+    BenchProblem {
+        name: "centre 20",
+        diagram: "....../.OOOO./.O..O./.OOOO./......",
+        target: "B2",
+    },
+    BenchProblem {
+        name: "corner 23",
+        diagram: ".......####/.......####/OOOOOOOOOOO/.X........O",
+        target: "A2",
+    },
+    BenchProblem {
+        name: "corner 26",
+        diagram: "........####/........####/OOOOOOOOOOOO/.X.........O",
+        target: "A2",
+    },
+];
+
+/// Resident memory now (Linux), in bytes.
+fn resident_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = text.lines().find(|l| l.starts_with("VmRSS:"))?;
+    Some(line.split_whitespace().nth(1)?.parse::<u64>().ok()? * 1024)
+}
+
+/// Runs `solve`, returning its result, its wall time and the peak resident
+/// memory it added.
+fn measured<T>(solve: impl FnOnce() -> T) -> (T, f64, Option<u64>) {
+    crate::common::host::reset_peak_memory();
+    let before = resident_memory();
+    let started = Instant::now();
+    let result = solve();
+    let seconds = started.elapsed().as_secs_f64();
+    let peak = crate::common::host::peak_memory()
+        .zip(before)
+        .map(|(peak, before)| peak.saturating_sub(before));
+    (result, seconds, peak)
+}
+
+fn status_word(status: Status) -> String {
+    match status.0 {
+        Some(plies) => format!("killed in {plies}"),
+        None => "lives".to_string(),
+    }
+}
+
+const PROBLEMS_HEADER: &str = "problem     ko      empty points      states         edges    pruned   wall s       peak    counted  B/st  start";
+
+/// `smallgo bench problems`.
+pub fn problems(memory: u64, baseline: bool, all_ko: bool, max_empty: Option<usize>) -> ExitCode {
+    let assumptions: &[KoAssumption] = if all_ko {
+        &KoAssumption::ALL
+    } else {
+        &[KoAssumption::Basic]
+    };
+    let mut written = outln!(
+        "memory limit {}, {} thread(s); peak: resident memory the solve added (measured), \
+         counted: the solver's own count of its arrays; B/st: measured peak per state",
+        human_bytes(memory as f64),
+        rayon::current_num_threads()
+    )
+    .and_then(|()| outln!("{PROBLEMS_HEADER}"));
+    for bench in PROBLEMS {
+        let diagram = bench.diagram.replace('/', "\n");
+        let problem = match Problem::from_diagram(
+            &diagram,
+            Colour::Black,
+            &[bench.target],
+            KoAssumption::Basic,
+        ) {
+            Ok(problem) => problem,
+            Err(error) => {
+                eprintln!("smallgo: bench problems: {}: {error}", bench.name);
+                return ExitCode::from(EXIT_FAILURE);
+            }
+        };
+        let stones = problem.stones(Colour::Black).len() + problem.stones(Colour::White).len();
+        let points = problem.board().points();
+        let empty = points - stones;
+        if max_empty.is_some_and(|most| empty > most) {
+            continue;
+        }
+        for &ko in assumptions {
+            if written.is_err() {
+                break;
+            }
+            let problem = problem.with_ko(ko);
+            let ko_word = match ko {
+                KoAssumption::Basic => "basic",
+                KoAssumption::AttackerIgnoresKo => "att-ko",
+                KoAssumption::DefenderIgnoresKo => "def-ko",
+            };
+            let (result, seconds, peak) =
+                measured(|| Solution::with_limit(&problem, Limits::new(memory)));
+            let peak_text = peak.map_or("?".to_string(), |b| human_bytes(b as f64));
+            written = match &result {
+                Ok(solution) => outln!(
+                    "{:<11} {:<6} {:>6} {:>6} {:>11} {:>13} {:>9} {:>8.2} {:>10} {:>10} {:>5} {}",
+                    bench.name,
+                    ko_word,
+                    empty,
+                    points,
+                    solution.len(),
+                    solution.edges(),
+                    solution.settled(),
+                    seconds,
+                    peak_text,
+                    human_bytes(solution.peak_bytes() as f64),
+                    peak.map_or("?".to_string(), |b| format!(
+                        "{:.0}",
+                        b as f64 / solution.len() as f64
+                    )),
+                    status_word(solution.start())
+                ),
+                Err(error) => outln!(
+                    "{:<11} {:<6} {:>6} {:>6} refused after {seconds:.2} s ({peak_text} resident): {error}",
+                    bench.name,
+                    ko_word,
+                    empty,
+                    points
+                ),
+            };
+            let new_start = result.as_ref().ok().map(|s| s.start());
+            drop(result);
+            if !baseline || written.is_err() {
+                continue;
+            }
+            // The first solver holds about 150 bytes a state, with no
+            // limit of its own: run it only where the new solver's states
+            // at that rate fit the limit.
+            let fits = Solution::with_limit(&problem, Limits::new(memory).with_prune(false))
+                .ok()
+                .filter(|full| (full.len() as u64).saturating_mul(160) <= memory);
+            written = match fits {
+                None => outln!("{:<11} {:<6}   baseline: skipped (past the limit)", "", ""),
+                Some(full) => {
+                    let (full_states, full_peak) = (full.len(), full.peak_bytes());
+                    drop(full);
+                    let (old, seconds, peak) = measured(|| Baseline::new(&problem));
+                    let agrees = new_start.is_none_or(|start| start == old.start());
+                    outln!(
+                        "{:<11} {:<6}   baseline {:>11} {:>13} {:>9} {:>8.2} {:>10} {:>10} {:>5} {}{}; unpruned new solver: {} states, {} counted",
+                        "",
+                        "",
+                        old.len(),
+                        old.edges(),
+                        0,
+                        seconds,
+                        peak.map_or("?".to_string(), |b| human_bytes(b as f64)),
+                        human_bytes(old.peak_bytes() as f64),
+                        peak.map_or("?".to_string(), |b| format!("{:.0}", b as f64 / old.len() as f64)),
+                        status_word(old.start()),
+                        if agrees { "" } else { " DIFFERS" },
+                        full_states,
+                        human_bytes(full_peak as f64)
+                    )
+                }
+            };
+        }
+    }
+    match written {
+        Err(error) => super::output_failed(&error),
+        Ok(()) => ExitCode::SUCCESS,
     }
 }

@@ -299,10 +299,35 @@ enum Bench {
     Build(BenchBuildArguments),
     /// Time the GTP engine: first reply, genmove on 4x4, resident memory.
     Engine,
+    /// Solve a fixed set of life-and-death problems of growing size and
+    /// print states, edges, time and memory for each.
+    Problems(BenchProblemsArguments),
     /// Build one board and print its line of the `bench build` table
     /// (`bench build` runs this for each board).
     #[command(hide = true)]
     Row(BuildArguments),
+}
+
+#[derive(Args, Debug)]
+struct BenchProblemsArguments {
+    /// Refuse a problem whose solve would need more memory than this
+    /// (for example 1G or 8G).
+    #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = crate::common::units::parse_size)]
+    memory: u64,
+
+    /// Also run the first solver (no pruning, a hash map of full keys,
+    /// stored edges) on the problems whose solve it can hold in the same
+    /// memory, and print its figures alongside.
+    #[arg(long)]
+    baseline: bool,
+
+    /// Solve under the three ko assumptions instead of basic ko alone.
+    #[arg(long)]
+    all_ko: bool,
+
+    /// Only the problems with at most this many empty points.
+    #[arg(long, value_name = "N")]
+    max_empty: Option<usize>,
 }
 
 #[derive(Args, Debug)]
@@ -478,6 +503,12 @@ pub fn run(arguments: impl IntoIterator<Item = OsString>) -> ExitCode {
             bench::build(&boards, bench.tables, bench.options.into())
         }
         Some(Command::Bench(Bench::Engine)) => bench::engine(),
+        Some(Command::Bench(Bench::Problems(problems))) => bench::problems(
+            problems.memory,
+            problems.baseline,
+            problems.all_ko,
+            problems.max_empty,
+        ),
         Some(Command::Bench(Bench::Row(row))) => {
             bench::row(row.board, build_folder(row.tables), row.options.into())
         }

@@ -19,9 +19,12 @@
 //! attacker playing shortest, the defender longest), or not.
 //!
 //! `solve` holds the solver: every state reachable from the problem is
-//! enumerated, then solved by one retrograde pass. `KoReport` solves a
-//! problem under the three ko assumptions and says whether its status is
-//! a ko, and who must win it. `input` (feature `cli`) reads problems as
+//! enumerated, then solved by one retrograde pass, within a memory limit
+//! if asked; `benson` finds the unconditionally alive stones that let it
+//! stop searching where the defender has won; `baseline` is the first
+//! solver, kept for the benchmark. `KoReport` solves a problem under the
+//! three ko assumptions and says whether its status is a ko, and who must
+//! win it. `input` (feature `cli`) reads problems as
 //! players write them, an SGF file or a diagram of a whole board, and
 //! finds their region and targets.
 
@@ -29,6 +32,8 @@
 // whole board's coordinates) serve only the tests so far.
 #![cfg_attr(not(test), allow(dead_code))]
 
+pub(crate) mod baseline;
+mod benson;
 #[cfg(feature = "cli")]
 pub(crate) mod input;
 #[cfg(all(test, feature = "cli"))]

@@ -3,34 +3,52 @@
 //! attacker wins and in how many plies.
 //!
 //! Enumeration numbers the states in the order a breadth-first search
-//! meets them (the problem's start is state 0) and stores each state's
-//! children compactly: the children of state `i` are
-//! `children[offsets[i]..offsets[i + 1]]`, its placements in point order,
-//! then its pass. A state whose targets are all captured is terminal and
-//! has no children; a pass that ends the game (the second in a row) leads
-//! to `GAME_OVER`, which is no state and is never won.
+//! meets them (the problem's start is state 0). A state is stored once, as
+//! a 128-bit key (`Codec`): the colours of the board's points in base 3,
+//! the side to move, the passes, the ko point and which of the problem's
+//! target strings are still on the board (target stones that start in one
+//! string are captured together, so one bit a string says which targets
+//! remain). An open-addressing table of state numbers finds a key's state.
+//! No edge is stored: the first pass counts each state's moves and each
+//! state's parents (the moves of a batch of states generated on every
+//! core, their children numbered in order, so the numbering does not
+//! depend on the thread count); the second generates every state's moves
+//! again and fills the parents' lists (on every core); `moves_of` and
+//! `child` generate the moves of one state when asked.
 //!
-//! The retrograde pass builds the reverse edges (the transposed arrays),
-//! then works through a queue from the terminal states, in order of
-//! depth: a state where the attacker moves is won as soon as one child is,
-//! a state where the defender moves once all its children are (each keeps
-//! a count of its children not yet won). A state left unmarked is the
-//! defender's: alive, seki, or an endless game. Since the queue holds
+//! A state whose targets are all captured is terminal. With pruning (the
+//! default of `Limits`), so is a state where some remaining target stone
+//! is unconditionally alive (`benson`): the attacker can never capture it,
+//! whatever either side plays, so the state is the defender's under every
+//! ko assumption, and its moves are not searched. Pruning changes no value
+//! of the states it keeps: a pruned state is one the attacker never wins.
+//! A pass that ends the game (the second in a row) leads to no state and
+//! is never won.
+//!
+//! The retrograde pass works through a queue from the capture states, in
+//! order of depth: a state where the attacker moves is won as soon as one
+//! child is, a state where the defender moves once all its children are
+//! (each keeps a count of its moves not yet won). A state left unmarked is
+//! the defender's: alive, seki, or an endless game. Since the queue holds
 //! states in order of depth, the attacker's first winning child is a
 //! shortest one and the defender's last is a longest one.
+//!
+//! `Solution::with_limit` stops the enumeration the moment the memory the
+//! solve would need passes the caller's limit, frees what it holds and
+//! returns the figures reached (`TooLarge`).
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
+use std::fmt;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::OnceLock;
 
+use rayon::prelude::*;
+
+use crate::problem::benson::{unconditionally_alive, Adjacency};
 use crate::problem::{KoAssumption, Problem};
 use crate::rules::board::{Board, Point, PointSet};
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
-
-/// The child of a pass that ends the game: the defender has won.
-pub(crate) const GAME_OVER: u32 = u32::MAX;
-
-/// The edge's move: a point's number, or `PASS`.
-const PASS: u8 = u8::MAX;
 
 /// No ko point.
 const NO_KO: u8 = u8::MAX;
@@ -72,21 +90,465 @@ impl Status {
     }
 }
 
+/// What a solve may use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub(crate) struct Limits {
+    /// The most memory the solve may hold at once, in bytes (as
+    /// `Solution::peak_bytes` counts it).
+    pub(crate) max_bytes: u64,
+    /// Whether a state where a target is unconditionally alive is
+    /// terminal (its moves not searched).
+    pub(crate) prune: bool,
+}
+
+impl Limits {
+    /// At most `max_bytes`, with pruning.
+    pub(crate) fn new(max_bytes: u64) -> Limits {
+        Limits {
+            max_bytes,
+            prune: true,
+        }
+    }
+
+    /// No limit on memory, with pruning.
+    pub(crate) fn unlimited() -> Limits {
+        Limits::new(u64::MAX)
+    }
+
+    /// The same limits, with pruning on or off.
+    pub(crate) fn with_prune(self, prune: bool) -> Limits {
+        Limits { prune, ..self }
+    }
+}
+
+/// A problem the solver does not take on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub(crate) enum TooLarge {
+    /// The targets start in more strings than a state's key holds;
+    /// refused before any work.
+    TargetStrings { strings: usize, most: usize },
+    /// The enumeration passed the memory limit and was stopped: the
+    /// states and moves found so far (of the whole, not yet known), and
+    /// the memory the solve would need for them.
+    Memory {
+        states: u64,
+        edges: u64,
+        bytes: u64,
+        limit: u64,
+    },
+    /// More moves than the parents' lists can number (2^32).
+    Edges { edges: u64 },
+}
+
+impl fmt::Display for TooLarge {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TooLarge::TargetStrings { strings, most } => write!(
+                f,
+                "the targets are {strings} strings; the solver takes at most {most}"
+            ),
+            TooLarge::Memory {
+                states,
+                edges,
+                bytes,
+                limit,
+            } => write!(
+                f,
+                "the problem needs more than {} of memory, the limit: stopped after \
+                 {states} states and {edges} moves (needing {}), the whole not yet found",
+                crate::common::units::human_bytes(*limit as f64),
+                crate::common::units::human_bytes(*bytes as f64),
+            ),
+            TooLarge::Edges { edges } => write!(
+                f,
+                "the problem has more than {edges} moves; the solver numbers at most 2^32"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for TooLarge {}
+
+/// The depth of a state the attacker does not win.
+const NOT_WON: u32 = u32::MAX;
+/// The depth of a state where a target is unconditionally alive: not won
+/// and terminal.
+const SETTLED: u32 = u32::MAX - 1;
+
+/// The most target strings a key holds.
+const MAX_TARGET_STRINGS: usize = 16;
+
+/// States' keys, packed into 128 bits: the low word holds the colours of
+/// points 0 to 39 in base 3 (3^40 < 2^64), the high word those of points
+/// 40 to 63 in its low 39 bits (3^24 < 2^39), then the side to move (bit
+/// 39), the passes (bit 40), the ko point (bits 41 to 47, 127 for none)
+/// and a bit a target string (from bit 48). A point's digit is 0 empty, 1
+/// the attacker's, 2 the defender's; eight points at a time go through a
+/// table.
+struct Codec {
+    /// The target stones of each target string at the start.
+    groups: Vec<u64>,
+    /// The number of groups of eight points the board has.
+    chunks: usize,
+}
+
+/// The base-3 value of eight points by (attacker byte | defender byte <<
+/// 8), and the bytes of each value.
+struct Tables {
+    encode: Vec<u16>,
+    decode: Vec<u16>,
+}
+
+fn tables() -> &'static Tables {
+    static TABLES: OnceLock<Tables> = OnceLock::new();
+    TABLES.get_or_init(|| {
+        let mut encode = vec![u16::MAX; 1 << 16];
+        let mut decode = vec![0u16; 6561];
+        for value in 0..6561u32 {
+            let (mut attacker, mut defender, mut rest) = (0u16, 0u16, value);
+            for bit in 0..8 {
+                match rest % 3 {
+                    1 => attacker |= 1 << bit,
+                    2 => defender |= 1 << bit,
+                    _ => {}
+                }
+                rest /= 3;
+            }
+            let bytes = attacker | defender << 8;
+            encode[bytes as usize] = value as u16;
+            decode[value as usize] = bytes;
+        }
+        Tables { encode, decode }
+    })
+}
+
+const CHUNK: u64 = 6561;
+const FLAG_TO_MOVE: u64 = 1 << 39;
+const FLAG_PASS: u64 = 1 << 40;
+const KO_SHIFT: u32 = 41;
+const KO_NONE: u64 = 127;
+const GROUP_SHIFT: u32 = 48;
+
+impl Codec {
+    fn new(board: &Board, problem: &Problem) -> Result<Codec, TooLarge> {
+        let defender = problem.stones(problem.defender());
+        let mut groups = Vec::new();
+        let mut pending = problem.targets();
+        while let Some(point) = pending.first() {
+            let string = board.flood(PointSet::single(point), defender);
+            groups.push((string & problem.targets()).bits());
+            pending = pending - string;
+        }
+        if groups.len() > MAX_TARGET_STRINGS {
+            return Err(TooLarge::TargetStrings {
+                strings: groups.len(),
+                most: MAX_TARGET_STRINGS,
+            });
+        }
+        Ok(Codec {
+            groups,
+            chunks: board.points().div_ceil(8),
+        })
+    }
+
+    /// The bits of the target strings in `targets`, or `None` when
+    /// `targets` is no union of them.
+    fn group_bits(&self, targets: u64) -> Option<u64> {
+        let mut bits = 0;
+        let mut covered = 0;
+        for (g, &group) in self.groups.iter().enumerate() {
+            if targets & group == group {
+                bits |= 1 << g;
+                covered |= group;
+            }
+        }
+        (covered == targets).then_some(bits)
+    }
+
+    /// Packs a key whose targets are a union of target strings (every key
+    /// the game reaches: a string's targets are captured together).
+    #[inline]
+    fn pack(&self, key: &StateKey) -> u128 {
+        let encode = &tables().encode;
+        let digits = |k: usize| {
+            let a = (key.attacker >> (8 * k)) & 0xff;
+            let d = (key.defender >> (8 * k)) & 0xff;
+            encode[(a | d << 8) as usize] as u64
+        };
+        let mut low = 0u64;
+        for k in (0..self.chunks.min(5)).rev() {
+            low = low * CHUNK + digits(k);
+        }
+        let mut high = 0u64;
+        for k in (5..self.chunks).rev() {
+            high = high * CHUNK + digits(k);
+        }
+        let mut groups = 0u64;
+        for (g, &group) in self.groups.iter().enumerate() {
+            if key.targets & group != 0 {
+                groups |= 1 << g;
+            }
+        }
+        let ko = if key.ko == NO_KO {
+            KO_NONE
+        } else {
+            key.ko as u64
+        };
+        high |= if key.attacker_to_move {
+            FLAG_TO_MOVE
+        } else {
+            0
+        } | if key.passes != 0 { FLAG_PASS } else { 0 }
+            | ko << KO_SHIFT
+            | groups << GROUP_SHIFT;
+        (high as u128) << 64 | low as u128
+    }
+
+    #[inline]
+    fn unpack(&self, packed: u128) -> StateKey {
+        let decode = &tables().decode;
+        let (mut attacker, mut defender) = (0u64, 0u64);
+        let mut low = packed as u64;
+        let high = (packed >> 64) as u64;
+        let mut digits = high & (FLAG_TO_MOVE - 1);
+        for k in 0..self.chunks {
+            let word = if k < 5 { &mut low } else { &mut digits };
+            let bytes = decode[(*word % CHUNK) as usize] as u64;
+            *word /= CHUNK;
+            attacker |= (bytes & 0xff) << (8 * k);
+            defender |= (bytes >> 8) << (8 * k);
+        }
+        let groups = high >> GROUP_SHIFT;
+        let mut targets = 0;
+        for (g, &group) in self.groups.iter().enumerate() {
+            if groups & 1 << g != 0 {
+                targets |= group;
+            }
+        }
+        let ko = (high >> KO_SHIFT) & 127;
+        StateKey {
+            attacker,
+            defender,
+            targets,
+            attacker_to_move: high & FLAG_TO_MOVE != 0,
+            ko: if ko == KO_NONE { NO_KO } else { ko as u8 },
+            passes: (high & FLAG_PASS != 0) as u8,
+        }
+    }
+
+    /// Whether every target of a packed key has been captured.
+    #[inline]
+    fn is_capture(packed: u128) -> bool {
+        (packed >> (64 + GROUP_SHIFT)) == 0
+    }
+}
+
+/// An empty slot of the table.
+const FREE: u64 = u64::MAX;
+
+/// The numbering of the states: an open-addressing table (linear probing),
+/// at most 3/4 full, hashed by the states' keys. A slot holds a state's
+/// number in its low 32 bits and 32 bits of its key's hash above them, so
+/// that a probe reads a key only when the hashes agree.
+struct Table {
+    slots: Vec<u64>,
+    shift: u32,
+}
+
+#[inline]
+fn hash(key: u128) -> u64 {
+    let low = key as u64;
+    let high = (key >> 64) as u64;
+    let x = low.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        ^ high.rotate_left(29).wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
+    x ^ (x >> 31)
+}
+
+impl Table {
+    fn with_slots(slots: usize) -> Table {
+        debug_assert!(slots.is_power_of_two());
+        Table {
+            slots: vec![FREE; slots],
+            shift: 64 - slots.trailing_zeros(),
+        }
+    }
+
+    fn bytes(&self) -> usize {
+        self.slots.capacity() * size_of::<u64>()
+    }
+
+    /// Whether holding `states` states needs more slots.
+    fn is_full(&self, states: usize) -> bool {
+        states * 4 > self.slots.len() * 3
+    }
+
+    #[inline]
+    fn find(&self, keys: &[u128], key: u128) -> Option<usize> {
+        let mask = self.slots.len() - 1;
+        let hash = hash(key);
+        let tag = hash << 32;
+        let mut slot = (hash >> self.shift) as usize;
+        loop {
+            let entry = self.slots[slot];
+            if entry == FREE {
+                return None;
+            }
+            let state = (entry & 0xffff_ffff) as usize;
+            if entry & !0xffff_ffff == tag && keys[state] == key {
+                return Some(state);
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
+
+    /// The state of `key`, numbered `keys.len()` and pushed if new; true
+    /// if new.
+    #[inline]
+    fn insert(&mut self, keys: &mut Vec<u128>, key: u128) -> (u32, bool) {
+        let mask = self.slots.len() - 1;
+        let hash = hash(key);
+        let tag = hash << 32;
+        let mut slot = (hash >> self.shift) as usize;
+        loop {
+            let entry = self.slots[slot];
+            if entry == FREE {
+                let state = keys.len() as u32;
+                self.slots[slot] = tag | state as u64;
+                keys.push(key);
+                return (state, true);
+            }
+            let state = (entry & 0xffff_ffff) as u32;
+            if entry & !0xffff_ffff == tag && keys[state as usize] == key {
+                return (state, false);
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
+
+    /// The same numbering in twice the slots.
+    fn grown(&self, keys: &[u128]) -> Table {
+        let mut table = Table::with_slots(self.slots.len() * 2);
+        let mask = table.slots.len() - 1;
+        for (state, &key) in keys.iter().enumerate() {
+            let hash = hash(key);
+            let mut slot = (hash >> table.shift) as usize;
+            while table.slots[slot] != FREE {
+                slot = (slot + 1) & mask;
+            }
+            table.slots[slot] = hash << 32 | state as u64;
+        }
+        table
+    }
+}
+
+/// The edge's move in `successors`: a point's number, or `PASS`.
+const PASS: u8 = u8::MAX;
+
+/// A state's moves are at most 65 (64 points and the pass): the low seven
+/// bits of a state's byte count them (or its moves not yet won), the high
+/// bit says the attacker moves.
+const ATTACKER_MOVES: u8 = 0x80;
+
 /// Every state reachable from a problem, with its value.
 pub(crate) struct Solution {
-    states: Vec<StateKey>,
-    offsets: Vec<u32>,
-    children: Vec<u32>,
-    moves: Vec<u8>,
-    /// The depth of each state the attacker wins; `u32::MAX` for the others.
+    board: Board,
+    ko: KoAssumption,
+    codec: Codec,
+    keys: Vec<u128>,
+    table: Table,
+    /// The depth of each state the attacker wins; `NOT_WON` for the
+    /// others, `SETTLED` for the states pruning made terminal.
     depth: Vec<u32>,
+    edges: usize,
     peak_bytes: usize,
 }
 
+/// The memory of the solve's arrays at their peak, from the states'
+/// number and the parents' edges: the keys and the table, each state's
+/// parent offset, move count, depth and (at most) place in the queue, and
+/// an edge's parent.
+fn retrograde_bytes(key_bytes: usize, table_bytes: usize, states: usize, edges: usize) -> usize {
+    key_bytes + table_bytes + states * (4 + 1 + 4 + 4) + 4 + edges * 4
+}
+
+/// The states the first pass expands at once, and in one task.
+const BATCH: usize = 1 << 16;
+const PART: usize = 1 << 11;
+
+/// The expansion of consecutive states: each one's byte (its moves, and
+/// whether the attacker moves), its children's count, and its children
+/// (the states its moves lead to, in order) one after another.
+struct Expanded {
+    moves: Vec<u8>,
+    counts: Vec<u8>,
+    children: Vec<u128>,
+}
+
+fn expand(
+    board: &Board,
+    ko: KoAssumption,
+    codec: &Codec,
+    adjacency: &Adjacency,
+    prune: bool,
+    keys: &[u128],
+) -> Expanded {
+    let mut expanded = Expanded {
+        moves: Vec::with_capacity(keys.len()),
+        counts: Vec::with_capacity(keys.len()),
+        children: Vec::new(),
+    };
+    let mut found = Vec::new();
+    for &packed in keys {
+        let key = codec.unpack(packed);
+        let mover = if key.attacker_to_move {
+            ATTACKER_MOVES
+        } else {
+            0
+        };
+        let terminal = key.is_capture()
+            || (prune
+                && unconditionally_alive(adjacency, key.defender, key.attacker) & key.targets != 0);
+        if terminal {
+            expanded.moves.push(mover);
+            expanded.counts.push(0);
+            continue;
+        }
+        found.clear();
+        successors(board, ko, &key, &mut found);
+        expanded.moves.push(mover | found.len() as u8);
+        let before = expanded.children.len();
+        expanded.children.extend(
+            found
+                .iter()
+                .filter_map(|(_, child)| child.as_ref().map(|child| codec.pack(child))),
+        );
+        expanded
+            .counts
+            .push((expanded.children.len() - before) as u8);
+    }
+    expanded
+}
+
 impl Solution {
-    /// Enumerates and solves every state reachable from `problem`.
+    /// Enumerates and solves every state reachable from `problem`, with no
+    /// pruning and no limit on memory: each state keeps its moves.
+    ///
+    /// Panics if the targets start in more than 16 strings or the moves
+    /// are more than 2^32, which `with_limit` reports as errors.
     pub(crate) fn new(problem: &Problem) -> Solution {
+        Solution::with_limit(problem, Limits::unlimited().with_prune(false))
+            .unwrap_or_else(|error| panic!("{error}"))
+    }
+
+    /// Enumerates and solves every state reachable from `problem` (with
+    /// pruning if `limits` says so), or stops, freeing what it holds, as
+    /// soon as the memory the solve would need passes `limits.max_bytes`.
+    pub(crate) fn with_limit(problem: &Problem, limits: Limits) -> Result<Solution, TooLarge> {
         let board = *problem.board();
+        let ko = problem.ko();
+        let codec = Codec::new(&board, problem)?;
         let attacker_colour = problem.defender().opposite();
         let start = StateKey {
             attacker: problem.stones(attacker_colour).bits(),
@@ -96,79 +558,198 @@ impl Solution {
             ko: NO_KO,
             passes: 0,
         };
-        let ko = problem.ko();
-        let mut states = vec![start];
-        let mut index: HashMap<StateKey, u32> = HashMap::from([(start, 0)]);
-        let mut offsets = vec![0u32];
-        let mut children = Vec::new();
-        let mut moves = Vec::new();
-        let mut found = Vec::new();
+        let limit = usize::try_from(limits.max_bytes).unwrap_or(usize::MAX);
+        let adjacency = Adjacency::new(&board);
+
+        // First pass: every state, its moves counted, its parents counted.
+        let mut keys: Vec<u128> = Vec::with_capacity(1024);
+        let mut table = Table::with_slots(1024);
+        table.insert(&mut keys, codec.pack(&start));
+        let mut parent_counts: Vec<AtomicU32> = vec![AtomicU32::new(0)];
+        let mut moves: Vec<u8> = Vec::with_capacity(1024);
+        let mut edges = 0usize;
+        let mut parent_edges = 0usize;
+        let mut enumeration_peak = 0usize;
         let mut next = 0;
-        while next < states.len() {
-            let key = states[next];
-            next += 1;
-            if !key.is_capture() {
-                found.clear();
-                successors(&board, ko, &key, &mut found);
-                for &(mv, child) in &found {
-                    let child_index = match child {
-                        None => GAME_OVER,
-                        Some(child) => *index.entry(child).or_insert_with(|| {
-                            states.push(child);
-                            (states.len() - 1) as u32
-                        }),
-                    };
-                    children.push(child_index);
-                    moves.push(mv);
+        while next < keys.len() {
+            // A batch of states in the order of the search: their moves
+            // generated on every core, their children numbered in order.
+            let end = keys.len().min(next + BATCH);
+            let parts: Vec<Expanded> = (next..end)
+                .step_by(PART)
+                .collect::<Vec<_>>()
+                .into_par_iter()
+                .map(|from| {
+                    expand(
+                        &board,
+                        ko,
+                        &codec,
+                        &adjacency,
+                        limits.prune,
+                        &keys[from..end.min(from + PART)],
+                    )
+                })
+                .collect();
+            next = end;
+            for part in parts {
+                let mut children = part.children.iter();
+                for (&byte, &count) in part.moves.iter().zip(&part.counts) {
+                    moves.push(byte);
+                    edges += (byte & !ATTACKER_MOVES) as usize;
+                    for &child in children.by_ref().take(count as usize) {
+                        let (state, new) = table.insert(&mut keys, child);
+                        if new {
+                            parent_counts.push(AtomicU32::new(1));
+                        } else {
+                            *parent_counts[state as usize].get_mut() += 1;
+                        }
+                        parent_edges += 1;
+                    }
+                    let counts_bytes = parent_counts.capacity() * 4 + moves.capacity();
+                    let key_bytes = keys.capacity() * size_of::<u128>();
+                    if table.is_full(keys.len() + 65) {
+                        enumeration_peak =
+                            enumeration_peak.max(key_bytes + counts_bytes + 3 * table.bytes());
+                        if enumeration_peak > limit {
+                            return Err(TooLarge::Memory {
+                                states: keys.len() as u64,
+                                edges: edges as u64,
+                                bytes: enumeration_peak as u64,
+                                limit: limits.max_bytes,
+                            });
+                        }
+                        table = table.grown(&keys);
+                    }
+                    let needed =
+                        retrograde_bytes(key_bytes, table.bytes(), keys.len(), parent_edges)
+                            .max(enumeration_peak);
+                    if needed > limit {
+                        return Err(TooLarge::Memory {
+                            states: keys.len() as u64,
+                            edges: edges as u64,
+                            bytes: needed as u64,
+                            limit: limits.max_bytes,
+                        });
+                    }
                 }
             }
-            offsets.push(children.len() as u32);
         }
-        // The arrays kept, then the numbering (dropped before the
-        // retrograde pass), counted by capacity; a hash map's entry is its
-        // key, its value and a control byte.
-        let kept_bytes = states.capacity() * size_of::<StateKey>()
-            + (offsets.capacity() + children.capacity()) * size_of::<u32>()
-            + moves.capacity();
-        let index_bytes = index.capacity() * (size_of::<StateKey>() + size_of::<u32>() + 1);
-        drop(index);
-        let (depth, retrograde_bytes) = retrograde(&states, &offsets, &children);
-        Solution {
-            states,
-            offsets,
-            children,
-            moves,
+        if parent_edges >= u32::MAX as usize {
+            return Err(TooLarge::Edges {
+                edges: parent_edges as u64,
+            });
+        }
+        let n = keys.len();
+
+        // Second pass: the parents' lists. Offsets are first each list's
+        // end, then taken down by one an edge to its start.
+        let mut offsets = parent_counts;
+        offsets.push(AtomicU32::new(0));
+        let mut total = 0u32;
+        for offset in offsets.iter_mut() {
+            total += *offset.get_mut();
+            *offset.get_mut() = total;
+        }
+        let parents: Vec<AtomicU32> = (0..parent_edges).map(|_| AtomicU32::new(0)).collect();
+        (0..n).into_par_iter().with_min_len(4096).for_each_init(
+            Vec::new,
+            |found: &mut Vec<(u8, Option<StateKey>)>, parent| {
+                if moves[parent] & !ATTACKER_MOVES == 0 {
+                    return;
+                }
+                found.clear();
+                successors(&board, ko, &codec.unpack(keys[parent]), found);
+                for &(_, child) in found.iter() {
+                    let Some(child) = child else { continue };
+                    let child = table
+                        .find(&keys, codec.pack(&child))
+                        .expect("the second pass meets the states of the first");
+                    let place = offsets[child].fetch_sub(1, Ordering::Relaxed) - 1;
+                    parents[place as usize].store(parent as u32, Ordering::Relaxed);
+                }
+            },
+        );
+        let offsets: Vec<u32> = offsets.into_iter().map(AtomicU32::into_inner).collect();
+        let parents: Vec<u32> = parents.into_iter().map(AtomicU32::into_inner).collect();
+
+        // The retrograde pass.
+        let mut unresolved = moves;
+        let mut depth = vec![NOT_WON; n];
+        let mut queue = VecDeque::new();
+        for i in 0..n {
+            if unresolved[i] & !ATTACKER_MOVES == 0 {
+                if Codec::is_capture(keys[i]) {
+                    depth[i] = 0;
+                    queue.push_back(i as u32);
+                } else {
+                    depth[i] = SETTLED;
+                }
+            }
+        }
+        let mut queue_capacity = queue.capacity();
+        while let Some(child) = queue.pop_front() {
+            let next = depth[child as usize] + 1;
+            let range = offsets[child as usize] as usize..offsets[child as usize + 1] as usize;
+            for &parent in &parents[range] {
+                let parent = parent as usize;
+                if depth[parent] != NOT_WON {
+                    continue;
+                }
+                let won = if unresolved[parent] & ATTACKER_MOVES != 0 {
+                    true
+                } else {
+                    unresolved[parent] -= 1;
+                    unresolved[parent] == 0
+                };
+                if won {
+                    depth[parent] = next;
+                    queue.push_back(parent as u32);
+                }
+            }
+            queue_capacity = queue_capacity.max(queue.capacity());
+        }
+        let retrograde_peak = keys.capacity() * size_of::<u128>()
+            + table.bytes()
+            + (offsets.capacity() + parents.capacity() + depth.capacity() + queue_capacity) * 4
+            + unresolved.capacity();
+        Ok(Solution {
+            board,
+            ko,
+            codec,
+            keys,
+            table,
             depth,
-            peak_bytes: kept_bytes + index_bytes.max(retrograde_bytes),
-        }
+            edges,
+            peak_bytes: enumeration_peak.max(retrograde_peak),
+        })
     }
 
     /// The number of states.
     pub(crate) fn len(&self) -> usize {
-        self.states.len()
+        self.keys.len()
     }
 
     /// The number of edges (moves), game-ending passes included.
     pub(crate) fn edges(&self) -> usize {
-        self.children.len()
+        self.edges
     }
 
-    /// The most memory the solve held at once, in bytes: the states and
-    /// their edges, with either the numbering of the states (while they
-    /// are enumerated) or the reverse edges, counts and queue (during the
-    /// retrograde pass).
+    /// The most memory the solve held at once, in bytes: the states'
+    /// keys and table, with either the counts of the first pass (and a
+    /// table growing) or the parents' lists, counts, depths and queue of
+    /// the retrograde pass.
     pub(crate) fn peak_bytes(&self) -> usize {
         self.peak_bytes
     }
 
     /// State `i`'s key.
     pub(crate) fn key(&self, i: usize) -> StateKey {
-        self.states[i]
+        self.codec.unpack(self.keys[i])
     }
 
     /// State `i`'s value.
     pub(crate) fn status(&self, i: usize) -> Status {
-        Status((self.depth[i] != u32::MAX).then_some(self.depth[i]))
+        Status((self.depth[i] < SETTLED).then_some(self.depth[i]))
     }
 
     /// The problem's value.
@@ -176,22 +757,57 @@ impl Solution {
         self.status(0)
     }
 
-    /// The moves of state `i` with the value of the state each leads to,
-    /// placements in point order, then the pass.
-    pub(crate) fn moves_of(&self, i: usize) -> Vec<(Move, Status)> {
-        let range = self.offsets[i] as usize..self.offsets[i + 1] as usize;
-        range
-            .map(|edge| {
-                let mv = match self.moves[edge] {
+    /// Whether state `i` is terminal: every target captured, or (with
+    /// pruning) a target unconditionally alive. A terminal state has no
+    /// moves in the solution.
+    pub(crate) fn is_terminal(&self, i: usize) -> bool {
+        Codec::is_capture(self.keys[i]) || self.depth[i] == SETTLED
+    }
+
+    /// Whether pruning made state `i` terminal: a target stone there is
+    /// unconditionally alive, so the defender has won.
+    pub(crate) fn is_settled(&self, i: usize) -> bool {
+        self.depth[i] == SETTLED
+    }
+
+    /// The number of states pruning made terminal.
+    pub(crate) fn settled(&self) -> usize {
+        self.depth.iter().filter(|&&d| d == SETTLED).count()
+    }
+
+    /// The moves of state `i`, each with the state it leads to (`None`:
+    /// the game ends), generated again: placements in point order, then
+    /// the pass; none for a terminal state.
+    fn children(&self, i: usize) -> Vec<(Move, Option<usize>)> {
+        if self.is_terminal(i) {
+            return Vec::new();
+        }
+        let mut found = Vec::new();
+        successors(&self.board, self.ko, &self.key(i), &mut found);
+        found
+            .into_iter()
+            .map(|(mv, child)| {
+                let mv = match mv {
                     PASS => Move::Pass,
                     point => Move::Place(Point::new(point as usize)),
                 };
-                let status = match self.children[edge] {
-                    GAME_OVER => Status(None),
-                    child => self.status(child as usize),
-                };
-                (mv, status)
+                let child = child.map(|child| {
+                    self.table
+                        .find(&self.keys, self.codec.pack(&child))
+                        .expect("a state's children are states")
+                });
+                (mv, child)
             })
+            .collect()
+    }
+
+    /// The moves of state `i` with the value of the state each leads to,
+    /// placements in point order, then the pass; none for a terminal
+    /// state.
+    pub(crate) fn moves_of(&self, i: usize) -> Vec<(Move, Status)> {
+        self.children(i)
+            .into_iter()
+            .map(|(mv, child)| (mv, child.map_or(Status(None), |c| self.status(c))))
             .collect()
     }
 
@@ -222,14 +838,15 @@ impl Solution {
     }
 
     /// A line of best play from the start: each side plays its first best
-    /// move, until every target is captured, two passes end the game, or a
-    /// state comes again (an endless game, the defender's).
+    /// move, until the state is terminal (every target captured, or with
+    /// pruning a target unconditionally alive), two passes end the game,
+    /// or a state comes again (an endless game, the defender's).
     pub(crate) fn principal_line(&self) -> Vec<Move> {
         let mut line = Vec::new();
         let mut seen = vec![false; self.len()];
         let mut state = 0usize;
         loop {
-            if self.key(state).is_capture() || seen[state] {
+            if self.is_terminal(state) || seen[state] {
                 return line;
             }
             seen[state] = true;
@@ -237,41 +854,43 @@ impl Solution {
                 return line;
             };
             line.push(mv);
-            let range = self.offsets[state] as usize..self.offsets[state + 1] as usize;
-            let code = match mv {
-                Move::Pass => PASS,
-                Move::Place(point) => point.index() as u8,
-            };
-            let edge = range
-                .into_iter()
-                .find(|&edge| self.moves[edge] == code)
-                .expect("a best move is a move of the state");
-            match self.children[edge] {
-                GAME_OVER => return line,
-                child => state = child as usize,
+            match self.child(state, mv) {
+                Some(Some(child)) => state = child,
+                _ => return line,
             }
         }
     }
 
-    /// The state move `mv` of state `i` leads to: `Some(None)` for a pass
-    /// that ends the game, `None` if `mv` is no move of the state.
+    /// The state with this key, if the solution has it.
+    pub(crate) fn find(&self, key: &StateKey) -> Option<usize> {
+        let all = self.board.all().bits();
+        if (key.attacker | key.defender) & !all != 0
+            || key.attacker & key.defender != 0
+            || key.targets & !key.defender != 0
+            || key.passes > 1
+            || (key.ko != NO_KO && key.ko as usize >= self.board.points())
+        {
+            return None;
+        }
+        self.codec.group_bits(key.targets)?;
+        self.table.find(&self.keys, self.codec.pack(key))
+    }
+
+    /// The state move `mv` of state `i` leads to: `None` if `mv` is no move
+    /// of the state (occupied, suicide, the ko ban, or any move of a
+    /// terminal state), `Some(None)` if it ends the game (the second pass
+    /// in a row).
     pub(crate) fn child(&self, i: usize, mv: Move) -> Option<Option<usize>> {
-        let code = match mv {
-            Move::Pass => PASS,
-            Move::Place(point) => point.index() as u8,
-        };
-        let range = self.offsets[i] as usize..self.offsets[i + 1] as usize;
-        let edge = range.into_iter().find(|&edge| self.moves[edge] == code)?;
-        Some(match self.children[edge] {
-            GAME_OVER => None,
-            child => Some(child as usize),
-        })
+        self.children(i)
+            .into_iter()
+            .find(|&(m, _)| m == mv)
+            .map(|(_, child)| child)
     }
 }
 
 /// The moves of a state that is no capture, each with the state it leads
 /// to (`None`: the game ends): placements in point order, then the pass.
-fn successors(
+pub(crate) fn successors(
     board: &Board,
     ko: KoAssumption,
     key: &StateKey,
@@ -325,68 +944,53 @@ fn successors(
     out.push((PASS, pass));
 }
 
-/// The depth of every state the attacker wins (`u32::MAX` for the others),
-/// and the bytes the pass held.
-fn retrograde(states: &[StateKey], offsets: &[u32], children: &[u32]) -> (Vec<u32>, usize) {
-    let n = states.len();
-    // The reverse edges: the parents of state `c` are
-    // `parents[parent_offsets[c]..parent_offsets[c + 1]]`.
-    let mut parent_offsets = vec![0u32; n + 1];
-    for &child in children {
-        if child != GAME_OVER {
-            parent_offsets[child as usize + 1] += 1;
-        }
-    }
-    for i in 0..n {
-        parent_offsets[i + 1] += parent_offsets[i];
-    }
-    let mut fill = parent_offsets.clone();
-    let mut parents = vec![0u32; parent_offsets[n] as usize];
-    for parent in 0..n {
-        for &child in &children[offsets[parent] as usize..offsets[parent + 1] as usize] {
-            if child != GAME_OVER {
-                parents[fill[child as usize] as usize] = parent as u32;
-                fill[child as usize] += 1;
-            }
-        }
-    }
-    drop(fill);
-    // A defender's state's children not yet won (a game-ending pass never
-    // is); unused for the attacker's states.
-    let mut unresolved: Vec<u32> = (0..n).map(|i| offsets[i + 1] - offsets[i]).collect();
-    let mut depth = vec![u32::MAX; n];
-    let mut queue = VecDeque::new();
-    for (i, key) in states.iter().enumerate() {
-        if key.is_capture() {
-            depth[i] = 0;
-            queue.push_back(i as u32);
-        }
-    }
-    let mut queue_peak = queue.len();
-    while let Some(child) = queue.pop_front() {
-        let next = depth[child as usize] + 1;
-        let range =
-            parent_offsets[child as usize] as usize..parent_offsets[child as usize + 1] as usize;
-        for &parent in &parents[range] {
-            let parent = parent as usize;
-            if depth[parent] != u32::MAX {
-                continue;
-            }
-            let won = if states[parent].attacker_to_move {
-                true
-            } else {
-                unresolved[parent] -= 1;
-                unresolved[parent] == 0
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tests::support::Rng;
+
+    /// Keys of boards up to 64 points come back from their packing whole:
+    /// both words of digits, every flag, every target string.
+    #[test]
+    fn keys_of_up_to_64_points_pack_and_unpack() {
+        let mut rng = Rng::new(0x6b65_7973);
+        for points in [1usize, 8, 39, 40, 41, 48, 63, 64] {
+            let groups: Vec<u64> = (0..MAX_TARGET_STRINGS as u64)
+                .map(|g| 1u64 << (g as usize % points))
+                .collect();
+            let codec = Codec {
+                groups,
+                chunks: points.div_ceil(8),
             };
-            if won {
-                depth[parent] = next;
-                queue.push_back(parent as u32);
+            let all = if points == 64 {
+                u64::MAX
+            } else {
+                (1u64 << points) - 1
+            };
+            for _ in 0..2000 {
+                let attacker = rng.below(u64::MAX) & all;
+                let defender = rng.below(u64::MAX) & all & !attacker;
+                let targets = codec
+                    .groups
+                    .iter()
+                    .filter(|&&g| g & defender == g && rng.below(2) == 0)
+                    .fold(0, |t, &g| t | g);
+                let key = StateKey {
+                    attacker,
+                    defender,
+                    targets,
+                    attacker_to_move: rng.below(2) == 0,
+                    ko: if rng.below(3) == 0 {
+                        NO_KO
+                    } else {
+                        rng.below(points as u64) as u8
+                    },
+                    passes: rng.below(2) as u8,
+                };
+                let packed = codec.pack(&key);
+                assert_eq!(codec.unpack(packed), key, "{points} points");
+                assert_eq!(Codec::is_capture(packed), targets == 0);
             }
         }
-        queue_peak = queue_peak.max(queue.len());
     }
-    let bytes =
-        (parent_offsets.len() + parents.len() + unresolved.len() + depth.len() + queue_peak)
-            * size_of::<u32>();
-    (depth, bytes)
 }

@@ -596,3 +596,158 @@ fn problems_are_read_from_diagrams() {
     let error = read("OOOO\n...O", "B1").unwrap_err();
     assert!(error.to_string().contains("B1"), "{error}");
 }
+
+/// With pruning, every state the solver keeps has the brute force's
+/// value, and so do the start and every first move; the states it drops
+/// are only those behind terminal states where a target is
+/// unconditionally alive, which the brute force never sees won. Without
+/// pruning the first solver (`baseline`) gives the same value to every
+/// state.
+#[test]
+fn the_pruned_solver_agrees_with_a_brute_force_on_the_states_it_keeps() {
+    use crate::problem::baseline::Baseline;
+    use crate::problem::solve::Limits;
+    let mut rng = Rng::new(0x5ca1_ab1e);
+    let (mut problems, mut settled, mut dropped) = (0, 0, 0);
+    while problems < 300 {
+        let diagram = random_shape(&mut rng, 4, 4, 10);
+        let Some(problem) = random_problem(&mut rng, &diagram, KoAssumption::Basic) else {
+            continue;
+        };
+        for ko in KoAssumption::ALL {
+            let problem = problem.with_ko(ko);
+            let plain = PlainBoard::new(&diagram);
+            let defender = problem.defender();
+            let colours: Vec<u8> = (0..plain.cells.len())
+                .map(|p| {
+                    let point = Point::new(p);
+                    if problem.stones(defender).contains(point) {
+                        DEFENDER
+                    } else if problem.stones(defender.opposite()).contains(point) {
+                        ATTACKER
+                    } else {
+                        EMPTY
+                    }
+                })
+                .collect();
+            let start = PlainState {
+                targets: (0..colours.len())
+                    .map(|p| problem.targets().contains(Point::new(p)))
+                    .collect(),
+                colours,
+                attacker_to_move: problem.to_move() != defender,
+                ko: None,
+                passes: 0,
+            };
+            let expected: HashMap<StateKey, Option<u32>> = brute_force(&plain, ko, start)
+                .into_iter()
+                .map(|(state, depth)| {
+                    let key = StateKey {
+                        attacker: bits(&state.colours, ATTACKER),
+                        defender: bits(&state.colours, DEFENDER),
+                        targets: state
+                            .targets
+                            .iter()
+                            .enumerate()
+                            .filter(|&(_, &t)| t)
+                            .fold(0, |b, (i, _)| b | 1 << i),
+                        attacker_to_move: state.attacker_to_move,
+                        ko: state.ko.map_or(u8::MAX, |k| k as u8),
+                        passes: state.passes,
+                    };
+                    (key, depth)
+                })
+                .collect();
+            let pruned = Solution::with_limit(&problem, Limits::unlimited()).unwrap();
+            assert!(pruned.len() <= expected.len());
+            for i in 0..pruned.len() {
+                let key = pruned.key(i);
+                assert_eq!(pruned.find(&key), Some(i));
+                let depth = expected.get(&key).unwrap_or_else(|| panic!("{key:?}"));
+                assert_eq!(pruned.status(i), Status(*depth), "{diagram} {ko:?} {key:?}");
+                if pruned.is_settled(i) {
+                    assert_eq!(*depth, None);
+                }
+                for (mv, status) in pruned.moves_of(i) {
+                    let child = pruned.child(i, mv).expect("a move of the state");
+                    assert_eq!(child.map_or(Status(None), |c| pruned.status(c)), status);
+                }
+            }
+            settled += pruned.settled();
+            dropped += expected.len() - pruned.len();
+            let full = Solution::new(&problem);
+            assert_eq!(pruned.start(), full.start());
+            if !pruned.is_terminal(0) {
+                assert_eq!(pruned.first_moves(), full.first_moves());
+            }
+            let baseline = Baseline::new(&problem);
+            assert_eq!(baseline.len(), full.len());
+            for i in 0..baseline.len() {
+                let j = full.find(&baseline.key(i)).expect("the same states");
+                assert_eq!(full.status(j), baseline.status(i));
+            }
+        }
+        problems += 1;
+    }
+    // Pruning happens, and drops states.
+    assert!(settled > 100 && dropped > 1000, "{settled} {dropped}");
+    eprintln!("{problems} problems: {settled} settled states, {dropped} states dropped");
+}
+
+/// Benson's test: a group with two separate eyes is unconditionally
+/// alive, with or without an attacker's stone in an eye; one with a
+/// single eye space, or eyes the attacker can still fill, is not.
+#[test]
+fn unconditional_life_needs_two_healthy_regions() {
+    use crate::problem::benson::{unconditionally_alive, Adjacency};
+    let alive = |diagram: &str| {
+        let problem =
+            Problem::from_diagram(diagram, Colour::Black, &["B2"], KoAssumption::Basic).unwrap();
+        let board = *problem.board();
+        let white = problem.stones(Colour::White).bits();
+        let black = problem.stones(Colour::Black).bits();
+        unconditionally_alive(&Adjacency::new(&board), white, black) == white
+    };
+    assert!(alive("OOOO\n.O.O"));
+    assert!(alive("OOOOO\n.OX.O"));
+    assert!(!alive("OOOO\n...O"));
+    // The second eye's empty point is no liberty of the group: not alive.
+    assert!(!alive("OOOO#\n.O..O"));
+    // An eye of two points, one a liberty only of an attacker's stone.
+    assert!(!alive("OOOOO\n.OX.O\n###.#"));
+}
+
+/// A solve that would pass its memory limit stops with the figures it
+/// reached, and the same problem with room enough is solved within it.
+#[test]
+fn a_solve_past_its_memory_limit_stops_with_figures() {
+    use crate::problem::solve::{Limits, TooLarge};
+    let problem = Problem::from_diagram(
+        "...##\n...##\nOOOOO\n.X..O",
+        Colour::Black,
+        &["A2"],
+        KoAssumption::Basic,
+    )
+    .unwrap();
+    let error = Solution::with_limit(&problem, Limits::new(1 << 20))
+        .err()
+        .unwrap();
+    let TooLarge::Memory {
+        states,
+        bytes,
+        limit,
+        ..
+    } = error
+    else {
+        panic!("{error}");
+    };
+    assert!(states > 0 && bytes > limit && limit == 1 << 20);
+    let message = error.to_string();
+    assert!(
+        message.contains("1.0 MiB") || message.contains("MiB"),
+        "{message}"
+    );
+    let solution = Solution::with_limit(&problem, Limits::new(1 << 30)).unwrap();
+    assert!(solution.peak_bytes() <= 1 << 30);
+    assert!(solution.len() as u64 > states);
+}

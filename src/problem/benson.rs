@@ -1,0 +1,178 @@
+//! Unconditional life (Benson's algorithm) on a problem's board: the
+//! defender's strings that the attacker can never capture, whatever either
+//! side plays, even if the defender passes at every turn.
+//!
+//! The regions are the maximal connected sets of points that hold no
+//! defender stone (empty points and attacker stones); walls are no points,
+//! so they bound regions and give no liberty. A region is healthy for a
+//! string it touches when every empty point of the region is a liberty of
+//! that string. Starting from every string and every region, strings with
+//! fewer than two healthy regions are dropped, then every region that
+//! touches a dropped string, until nothing changes. The strings left are
+//! unconditionally alive: to capture one the attacker would have to fill
+//! the last liberty in each of its two healthy regions, and the first of
+//! those stones is suicide (it touches only the string, its own stones of
+//! that region, already without other liberties, and walls). The argument
+//! uses no ko rule and no pass, so it holds under every ko assumption.
+
+use crate::rules::board::Board;
+
+/// At most this many strings or regions are tracked; a position with more
+/// is reported as having nothing unconditionally alive (a safe answer:
+/// the solver then just searches on).
+const MAX_PARTS: usize = 64;
+
+/// A board's points and each point's neighbours, for floods that visit
+/// each point once.
+pub(crate) struct Adjacency {
+    all: u64,
+    neighbours: [u64; 64],
+}
+
+impl Adjacency {
+    pub(crate) fn new(board: &Board) -> Adjacency {
+        let mut neighbours = [0u64; 64];
+        for point in board.all().iter() {
+            neighbours[point.index()] = board.neighbours(point).bits();
+        }
+        Adjacency {
+            all: board.all().bits(),
+            neighbours,
+        }
+    }
+
+    #[inline]
+    fn adjacent(&self, set: u64) -> u64 {
+        let mut bits = set;
+        let mut adjacent = 0;
+        while bits != 0 {
+            adjacent |= self.neighbours[bits.trailing_zeros() as usize];
+            bits &= bits - 1;
+        }
+        adjacent
+    }
+
+    /// The points of `within` connected to the point `seed` through
+    /// `within`.
+    #[inline]
+    fn flood(&self, seed: u64, within: u64) -> u64 {
+        let mut filled = seed;
+        let mut frontier = seed;
+        while frontier != 0 {
+            frontier = self.adjacent(frontier) & within & !filled;
+            filled |= frontier;
+        }
+        filled
+    }
+}
+
+/// The defender's stones that are unconditionally alive in the position
+/// (`defender` and `attacker` are stone sets on the board of `board`).
+pub(crate) fn unconditionally_alive(board: &Adjacency, defender: u64, attacker: u64) -> u64 {
+    let all = board.all;
+    let empty = all & !defender & !attacker;
+    let adjacent = |set: u64| board.adjacent(set);
+    let flood = |seed: u64, within: u64| board.flood(seed, within);
+
+    let mut strings = [0u64; MAX_PARTS];
+    let mut string_count = 0;
+    let mut pending = defender;
+    while pending != 0 {
+        if string_count == MAX_PARTS {
+            return 0;
+        }
+        let string = flood(pending & pending.wrapping_neg(), defender);
+        strings[string_count] = string;
+        string_count += 1;
+        pending &= !string;
+    }
+    if string_count == 0 {
+        return 0;
+    }
+    let mut liberties = [0u64; MAX_PARTS];
+    for i in 0..string_count {
+        liberties[i] = adjacent(strings[i]) & empty;
+    }
+
+    // Regions that touch at least one defender string (the others can be
+    // healthy for nobody and border nobody).
+    let mut regions = [0u64; MAX_PARTS];
+    let mut region_count = 0;
+    let mut pending = all & !defender;
+    while pending != 0 {
+        let region = flood(pending & pending.wrapping_neg(), all & !defender);
+        pending &= !region;
+        if adjacent(region) & defender == 0 {
+            continue;
+        }
+        if region_count == MAX_PARTS {
+            return 0;
+        }
+        regions[region_count] = region;
+        region_count += 1;
+    }
+
+    // healthy[r]: the strings (as a bit mask of string numbers) for which
+    // region r is healthy; borders[r]: the strings it touches.
+    let mut healthy = [0u64; MAX_PARTS];
+    let mut borders = [0u64; MAX_PARTS];
+    for r in 0..region_count {
+        let around = adjacent(regions[r]);
+        let region_empty = regions[r] & empty;
+        for s in 0..string_count {
+            if around & strings[s] != 0 {
+                borders[r] |= 1 << s;
+                if region_empty & !liberties[s] == 0 {
+                    healthy[r] |= 1 << s;
+                }
+            }
+        }
+    }
+
+    let mut alive_strings: u64 = if string_count == 64 {
+        u64::MAX
+    } else {
+        (1u64 << string_count) - 1
+    };
+    let mut live_regions: u64 = if region_count == 64 {
+        u64::MAX
+    } else {
+        (1u64 << region_count) - 1
+    };
+    loop {
+        // Count each string's healthy regions among the regions left.
+        let mut once = 0u64;
+        let mut twice = 0u64;
+        let mut left = live_regions;
+        while left != 0 {
+            let r = left.trailing_zeros() as usize;
+            left &= left - 1;
+            let h = healthy[r];
+            twice |= once & h;
+            once |= h;
+        }
+        let kept = alive_strings & twice;
+        let mut regions_kept = live_regions;
+        let mut left = live_regions;
+        while left != 0 {
+            let r = left.trailing_zeros() as usize;
+            left &= left - 1;
+            if borders[r] & !kept != 0 {
+                regions_kept &= !(1 << r);
+            }
+        }
+        if kept == alive_strings && regions_kept == live_regions {
+            break;
+        }
+        alive_strings = kept;
+        live_regions = regions_kept;
+    }
+    let mut stones = 0;
+    let mut left = alive_strings;
+    while left != 0 {
+        let s = left.trailing_zeros() as usize;
+        left &= left - 1;
+        stones |= strings[s];
+    }
+    stones
+}

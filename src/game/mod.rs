@@ -18,6 +18,7 @@
 //! back past the end reopens the game.
 
 pub mod perfect;
+pub mod problem;
 
 use crate::rules::board::{Board, Point, PointSet};
 use crate::rules::colour::Colour;

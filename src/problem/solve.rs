@@ -252,6 +252,27 @@ impl Solution {
             }
         }
     }
+
+    /// The number of the state with this key, if the problem reaches it.
+    pub(crate) fn find(&self, key: &StateKey) -> Option<usize> {
+        self.states.iter().position(|state| state == key)
+    }
+
+    /// Where `mv` leads from state `i`: `None` if it is no move of the
+    /// state, `Some(None)` for a pass that ends the game, else the child's
+    /// number.
+    pub(crate) fn child(&self, i: usize, mv: Move) -> Option<Option<usize>> {
+        let code = match mv {
+            Move::Pass => PASS,
+            Move::Place(point) => point.index() as u8,
+        };
+        let range = self.offsets[i] as usize..self.offsets[i + 1] as usize;
+        let edge = range.into_iter().find(|&edge| self.moves[edge] == code)?;
+        Some(match self.children[edge] {
+            GAME_OVER => None,
+            child => Some(child as usize),
+        })
+    }
 }
 
 /// The moves of a state that is no capture, each with the state it leads

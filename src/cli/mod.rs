@@ -1,7 +1,7 @@
 //! The command line: `smallgo` (the GTP engine), `smallgo build RxC` (and its
 //! synonym `smallgo --build RxC`), `smallgo verify TABLE...`,
-//! `smallgo analyze position RxC [MOVE...]`, `smallgo count RxC` and
-//! `smallgo bench`.
+//! `smallgo analyze position RxC [MOVE...]`, `smallgo count RxC`,
+//! `smallgo solve PROBLEM.sgf` and `smallgo bench`.
 //!
 //! Parsing, dispatch and exit codes live here; each command is its own
 //! module. Every command's options are its own, so that its `--help` lists
@@ -34,6 +34,7 @@ mod manifest;
 mod progress;
 mod review;
 mod seki;
+mod solve;
 mod verify;
 
 use std::ffi::OsString;
@@ -167,6 +168,10 @@ enum Command {
     /// Count a board's legal positions, canonical positions, ko states and
     /// states exactly, in small memory, and estimate its edges by sampling.
     Count(count::CountArguments),
+    /// Solve a life-and-death problem (an SGF file or a diagram) exactly:
+    /// its status under three ko assumptions, every first move, the main
+    /// line, and with -o its solution tree as SGF.
+    Solve(solve::SolveArguments),
 }
 
 #[derive(Args, Debug)]
@@ -433,6 +438,7 @@ pub fn run(arguments: impl IntoIterator<Item = OsString>) -> ExitCode {
             build.options.into(),
         ),
         Some(Command::Count(arguments)) => count::run(&arguments),
+        Some(Command::Solve(arguments)) => solve::run(&arguments),
         Some(Command::Review(review)) => review::run(
             &review.game,
             review::ReviewOptions {

@@ -25,7 +25,8 @@
 //! players write them, an SGF file or a diagram of a whole board, and
 //! finds their region and targets.
 
-// Only the tests call the solver until a command takes problems.
+// Parts of the API (diagrams, the solver's figures, moves read in the
+// whole board's coordinates) serve only the tests so far.
 #![cfg_attr(not(test), allow(dead_code))]
 
 #[cfg(feature = "cli")]

@@ -258,9 +258,8 @@ impl Solution {
         self.states.iter().position(|state| state == key)
     }
 
-    /// Where `mv` leads from state `i`: `None` if it is no move of the
-    /// state, `Some(None)` for a pass that ends the game, else the child's
-    /// number.
+    /// The state move `mv` of state `i` leads to: `Some(None)` for a pass
+    /// that ends the game, `None` if `mv` is no move of the state.
     pub(crate) fn child(&self, i: usize, mv: Move) -> Option<Option<usize>> {
         let code = match mv {
             Move::Pass => PASS,

@@ -1,0 +1,1006 @@
+//! `smallgo solve PROBLEM.sgf [--region ...] [--targets ...] [--json]
+//! [-o SOLVED.sgf]`: a life-and-death problem read from an SGF file (or a
+//! diagram), its region and targets found (`problem::input`), solved
+//! exactly for each side to play first under the three ko assumptions,
+//! and reported: the region drawn, the status (dead, alive, seki, or a ko
+//! and who must win it), every first move with its result, the main line;
+//! as text or one JSON document. `-o` writes the solution tree as problem
+//! collections have it: every first move of the side to play, the correct
+//! ones continued with perfect replies to the end, the wrong ones with
+//! their refutation, with comments saying why, on the whole board's
+//! coordinates with the original setup. The rules, the definition of seki
+//! and the file conventions are those of docs/life-and-death.md.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::Args;
+
+use crate::problem::input::{self, InputOptions, RegionProblem, RegionSource, TargetSource};
+use crate::problem::solve::{Solution, StateKey};
+use crate::problem::{KoAssumption, KoReport, Problem, Verdict};
+use crate::rules::board::PointSet;
+use crate::rules::colour::Colour;
+use crate::rules::moves::Move;
+use crate::sgf;
+
+use super::{json_string, EXIT_FAILURE};
+
+/// `smallgo solve`'s arguments.
+#[derive(Args, Debug)]
+pub(crate) struct SolveArguments {
+    /// The problem: an SGF file (its root's setup; see
+    /// docs/life-and-death.md for the marks it may carry).
+    #[arg(
+        value_name = "PROBLEM.sgf",
+        required_unless_present = "diagram",
+        conflicts_with = "diagram"
+    )]
+    problem: Option<PathBuf>,
+
+    /// The problem as a diagram of a whole board instead of a file: rows
+    /// from the top separated by '/', X Black, O White, '.' empty.
+    #[arg(long, value_name = "ROWS")]
+    diagram: Option<String>,
+
+    /// The region, in the whole board's coordinates: points and
+    /// rectangles separated by commas (A1-E5,F1); replaces the file's SQ
+    /// and the inferred region.
+    #[arg(long, value_name = "POINTS")]
+    region: Option<String>,
+
+    /// The target stones (the attacked side's keystones), in the whole
+    /// board's coordinates; replaces the file's MA/TR and the inferred
+    /// targets.
+    #[arg(long, value_name = "POINTS")]
+    targets: Option<String>,
+
+    /// The player to move in the problem (B or W); replaces the file's PL
+    /// (default Black). Both sides to play first are solved either way;
+    /// this is the side whose moves the -o tree starts with.
+    #[arg(long, value_name = "B|W", value_parser = parse_colour)]
+    player: Option<Colour>,
+
+    /// Print the report as one JSON document.
+    #[arg(long)]
+    json: bool,
+
+    /// Write the solution tree to this SGF file.
+    #[arg(short = 'o', long = "output", value_name = "SOLVED.sgf")]
+    output: Option<PathBuf>,
+
+    /// Refuse a problem whose bound of memory is above this (for example
+    /// 8G or 512M); by default, the memory available.
+    #[arg(long, value_name = "SIZE", value_parser = crate::units::parse_size)]
+    memory: Option<u64>,
+}
+
+fn parse_colour(text: &str) -> Result<Colour, String> {
+    Colour::parse(text).ok_or_else(|| format!("'{text}' is neither B nor W"))
+}
+
+/// The result of a position of a problem, for the defender's targets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Outcome {
+    /// The attacker captures them even if the defender has unlimited ko
+    /// threats.
+    Dead,
+    /// The defender lives even if the attacker has unlimited ko threats,
+    /// and can capture every attacker stone left in the region at the end
+    /// of the main line.
+    Alive,
+    /// The defender lives so, but cannot capture the attacker's stones
+    /// left in the region at the end of the main line: they live together.
+    Seki,
+    /// A ko: the attacker wins it with no threats outside.
+    KoDefenderMustWin,
+    /// A ko: the defender wins it with no threats outside.
+    KoAttackerMustWin,
+}
+
+impl Outcome {
+    fn of(verdict: Verdict, seki: bool) -> Outcome {
+        match verdict {
+            Verdict::Dead => Outcome::Dead,
+            Verdict::Alive if seki => Outcome::Seki,
+            Verdict::Alive => Outcome::Alive,
+            Verdict::KoDefenderMustWin => Outcome::KoDefenderMustWin,
+            Verdict::KoAttackerMustWin => Outcome::KoAttackerMustWin,
+        }
+    }
+
+    /// The JSON word.
+    fn key(self) -> &'static str {
+        match self {
+            Outcome::Dead => "dead",
+            Outcome::Alive => "alive",
+            Outcome::Seki => "seki",
+            Outcome::KoDefenderMustWin => "ko_defender_must_win",
+            Outcome::KoAttackerMustWin => "ko_attacker_must_win",
+        }
+    }
+
+    /// The words for people.
+    fn text(self) -> &'static str {
+        match self {
+            Outcome::Dead => "dead",
+            Outcome::Alive => "alive",
+            Outcome::Seki => "seki",
+            Outcome::KoDefenderMustWin => "ko, the defender must win it to live",
+            Outcome::KoAttackerMustWin => "ko, the attacker must win it to kill",
+        }
+    }
+
+    /// How good the result is for the attacker (for the defender, the
+    /// other way round).
+    fn for_attacker(self) -> u8 {
+        match self {
+            Outcome::Dead => 4,
+            Outcome::KoDefenderMustWin => 3,
+            Outcome::KoAttackerMustWin => 2,
+            Outcome::Seki => 1,
+            Outcome::Alive => 0,
+        }
+    }
+}
+
+/// The verdict from whether the attacker captures the targets under each
+/// ko assumption, in the order of `KoAssumption::ALL`.
+fn verdict_of(killed: [bool; 3]) -> Verdict {
+    match killed {
+        [_, _, true] => Verdict::Dead,
+        [_, false, _] => Verdict::Alive,
+        [true, _, _] => Verdict::KoDefenderMustWin,
+        [false, _, _] => Verdict::KoAttackerMustWin,
+    }
+}
+
+/// A first move and what it leads to.
+struct FirstMove {
+    mv: Move,
+    outcome: Outcome,
+    /// Captured under each ko assumption, and in how many plies after the
+    /// move with no threats.
+    killed: [bool; 3],
+    plies: Option<u32>,
+    correct: bool,
+}
+
+/// The problem with one side to play first.
+struct Side {
+    first: Colour,
+    report: KoReport,
+    outcome: Outcome,
+    line: Vec<Move>,
+    moves: Vec<FirstMove>,
+}
+
+/// A solved problem.
+struct Solved {
+    located: RegionProblem,
+    name: String,
+    /// The problem's player to move first, then the other.
+    sides: Vec<Side>,
+    seconds: f64,
+}
+
+/// The bytes a state of the solver takes at most, in a solve's peak
+/// (`Solution::peak_bytes` over states, measured on the problems of
+/// gtp-tests/problems, rounded up).
+const BYTES_PER_STATE: f64 = 200.0;
+
+/// An upper bound of a problem's states before any work: each point of
+/// the region empty, the attacker's or the defender's, either side to
+/// move, after a pass or not.
+fn state_bound(problem: &Problem) -> f64 {
+    4.0 * 3f64.powi(problem.board().points() as i32)
+}
+
+/// The three solutions of a problem (in the order of `KoAssumption::ALL`)
+/// walked together: the same moves lead to the same state in each, by its
+/// own number.
+struct Walk<'a> {
+    solutions: &'a [Solution],
+}
+
+/// A state's number in each of the three solutions.
+type At = [usize; 3];
+
+impl Walk<'_> {
+    fn killed(&self, at: At) -> [bool; 3] {
+        [0, 1, 2].map(|k| self.solutions[k].status(at[k]).attacker_wins())
+    }
+
+    fn attacker_moves(&self, at: At) -> bool {
+        self.solutions[0].key(at[0]).attacker_to_move
+    }
+
+    /// The state a move leads to in each solution: `Some(None)` after a
+    /// pass that ends the game, `None` if it is no move.
+    fn step(&self, at: At, mv: Move) -> Option<Option<At>> {
+        let mut next = [0; 3];
+        for k in 0..3 {
+            match self.solutions[k].child(at[k], mv)? {
+                None => return Some(None),
+                Some(child) => next[k] = child,
+            }
+        }
+        Some(Some(next))
+    }
+
+    /// The outcome after a move (the seki test aside).
+    fn verdict_after(&self, next: Option<At>) -> Verdict {
+        next.map_or(Verdict::Alive, |next| verdict_of(self.killed(next)))
+    }
+
+    /// The best moves of a state for its mover, best first: those whose
+    /// outcome is best for the mover (a kill without ko before a ko, life
+    /// without ko before a ko), and among them those that are best with no
+    /// threats (the attacker's shortest capture, the defender's longest
+    /// resistance), in point order, the pass last.
+    fn ranked(&self, at: At) -> Vec<Move> {
+        let attacker = self.attacker_moves(at);
+        let basic_best = self.solutions[0].best_moves(at[0]);
+        let mut scored: Vec<(u8, bool, usize, Move)> = self.solutions[0]
+            .moves_of(at[0])
+            .into_iter()
+            .enumerate()
+            .filter_map(|(order, (mv, _))| {
+                let next = self.step(at, mv)?;
+                let outcome = Outcome::of(self.verdict_after(next), false);
+                let score = if attacker {
+                    outcome.for_attacker()
+                } else {
+                    4 - outcome.for_attacker()
+                };
+                Some((score, basic_best.contains(&mv), order, mv))
+            })
+            .collect();
+        scored.sort_by_key(|&(score, best, order, _)| (std::cmp::Reverse((score, best)), order));
+        let top = scored.first().map(|&(score, best, _, _)| (score, best));
+        scored
+            .into_iter()
+            .take_while(|&(score, best, _, _)| Some((score, best)) == top)
+            .map(|(_, _, _, mv)| mv)
+            .collect()
+    }
+
+    /// Follows the first ranked move of each state from `at`: the moves,
+    /// the last state with stones on the board (before a game-ending
+    /// pass, the state it was played in), and why the line ends.
+    fn line(&self, at: At, limit: usize) -> (Vec<Move>, At, End) {
+        let mut moves = Vec::new();
+        let mut seen = vec![at];
+        let mut at = at;
+        loop {
+            if self.solutions[0].key(at[0]).is_capture() {
+                return (moves, at, End::Capture);
+            }
+            if moves.len() >= limit {
+                return (moves, at, End::Cut);
+            }
+            let Some(&mv) = self.ranked(at).first() else {
+                return (moves, at, End::Capture);
+            };
+            moves.push(mv);
+            match self.step(at, mv).expect("a ranked move is a move") {
+                None => return (moves, at, End::Passes),
+                Some(next) => {
+                    if seen.contains(&next) {
+                        return (moves, next, End::Repeats);
+                    }
+                    seen.push(next);
+                    at = next;
+                }
+            }
+        }
+    }
+}
+
+/// How a line ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum End {
+    Capture,
+    Passes,
+    Repeats,
+    Cut,
+}
+
+/// The longest line followed, in plies.
+const MAX_LINE: usize = 80;
+
+/// Whether the defender, living at the end of the main line from `at`,
+/// lives in seki: the attacker keeps stones in the region there that the
+/// defender, to move, cannot capture (a problem solved with the roles
+/// swapped, basic ko).
+fn seki_after(problem: &Problem, walk: &Walk, at: At, cache: &mut HashMap<StateKey, bool>) -> bool {
+    let (_, end, _) = walk.line(at, MAX_LINE);
+    let key = walk.solutions[0].key(end[0]);
+    if key.attacker == 0 {
+        return false;
+    }
+    if let Some(&seki) = cache.get(&key) {
+        return seki;
+    }
+    let defender = problem.defender();
+    let (black, white) = match defender {
+        Colour::Black => (key.defender, key.attacker),
+        Colour::White => (key.attacker, key.defender),
+    };
+    let swapped = Problem::new(
+        *problem.board(),
+        PointSet(black),
+        PointSet(white),
+        defender,
+        PointSet(key.attacker),
+        KoAssumption::Basic,
+    );
+    let seki = match swapped {
+        Ok(swapped) => !Solution::new(&swapped).start().attacker_wins(),
+        Err(_) => false,
+    };
+    cache.insert(key, seki);
+    seki
+}
+
+fn solve_side(problem: &Problem, cache: &mut HashMap<StateKey, bool>) -> Side {
+    let report = KoReport::new(problem);
+    let walk = Walk {
+        solutions: &report.solutions,
+    };
+    let seki = report.verdict == Verdict::Alive && seki_after(problem, &walk, [0; 3], cache);
+    let outcome = Outcome::of(report.verdict, seki);
+    let mover_is_attacker = problem.to_move() != problem.defender();
+    let mut moves: Vec<FirstMove> = report.solutions[0]
+        .first_moves()
+        .into_iter()
+        .map(|(mv, status)| {
+            let next = walk.step([0; 3], mv).expect("a first move");
+            let killed = next.map_or([false; 3], |next| walk.killed(next));
+            let verdict = verdict_of(killed);
+            let seki = verdict == Verdict::Alive
+                && next.is_some_and(|next| seki_after(problem, &walk, next, cache));
+            FirstMove {
+                mv,
+                outcome: Outcome::of(verdict, seki),
+                killed,
+                plies: status.0,
+                correct: false,
+            }
+        })
+        .collect();
+    let score = |outcome: Outcome| {
+        if mover_is_attacker {
+            outcome.for_attacker()
+        } else {
+            4 - outcome.for_attacker()
+        }
+    };
+    let best = moves.iter().map(|m| score(m.outcome)).max().unwrap_or(0);
+    for m in &mut moves {
+        m.correct = score(m.outcome) == best;
+    }
+    let line = walk.line([0; 3], MAX_LINE).0;
+    Side {
+        first: problem.to_move(),
+        line,
+        report,
+        outcome,
+        moves,
+    }
+}
+
+/// Solves a located problem for both sides to play first.
+fn solve(located: RegionProblem, name: String) -> Solved {
+    let started = Instant::now();
+    let problem = located.problem().clone();
+    let mut cache = HashMap::new();
+    let sides = vec![
+        solve_side(&problem, &mut cache),
+        solve_side(&problem.with_other_to_move(), &mut cache),
+    ];
+    Solved {
+        located,
+        name,
+        sides,
+        seconds: started.elapsed().as_secs_f64(),
+    }
+}
+
+fn colour_word(colour: Colour) -> &'static str {
+    match colour {
+        Colour::Black => "Black",
+        Colour::White => "White",
+    }
+}
+
+impl Solved {
+    fn problem(&self) -> &Problem {
+        self.located.problem()
+    }
+
+    fn attacker(&self) -> Colour {
+        self.problem().defender().opposite()
+    }
+
+    fn names(&self, moves: &[Move]) -> Vec<String> {
+        moves.iter().map(|&m| self.located.move_name(m)).collect()
+    }
+
+    /// A line as `B B2, W A1, ...`, from `first`.
+    fn line_text(&self, first: Colour, moves: &[Move]) -> String {
+        let mut colour = first;
+        let mut parts = Vec::new();
+        for &mv in moves {
+            parts.push(format!(
+                "{} {}",
+                colour.letter(),
+                self.located.move_name(mv)
+            ));
+            colour = colour.opposite();
+        }
+        if parts.is_empty() {
+            "(none)".into()
+        } else {
+            parts.join(", ")
+        }
+    }
+
+    fn region_words(&self) -> String {
+        match self.located.region_source() {
+            RegionSource::Option => "given by --region".into(),
+            RegionSource::Marked => "marked in the file (SQ)".into(),
+            RegionSource::Inferred { frame, view } => format!(
+                "inferred in the frame {}-{} ({})",
+                frame.0.name(),
+                frame.1.name(),
+                if *view {
+                    "the file's VW"
+                } else {
+                    "around the stones"
+                }
+            ),
+        }
+    }
+
+    fn targets_words(&self) -> &'static str {
+        match self.located.target_source() {
+            TargetSource::Option => "given by --targets",
+            TargetSource::Marked => "marked in the file (MA/TR)",
+            TargetSource::Walls => {
+                "inferred: the safe stones around the region are all the attacker's"
+            }
+            TargetSource::Comment => "inferred from the file's comment",
+        }
+    }
+
+    fn target_names(&self) -> Vec<String> {
+        self.problem()
+            .targets()
+            .iter()
+            .map(|p| self.located.vertex(p).name())
+            .collect()
+    }
+
+    fn empty_points(&self) -> usize {
+        let problem = self.problem();
+        problem.board().points()
+            - problem.stones(Colour::Black).len()
+            - problem.stones(Colour::White).len()
+    }
+
+    fn text(&self) -> String {
+        let located = &self.located;
+        let setup = located.setup();
+        let attacker = self.attacker();
+        let mut out = format!(
+            "problem {}: {}x{} board\n",
+            self.name, setup.columns, setup.rows
+        );
+        out.push_str(&format!(
+            "region: {} points, {} empty, {}: {}\n",
+            located.region().len(),
+            self.empty_points(),
+            self.region_words(),
+            located.region_text()
+        ));
+        out.push_str(&located.drawing());
+        out.push_str(&format!(
+            "  @ target, X O stones in play, x o safe stones (walls), . empty in play, - outside the region\n\
+             attacker {}, defender {}; targets {} ({})\n",
+            colour_word(attacker),
+            colour_word(attacker.opposite()),
+            self.target_names().join(" "),
+            self.targets_words()
+        ));
+        for side in &self.sides {
+            let role = if side.first == attacker {
+                "attacker"
+            } else {
+                "defender"
+            };
+            out.push_str(&format!(
+                "\n{} ({role}) first: {}\n",
+                colour_word(side.first),
+                side.outcome.text()
+            ));
+            let ko: Vec<String> = KoAssumption::ALL
+                .iter()
+                .zip(&side.report.solutions)
+                .map(|(ko, solution)| {
+                    format!(
+                        "{}: {}",
+                        ko_words(*ko),
+                        match solution.start().0 {
+                            Some(plies) => format!("captured in {plies} plies"),
+                            None => "not captured".into(),
+                        }
+                    )
+                })
+                .collect();
+            out.push_str(&format!(
+                "  {}; {} states\n",
+                ko.join("; "),
+                side.report.solutions[0].len()
+            ));
+            out.push_str(&format!(
+                "  main line: {}\n",
+                self.line_text(side.first, &side.line)
+            ));
+            out.push_str("  first moves:\n");
+            let mut order: Vec<&FirstMove> = side.moves.iter().collect();
+            order.sort_by_key(|m| !m.correct);
+            for m in order {
+                let plies = match m.plies {
+                    Some(p) => format!(" (captured {p} plies later)"),
+                    None => String::new(),
+                };
+                out.push_str(&format!(
+                    "    {:<5} {}{}{}\n",
+                    located.move_name(m.mv),
+                    m.outcome.text(),
+                    plies,
+                    if m.correct { "  correct" } else { "" }
+                ));
+            }
+        }
+        out.push_str(&format!("\nsolved in {:.3} s\n", self.seconds));
+        out
+    }
+
+    fn json(&self) -> String {
+        let located = &self.located;
+        let setup = located.setup();
+        let list = |names: &[String]| -> String {
+            let quoted: Vec<String> = names.iter().map(|n| json_string(n)).collect();
+            format!("[{}]", quoted.join(", "))
+        };
+        let (frame, source) = match located.region_source() {
+            RegionSource::Option => ("null".to_string(), "option"),
+            RegionSource::Marked => ("null".to_string(), "marked"),
+            RegionSource::Inferred { frame, view } => (
+                json_string(&format!("{}-{}", frame.0.name(), frame.1.name())),
+                if *view { "inferred_view" } else { "inferred" },
+            ),
+        };
+        let (safe_black, safe_white) = located.safe_stones();
+        let names = |v: &[input::Vertex]| -> Vec<String> { v.iter().map(|v| v.name()).collect() };
+        let mut out = format!(
+            "{{\"problem\": {}, \"board\": {{\"columns\": {}, \"rows\": {}}}, \
+             \"region\": {{\"source\": \"{source}\", \"frame\": {frame}, \"points\": {}, \"size\": {}, \"empty\": {}}}, \
+             \"attacker\": \"{}\", \"defender\": \"{}\", \"targets\": {}, \"targets_source\": \"{}\", \
+             \"safe_stones\": {{\"black\": {}, \"white\": {}}}, \"sides\": [",
+            json_string(&self.name),
+            setup.columns,
+            setup.rows,
+            json_string(&located.region_text()),
+            located.region().len(),
+            self.empty_points(),
+            self.attacker(),
+            self.attacker().opposite(),
+            list(&self.target_names()),
+            match located.target_source() {
+                TargetSource::Option => "option",
+                TargetSource::Marked => "marked",
+                TargetSource::Walls => "walls",
+                TargetSource::Comment => "comment",
+            },
+            list(&names(&safe_black)),
+            list(&names(&safe_white)),
+        );
+        for (i, side) in self.sides.iter().enumerate() {
+            let ko: Vec<String> = KoAssumption::ALL
+                .iter()
+                .zip(&side.report.solutions)
+                .map(|(ko, solution)| {
+                    format!(
+                        "\"{}\": {{\"captured\": {}, \"plies\": {}, \"states\": {}}}",
+                        ko_key(*ko),
+                        solution.start().attacker_wins(),
+                        solution
+                            .start()
+                            .0
+                            .map_or("null".to_string(), |p| p.to_string()),
+                        solution.len()
+                    )
+                })
+                .collect();
+            let moves: Vec<String> = side
+                .moves
+                .iter()
+                .map(|m| {
+                    format!(
+                        "{{\"move\": {}, \"status\": \"{}\", \"correct\": {}, \"captured\": [{}], \"plies\": {}}}",
+                        json_string(&located.move_name(m.mv)),
+                        m.outcome.key(),
+                        m.correct,
+                        m.killed.map(|k| k.to_string()).join(", "),
+                        m.plies.map_or("null".to_string(), |p| p.to_string())
+                    )
+                })
+                .collect();
+            out.push_str(&format!(
+                "{}{{\"to_play\": \"{}\", \"role\": \"{}\", \"status\": \"{}\", \"ko\": {{{}}}, \
+                 \"main_line\": {}, \"moves\": [{}]}}",
+                if i > 0 { ", " } else { "" },
+                side.first,
+                if side.first == self.attacker() {
+                    "attacker"
+                } else {
+                    "defender"
+                },
+                side.outcome.key(),
+                ko.join(", "),
+                list(&self.names(&side.line)),
+                moves.join(", ")
+            ));
+        }
+        out.push_str("]}");
+        out
+    }
+}
+
+fn ko_key(ko: KoAssumption) -> &'static str {
+    match ko {
+        KoAssumption::Basic => "basic",
+        KoAssumption::AttackerIgnoresKo => "attacker_ignores_ko",
+        KoAssumption::DefenderIgnoresKo => "defender_ignores_ko",
+    }
+}
+
+fn ko_words(ko: KoAssumption) -> &'static str {
+    match ko {
+        KoAssumption::Basic => "basic ko",
+        KoAssumption::AttackerIgnoresKo => "attacker ignores ko",
+        KoAssumption::DefenderIgnoresKo => "defender ignores ko",
+    }
+}
+
+/// The most lines (leaves) a solution tree has.
+pub(crate) const MAX_TREE_LINES: usize = 64;
+/// The most replies of the losing side shown at a node of a correct line.
+const MAX_REPLIES: usize = 3;
+
+/// A node of the solution tree: a move, its comment and marks.
+struct Node {
+    colour: Colour,
+    mv: Move,
+    comments: Vec<String>,
+    marks: &'static str,
+    children: Vec<Node>,
+}
+
+impl Node {
+    fn new(colour: Colour, mv: Move) -> Node {
+        Node {
+            colour,
+            mv,
+            comments: Vec::new(),
+            marks: "",
+            children: Vec::new(),
+        }
+    }
+}
+
+/// The solution tree's builder: the three solutions with the problem's
+/// side to play first, and the lines left to use.
+struct Tree<'a> {
+    solved: &'a Solved,
+    walk: Walk<'a>,
+    lines_left: usize,
+}
+
+impl Tree<'_> {
+    /// The comment at the end of a line.
+    fn ending(&self, end: End) -> String {
+        let attacker = colour_word(self.solved.attacker());
+        let defender = colour_word(self.solved.attacker().opposite());
+        match end {
+            End::Capture => format!("{attacker} has captured the targets."),
+            End::Passes => format!("Two passes end the game: {defender}'s targets live."),
+            End::Repeats => format!(
+                "The position repeats: an endless game, which {defender} (the defender) wins."
+            ),
+            End::Cut => format!("The line stops here, after {MAX_LINE} moves."),
+        }
+    }
+
+    /// The play from `at` (`colour` to move): the solver's side answers
+    /// with its first ranked move, the other side tries up to
+    /// `MAX_REPLIES` of its ranked moves while lines are left; each line
+    /// ends with a comment saying how.
+    fn continuation(
+        &mut self,
+        at: At,
+        colour: Colour,
+        solver: Colour,
+        path: &mut Vec<At>,
+    ) -> Vec<Node> {
+        let ranked = self.walk.ranked(at);
+        let count = if colour == solver {
+            1
+        } else {
+            let placements = ranked.iter().filter(|m| **m != Move::Pass).count().max(1);
+            let extra = placements
+                .min(MAX_REPLIES)
+                .saturating_sub(1)
+                .min(self.lines_left);
+            self.lines_left -= extra;
+            1 + extra
+        };
+        let mut nodes = Vec::new();
+        for &mv in ranked.iter().take(count) {
+            let mut node = Node::new(colour, mv);
+            match self.walk.step(at, mv).expect("a ranked move is a move") {
+                None => node.comments.push(self.ending(End::Passes)),
+                Some(next) if path.contains(&next) => node.comments.push(self.ending(End::Repeats)),
+                Some(next) if self.walk.solutions[0].key(next[0]).is_capture() => {
+                    node.comments.push(self.ending(End::Capture))
+                }
+                Some(_) if path.len() >= MAX_LINE => node.comments.push(self.ending(End::Cut)),
+                Some(next) => {
+                    path.push(next);
+                    node.children = self.continuation(next, colour.opposite(), solver, path);
+                    path.pop();
+                }
+            }
+            nodes.push(node);
+        }
+        nodes
+    }
+}
+
+fn comment(text: &str) -> String {
+    format!("C[{}]", sgf::escape(text))
+}
+
+impl Solved {
+    /// The solution tree as SGF (see the module's paragraph): every first
+    /// move of the side to play; the correct ones continued with at most
+    /// `MAX_TREE_LINES` lines in all (the defending or attacking side's
+    /// replies, up to `MAX_REPLIES` at a node), each wrong one with one
+    /// refutation; each line at most `MAX_LINE` moves.
+    fn sgf(&self) -> String {
+        let located = &self.located;
+        let setup = located.setup();
+        let side = &self.sides[0];
+        let solver = side.first;
+        let attacker = self.attacker();
+        let aim = if solver == attacker { "kill" } else { "live" };
+        let mut root = format!(
+            "(;FF[4]CA[UTF-8]GM[1]AP[smallgo:{}]SZ[{}]",
+            env!("CARGO_PKG_VERSION"),
+            if setup.rows == setup.columns {
+                setup.rows.to_string()
+            } else {
+                format!("{}:{}", setup.columns, setup.rows)
+            }
+        );
+        for property in &setup.info {
+            root.push_str(&property.name);
+            for value in &property.values {
+                root.push_str(&format!("[{}]", sgf::escape(value)));
+            }
+        }
+        for (name, colour) in [("AB", Colour::Black), ("AW", Colour::White)] {
+            let stones = setup.stones(colour);
+            if !stones.is_empty() {
+                root.push_str(name);
+                for v in stones {
+                    root.push_str(&format!("[{}]", v.sgf(setup.rows)));
+                }
+            }
+        }
+        root.push_str(&format!("PL[{}]", solver.letter()));
+        root.push_str("SQ");
+        for &v in located.region() {
+            root.push_str(&format!("[{}]", v.sgf(setup.rows)));
+        }
+        root.push_str("MA");
+        for point in self.problem().targets().iter() {
+            root.push_str(&format!("[{}]", located.vertex(point).sgf(setup.rows)));
+        }
+        let other = &self.sides[1];
+        let note = format!(
+            "{} to {aim}. Solved exactly by smallgo: with {} first, {}; with {} first, {}. \
+             The region is marked SQ, the targets MA. TE marks a correct first move, BM a wrong one.",
+            colour_word(solver),
+            colour_word(solver),
+            side.outcome.text(),
+            colour_word(other.first),
+            other.outcome.text()
+        );
+        let text = match &setup.comment {
+            Some(own) if !own.trim().is_empty() => format!("{}\n\n{note}", own.trim_end()),
+            _ => note,
+        };
+        root.push_str(&comment(&text));
+        let mut tree = Tree {
+            solved: self,
+            walk: Walk {
+                solutions: &side.report.solutions,
+            },
+            lines_left: MAX_TREE_LINES,
+        };
+        let mut firsts: Vec<&FirstMove> = side.moves.iter().collect();
+        firsts.sort_by_key(|m| !m.correct);
+        let mut nodes = Vec::new();
+        for m in firsts {
+            let name = located.move_name(m.mv);
+            let result = m.outcome.text();
+            let mut node = Node::new(solver, m.mv);
+            let next = tree.walk.step([0; 3], m.mv).expect("a first move");
+            if m.correct {
+                node.comments
+                    .push(format!("Correct: {name} gives {result}."));
+                node.marks = "TE[1]";
+            } else {
+                node.comments.push(format!(
+                    "Wrong: {name} gives {result}; the refutation follows."
+                ));
+                node.marks = "BM[1]";
+            }
+            match next {
+                None => node.comments.push(tree.ending(End::Passes)),
+                Some(next) if tree.walk.solutions[0].key(next[0]).is_capture() => {
+                    node.comments.push(tree.ending(End::Capture))
+                }
+                Some(next) if m.correct => {
+                    let mut path = vec![[0; 3], next];
+                    node.children = tree.continuation(next, solver.opposite(), solver, &mut path);
+                }
+                Some(next) => {
+                    let (line, _, end) = tree.walk.line(next, MAX_LINE);
+                    node.children = line_nodes(solver.opposite(), &line, &tree.ending(end));
+                }
+            }
+            nodes.push(node);
+        }
+        let mut out = root;
+        write_children(&mut out, &nodes, located);
+        out.push_str(")\n");
+        out
+    }
+}
+
+/// A single line of nodes, the last with `ending`.
+fn line_nodes(first: Colour, line: &[Move], ending: &str) -> Vec<Node> {
+    let mut nodes: Vec<Node> = Vec::new();
+    for (i, &mv) in line.iter().enumerate().rev() {
+        let colour = if i % 2 == 0 { first } else { first.opposite() };
+        let mut node = Node::new(colour, mv);
+        if i + 1 == line.len() {
+            node.comments.push(ending.to_string());
+        }
+        node.children = nodes;
+        nodes = vec![node];
+    }
+    nodes
+}
+
+/// Writes `nodes` as the variations (or the continuation, if one) after
+/// a node.
+fn write_children(out: &mut String, nodes: &[Node], located: &RegionProblem) {
+    let write_node = |out: &mut String, node: &Node| {
+        out.push_str(&format!(
+            "\n;{}[{}]",
+            node.colour.letter(),
+            located.move_sgf(node.mv)
+        ));
+        if !node.comments.is_empty() {
+            out.push_str(&comment(&node.comments.join(" ")));
+        }
+        out.push_str(node.marks);
+    };
+    match nodes {
+        [] => {}
+        [only] => {
+            write_node(out, only);
+            write_children(out, &only.children, located);
+        }
+        many => {
+            for node in many {
+                out.push_str("\n(");
+                write_node(out, node);
+                write_children(out, &node.children, located);
+                out.push(')');
+            }
+        }
+    }
+}
+
+/// Runs `smallgo solve`.
+pub(crate) fn run(arguments: &SolveArguments) -> ExitCode {
+    let fail = |message: String| {
+        eprintln!("smallgo: solve: {message}");
+        ExitCode::from(EXIT_FAILURE)
+    };
+    let options = InputOptions {
+        region: arguments.region.clone(),
+        targets: arguments.targets.clone(),
+        player: arguments.player,
+    };
+    let (located, name) = match (&arguments.problem, &arguments.diagram) {
+        (Some(path), _) => match input::read_file(path, &options) {
+            Ok(located) => (located, path.display().to_string()),
+            Err(error) => return fail(error.to_string()),
+        },
+        (None, Some(diagram)) => match input::from_diagram(diagram, &options) {
+            Ok(located) => (located, diagram.clone()),
+            Err(error) => return fail(error.to_string()),
+        },
+        (None, None) => return fail("no problem given".into()),
+    };
+    if let Err(message) = check_size(located.problem(), arguments.memory) {
+        return fail(format!("{name}: {message}"));
+    }
+    let solved = solve(located, name);
+    if let Some(output) = &arguments.output {
+        if let Err(message) = write_tree(&solved, output) {
+            return fail(message);
+        }
+    }
+    let written = if arguments.json {
+        outln!("{}", solved.json())
+    } else {
+        outln!("{}", solved.text().trim_end())
+    };
+    match written {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => super::output_failed(&error),
+    }
+}
+
+fn write_tree(solved: &Solved, output: &Path) -> Result<(), String> {
+    crate::files::write_output(output, solved.sgf().as_bytes())
+        .map_err(|error| format!("cannot write {}: {error}", output.display()))
+}
+
+/// Refuses, before any work, a problem whose bound of memory is above
+/// `memory` (default: the memory available), with the figures.
+fn check_size(problem: &Problem, memory: Option<u64>) -> Result<(), String> {
+    let states = state_bound(problem);
+    // Three solves for each side to move first, one at a time.
+    let bytes = states * BYTES_PER_STATE;
+    let limit = memory.or_else(crate::host::available_memory);
+    match limit {
+        Some(limit) if bytes > limit as f64 => Err(format!(
+            "the region has {} points: up to {} states (4 x 3^{}), about {} of memory at {} bytes a \
+             state, more than the {} {}; give a smaller region (--region) or more memory (--memory)",
+            problem.board().points(),
+            crate::units::human(states),
+            problem.board().points(),
+            crate::units::human_bytes(bytes),
+            BYTES_PER_STATE,
+            crate::units::human_bytes(limit as f64),
+            if memory.is_some() {
+                "of --memory"
+            } else {
+                "available"
+            }
+        )),
+        _ => Ok(()),
+    }
+}

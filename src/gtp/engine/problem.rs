@@ -169,7 +169,12 @@ pub(super) fn status(game: &ProblemGame) -> String {
     for (i, ko) in KoAssumption::ALL.into_iter().enumerate() {
         let text = statuses[i].map_or("not reached".to_string(), status_text);
         let playing = if ko == game.ko() { " (played)" } else { "" };
-        lines.push(format!("{} ko{playing}: {text}", ko_name(ko)));
+        let name = match ko {
+            KoAssumption::Basic => "basic ko",
+            KoAssumption::AttackerIgnoresKo => "attacker ignores ko",
+            KoAssumption::DefenderIgnoresKo => "defender ignores ko",
+        };
+        lines.push(format!("{name}{playing}: {text}"));
     }
     let verdict = match game.current_fate() {
         Fate::Dead => Verdict::Dead,

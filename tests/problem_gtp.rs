@@ -8,7 +8,10 @@
 //! as the defender, the targets still standing when two passes end the
 //! game (or at the move limit) with the problem's status `alive`. Each
 //! game is played once with GNU Go's default seed and once with another,
-//! so that it tries other replies.
+//! so that it tries other replies. GNU Go often passes where it sees no
+//! good move, so each problem is also walked against every reply: at each
+//! turn of the other side every move of the region (and the pass) is tried
+//! in turn, smallgo answering with `genmove` and `undo` taking both back.
 
 mod support;
 
@@ -177,4 +180,78 @@ fn smallgo_wins_the_corner_ko_against_gnugo() {
 #[test]
 fn smallgo_lives_with_the_straight_four_against_gnugo() {
     games("problem-straight-four.sgf", "white", lives);
+}
+
+/// Walks every line where the other side tries each of its moves and
+/// smallgo answers with `genmove`, up to `plies` moves from the start;
+/// `wins` judges smallgo's status where a line ends (the problem over, or
+/// the depth reached). Returns how many lines were walked.
+fn every_reply(
+    smallgo: &mut GtpEngine,
+    smallgo_colour: &str,
+    plies: usize,
+    line: &mut Vec<String>,
+    wins: fn(&str) -> bool,
+) -> Result<usize, String> {
+    let status = smallgo.expect_success("smallgo-problem-status")?;
+    if status.starts_with("over") || line.len() >= plies {
+        if !wins(&status) {
+            return Err(format!("after {line:?}:\n{status}"));
+        }
+        return Ok(1);
+    }
+    let colour = if status.starts_with("black") {
+        "black"
+    } else {
+        "white"
+    };
+    let tries = if colour == smallgo_colour {
+        vec![smallgo.expect_success(&format!("genmove {colour}"))?]
+    } else {
+        let mut moves = empty_region_points(smallgo)?;
+        moves.push("pass".to_string());
+        moves
+    };
+    let mut lines = 0;
+    for mv in tries {
+        if colour != smallgo_colour {
+            let reply = smallgo.reply_to(&format!("play {colour} {mv}"))?;
+            if !reply.success() {
+                continue;
+            }
+        }
+        line.push(format!("{} {mv}", &colour[..1]));
+        lines += every_reply(smallgo, smallgo_colour, plies, line, wins)?;
+        line.pop();
+        smallgo.expect_success("undo")?;
+    }
+    Ok(lines)
+}
+
+/// Loads `file` and walks it against every reply (see `every_reply`).
+fn against_every_reply(file: &str, colour: &str, plies: usize, wins: fn(&str) -> bool) {
+    let path = problem_file(file);
+    let mut smallgo = GtpEngine::start(&EngineCommand::smallgo(&[]), "smallgo", None).unwrap();
+    smallgo
+        .expect_success(&format!("loadsgf {}", path.display()))
+        .unwrap();
+    let lines = every_reply(&mut smallgo, colour, plies, &mut Vec::new(), wins)
+        .unwrap_or_else(|error| panic!("{file}, smallgo {colour}: {error}"));
+    println!("{file}: smallgo {colour} held against {lines} lines");
+}
+
+#[test]
+fn smallgo_kills_against_every_reply() {
+    against_every_reply("problem-three-black.sgf", "black", MOVE_LIMIT, captured);
+    against_every_reply("problem-four-black.sgf", "black", MOVE_LIMIT, captured);
+    against_every_reply("problem-ko.sgf", "black", MOVE_LIMIT, captured);
+}
+
+/// The defender's lines are cut at 10 plies, where the targets must still
+/// live by the problem's status.
+#[test]
+fn smallgo_lives_against_every_reply() {
+    against_every_reply("problem-three-white.sgf", "white", 10, lives);
+    against_every_reply("problem-four-white.sgf", "white", 10, lives);
+    against_every_reply("problem-straight-four.sgf", "white", 10, lives);
 }

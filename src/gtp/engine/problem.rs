@@ -25,15 +25,17 @@ const PV_LIMIT: usize = 40;
 fn status_text(status: Status) -> String {
     match status.0 {
         Some(0) => "dead (captured)".to_string(),
+        Some(1) => "dead in 1 ply".to_string(),
         Some(plies) => format!("dead in {plies} plies"),
         None => "alive".to_string(),
     }
 }
 
-/// A move's label in the gfx: what the targets come to after it.
+/// A move's label in the gfx: what the targets come to after it (`K3`:
+/// captured 3 plies from now, this move included).
 fn fate_label(result: &MoveResult) -> String {
     match (result.fate, result.status.0) {
-        (Fate::Dead, Some(plies)) => format!("K{plies}"),
+        (Fate::Dead, Some(plies)) => format!("K{}", plies + 1),
         (Fate::Dead, None) | (Fate::Ko { .. }, _) => "ko".to_string(),
         (Fate::Alive, _) => "L".to_string(),
     }
@@ -404,4 +406,43 @@ pub(super) fn is_marked(text: &str) -> bool {
 pub(super) fn from_text(text: &str, ko: KoAssumption) -> Result<ProblemGame, String> {
     let region = input::from_sgf(text, &InputOptions::default()).map_err(|e| e.to_string())?;
     Ok(ProblemGame::new(region, ko))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Engine, Reply, Settings};
+    use crate::table::library::Tablebase;
+
+    fn analysis(file: &str, arguments: &[&str]) -> String {
+        let mut engine = Engine::new(Tablebase::with_sources(None, true), Settings::default());
+        let path = format!("{}/gtp-tests/sgf/{file}", env!("CARGO_MANIFEST_DIR"));
+        assert!(matches!(
+            engine.execute("loadsgf", &[&path]),
+            Reply::Success(_)
+        ));
+        let Reply::Analyze(request) = engine.execute("kata-analyze", arguments) else {
+            panic!("kata-analyze {arguments:?} is refused");
+        };
+        engine.kata_analyze_line(&request).unwrap()
+    }
+
+    /// The winning move first with winrate 1.0, the losing ones 0.0, a ko
+    /// 0.5; no line for the side not to move.
+    #[test]
+    fn kata_analyze_rates_every_region_move() {
+        let line = analysis("problem-three-black.sgf", &["b"]);
+        assert_eq!(
+            line,
+            "info move B19 visits 40 winrate 1.0 scoreLead 0.0 order 0 pv B19 pass A19 C19 A19 B19 A19 \
+             info move A19 visits 30 winrate 0.0 scoreLead 0.0 order 1 pv A19 B19 pass pass \
+             info move C19 visits 20 winrate 0.0 scoreLead 0.0 order 2 pv C19 B19 pass pass \
+             info move pass visits 10 winrate 0.0 scoreLead 0.0 order 3 pv pass pass"
+        );
+        assert_eq!(analysis("problem-three-black.sgf", &["w"]), "");
+        let ko = analysis("problem-ko.sgf", &["maxmoves", "1"]);
+        assert!(
+            ko.starts_with("info move A18 visits 10 winrate 0.5 "),
+            "{ko}"
+        );
+    }
 }

@@ -17,6 +17,11 @@
 //! game unchanged, when there are none. `loadsgf` takes the topology of the
 //! file's board (plain unless the file says circular) and sets the setting
 //! to it, so that `clear_board` afterwards restarts the same board.
+//!
+//! A life-and-death problem (`smallgo-problem FILE`, or `loadsgf` of a file
+//! that marks one) replaces the game until `smallgo-problem-clear`, a board
+//! size, `clear_board` or a `loadsgf` of a game: the game commands then
+//! play the problem on its whole board (`problem`).
 
 use std::path::Path;
 

@@ -388,3 +388,38 @@ fn problems_from_files_agree_with_the_brute_force() {
         }
     }
 }
+
+/// The problem set of gtp-tests/problems, read from its files, solved by
+/// the solver and by the brute force where the region has at most ten
+/// empty points: every state agrees, under each ko assumption and with
+/// either side to move.
+#[test]
+fn the_problem_set_agrees_with_the_brute_force() {
+    let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("gtp-tests/problems");
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(folder)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "sgf"))
+        .collect();
+    files.sort();
+    let mut checked = 0;
+    for file in &files {
+        let problem =
+            input::read_file(file, &InputOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+        let problem = problem.problem();
+        let empty = problem.board().points()
+            - problem.stones(Colour::Black).len()
+            - problem.stones(Colour::White).len();
+        if empty > 10 {
+            continue;
+        }
+        let diagram = cells(problem.board());
+        for ko in KoAssumption::ALL {
+            for first in [problem.clone(), problem.with_other_to_move()] {
+                compare(&diagram, &first.with_ko(ko));
+            }
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, files.len(), "every problem of the set is small");
+}

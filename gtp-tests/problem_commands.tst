@@ -120,3 +120,14 @@
 
 360 smallgo-problem-status
 #? [no problem is set.*]*
+
+# A problem file without marks on a board too large for a game: loadsgf
+# refuses it and names the command that loads it.
+370 loadsgf problems/bent-four-corner.sgf
+#? [cannot load '.*bent-four-corner.sgf': SZ: board 19x19 is not allowed.*; it reads as a problem: smallgo-problem .*bent-four-corner.sgf]*
+
+380 smallgo-problem problems/bent-four-corner.sgf
+#? [black|white]
+
+390 smallgo-problem-status
+#? [.*status: .*]

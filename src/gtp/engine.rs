@@ -547,7 +547,16 @@ impl Engine {
         }
         let record = match sgf::main_line(&text).and_then(|line| sgf::record(&line)) {
             Ok(record) => record,
-            Err(error) => return failure(format!("cannot load '{file}': {error}")),
+            // A board too large for a game may hold a problem without marks.
+            Err(error) => {
+                let hint = if problem::from_text(&text, crate::problem::KoAssumption::Basic).is_ok()
+                {
+                    format!("; it reads as a problem: smallgo-problem {file}")
+                } else {
+                    String::new()
+                };
+                return failure(format!("cannot load '{file}': {error}{hint}"));
+            }
         };
         let komi = match record.komi.as_deref().map(|text| (text, Komi::parse(text))) {
             None => None,

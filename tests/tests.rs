@@ -25,6 +25,7 @@ mod line_rule;
 mod matches;
 mod mpi;
 mod problem_cli;
+mod problem_gtp;
 mod review;
 mod seki;
 

@@ -60,7 +60,7 @@ pub fn table_probe(data: &[u8]) {
 /// parsing and commands: every line gets a reply or is skipped, never a
 /// panic. Small boards are solved on the spot (no built-in tables, so each
 /// run starts alike). The commands that read or write files a line names
-/// (`loadsgf`, `printsgf FILE`) are skipped: a fuzzer must not write files
+/// (`loadsgf`, `smallgo-problem`, `printsgf FILE`) are skipped: a fuzzer must not write files
 /// anywhere.
 pub fn gtp_lines(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
@@ -79,6 +79,7 @@ pub fn gtp_lines(data: &[u8]) {
             continue;
         };
         let names_a_file = command.name.eq_ignore_ascii_case("loadsgf")
+            || command.name == "smallgo-problem"
             || (command.name.eq_ignore_ascii_case("printsgf") && !command.arguments.is_empty());
         if names_a_file {
             continue;

@@ -2,9 +2,10 @@
 //! count of consecutive passes, and the history of full states for undo and for
 //! the draw by repetition (`docs/rules.md#the-game`: in a live game the first
 //! repetition of a full state ends the game as a draw). Perfect play in such a
-//! game is `perfect`. The GTP engine and the commands of `smallgo` both play
-//! through this module; it builds on the rules, the values and their ratings
-//! only.
+//! game is `perfect`; a life-and-death problem played as a game is
+//! `problem`. The GTP engine and the commands of `smallgo` both play
+//! through this module; it builds on the rules, the values and their
+//! ratings, and the problems' solver.
 //!
 //! GTP lets a controller play either colour at any time (setup stones, or a
 //! colour playing twice). A move by colour X is judged from X's view: the ko
@@ -18,6 +19,7 @@
 //! back past the end reopens the game.
 
 pub mod perfect;
+pub mod problem;
 
 use crate::rules::board::{Board, Point, PointSet};
 use crate::rules::colour::Colour;

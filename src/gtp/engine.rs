@@ -17,6 +17,11 @@
 //! game unchanged, when there are none. `loadsgf` takes the topology of the
 //! file's board (plain unless the file says circular) and sets the setting
 //! to it, so that `clear_board` afterwards restarts the same board.
+//!
+//! A life-and-death problem (`smallgo-problem FILE`, or `loadsgf` of a file
+//! that marks one) replaces the game until `smallgo-problem-clear`, a board
+//! size, `clear_board` or a `loadsgf` of a game: the game commands then
+//! play the problem on its whole board (`problem`).
 
 use std::path::Path;
 
@@ -29,10 +34,12 @@ use crate::sgf;
 use super::komi::Komi;
 use super::parse::{finite_number, move_text, whole_number, MoveText};
 use crate::game::perfect;
+use crate::game::problem::ProblemGame;
 use crate::game::{Ending, Game};
 use crate::table::library::{BoardValues, Tablebase};
 
 mod analyze;
+mod problem;
 
 pub use analyze::AnalyzeRequest;
 use analyze::GOGUI_ANALYZE_COMMANDS;
@@ -66,6 +73,11 @@ enum Command {
     SmallgoBestMoves,
     SmallgoMoveLabels,
     SmallgoMoveValues,
+    SmallgoProblem,
+    SmallgoProblemClear,
+    SmallgoProblemKo,
+    SmallgoProblemResults,
+    SmallgoProblemStatus,
     SmallgoPv,
     SmallgoTopology,
     SmallgoValue,
@@ -102,6 +114,11 @@ impl Command {
         Command::SmallgoBestMoves,
         Command::SmallgoMoveLabels,
         Command::SmallgoMoveValues,
+        Command::SmallgoProblem,
+        Command::SmallgoProblemClear,
+        Command::SmallgoProblemKo,
+        Command::SmallgoProblemResults,
+        Command::SmallgoProblemStatus,
         Command::SmallgoPv,
         Command::SmallgoTopology,
         Command::SmallgoValue,
@@ -137,6 +154,11 @@ impl Command {
             Command::SmallgoBestMoves => "smallgo-best-moves",
             Command::SmallgoMoveLabels => "smallgo-move-labels",
             Command::SmallgoMoveValues => "smallgo-move-values",
+            Command::SmallgoProblem => "smallgo-problem",
+            Command::SmallgoProblemClear => "smallgo-problem-clear",
+            Command::SmallgoProblemKo => "smallgo-problem-ko",
+            Command::SmallgoProblemResults => "smallgo-problem-results",
+            Command::SmallgoProblemStatus => "smallgo-problem-status",
             Command::SmallgoPv => "smallgo-pv",
             Command::SmallgoTopology => "smallgo-topology",
             Command::SmallgoValue => "smallgo-value",
@@ -195,6 +217,11 @@ fn reply(result: Result<String, String>) -> Reply {
 }
 
 const SYNTAX_ERROR: &str = "syntax error";
+/// The reply of a problem's command with no problem set.
+const NO_PROBLEM: &str = "no problem is set: smallgo-problem FILE, or loadsgf a problem file";
+/// The reply of a whole-board command in a problem.
+const IN_PROBLEM: &str =
+    "not in a problem: smallgo-problem-status and smallgo-problem-results, or smallgo-problem-clear";
 /// GNU Go's answer to a vertex that is malformed or off the board.
 const INVALID_COORDINATE: &str = "invalid coordinate";
 
@@ -223,6 +250,9 @@ pub struct Engine {
     topology: Topology,
     /// The generator of `genmove`'s random choice, if one was asked for.
     random: Option<crate::common::random::SplitMix>,
+    /// The life-and-death problem being played, if one is set: the game
+    /// commands play it instead of `game`.
+    problem: Option<ProblemGame>,
 }
 
 impl Engine {
@@ -239,6 +269,7 @@ impl Engine {
                 .random_seed
                 .map(crate::common::random::SplitMix::new),
             settings,
+            problem: None,
         }
     }
 
@@ -281,6 +312,9 @@ impl Engine {
     /// Runs a command the engine knows; a syntax error if the arguments do
     /// not fit it.
     fn run(&mut self, command: Command, arguments: &[&str]) -> Reply {
+        if let Some(reply) = self.run_in_problem(command, arguments) {
+            return reply;
+        }
         match command {
             Command::ProtocolVersion => success("2"),
             Command::Name => success("smallgo"),
@@ -315,6 +349,7 @@ impl Engine {
                 let board = self.board();
                 if board.topology() == self.topology {
                     self.game = Game::new(board);
+                    self.problem = None;
                     return success("");
                 }
                 // The topology setting changed since the board was set.
@@ -399,6 +434,14 @@ impl Engine {
                 success(GOGUI_ANALYZE_COMMANDS)
             }
             Command::KataAnalyze => self.kata_analyze_request(arguments),
+            Command::SmallgoProblem => self.load_problem(arguments),
+            Command::SmallgoProblemClear if arguments.is_empty() => {
+                self.problem = None;
+                success("")
+            }
+            Command::SmallgoProblemKo
+            | Command::SmallgoProblemResults
+            | Command::SmallgoProblemStatus => failure(NO_PROBLEM),
             // The commands above that take no arguments, given some.
             Command::ClearBoard
             | Command::Undo
@@ -406,8 +449,49 @@ impl Engine {
             | Command::FinalScore
             | Command::Cputime
             | Command::SmallgoValue
+            | Command::SmallgoProblemClear
             | Command::GoguiAnalyzeCommands => failure(SYNTAX_ERROR),
         }
+    }
+
+    /// Runs a command on the problem, if one is set and the command plays
+    /// or reads it; `None` for the commands that act as without one.
+    fn run_in_problem(&mut self, command: Command, arguments: &[&str]) -> Option<Reply> {
+        if command == Command::KataAnalyze {
+            return self
+                .problem
+                .is_some()
+                .then(|| self.kata_analyze_request(arguments));
+        }
+        let game = self.problem.as_mut()?;
+        Some(match command {
+            Command::Play => problem::play(game, arguments),
+            Command::Genmove => problem::generate(game, arguments, true),
+            Command::RegGenmove => problem::generate(game, arguments, false),
+            Command::Undo if arguments.is_empty() => {
+                if game.undo() {
+                    success("")
+                } else {
+                    failure("cannot undo")
+                }
+            }
+            Command::Showboard if arguments.is_empty() => success(format!("\n{}", game.diagram())),
+            Command::FinalStatusList => problem::final_status_list(game, arguments),
+            Command::SmallgoProblemStatus if arguments.is_empty() => success(problem::status(game)),
+            Command::SmallgoProblemResults if arguments.is_empty() => {
+                success(problem::results_gfx(game))
+            }
+            Command::SmallgoProblemKo => problem::ko(game, arguments),
+            Command::Printsgf => problem::print_sgf(game, arguments),
+            Command::FinalScore
+            | Command::SmallgoValue
+            | Command::SmallgoMoveValues
+            | Command::SmallgoMoveLabels
+            | Command::SmallgoBestMoves
+            | Command::SmallgoPv => failure(IN_PROBLEM),
+            Command::SmallgoProblemStatus | Command::SmallgoProblemResults => failure(SYNTAX_ERROR),
+            _ => return None,
+        })
     }
 
     /// Changes the board to `rows` x `columns` of the topology setting and
@@ -429,6 +513,7 @@ impl Engine {
             self.oracle = Some(oracle);
         }
         self.game = Game::new(board);
+        self.problem = None;
         success("")
     }
 
@@ -449,9 +534,31 @@ impl Engine {
             Err(error) => return failure(format!("cannot open '{file}': {error}")),
         };
         let text = String::from_utf8_lossy(&bytes);
+        // A problem file, marked as one (`problem::input`'s `SQ`, `MA`, `TR`).
+        if problem::is_marked(&text) {
+            if until.is_some() {
+                return failure(format!(
+                    "cannot load '{file}': a problem file loads at its start, without a move \
+                     number or vertex"
+                ));
+            }
+            return match problem::from_text(&text, crate::problem::KoAssumption::Basic) {
+                Ok(game) => self.set_problem(game),
+                Err(error) => failure(format!("cannot load '{file}': {error}")),
+            };
+        }
         let record = match sgf::main_line(&text).and_then(|line| sgf::record(&line)) {
             Ok(record) => record,
-            Err(error) => return failure(format!("cannot load '{file}': {error}")),
+            // A board too large for a game may hold a problem without marks.
+            Err(error) => {
+                let hint = if problem::from_text(&text, crate::problem::KoAssumption::Basic).is_ok()
+                {
+                    format!("; it reads as a problem: smallgo-problem {file}")
+                } else {
+                    String::new()
+                };
+                return failure(format!("cannot load '{file}': {error}{hint}"));
+            }
         };
         let komi = match record.komi.as_deref().map(|text| (text, Komi::parse(text))) {
             None => None,
@@ -525,6 +632,7 @@ impl Engine {
         self.topology = board.topology();
         let to_play = to_play.unwrap_or(game.to_move());
         self.game = game;
+        self.problem = None;
         success(if to_play.is_black() { "black" } else { "white" })
     }
 
@@ -557,6 +665,35 @@ impl Engine {
             },
             _ => failure(SYNTAX_ERROR),
         }
+    }
+
+    /// `smallgo-problem FILE [basic|attacker|defender]`: sets the problem
+    /// of FILE, played under the ko assumption given (basic if none).
+    fn load_problem(&mut self, arguments: &[&str]) -> Reply {
+        let (file, ko) = match arguments {
+            [file] => (*file, crate::problem::KoAssumption::Basic),
+            [file, word] => match crate::game::problem::parse_ko(word) {
+                Some(ko) => (*file, ko),
+                None => {
+                    return failure(format!(
+                        "unknown ko assumption '{word}': basic, attacker or defender"
+                    ))
+                }
+            },
+            [] => return failure("missing filename"),
+            _ => return failure(SYNTAX_ERROR),
+        };
+        match problem::read(Path::new(file), ko) {
+            Ok(game) => self.set_problem(game),
+            Err(message) => failure(message),
+        }
+    }
+
+    /// Plays `game` from now on; answers the colour to play.
+    fn set_problem(&mut self, game: ProblemGame) -> Reply {
+        let to_move = game.to_move().unwrap_or(game.problem().to_move());
+        self.problem = Some(game);
+        success(if to_move.is_black() { "black" } else { "white" })
     }
 
     /// Tells on standard error which boards have tables, and how to build

@@ -22,9 +22,10 @@ use super::{failure, reply, Engine, Reply, SYNTAX_ERROR};
 
 /// The analysis commands GoGui offers in its menu.
 /// They name no colour, so they follow the side to move when GoGui runs
-/// them automatically after each move. The last three set and show the
+/// them automatically after each move. Three set and show the
 /// topology of the next game (GoGui's New Game sends `boardsize` and
-/// `clear_board`), so that circular boards need no GTP shell.
+/// `clear_board`), so that circular boards need no GTP shell; the last
+/// three read and leave a life-and-death problem.
 pub(super) const GOGUI_ANALYZE_COMMANDS: &str = "gfx/Perfect move values/smallgo-move-values\n\
     pspairs/Perfect move values (labels)/smallgo-move-labels\n\
     plist/Perfect best moves/smallgo-best-moves\n\
@@ -32,7 +33,10 @@ pub(super) const GOGUI_ANALYZE_COMMANDS: &str = "gfx/Perfect move values/smallgo
     string/Perfect result/smallgo-value\n\
     none/Circular board from the next game/smallgo-topology circular\n\
     none/Plain board from the next game/smallgo-topology plain\n\
-    string/Topology of the next game/smallgo-topology";
+    string/Topology of the next game/smallgo-topology\n\
+    gfx/Problem: result of each move/smallgo-problem-results\n\
+    string/Problem: status/smallgo-problem-status\n\
+    none/Problem: back to normal play/smallgo-problem-clear";
 
 /// What `kata-analyze` asked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -231,7 +235,10 @@ impl Engine {
     pub(super) fn kata_analyze_request(&mut self, arguments: &[&str]) -> Reply {
         let mut rest = arguments;
         let mut request = AnalyzeRequest {
-            colour: self.game.to_move(),
+            colour: match &self.problem {
+                Some(problem) => problem.to_move().unwrap_or(self.game.to_move()),
+                None => self.game.to_move(),
+            },
             interval: None,
             max_moves: None,
             ownership: false,
@@ -283,8 +290,10 @@ impl Engine {
                 _ => return failure(format!("unsupported kata-analyze option: {key}")),
             }
         }
-        if let Err(message) = self.oracle() {
-            return failure(message);
+        if self.problem.is_none() {
+            if let Err(message) = self.oracle() {
+                return failure(message);
+            }
         }
         Reply::Analyze(request)
     }
@@ -294,6 +303,9 @@ impl Engine {
     /// most preferred first, so that `order 0` is the move `genmove` plays;
     /// from the side's view; and the final ownership if asked for.
     pub fn kata_analyze_line(&mut self, request: &AnalyzeRequest) -> Result<String, String> {
+        if let Some(game) = &self.problem {
+            return Ok(super::problem::kata_analyze_line(game, request));
+        }
         let board = self.board();
         let side = request.colour;
         if self.game.is_over() {

@@ -29,8 +29,12 @@ fn sgf_files() -> Vec<PathBuf> {
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| {
+            let name = p.file_name().unwrap().to_string_lossy();
+            // Faulty files, and life-and-death problems on 19x19 boards,
+            // which have no whole-board values to review.
             p.extension().is_some_and(|e| e == "sgf")
-                && !p.file_name().unwrap().to_string_lossy().starts_with("bad-")
+                && !name.starts_with("bad-")
+                && !name.starts_with("problem-")
         })
         .collect();
     files.sort();

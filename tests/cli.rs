@@ -232,6 +232,20 @@ fn build_3x5_saving_every_level(dir: &str) -> Smallgo {
     .log("info")
 }
 
+/// The highest rate of the margin levels' log lines (`..., 812 decisions/s`).
+fn fastest_margin(log: &str) -> f64 {
+    log.lines()
+        .filter(|line| line.contains(": margin "))
+        .filter_map(|line| {
+            line.strip_suffix(" decisions/s")?
+                .rsplit(' ')
+                .next()?
+                .parse()
+                .ok()
+        })
+        .fold(0.0, f64::max)
+}
+
 #[test]
 fn a_killed_build_resumes_from_its_checkpoint_to_the_same_table() {
     let folder = tempfile::tempdir().unwrap();
@@ -252,6 +266,14 @@ fn a_killed_build_resumes_from_its_checkpoint_to_the_same_table() {
     assert!(output.status.success());
     let message = output.stderr;
     assert!(message.contains("resuming at margin"), "{message}");
+    // The rate counts this run's decisions alone: the decisions resumed
+    // from are not made at some thousands times the first run's rate.
+    let first = std::fs::read_to_string(&log).unwrap();
+    let (before, after) = (fastest_margin(&first), fastest_margin(&message));
+    assert!(
+        after < 10.0 * before,
+        "{after} decisions/s after resuming, {before} before:\n{message}"
+    );
     assert!(
         !work.exists(),
         "the working folder is removed once the table is written"

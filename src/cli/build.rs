@@ -82,6 +82,11 @@ impl Observer for Shown {
             Observer::advanced(progress, work);
         }
     }
+    fn resumed(&self, work: u64) {
+        if let Some(progress) = self.progress.get() {
+            progress.resumed(work);
+        }
+    }
     fn level_started(&self, level: i32) {
         if let Some(progress) = self.progress.get() {
             progress.level_started(level);

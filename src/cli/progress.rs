@@ -7,7 +7,7 @@
 
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
@@ -84,6 +84,9 @@ pub struct BuildProgress {
     phase_started: Mutex<Instant>,
     done: AtomicU64,
     total: AtomicU64,
+    /// The part of `done` an earlier run did (a checkpoint resumed from),
+    /// left out of the rate and the time left; shared with the bar's style.
+    resumed: Arc<AtomicU64>,
 }
 
 /// The style of a step whose length is unknown: a spinner and the time.
@@ -92,18 +95,62 @@ fn spinner_style() -> ProgressStyle {
         .expect("a valid template")
 }
 
-/// The style of a step of `unit`s: a bar, the count, the rate and the ETA.
-fn bar_style(unit: &str) -> ProgressStyle {
+/// Units per second of this run: the work done since it started
+/// (`done` less what an earlier run did, `resumed`) over the time since.
+fn rate(done: u64, resumed: u64, seconds: f64) -> f64 {
+    done.saturating_sub(resumed) as f64 / seconds.max(1e-3)
+}
+
+/// Seconds left at `rate` for the work from `done` to `total`; `None`
+/// before any work of this run is done.
+fn seconds_left(done: u64, total: u64, rate: f64) -> Option<f64> {
+    (rate > 0.0).then(|| total.saturating_sub(done) as f64 / rate)
+}
+
+/// A duration in whole seconds, as `42s`, `3m05s`, `2h07m`.
+fn duration_text(seconds: f64) -> String {
+    let seconds = seconds.round() as u64;
+    match seconds {
+        0..60 => format!("{seconds}s"),
+        60..3600 => format!("{}m{:02}s", seconds / 60, seconds % 60),
+        _ => format!("{}h{:02}m", seconds / 3600, seconds % 3600 / 60),
+    }
+}
+
+/// The style of a step of `unit`s: a bar, the count, the rate and the ETA,
+/// both of this run's work alone (the part `resumed` holds left out).
+fn bar_style(unit: &str, resumed: Arc<AtomicU64>) -> ProgressStyle {
     let template = format!(
         "{{prefix:>14}} [{{elapsed_precise}}] [{{wide_bar}}] {{human_pos}}/{{human_len}} {unit} {{rate}} ETA {{eta}} {{msg}}"
     );
     let unit = unit.to_string();
+    let resumed_too = Arc::clone(&resumed);
     ProgressStyle::with_template(&template)
         .expect("a valid template")
         .with_key(
             "rate",
             move |state: &ProgressState, out: &mut dyn std::fmt::Write| {
-                let _ = write!(out, "{}/s", rate_text(state.per_sec(), &unit));
+                let per_second = rate(
+                    state.pos(),
+                    resumed.load(Ordering::Relaxed),
+                    state.elapsed().as_secs_f64(),
+                );
+                let _ = write!(out, "{}/s", rate_text(per_second, &unit));
+            },
+        )
+        .with_key(
+            "eta",
+            move |state: &ProgressState, out: &mut dyn std::fmt::Write| {
+                let per_second = rate(
+                    state.pos(),
+                    resumed_too.load(Ordering::Relaxed),
+                    state.elapsed().as_secs_f64(),
+                );
+                let left = seconds_left(state.pos(), state.len().unwrap_or(0), per_second);
+                let _ = match left {
+                    Some(left) => write!(out, "{}", duration_text(left)),
+                    None => write!(out, "?"),
+                };
             },
         )
 }
@@ -149,6 +196,7 @@ impl BuildProgress {
             phase_started: Mutex::new(Instant::now()),
             done: AtomicU64::new(0),
             total: AtomicU64::new(0),
+            resumed: Arc::new(AtomicU64::new(0)),
         }
     }
 
@@ -170,12 +218,17 @@ impl BuildProgress {
         *self.phase_started.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
         self.done.store(0, Ordering::Relaxed);
         self.total.store(total, Ordering::Relaxed);
+        self.resumed.store(0, Ordering::Relaxed);
         if self.terminal {
             let prefix = format!("{} {step}", self.board);
             let bar = if total == 0 {
                 new_bar(None, spinner_style(), prefix)
             } else {
-                new_bar(Some(total), bar_style(unit), prefix)
+                new_bar(
+                    Some(total),
+                    bar_style(unit, Arc::clone(&self.resumed)),
+                    prefix,
+                )
             };
             let mut current = self.bar();
             if let Some(old) = current.replace(bar.clone()) {
@@ -209,6 +262,11 @@ impl Observer for BuildProgress {
         }
     }
 
+    fn resumed(&self, work: u64) {
+        self.resumed.fetch_add(work, Ordering::Relaxed);
+        Observer::advanced(self, work);
+    }
+
     fn level_started(&self, level: i32) {
         if let Some(bar) = self.bar().as_ref() {
             bar.set_message(format!("margin {level:+}"));
@@ -226,10 +284,10 @@ impl Observer for BuildProgress {
                 .elapsed()
                 .as_secs_f64();
             log::info!(
-                "{}: margin {level:+}: {flips} states decided in {layers} layers; {:.1}% done, {:.0} states/s",
+                "{}: margin {level:+}: {flips} states decided in {layers} layers; {:.1}% done, {:.0} decisions/s",
                 self.board,
                 100.0 * done as f64 / total as f64,
-                done as f64 / seconds.max(1e-9)
+                rate(done, self.resumed.load(Ordering::Relaxed), seconds)
             );
         }
     }
@@ -246,5 +304,26 @@ impl VerifyObserver for BuildProgress {
 
     fn advanced(&self, blocks: u64) {
         Observer::advanced(self, blocks);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_rate_and_the_time_left_count_this_runs_work_alone() {
+        // 600 of 1000 done, 500 of them by an earlier run, in 10 s here.
+        let per_second = rate(600, 500, 10.0);
+        assert_eq!(per_second, 10.0);
+        assert_eq!(seconds_left(600, 1000, per_second), Some(40.0));
+        assert_eq!(seconds_left(500, 1000, rate(500, 500, 1.0)), None);
+    }
+
+    #[test]
+    fn durations_are_short() {
+        assert_eq!(duration_text(42.4), "42s");
+        assert_eq!(duration_text(185.0), "3m05s");
+        assert_eq!(duration_text(7620.0), "2h07m");
     }
 }

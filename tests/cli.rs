@@ -232,16 +232,21 @@ fn build_3x5_saving_every_level(dir: &str) -> Smallgo {
     .log("info")
 }
 
-/// The highest rate of the margin levels' log lines (`..., 812 decisions/s`).
+/// The highest rate of the margin levels' log lines (`..., 812
+/// decisions/s, ...`, `4.70 M decisions/s`).
 fn fastest_margin(log: &str) -> f64 {
     log.lines()
         .filter(|line| line.contains(": margin "))
         .filter_map(|line| {
-            line.strip_suffix(" decisions/s")?
-                .rsplit(' ')
-                .next()?
-                .parse()
-                .ok()
+            let before = line.split(" decisions/s").next()?;
+            let mut words = before.rsplit(' ');
+            let last = words.next()?;
+            let scale = match last {
+                "M" => 1e6,
+                "k" => 1e3,
+                _ => return last.parse().ok(),
+            };
+            Some(scale * words.next()?.parse::<f64>().ok()?)
         })
         .fold(0.0, f64::max)
 }
@@ -875,6 +880,30 @@ fn a_build_says_where_its_table_goes_and_shows_each_phase() {
     ] {
         assert_eq!(message.matches(phase).count(), 1, "{phase}: {message}");
     }
+}
+
+#[test]
+fn off_a_terminal_a_build_says_how_long_is_left() {
+    let folder = tempfile::tempdir().unwrap();
+    let output = Smallgo::new(&["--build", "3x5", "--tables"])
+        .arg(folder.path())
+        .log("info")
+        .run();
+    assert!(output.status.success());
+    let log = output.stderr;
+    let margins: Vec<&str> = log.lines().filter(|l| l.contains(": margin ")).collect();
+    assert!(!margins.is_empty(), "{log}");
+    for line in &margins {
+        assert!(
+            line.contains(" left (the build about "),
+            "no time left in: {line}"
+        );
+    }
+    let write = log
+        .lines()
+        .find(|l| l.contains(": write the table ("))
+        .unwrap();
+    assert!(write.contains("; the build about "), "{write}");
 }
 
 #[test]

@@ -422,7 +422,7 @@ pub fn run(arguments: impl IntoIterator<Item = OsString>) -> ExitCode {
         }
     };
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info"))
-        .target(env_logger::Target::Stderr)
+        .target(env_logger::Target::Pipe(Box::new(progress::LogOutput)))
         .format_timestamp(None)
         .init();
     match arguments.command {

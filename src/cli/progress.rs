@@ -70,6 +70,33 @@ pub fn catch_interrupts() {
     }
 }
 
+/// The bar being drawn, if any: log lines are written above it.
+static DRAWN: Mutex<Option<ProgressBar>> = Mutex::new(None);
+
+fn drawn() -> std::sync::MutexGuard<'static, Option<ProgressBar>> {
+    DRAWN.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Standard error for log lines: while a bar is drawn, a line is written
+/// above it (the bar is cleared, the line written, the bar redrawn), not
+/// onto the bar's line.
+pub struct LogOutput;
+
+impl Write for LogOutput {
+    fn write(&mut self, text: &[u8]) -> std::io::Result<usize> {
+        let bar = drawn().clone();
+        match bar {
+            Some(bar) => bar.suspend(|| std::io::stderr().write_all(text))?,
+            None => std::io::stderr().write_all(text)?,
+        }
+        Ok(text.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        std::io::stderr().flush()
+    }
+}
+
 /// Whether Ctrl-C was pressed.
 pub fn interrupted() -> bool {
     INTERRUPTED.load(Ordering::SeqCst)
@@ -179,7 +206,7 @@ impl Timing {
 
 /// The style of a step whose length is unknown: a spinner and the time.
 fn spinner_style() -> ProgressStyle {
-    ProgressStyle::with_template("{prefix:>14} {spinner} [{elapsed_precise}] {msg}")
+    ProgressStyle::with_template("{prefix} {spinner} [{elapsed_precise}]{msg}")
         .expect("a valid template")
 }
 
@@ -207,13 +234,13 @@ fn duration_text(seconds: f64) -> String {
 
 /// The style of a step of `unit`s: a bar, the count, the rate and the ETA,
 /// both of this run's work alone (the part `resumed` holds left out).
-fn bar_style(unit: &str, resumed: Arc<AtomicU64>, timing: Arc<Mutex<Timing>>) -> ProgressStyle {
-    let template = format!(
-        "{{prefix:>14}} [{{elapsed_precise}}] [{{wide_bar}}] {{human_pos}}/{{human_len}} {unit} {{rate}} ETA {{eta}} {{msg}}"
-    );
-    let unit = unit.to_string();
+fn bar_style(resumed: Arc<AtomicU64>, timing: Arc<Mutex<Timing>>) -> ProgressStyle {
+    // At most 66 characters besides the bar (`2x10c retrograde margin -13
+    // [] 37% 1.73 M/s ETA 59m59s, build 1h02m`), so that the bar keeps some
+    // width in 80 columns; the unit is the phase's, named in its log line.
+    let template = "{prefix}{msg} [{wide_bar}] {percent}% {rate} ETA {eta}";
     let resumed_too = Arc::clone(&resumed);
-    ProgressStyle::with_template(&template)
+    ProgressStyle::with_template(template)
         .expect("a valid template")
         .with_key(
             "rate",
@@ -223,7 +250,7 @@ fn bar_style(unit: &str, resumed: Arc<AtomicU64>, timing: Arc<Mutex<Timing>>) ->
                     resumed.load(Ordering::Relaxed),
                     state.elapsed().as_secs_f64(),
                 );
-                let _ = write!(out, "{}/s", rate_text(per_second, &unit));
+                let _ = write!(out, "{}/s", rate_number(per_second));
             },
         )
         .with_key(
@@ -240,15 +267,10 @@ fn bar_style(unit: &str, resumed: Arc<AtomicU64>, timing: Arc<Mutex<Timing>>) ->
                     None => write!(out, "?"),
                 };
                 if let Some(all) = Timing::lock(&timing).build_left(left) {
-                    let _ = write!(out, " (build {})", duration_text(all));
+                    let _ = write!(out, ", build {}", duration_text(all));
                 }
             },
         )
-}
-
-/// A rate with a metric prefix: `3.42 M decisions`, `812 blocks`.
-fn rate_text(per_second: f64, unit: &str) -> String {
-    format!("{} {unit}", rate_number(per_second))
 }
 
 /// A number with a metric prefix: `3.42 M`, `812`.
@@ -282,6 +304,7 @@ impl BuildProgress {
         let bar = terminal.then(|| {
             let bar = new_bar(None, spinner_style(), board.clone());
             show(&bar);
+            *drawn() = Some(bar.clone());
             bar
         });
         BuildProgress {
@@ -305,6 +328,7 @@ impl BuildProgress {
     /// Removes the bar before the summary is printed.
     pub fn finish(&self) {
         if let Some(bar) = self.bar().take() {
+            *drawn() = None;
             bar.finish_and_clear();
         }
     }
@@ -336,7 +360,7 @@ impl BuildProgress {
             } else {
                 new_bar(
                     Some(total),
-                    bar_style(unit, Arc::clone(&self.resumed), Arc::clone(&self.timing)),
+                    bar_style(Arc::clone(&self.resumed), Arc::clone(&self.timing)),
                     prefix,
                 )
             };
@@ -345,6 +369,7 @@ impl BuildProgress {
                 old.finish_and_clear();
             }
             show(&bar);
+            *drawn() = Some(bar);
         } else {
             let size = match total {
                 0 => String::new(),
@@ -441,7 +466,7 @@ impl Observer for BuildProgress {
 
     fn level_started(&self, level: i32) {
         if let Some(bar) = self.bar().as_ref() {
-            bar.set_message(format!("margin {level:+}"));
+            bar.set_message(format!(" margin {level:+}"));
         }
     }
 
@@ -508,6 +533,73 @@ mod tests {
             current: Some((Phase::Enumerate, Instant::now())),
         };
         assert_eq!(nothing_seen.build_left(None), None);
+    }
+
+    /// A terminal of 80 columns that keeps the lines drawn on it.
+    #[derive(Debug, Default, Clone)]
+    struct Columns80(Arc<Mutex<Vec<String>>>);
+
+    impl indicatif::TermLike for Columns80 {
+        fn width(&self) -> u16 {
+            80
+        }
+        fn move_cursor_up(&self, _: usize) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn move_cursor_down(&self, _: usize) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn move_cursor_right(&self, _: usize) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn move_cursor_left(&self, _: usize) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn write_line(&self, line: &str) -> std::io::Result<()> {
+            self.write_str(line)
+        }
+        fn write_str(&self, text: &str) -> std::io::Result<()> {
+            self.0.lock().unwrap().push(text.to_string());
+            Ok(())
+        }
+        fn clear_line(&self) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn flush(&self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn the_bar_fits_in_80_columns() {
+        let terminal = Columns80::default();
+        let timing = Arc::new(Mutex::new(Timing {
+            finished: vec![(Phase::Enumerate, 3.0), (Phase::CountChildren, 2.0)],
+            current: None,
+        }));
+        Timing::lock(&timing).start(Some(Phase::Retrograde));
+        let bar = ProgressBar::with_draw_target(
+            Some(46_094_968),
+            ProgressDrawTarget::term_like(Box::new(terminal.clone())),
+        )
+        .with_style(bar_style(Arc::new(AtomicU64::new(0)), timing))
+        .with_prefix("2x10c retrograde");
+        bar.set_message(" margin -13");
+        std::thread::sleep(Duration::from_millis(20));
+        bar.set_position(17_000_000);
+        bar.tick();
+        let lines = terminal.0.lock().unwrap().clone();
+        let line = lines.iter().rev().find(|l| l.contains("ETA")).unwrap();
+        assert!(line.contains(", build "), "{line}");
+        assert!(
+            line.chars().count() <= 80,
+            "{} columns: {line}",
+            line.chars().count()
+        );
+        // Room for a bar of 10 here, so that one of 3 stays with the
+        // longest times left (`59m59s, build 1h02m`, 7 more characters).
+        let bar = line.split('[').nth(1).unwrap().split(']').next().unwrap();
+        assert!(bar.chars().count() >= 10, "the bar is {bar}: {line}");
     }
 
     #[test]

@@ -117,7 +117,9 @@ struct BuildSynonym {
 struct BuildOptionsArguments {
     /// Save a checkpoint at most this often (seconds), so that a build
     /// killed on the way resumes when run again; 0 saves before every
-    /// level.
+    /// level. Checkpoints are saved only between margin levels of the
+    /// retrograde, so one comes at the first level boundary after the
+    /// interval, and a long level can keep the next one much later.
     #[arg(long, value_name = "SECONDS", default_value_t = 60)]
     checkpoint_interval: u64,
 

@@ -232,6 +232,25 @@ fn build_3x5_saving_every_level(dir: &str) -> Smallgo {
     .log("info")
 }
 
+/// The highest rate of the margin levels' log lines (`..., 812
+/// decisions/s, ...`, `4.70 M decisions/s`).
+fn fastest_margin(log: &str) -> f64 {
+    log.lines()
+        .filter(|line| line.contains(": margin "))
+        .filter_map(|line| {
+            let before = line.split(" decisions/s").next()?;
+            let mut words = before.rsplit(' ');
+            let last = words.next()?;
+            let scale = match last {
+                "M" => 1e6,
+                "k" => 1e3,
+                _ => return last.parse().ok(),
+            };
+            Some(scale * words.next()?.parse::<f64>().ok()?)
+        })
+        .fold(0.0, f64::max)
+}
+
 #[test]
 fn a_killed_build_resumes_from_its_checkpoint_to_the_same_table() {
     let folder = tempfile::tempdir().unwrap();
@@ -252,6 +271,14 @@ fn a_killed_build_resumes_from_its_checkpoint_to_the_same_table() {
     assert!(output.status.success());
     let message = output.stderr;
     assert!(message.contains("resuming at margin"), "{message}");
+    // The rate counts this run's decisions alone: the decisions resumed
+    // from are not made at some thousands times the first run's rate.
+    let first = std::fs::read_to_string(&log).unwrap();
+    let (before, after) = (fastest_margin(&first), fastest_margin(&message));
+    assert!(
+        after < 10.0 * before,
+        "{after} decisions/s after resuming, {before} before:\n{message}"
+    );
     assert!(
         !work.exists(),
         "the working folder is removed once the table is written"
@@ -853,6 +880,30 @@ fn a_build_says_where_its_table_goes_and_shows_each_phase() {
     ] {
         assert_eq!(message.matches(phase).count(), 1, "{phase}: {message}");
     }
+}
+
+#[test]
+fn off_a_terminal_a_build_says_how_long_is_left() {
+    let folder = tempfile::tempdir().unwrap();
+    let output = Smallgo::new(&["--build", "3x5", "--tables"])
+        .arg(folder.path())
+        .log("info")
+        .run();
+    assert!(output.status.success());
+    let log = output.stderr;
+    let margins: Vec<&str> = log.lines().filter(|l| l.contains(": margin ")).collect();
+    assert!(!margins.is_empty(), "{log}");
+    for line in &margins {
+        assert!(
+            line.contains(" left (the build about "),
+            "no time left in: {line}"
+        );
+    }
+    let write = log
+        .lines()
+        .find(|l| l.contains(": write the table ("))
+        .unwrap();
+    assert!(write.contains("; the build about "), "{write}");
 }
 
 #[test]

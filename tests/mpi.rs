@@ -89,6 +89,23 @@ mod with_mpi {
                 assert!(job
                     .stdout
                     .contains(&format!("processes           {processes}")));
+                // Every figure of the plain build's summary, and in its
+                // order.
+                let labels = |summary: &str| -> Vec<String> {
+                    summary
+                        .lines()
+                        .map(|line| line[..20.min(line.len())].to_string())
+                        .collect()
+                };
+                let job_labels = labels(&job.stdout);
+                let mut in_order = job_labels.iter();
+                for label in labels(&alone.stdout) {
+                    assert!(
+                        in_order.any(|l| *l == label),
+                        "{board}: '{label}' missing in the job's summary:\n{}",
+                        job.stdout
+                    );
+                }
                 // Each process indexes its own run of codes only: the
                 // parts add up to the whole (a line or a ko word at each
                 // end), and, where there are enough table blocks (4,096

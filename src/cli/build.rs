@@ -82,6 +82,11 @@ impl Observer for Shown {
             Observer::advanced(progress, work);
         }
     }
+    fn resumed(&self, work: u64) {
+        if let Some(progress) = self.progress.get() {
+            progress.resumed(work);
+        }
+    }
     fn level_started(&self, level: i32) {
         if let Some(progress) = self.progress.get() {
             progress.level_started(level);
@@ -247,51 +252,96 @@ pub fn run(board: Board, folder: PathBuf, options: BuildOptions) -> ExitCode {
 
 /// The summary of a finished build, on standard output.
 fn print_summary(board: Board, report: &BuildReport) -> std::io::Result<()> {
+    for line in summary(board, report, false) {
+        outln!("{line}")?;
+    }
+    Ok(())
+}
+
+/// The summary of a finished build, by one process or (`job`) the
+/// processes of an MPI job, which add how many they were, what they
+/// exchanged and each one's memory and index; one line a figure.
+pub(super) fn summary(board: Board, report: &BuildReport, job: bool) -> Vec<String> {
     let counts = report.counts;
     let stats = report.stats;
     let states = counts.states as f64;
-    outln!("board               {board}")?;
-    outln!("legal positions     {}", counts.legal_positions)?;
-    outln!("canonical positions {}", counts.positions)?;
-    outln!("ko states           {}", counts.ko_states)?;
-    outln!("states              {}", counts.states)?;
-    outln!("edges               {}", stats.edges)?;
-    outln!("largest depth       {}", stats.largest_depth)?;
-    outln!("result at komi 0    {}", report.result)?;
-    outln!("best first moves    {}", report.best_first_moves.join(" "))?;
-    outln!(
-        "wall time           {:.2} s (enumerate {:.2}, count children {:.2}, retrograde {:.2}, write {:.2}); cpu {:.2} s",
-        report.seconds,
-        stats.enumerate_seconds,
-        stats.count_seconds,
-        stats.retrograde_seconds,
-        report.seconds - report.solve_seconds,
-        report.cpu_seconds
-    )?;
-    outln!(
-        "rate                {:.2} M states/s, {:.2} M edges/s",
-        states / report.seconds / 1e6,
-        stats.edges as f64 / report.seconds / 1e6
-    )?;
-    match (
-        report.peak_bytes,
-        report.start_up_bytes,
-        report.rest_per_state(),
-    ) {
-        (Some(peak), Some(start_up), Some(rest)) => outln!(
-            "peak memory         {} (start-up {}, index {}, the rest {rest:.2} bytes/state)",
-            human_bytes(peak as f64),
-            human_bytes(start_up as f64),
-            human_bytes(report.index_bytes as f64),
-        )?,
-        _ => outln!("peak memory         unknown")?,
+    let processes = &report.processes;
+    let mut lines = vec![format!("board               {board}")];
+    if job {
+        lines.push(format!("processes           {}", processes.len()));
     }
-    outln!(
+    lines.extend([
+        format!("legal positions     {}", counts.legal_positions),
+        format!("canonical positions {}", counts.positions),
+        format!("ko states           {}", counts.ko_states),
+        format!("states              {}", counts.states),
+        format!("edges               {}", stats.edges),
+        format!("largest depth       {}", stats.largest_depth),
+        format!("result at komi 0    {}", report.result),
+        format!("best first moves    {}", report.best_first_moves.join(" ")),
+        format!(
+            "wall time           {:.2} s (enumerate {:.2}, count children {:.2}, retrograde {:.2}, write {:.2}); cpu {:.2} s{}",
+            report.seconds,
+            stats.enumerate_seconds,
+            stats.count_seconds,
+            stats.retrograde_seconds,
+            report.seconds - report.solve_seconds,
+            report.cpu_seconds,
+            if job { " (process 0)" } else { "" }
+        ),
+        format!(
+            "rate                {:.2} M states/s, {:.2} M edges/s",
+            states / report.seconds / 1e6,
+            stats.edges as f64 / report.seconds / 1e6
+        ),
+    ]);
+    if job {
+        let sent: u64 = processes.iter().map(|p| p.sent_bytes).sum();
+        let by_process = |figure: fn(&crate::build::ProcessFigures) -> u64| -> String {
+            let each: Vec<String> = processes
+                .iter()
+                .map(|p| human_bytes(figure(p) as f64))
+                .collect();
+            each.join(", ")
+        };
+        lines.extend([
+            format!(
+                "exchanged           {} ({:.2} bytes/edge)",
+                human_bytes(sent as f64),
+                sent as f64 / stats.edges.max(1) as f64
+            ),
+            format!(
+                "peak memory         {} (by process)",
+                by_process(|p| p.peak_bytes.unwrap_or(0))
+            ),
+            format!(
+                "index               {} (by process)",
+                by_process(|p| p.index_bytes)
+            ),
+        ]);
+    } else {
+        lines.push(
+            match (
+                report.peak_bytes,
+                report.start_up_bytes,
+                report.rest_per_state(),
+            ) {
+                (Some(peak), Some(start_up), Some(rest)) => format!(
+                "peak memory         {} (start-up {}, index {}, the rest {rest:.2} bytes/state)",
+                human_bytes(peak as f64),
+                human_bytes(start_up as f64),
+                human_bytes(report.index_bytes as f64),
+            ),
+                _ => "peak memory         unknown".to_string(),
+            },
+        );
+    }
+    lines.push(format!(
         "table               {} ({}, {:.3} bytes/state, crc32 {:08x})",
         report.written.path.display(),
         human_bytes(report.written.bytes as f64),
         report.written.bytes as f64 / states,
         report.written.checksum
-    )?;
-    Ok(())
+    ));
+    lines
 }

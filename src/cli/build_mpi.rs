@@ -5,8 +5,8 @@
 //! Every process first checks that all run the same smallgo on the same
 //! board and folder, and that no turned board's table serves the board.
 //! Process 0 shows the progress (not the verifier's sweeps) and prints the
-//! summary, with each process's memory and index and the bytes they
-//! exchanged. Ctrl-C (which `mpirun` passes to every process) stops them
+//! summary, the plain build's lines (`build::summary`) with each process's
+//! memory and index and the bytes they exchanged. Ctrl-C (which `mpirun` passes to every process) stops them
 //! all at the same layer; the working folders `RxC.sgtb.mpi/rank-R` stay
 //! when a process holds a checkpoint, so that the same `mpirun` resumes.
 //! A process that fails on the way ends the job, and `mpirun` names it; a
@@ -16,14 +16,12 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use super::build::{message, Shown};
+use super::build::{message, summary, Shown};
 use super::{EXIT_FAILURE, EXIT_INTERRUPTED};
 use crate::build::mpi::Job;
-use crate::build::{absolute, build, turned_table, BuildError, BuildOptions, BuildReport};
-use crate::common::units::human_bytes;
+use crate::build::{absolute, build, turned_table, BuildError, BuildOptions};
 use crate::rules::board::Board;
 use crate::solver::cluster::Cluster;
-use crate::solver::exchange::Exchange;
 
 /// A digest of the running binary, so that processes of different builds
 /// refuse to work together.
@@ -69,7 +67,10 @@ pub fn run(board: Board, folder: PathBuf, options: BuildOptions) -> ExitCode {
             if let Err(error) = &report.manifest {
                 eprintln!("smallgo: the table is written, but the manifest is not: {error}");
             }
-            match print_summary(board, cluster.processes(), &report) {
+            let printed = summary(board, &report, true)
+                .into_iter()
+                .try_for_each(|line| outln!("{line}"));
+            match printed {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(error) => super::output_failed(&error),
             }
@@ -107,54 +108,4 @@ pub fn run(board: Board, folder: PathBuf, options: BuildOptions) -> ExitCode {
             cluster.abort(EXIT_FAILURE as i32);
         }
     }
-}
-
-/// The summary of a finished job, on standard output.
-fn print_summary(board: Board, processes: usize, report: &BuildReport) -> std::io::Result<()> {
-    let (counts, stats, seconds) = (report.counts, report.stats, report.seconds);
-    let edges = stats.edges;
-    let sent: u64 = report.processes.iter().map(|p| p.sent_bytes).sum();
-    let by_process = |figure: fn(&crate::build::ProcessFigures) -> u64| -> String {
-        let each: Vec<String> = report
-            .processes
-            .iter()
-            .map(|p| human_bytes(figure(p) as f64))
-            .collect();
-        each.join(", ")
-    };
-    let lines = [
-        format!("board               {board}"),
-        format!("processes           {processes}"),
-        format!("states              {}", counts.states),
-        format!("edges               {edges}"),
-        format!("result at komi 0    {}", report.result),
-        format!("best first moves    {}", report.best_first_moves.join(" ")),
-        format!(
-            "wall time           {seconds:.2} s (enumerate {:.2}, count children {:.2}, retrograde {:.2}, write {:.2})",
-            stats.enumerate_seconds,
-            stats.count_seconds,
-            stats.retrograde_seconds,
-            seconds - stats.enumerate_seconds - stats.count_seconds - stats.retrograde_seconds
-        ),
-        format!(
-            "exchanged           {} ({:.2} bytes/edge)",
-            human_bytes(sent as f64),
-            sent as f64 / edges.max(1) as f64
-        ),
-        format!(
-            "peak memory         {} (by process)",
-            by_process(|p| p.peak_bytes.unwrap_or(0))
-        ),
-        format!("index               {} (by process)", by_process(|p| p.index_bytes)),
-        format!(
-            "table               {} ({}, crc32 {:08x})",
-            report.written.path.display(),
-            human_bytes(report.written.bytes as f64),
-            report.written.checksum
-        ),
-    ];
-    for line in lines {
-        outln!("{line}")?;
-    }
-    Ok(())
 }

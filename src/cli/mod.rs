@@ -121,7 +121,9 @@ struct BuildSynonym {
 struct BuildOptionsArguments {
     /// Save a checkpoint at most this often (seconds), so that a build
     /// killed on the way resumes when run again; 0 saves before every
-    /// level.
+    /// level. Checkpoints are saved only between margin levels of the
+    /// retrograde, so one comes at the first level boundary after the
+    /// interval, and a long level can keep the next one much later.
     #[arg(long, value_name = "SECONDS", default_value_t = 60)]
     checkpoint_interval: u64,
 
@@ -455,7 +457,7 @@ pub fn run(arguments: impl IntoIterator<Item = OsString>) -> ExitCode {
         }
     };
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info"))
-        .target(env_logger::Target::Stderr)
+        .target(env_logger::Target::Pipe(Box::new(progress::LogOutput)))
         .format_timestamp(None)
         .init();
     match arguments.command {

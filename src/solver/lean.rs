@@ -374,7 +374,9 @@ pub fn solve_share(
 
     let started = Instant::now();
     observer.phase_started(Phase::Retrograde, 2 * counts.states);
-    observer.advanced(progress.flips);
+    if progress.flips > 0 {
+        observer.resumed(progress.flips);
+    }
     let mut flags = LayerFlags::new(states);
     let tasks = flags.current.len().div_ceil(FLAG_WORDS_PER_TASK);
     let mut outgoing: Vec<Vec<u64>> = vec![Vec::new(); exchange.processes()];

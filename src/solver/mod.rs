@@ -98,6 +98,11 @@ pub trait Observer: Sync {
     fn phase_started(&self, _phase: Phase, _total: u64) {}
     /// Some work of the current phase is done.
     fn advanced(&self, _work: u64) {}
+    /// The current phase resumes from a checkpoint holding `work` of it,
+    /// done by an earlier run: done, but not at this run's rate.
+    fn resumed(&self, work: u64) {
+        self.advanced(work)
+    }
     /// The retrograde phase starts threshold `level`.
     fn level_started(&self, _level: i32) {}
     /// The retrograde phase finished threshold `level`.

@@ -228,7 +228,8 @@ fn reply(result: Result<String, String>) -> Reply {
 
 const SYNTAX_ERROR: &str = "syntax error";
 /// The reply of a problem's command with no problem set.
-const NO_PROBLEM: &str = "no problem is set: smallgo-problem FILE, or loadsgf a problem file";
+const NO_PROBLEM: &str = "no problem is set: smallgo-problem FILE, loadsgf a problem file, or \
+     smallgo-problem-here on a setup board";
 /// The reply of a command that needs values on the setup board.
 const ON_SETUP_BOARD: &str = "no problem is set: this board has no table; \
      smallgo-problem-here [COLOR] [basic|attacker|defender] makes a problem of its stones";

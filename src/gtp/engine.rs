@@ -22,6 +22,12 @@
 //! that marks one) replaces the game until `smallgo-problem-clear`, a board
 //! size, `clear_board` or a `loadsgf` of a game: the game commands then
 //! play the problem on its whole board (`problem`).
+//!
+//! A board size without a table, at least 7 and at most 25 points a side
+//! (plain topology), makes a setup board instead of a game (`setup`): the
+//! engine keeps the stones `play` puts there, as GoGui and Sabaki send a
+//! problem file's stones, until `smallgo-problem-here` makes a problem of
+//! them; the game commands that need values are refused there.
 
 use std::path::Path;
 
@@ -40,6 +46,7 @@ use crate::table::library::{BoardValues, Tablebase};
 
 mod analyze;
 mod problem;
+mod setup;
 
 pub use analyze::AnalyzeRequest;
 use analyze::GOGUI_ANALYZE_COMMANDS;
@@ -75,6 +82,7 @@ enum Command {
     SmallgoMoveValues,
     SmallgoProblem,
     SmallgoProblemClear,
+    SmallgoProblemHere,
     SmallgoProblemKo,
     SmallgoProblemResults,
     SmallgoProblemStatus,
@@ -116,6 +124,7 @@ impl Command {
         Command::SmallgoMoveValues,
         Command::SmallgoProblem,
         Command::SmallgoProblemClear,
+        Command::SmallgoProblemHere,
         Command::SmallgoProblemKo,
         Command::SmallgoProblemResults,
         Command::SmallgoProblemStatus,
@@ -156,6 +165,7 @@ impl Command {
             Command::SmallgoMoveValues => "smallgo-move-values",
             Command::SmallgoProblem => "smallgo-problem",
             Command::SmallgoProblemClear => "smallgo-problem-clear",
+            Command::SmallgoProblemHere => "smallgo-problem-here",
             Command::SmallgoProblemKo => "smallgo-problem-ko",
             Command::SmallgoProblemResults => "smallgo-problem-results",
             Command::SmallgoProblemStatus => "smallgo-problem-status",
@@ -218,7 +228,11 @@ fn reply(result: Result<String, String>) -> Reply {
 
 const SYNTAX_ERROR: &str = "syntax error";
 /// The reply of a problem's command with no problem set.
-const NO_PROBLEM: &str = "no problem is set: smallgo-problem FILE, or loadsgf a problem file";
+const NO_PROBLEM: &str = "no problem is set: smallgo-problem FILE, loadsgf a problem file, or \
+     smallgo-problem-here on a setup board";
+/// The reply of a command that needs values on the setup board.
+const ON_SETUP_BOARD: &str = "no problem is set: this board has no table; \
+     smallgo-problem-here [COLOR] [basic|attacker|defender] makes a problem of its stones";
 /// The reply of a whole-board command in a problem.
 const IN_PROBLEM: &str =
     "not in a problem: smallgo-problem-status and smallgo-problem-results, or smallgo-problem-clear";
@@ -253,6 +267,11 @@ pub struct Engine {
     /// The life-and-death problem being played, if one is set: the game
     /// commands play it instead of `game`.
     problem: Option<ProblemGame>,
+    /// The setup board, when the board set has no table: the game
+    /// commands set up its stones instead of playing `game`, and a problem
+    /// made of them is played in `problem`, to which
+    /// `smallgo-problem-clear` goes back.
+    setup: Option<setup::SetupBoard>,
 }
 
 impl Engine {
@@ -270,6 +289,7 @@ impl Engine {
                 .map(crate::common::random::SplitMix::new),
             settings,
             problem: None,
+            setup: None,
         }
     }
 
@@ -313,6 +333,9 @@ impl Engine {
     /// not fit it.
     fn run(&mut self, command: Command, arguments: &[&str]) -> Reply {
         if let Some(reply) = self.run_in_problem(command, arguments) {
+            return reply;
+        }
+        if let Some(reply) = self.run_on_setup_board(command, arguments) {
             return reply;
         }
         match command {
@@ -435,6 +458,9 @@ impl Engine {
             }
             Command::KataAnalyze => self.kata_analyze_request(arguments),
             Command::SmallgoProblem => self.load_problem(arguments),
+            Command::SmallgoProblemHere => failure(
+                "no setup board: boardsize 7 to 25 (a size without a table), then play its stones",
+            ),
             Command::SmallgoProblemClear if arguments.is_empty() => {
                 self.problem = None;
                 success("")
@@ -483,6 +509,9 @@ impl Engine {
             }
             Command::SmallgoProblemKo => problem::ko(game, arguments),
             Command::Printsgf => problem::print_sgf(game, arguments),
+            Command::SmallgoProblemHere => {
+                failure("a problem is being played: smallgo-problem-clear first")
+            }
             Command::FinalScore
             | Command::SmallgoValue
             | Command::SmallgoMoveValues
@@ -497,9 +526,13 @@ impl Engine {
     /// Changes the board to `rows` x `columns` of the topology setting and
     /// clears it, if its values can be had; otherwise answers `refusal` and
     /// leaves the game as it was.
+    /// A plain board of a size that `setup::fits` and that has no values
+    /// becomes a setup board instead.
     fn set_board(&mut self, rows: usize, columns: usize, refusal: &str) -> Reply {
+        let setup_board = self.topology == Topology::Plain && setup::fits(rows, columns);
         let board = match Board::with_topology(rows, columns, self.topology) {
             Ok(board) => board,
+            Err(_) if setup_board => return self.set_setup_board(rows, columns),
             Err(error) => {
                 log::warn!("{error}");
                 return failure(refusal);
@@ -507,6 +540,9 @@ impl Engine {
         };
         if board != self.board() || self.oracle.is_none() {
             let Some(oracle) = self.open_oracle(board) else {
+                if setup_board {
+                    return self.set_setup_board(rows, columns);
+                }
                 self.log_missing_table(board);
                 return failure(refusal);
             };
@@ -514,7 +550,106 @@ impl Engine {
         }
         self.game = Game::new(board);
         self.problem = None;
+        self.setup = None;
         success("")
+    }
+
+    /// Sets an empty setup board of `rows` x `columns`.
+    fn set_setup_board(&mut self, rows: usize, columns: usize) -> Reply {
+        log::info!(
+            "board {rows}x{columns} has no table: a setup board; play its stones, then \
+             smallgo-problem-here"
+        );
+        self.setup = Some(setup::SetupBoard::new(rows, columns));
+        self.problem = None;
+        success("")
+    }
+
+    /// Runs a command on the setup board, if there is one and no problem
+    /// is played on it: `play`, `undo`, `showboard` and `clear_board` act
+    /// on its stones, `smallgo-problem-here` makes a problem of them, and
+    /// the commands that need values are refused; `None` for the commands
+    /// that act as without it.
+    fn run_on_setup_board(&mut self, command: Command, arguments: &[&str]) -> Option<Reply> {
+        let board = self.setup.as_mut()?;
+        Some(match command {
+            Command::Play => match arguments {
+                [side, vertex] => match Colour::parse(side) {
+                    Some(side) => match board.play(side, vertex) {
+                        Ok(()) => success(""),
+                        Err(None) => failure(INVALID_COORDINATE),
+                        Err(Some(message)) => failure(message),
+                    },
+                    None => failure(SYNTAX_ERROR),
+                },
+                _ => failure(SYNTAX_ERROR),
+            },
+            Command::Genmove | Command::RegGenmove => match arguments {
+                [side] if Colour::parse(side).is_some() => failure(ON_SETUP_BOARD),
+                _ => failure(SYNTAX_ERROR),
+            },
+            Command::Undo if arguments.is_empty() => {
+                if board.undo() {
+                    success("")
+                } else {
+                    failure("cannot undo")
+                }
+            }
+            Command::Showboard if arguments.is_empty() => success(format!("\n{}", board.diagram())),
+            Command::ClearBoard if arguments.is_empty() => {
+                *board = board.cleared();
+                self.problem = None;
+                success("")
+            }
+            Command::SmallgoProblemHere => self.problem_here(arguments),
+            Command::FinalScore
+            | Command::FinalStatusList
+            | Command::Printsgf
+            | Command::KataAnalyze
+            | Command::SmallgoValue
+            | Command::SmallgoMoveValues
+            | Command::SmallgoMoveLabels
+            | Command::SmallgoBestMoves
+            | Command::SmallgoPv => failure(ON_SETUP_BOARD),
+            _ => return None,
+        })
+    }
+
+    /// `smallgo-problem-here [COLOR] [basic|attacker|defender]`: the
+    /// problem of the setup board's stones, its region and targets
+    /// inferred as for a problem file without marks (`problem::input`),
+    /// COLOR to play (the colour after the last `play` if none), played
+    /// under the ko assumption given (basic if none). Answers the colour
+    /// to play.
+    fn problem_here(&mut self, arguments: &[&str]) -> Reply {
+        let Some(board) = &self.setup else {
+            return failure(SYNTAX_ERROR);
+        };
+        let mut colour = None;
+        let mut ko = None;
+        for &word in arguments {
+            if let (Some(given), None) = (Colour::parse(word), colour) {
+                colour = Some(given);
+            } else if let (Some(given), None) = (crate::game::problem::parse_ko(word), ko) {
+                ko = Some(given);
+            } else {
+                return failure(format!(
+                    "'{word}' is neither a colour nor a ko assumption: \
+                     smallgo-problem-here [COLOR] [basic|attacker|defender]"
+                ));
+            }
+        }
+        let to_move = colour.unwrap_or(board.next_colour());
+        let options = crate::problem::input::InputOptions::default();
+        match crate::problem::input::locate(board.setup(to_move), &options) {
+            Ok(region) => {
+                let game =
+                    ProblemGame::new(region, ko.unwrap_or(crate::problem::KoAssumption::Basic));
+                self.problem = Some(game);
+                success(if to_move.is_black() { "black" } else { "white" })
+            }
+            Err(error) => failure(format!("no problem here: {error}")),
+        }
     }
 
     /// `loadsgf FILE [MOVE_NUMBER | VERTEX]`, as GNU Go has it: the game of
@@ -633,6 +768,7 @@ impl Engine {
         let to_play = to_play.unwrap_or(game.to_move());
         self.game = game;
         self.problem = None;
+        self.setup = None;
         success(if to_play.is_black() { "black" } else { "white" })
     }
 
@@ -693,6 +829,7 @@ impl Engine {
     fn set_problem(&mut self, game: ProblemGame) -> Reply {
         let to_move = game.to_move().unwrap_or(game.problem().to_move());
         self.problem = Some(game);
+        self.setup = None;
         success(if to_move.is_black() { "black" } else { "white" })
     }
 

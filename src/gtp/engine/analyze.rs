@@ -36,7 +36,10 @@ pub(super) const GOGUI_ANALYZE_COMMANDS: &str = "gfx/Perfect move values/smallgo
     string/Topology of the next game/smallgo-topology\n\
     gfx/Problem: result of each move/smallgo-problem-results\n\
     string/Problem: status/smallgo-problem-status\n\
-    none/Problem: back to normal play/smallgo-problem-clear";
+    none/Problem: back to normal play/smallgo-problem-clear\n\
+    none/Problem: start here/smallgo-problem-here\n\
+    none/Problem: start here, black to play/smallgo-problem-here black\n\
+    none/Problem: start here, white to play/smallgo-problem-here white";
 
 /// What `kata-analyze` asked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -264,18 +264,23 @@ impl Walk<'_> {
         next.map_or(Verdict::Alive, |next| verdict_of(self.killed(next)))
     }
 
-    /// The best moves of a state for its mover, best first: those whose
-    /// outcome is best for the mover (a kill without ko before a ko, life
-    /// without ko before a ko), and among them those that are best with no
-    /// threats (the attacker's shortest capture, the defender's longest
-    /// resistance); the pass first, then point order.
+    /// The best moves of a state for its mover, best first: those that
+    /// are best with no threats (the basic-ko solution's best moves: the
+    /// attacker's shortest capture, the defender's longest resistance, or
+    /// its moves that live), and among them those whose outcome over the
+    /// three ko assumptions is best for the mover (a kill without ko
+    /// before a ko, life without ko before a ko); the pass first, then
+    /// point order. Following them plays perfectly under basic ko: a line
+    /// the attacker wins ends in the capture after as many plies as the
+    /// basic-ko solution counts.
     fn ranked(&self, at: At) -> Vec<Move> {
         let attacker = self.attacker_moves(at);
         let basic_best = self.solutions[0].best_moves(at[0]);
-        let mut scored: Vec<(u8, bool, usize, Move)> = self.solutions[0]
+        let mut scored: Vec<(u8, usize, Move)> = self.solutions[0]
             .moves_of(at[0])
             .into_iter()
             .enumerate()
+            .filter(|(_, (mv, _))| basic_best.contains(mv))
             .filter_map(|(order, (mv, _))| {
                 let next = self.step(at, mv)?;
                 let outcome = Outcome::of(self.verdict_after(next), false);
@@ -284,19 +289,18 @@ impl Walk<'_> {
                 } else {
                     4 - outcome.for_attacker()
                 };
-                Some((score, basic_best.contains(&mv), order, mv))
+                Some((score, order, mv))
             })
             .collect();
         // Among equals a pass comes first: a living defender keeps its
         // eyes, an attacker that cannot kill gives no stones away.
-        scored.sort_by_key(|&(score, best, order, mv)| {
-            (std::cmp::Reverse((score, best)), mv != Move::Pass, order)
-        });
-        let top = scored.first().map(|&(score, best, _, _)| (score, best));
+        scored
+            .sort_by_key(|&(score, order, mv)| (std::cmp::Reverse(score), mv != Move::Pass, order));
+        let top = scored.first().map(|&(score, _, _)| score);
         scored
             .into_iter()
-            .take_while(|&(score, best, _, _)| Some((score, best)) == top)
-            .map(|(_, _, _, mv)| mv)
+            .take_while(|&(score, _, _)| Some(score) == top)
+            .map(|(_, _, mv)| mv)
             .collect()
     }
 

@@ -192,8 +192,18 @@ fn bad_input_fails_with_a_clear_message_and_no_output() {
             "A1: a target (--targets) holds no stone",
         ),
         (
-            vec![&corner, "--memory", "1K"],
-            "bulky-five.sgf: the region has 11 points",
+            vec![&corner, "--memory", "200K"],
+            "bulky-five.sgf: with Black first, basic ko: the problem needs more than 33.3 KiB \
+             of memory, the limit: stopped after",
+        ),
+        (
+            vec![&corner, "--memory", "200K"],
+            "each within 1/6 of the 200.0 KiB of --memory",
+        ),
+        (
+            vec![&corner, "--region", "A1-G5"],
+            "the region has 35 points (29 outside the target strings): up to 1.0e16 states, \
+             more than the 2^40",
         ),
     ];
     for (arguments, message) in cases {
@@ -381,6 +391,16 @@ fn replay(
                 } else {
                     to_move = to_move.opponent();
                 }
+            }
+        } else if comment.contains("unconditionally alive") {
+            // Every target stone stands: a stone tried there is refused.
+            let to_move = path.last().map_or(first, |(colour, _)| colour.opponent());
+            for target in targets {
+                let tried = board.play(to_move, shape.parse_move(target).unwrap());
+                assert!(
+                    tried.as_ref().is_err_and(|e| e.contains("occupied")),
+                    "{path:?}: {target} {tried:?}"
+                );
             }
         } else if comment.contains("Two passes") {
             assert_eq!(end, AfterMove::TwoPasses, "{path:?}");

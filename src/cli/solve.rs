@@ -1,8 +1,9 @@
 //! `smallgo solve PROBLEM.sgf [--region ...] [--targets ...] [--json]
 //! [-o SOLVED.sgf]`: a life-and-death problem read from an SGF file (or a
 //! diagram), its region and targets found (`problem::input`), solved
-//! exactly for each side to play first under the three ko assumptions,
-//! and reported: the region drawn, the status (dead, alive, seki, or a ko
+//! exactly for each side to play first under the three ko assumptions
+//! (within `--memory`, or refused with the solver's figures), and
+//! reported: the region drawn, the status (dead, alive, seki, or a ko
 //! and who must win it), every first move with its result, the main line;
 //! as text or one JSON document. `-o` writes the solution tree as problem
 //! collections have it: every first move of the side to play, the correct
@@ -18,8 +19,9 @@ use std::time::Instant;
 
 use clap::Args;
 
+use crate::common::units::human_bytes;
 use crate::problem::input::{self, InputOptions, RegionProblem, RegionSource, TargetSource};
-use crate::problem::solve::{Solution, StateKey};
+use crate::problem::solve::{Limits, Solution, StateKey};
 use crate::problem::{KoAssumption, KoReport, Problem, Verdict};
 use crate::rules::board::PointSet;
 use crate::rules::colour::Colour;
@@ -188,11 +190,9 @@ struct Solved {
     seconds: f64,
 }
 
-/// The bytes a state of the solver takes at most in a solve's peak
-/// (`Solution::peak_bytes` over states was 100 to 170 on the problems of
-/// gtp-tests/problems), times the six solutions `solve` holds at once
-/// (three ko assumptions, two sides to play first).
-const BYTES_PER_STATE: f64 = 6.0 * 200.0;
+/// The solutions `solve` holds at once: three ko assumptions, two sides
+/// to play first.
+const SOLUTIONS_HELD: u64 = 6;
 
 /// An upper bound of a problem's states, before any work. While a target
 /// string stands, its points hold it; so with `f` points outside the
@@ -304,6 +304,20 @@ impl Walk<'_> {
             .collect()
     }
 
+    /// Whether the game is over at `at` with no move: the targets
+    /// captured, or a target unconditionally alive (a state the solver
+    /// pruned, the same in the three solutions: the defender has won).
+    fn end_at(&self, at: At) -> Option<End> {
+        let solution = &self.solutions[0];
+        if solution.key(at[0]).is_capture() {
+            Some(End::Capture)
+        } else if solution.is_settled(at[0]) {
+            Some(End::Settled)
+        } else {
+            None
+        }
+    }
+
     /// Follows the first ranked move of each state from `at`: the moves,
     /// the last state with stones on the board (before a game-ending
     /// pass, the state it was played in), and why the line ends.
@@ -312,14 +326,14 @@ impl Walk<'_> {
         let mut seen = vec![at];
         let mut at = at;
         loop {
-            if self.solutions[0].key(at[0]).is_capture() {
-                return (moves, at, End::Capture);
+            if let Some(end) = self.end_at(at) {
+                return (moves, at, end);
             }
             if moves.len() >= limit {
                 return (moves, at, End::Cut);
             }
             let Some(&mv) = self.ranked(at).first() else {
-                return (moves, at, End::Capture);
+                return (moves, at, End::Settled);
             };
             moves.push(mv);
             match self.step(at, mv).expect("a ranked move is a move") {
@@ -340,6 +354,8 @@ impl Walk<'_> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum End {
     Capture,
+    /// A target unconditionally alive.
+    Settled,
     Passes,
     Repeats,
     Cut,
@@ -411,8 +427,17 @@ fn seki_at(problem: &Problem, solution: &Solution, at: usize, tests: &mut SekiTe
     seki
 }
 
-fn solve_side(problem: &Problem, tests: &mut SekiTests) -> Side {
-    let report = KoReport::new(problem);
+/// Solves a problem with its player to move first under the three ko
+/// assumptions, each solve within `limits`; a solve too large is
+/// refused with the solver's figures.
+fn solve_side(problem: &Problem, limits: Limits, tests: &mut SekiTests) -> Result<Side, String> {
+    let report = KoReport::with_limit(problem, limits).map_err(|(ko, error)| {
+        format!(
+            "with {} first, {}: {error}",
+            colour_word(problem.to_move()),
+            ko_words(ko)
+        )
+    })?;
     let walk = Walk {
         solutions: &report.solutions,
     };
@@ -467,31 +492,31 @@ fn solve_side(problem: &Problem, tests: &mut SekiTests) -> Side {
         m.correct = score(m.outcome) == best && best > score(fails);
     }
     let line = walk.line([0; 3], MAX_LINE).0;
-    Side {
+    Ok(Side {
         first: problem.to_move(),
         line,
         report,
         outcome,
         moves,
-    }
+    })
 }
 
 /// Solves a located problem for both sides to play first.
-fn solve(located: RegionProblem, name: String) -> Solved {
+fn solve(located: RegionProblem, name: String, limits: Limits) -> Result<Solved, String> {
     let started = Instant::now();
     let problem = located.problem().clone();
     let mut tests = SekiTests::default();
     let sides = vec![
-        solve_side(&problem, &mut tests),
-        solve_side(&problem.with_other_to_move(), &mut tests),
+        solve_side(&problem, limits, &mut tests)?,
+        solve_side(&problem.with_other_to_move(), limits, &mut tests)?,
     ];
-    Solved {
+    Ok(Solved {
         located,
         name,
         sides,
         seki_untested: tests.skipped,
         seconds: started.elapsed().as_secs_f64(),
-    }
+    })
 }
 
 fn colour_word(colour: Colour) -> &'static str {
@@ -635,6 +660,9 @@ impl Solved {
                 self.line_text(side.first, &side.line)
             ));
             out.push_str("  first moves:\n");
+            if side.report.solutions[0].is_settled(0) {
+                out.push_str("    none searched: a target is unconditionally alive\n");
+            }
             let mut order: Vec<&FirstMove> = side.moves.iter().collect();
             order.sort_by_key(|m| !m.correct);
             for m in order {
@@ -811,6 +839,9 @@ impl Tree<'_> {
         let defender = colour_word(self.solved.attacker().opposite());
         match end {
             End::Capture => format!("{attacker} has captured the targets."),
+            End::Settled => {
+                format!("{defender}'s targets are unconditionally alive: they live.")
+            }
             End::Passes => format!("Two passes end the game: {defender}'s targets live."),
             End::Repeats => format!(
                 "The position repeats: an endless game, which {defender} (the defender) wins."
@@ -848,8 +879,9 @@ impl Tree<'_> {
             match self.walk.step(at, mv).expect("a ranked move is a move") {
                 None => node.comments.push(self.ending(End::Passes)),
                 Some(next) if path.contains(&next) => node.comments.push(self.ending(End::Repeats)),
-                Some(next) if self.walk.solutions[0].key(next[0]).is_capture() => {
-                    node.comments.push(self.ending(End::Capture))
+                Some(next) if self.walk.end_at(next).is_some() => {
+                    let end = self.walk.end_at(next).expect("an end");
+                    node.comments.push(self.ending(end))
                 }
                 Some(_) if path.len() >= MAX_LINE => node.comments.push(self.ending(End::Cut)),
                 Some(next) => {
@@ -956,8 +988,9 @@ impl Solved {
             }
             match next {
                 None => node.comments.push(tree.ending(End::Passes)),
-                Some(next) if tree.walk.solutions[0].key(next[0]).is_capture() => {
-                    node.comments.push(tree.ending(End::Capture))
+                Some(next) if tree.walk.end_at(next).is_some() => {
+                    let end = tree.walk.end_at(next).expect("an end");
+                    node.comments.push(tree.ending(end))
                 }
                 Some(next) if m.correct => {
                     let mut path = vec![[0; 3], next];
@@ -1045,10 +1078,27 @@ pub(crate) fn run(arguments: &SolveArguments) -> ExitCode {
         },
         (None, None) => return fail("no problem given".into()),
     };
-    if let Err(message) = check_size(located.problem(), arguments.memory) {
-        return fail(format!("{name}: {message}"));
-    }
-    let solved = solve(located, name);
+    let limits = match limits(located.problem(), arguments.memory) {
+        Ok(limits) => limits,
+        Err(message) => return fail(format!("{name}: {message}")),
+    };
+    let solved = match solve(located, name.clone(), limits) {
+        Ok(solved) => solved,
+        Err(message) => {
+            let memory = match arguments.memory {
+                Some(memory) => format!("the {} of --memory", human_bytes(memory as f64)),
+                None => format!(
+                    "the {} available",
+                    human_bytes(limits.max_bytes.saturating_mul(SOLUTIONS_HELD) as f64)
+                ),
+            };
+            return fail(format!(
+                "{name}: {message} ({SOLUTIONS_HELD} solutions are held at once, \
+                 each within 1/{SOLUTIONS_HELD} of {memory}); \
+                 give a smaller region (--region) or more memory (--memory)"
+            ));
+        }
+    };
     if let Some(output) = &arguments.output {
         if let Err(message) = write_tree(&solved, output) {
             return fail(message);
@@ -1070,30 +1120,29 @@ fn write_tree(solved: &Solved, output: &Path) -> Result<(), String> {
         .map_err(|error| format!("cannot write {}: {error}", output.display()))
 }
 
-/// Refuses, before any work, a problem whose bound of memory is above
-/// `memory` (default: the memory available), with the figures.
-fn check_size(problem: &Problem, memory: Option<u64>) -> Result<(), String> {
+/// The largest bound of states (`state_bound`) of a problem `solve`
+/// takes on: past it, the problem is refused before any work.
+const MAX_STATE_BOUND: f64 = (1u64 << 40) as f64;
+
+/// Each solve's limits: a sixth of `memory` (default: the memory
+/// available, or none if unknown), as `solve` holds six solutions at once
+/// (three ko assumptions, two sides to play first), with pruning. A
+/// problem whose bound of states is past `MAX_STATE_BOUND` is refused
+/// before any work, with the figures.
+fn limits(problem: &Problem, memory: Option<u64>) -> Result<Limits, String> {
     let states = state_bound(problem);
-    // Three solves for each side to move first, one at a time.
-    let bytes = states * BYTES_PER_STATE;
-    let limit = memory.or_else(crate::common::host::available_memory);
-    match limit {
-        Some(limit) if bytes > limit as f64 => Err(format!(
-            "the region has {} points ({} outside the target strings): up to {} states, \
-             about {} of memory at {} bytes a state, more than the {} {}; \
-             give a smaller region (--region) or more memory (--memory)",
+    if states > MAX_STATE_BOUND {
+        return Err(format!(
+            "the region has {} points ({} outside the target strings): up to {states:.1e} states, \
+             more than the 2^40 solve takes on; give a smaller region (--region)",
             problem.board().points(),
             free_points(problem),
-            crate::common::units::human(states),
-            crate::common::units::human_bytes(bytes),
-            BYTES_PER_STATE,
-            crate::common::units::human_bytes(limit as f64),
-            if memory.is_some() {
-                "of --memory"
-            } else {
-                "available"
-            }
-        )),
-        _ => Ok(()),
+        ));
     }
+    Ok(
+        match memory.or_else(crate::common::host::available_memory) {
+            Some(limit) => Limits::new(limit / SOLUTIONS_HELD),
+            None => Limits::unlimited(),
+        },
+    )
 }

@@ -323,6 +323,27 @@ impl KoReport {
             .iter()
             .map(|&ko| solve::Solution::new(&problem.with_ko(ko)))
             .collect();
+        KoReport::of(solutions)
+    }
+
+    /// The problem solved under each ko assumption with
+    /// `Solution::with_limit`, each solve within `limits`; the first that
+    /// is too large is returned with its assumption.
+    pub(crate) fn with_limit(
+        problem: &Problem,
+        limits: solve::Limits,
+    ) -> Result<KoReport, (KoAssumption, solve::TooLarge)> {
+        let mut solutions = Vec::new();
+        for ko in KoAssumption::ALL {
+            solutions.push(
+                solve::Solution::with_limit(&problem.with_ko(ko), limits)
+                    .map_err(|error| (ko, error))?,
+            );
+        }
+        Ok(KoReport::of(solutions))
+    }
+
+    fn of(solutions: Vec<solve::Solution>) -> KoReport {
         let killed = |i: usize| solutions[i].start().attacker_wins();
         let verdict = match (killed(0), killed(1), killed(2)) {
             (_, _, true) => Verdict::Dead,

@@ -12,7 +12,6 @@
 //! coordinates with the original setup. The rules, the definition of seki
 //! and the file conventions are those of docs/life-and-death.md.
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -21,9 +20,9 @@ use clap::Args;
 
 use crate::common::units::human_bytes;
 use crate::problem::input::{self, InputOptions, RegionProblem, RegionSource, TargetSource};
-use crate::problem::solve::{Limits, Solution, StateKey};
+use crate::problem::seki::{free_points, seki_at, state_bound, SekiTests};
+use crate::problem::solve::{Limits, Solution};
 use crate::problem::{KoAssumption, KoReport, Problem, Verdict};
-use crate::rules::board::PointSet;
 use crate::rules::colour::Colour;
 use crate::rules::moves::Move;
 use crate::sgf;
@@ -194,39 +193,6 @@ struct Solved {
 /// to play first.
 const SOLUTIONS_HELD: u64 = 6;
 
-/// An upper bound of a problem's states, before any work. While a target
-/// string stands, its points hold it; so with `f` points outside the
-/// target strings, the stones are at most `3^f` times, for each target
-/// string but the last to go, its points standing or `3^k` ways refilled;
-/// either side to move, after a pass or not, with one of at most `f`
-/// ko points or none (`4 (f + 1)`), plus the captures (`f + 1`, the
-/// attacker having moved).
-fn state_bound(problem: &Problem) -> f64 {
-    let board = problem.board();
-    let defender = problem.stones(problem.defender());
-    let mut pending = problem.targets();
-    let mut covered = PointSet::EMPTY;
-    let mut sizes = Vec::new();
-    while let Some(point) = pending.first() {
-        let string = board.flood(PointSet::single(point), defender);
-        pending = pending - string;
-        covered |= string;
-        sizes.push(string.len() as i32);
-    }
-    sizes.sort_unstable();
-    sizes.pop();
-    let free = (board.points() - covered.len()) as i32;
-    let refills: f64 = sizes.iter().map(|&k| 1.0 + 3f64.powi(k)).product();
-    5.0 * (free as f64 + 1.0) * 3f64.powi(free) * refills
-}
-
-/// The points of the region outside the target strings.
-fn free_points(problem: &Problem) -> usize {
-    let board = problem.board();
-    let strings = board.flood(problem.targets(), problem.stones(problem.defender()));
-    board.points() - strings.len()
-}
-
 /// The three solutions of a problem (in the order of `KoAssumption::ALL`)
 /// walked together: the same moves lead to the same state in each, by its
 /// own number.
@@ -364,69 +330,6 @@ enum End {
 /// The longest line followed, in plies.
 const MAX_LINE: usize = 80;
 
-/// The seki tests made so far (by the position, with no ko or pass), and
-/// how many were left out as too large.
-#[derive(Default)]
-struct SekiTests {
-    done: HashMap<StateKey, bool>,
-    skipped: usize,
-}
-
-/// The largest state bound (`state_bound`) of a problem solved with the
-/// roles swapped to tell seki from life; a larger one is left out, and
-/// the life stays "alive", with a note.
-const MAX_SEKI_BOUND: f64 = 2e7;
-
-/// Whether the defender, living in state `at` of the basic-ko solution,
-/// lives there in seki: the attacker has stones in the region that the
-/// defender cannot capture either (the same position solved with the
-/// roles swapped: the attacker's stones as the targets, the same player
-/// to move, basic ko). Without attacker stones in the region it is life.
-fn seki_at(problem: &Problem, solution: &Solution, at: usize, tests: &mut SekiTests) -> bool {
-    let key = solution.key(at);
-    if key.attacker == 0 {
-        return false;
-    }
-    let key = StateKey {
-        passes: 0,
-        ko: u8::MAX,
-        ..key
-    };
-    if let Some(&seki) = tests.done.get(&key) {
-        return seki;
-    }
-    let defender = problem.defender();
-    let (black, white) = match defender {
-        Colour::Black => (key.defender, key.attacker),
-        Colour::White => (key.attacker, key.defender),
-    };
-    let to_move = if key.attacker_to_move {
-        defender.opposite()
-    } else {
-        defender
-    };
-    let swapped = Problem::new(
-        *problem.board(),
-        PointSet(black),
-        PointSet(white),
-        to_move,
-        PointSet(key.attacker),
-        KoAssumption::Basic,
-    );
-    let seki = match swapped {
-        Ok(swapped) if state_bound(&swapped) <= MAX_SEKI_BOUND => {
-            !Solution::new(&swapped).start().attacker_wins()
-        }
-        Ok(_) => {
-            tests.skipped += 1;
-            false
-        }
-        Err(_) => false,
-    };
-    tests.done.insert(key, seki);
-    seki
-}
-
 /// Solves a problem with its player to move first under the three ko
 /// assumptions, each solve within `limits`; a solve too large is
 /// refused with the solver's figures.
@@ -452,7 +355,7 @@ fn solve_side(problem: &Problem, limits: Limits, tests: &mut SekiTests) -> Resul
             let verdict = verdict_of(killed);
             // After a game-ending pass the stones are the start's.
             let seki = verdict == Verdict::Alive
-                && seki_at(problem, basic, next.map_or(0, |next| next[0]), tests);
+                && seki_at(problem, basic.key(next.map_or(0, |next| next[0])), tests);
             FirstMove {
                 mv,
                 outcome: Outcome::of(verdict, seki),
@@ -514,7 +417,7 @@ fn solve(located: RegionProblem, name: String, limits: Limits) -> Result<Solved,
         located,
         name,
         sides,
-        seki_untested: tests.skipped,
+        seki_untested: tests.skipped(),
         seconds: started.elapsed().as_secs_f64(),
     })
 }

@@ -22,9 +22,9 @@
 //! enumerated, then solved by one retrograde pass, within a memory limit
 //! if asked; `benson` finds the unconditionally alive stones that let it
 //! stop searching where the defender has won; `baseline` is the first
-//! solver, kept for the benchmark. `KoReport` solves a problem under the
-//! three ko assumptions and says whether its status is a ko, and who must
-//! win it. `input` (feature `cli`) reads problems as
+//! solver, kept for the benchmark; `seki` tells seki from life.
+//! `KoReport` solves a problem under the three ko assumptions and says
+//! whether its status is a ko, and who must win it. `input` (feature `cli`) reads problems as
 //! players write them, an SGF file or a diagram of a whole board, and
 //! finds their region and targets.
 
@@ -38,6 +38,7 @@ mod benson;
 pub(crate) mod input;
 #[cfg(all(test, feature = "cli"))]
 mod input_tests;
+pub(crate) mod seki;
 pub(crate) mod solve;
 #[cfg(test)]
 mod tests;

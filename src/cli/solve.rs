@@ -72,8 +72,10 @@ pub(crate) struct SolveArguments {
     #[arg(short = 'o', long = "output", value_name = "SOLVED.sgf")]
     output: Option<PathBuf>,
 
-    /// Refuse a problem whose bound of memory is above this (for example
-    /// 8G or 512M); by default, the memory available.
+    /// The memory the solve may use (for example 8G or 512M), a sixth
+    /// for each of the six solutions held; a problem that needs more is
+    /// refused with the solver's figures. By default, the memory
+    /// available.
     #[arg(long, value_name = "SIZE", value_parser = crate::common::units::parse_size)]
     memory: Option<u64>,
 }

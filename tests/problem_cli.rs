@@ -83,6 +83,39 @@ fn the_problem_set_solves_to_its_committed_output() {
     }
 }
 
+/// The main line plays perfectly under basic ko: when the attacker
+/// captures the targets with no threats, the line is as long as the
+/// basic-ko solution counts (the attacker's shortest capture against the
+/// defender's longest resistance), for every problem of
+/// gtp-tests/problems and both sides to play first.
+#[test]
+fn the_main_line_is_as_long_as_the_basic_ko_capture() {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(problems())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "sgf"))
+        .collect();
+    files.sort();
+    let mut captured = 0;
+    for file in files {
+        let json = parse_json(&solve(&[file.to_str().unwrap(), "--json"]));
+        for side in json.at("sides").list() {
+            let basic = side.at("ko").at("basic");
+            if basic.at("captured") != &Json::Bool(true) {
+                continue;
+            }
+            assert_eq!(
+                side.at("main_line").list().len() as f64,
+                basic.at("plies").number(),
+                "{}: {side:?}",
+                file.display()
+            );
+            captured += 1;
+        }
+    }
+    assert!(captured >= 5, "{captured}");
+}
+
 /// A corner problem with extra stones far away, so that the region and
 /// the targets can be given several ways.
 const MARKED: &str = "(;GM[1]FF[4]SZ[19]C[a corner]AB[ao][bo][co][do][dp][dq][dr][ds][pd]\
@@ -159,8 +192,18 @@ fn bad_input_fails_with_a_clear_message_and_no_output() {
             "A1: a target (--targets) holds no stone",
         ),
         (
-            vec![&corner, "--memory", "1K"],
-            "bulky-five.sgf: the region has 11 points",
+            vec![&corner, "--memory", "200K"],
+            "bulky-five.sgf: with Black first, basic ko: the problem needs more than 33.3 KiB \
+             of memory, the limit: stopped after",
+        ),
+        (
+            vec![&corner, "--memory", "200K"],
+            "each within 1/6 of the 200.0 KiB of --memory",
+        ),
+        (
+            vec![&corner, "--region", "A1-G5"],
+            "the region has 35 points (29 outside the target strings): up to 1.0e16 states, \
+             more than the 2^40",
         ),
     ];
     for (arguments, message) in cases {
@@ -348,6 +391,16 @@ fn replay(
                 } else {
                     to_move = to_move.opponent();
                 }
+            }
+        } else if comment.contains("unconditionally alive") {
+            // Every target stone stands: a stone tried there is refused.
+            let to_move = path.last().map_or(first, |(colour, _)| colour.opponent());
+            for target in targets {
+                let tried = board.play(to_move, shape.parse_move(target).unwrap());
+                assert!(
+                    tried.as_ref().is_err_and(|e| e.contains("occupied")),
+                    "{path:?}: {target} {tried:?}"
+                );
             }
         } else if comment.contains("Two passes") {
             assert_eq!(end, AfterMove::TwoPasses, "{path:?}");
@@ -675,36 +728,34 @@ fn outline(tree: &Tree, out: &mut Vec<String>) {
 
 /// The solution trees GoGui's gogui-convert and Sabaki's @sabaki/sgf read
 /// and wrote back (gtp-tests/sgf/problems, see the README there): the same
-/// moves, comments and marks as the tree smallgo writes now, and as a
-/// problem file (SQ and MA in the root) they solve as their problem does.
+/// moves, comments and marks as the tree smallgo wrote for them (kept
+/// there as smallgo-solve-NAME.sgf; the tree smallgo writes now may have
+/// other lines), and as a problem file (SQ and MA in the root) they solve
+/// as their problem does now.
 #[test]
 fn trees_written_back_by_gogui_and_sabaki_read_the_same() {
     let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("gtp-tests/sgf/problems");
-    let scratch = tempfile::tempdir().unwrap();
     let mut read = 0;
     for reader in ["gogui-convert", "sabaki"] {
         for name in ["bulky-five", "bent-four-corner"] {
             let fixture = folder.join(format!("{reader}-solve-{name}.sgf"));
-            let ours = scratch.path().join(format!("{name}.sgf"));
-            let json = parse_json(&solve(&[
-                &problem(name),
-                "--json",
-                "-o",
-                ours.to_str().unwrap(),
-            ]));
+            let original = folder.join(format!("smallgo-solve-{name}.sgf"));
+            let json = parse_json(&solve(&[&problem(name), "--json"]));
             let (mut theirs, mut written) = (Vec::new(), Vec::new());
             let fixture_text = std::fs::read_to_string(&fixture).unwrap();
             outline(&parse_tree(&fixture_text), &mut theirs);
             outline(
-                &parse_tree(&std::fs::read_to_string(&ours).unwrap()),
+                &parse_tree(&std::fs::read_to_string(&original).unwrap()),
                 &mut written,
             );
             // The roots differ in the writer's name and property order.
             assert_eq!(theirs[1..], written[1..], "{}", fixture.display());
-            let again = parse_json(&solve(&[fixture.to_str().unwrap(), "--json"]));
-            assert_eq!(again.at("region").at("source").text(), "marked");
-            assert_eq!(again.at("targets").list(), json.at("targets").list());
-            assert_eq!(again.at("sides"), json.at("sides"), "{}", fixture.display());
+            for file in [&fixture, &original] {
+                let again = parse_json(&solve(&[file.to_str().unwrap(), "--json"]));
+                assert_eq!(again.at("region").at("source").text(), "marked");
+                assert_eq!(again.at("targets").list(), json.at("targets").list());
+                assert_eq!(again.at("sides"), json.at("sides"), "{}", file.display());
+            }
             read += 1;
         }
     }

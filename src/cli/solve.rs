@@ -1,8 +1,9 @@
 //! `smallgo solve PROBLEM.sgf [--region ...] [--targets ...] [--json]
 //! [-o SOLVED.sgf]`: a life-and-death problem read from an SGF file (or a
 //! diagram), its region and targets found (`problem::input`), solved
-//! exactly for each side to play first under the three ko assumptions,
-//! and reported: the region drawn, the status (dead, alive, seki, or a ko
+//! exactly for each side to play first under the three ko assumptions
+//! (within `--memory`, or refused with the solver's figures), and
+//! reported: the region drawn, the status (dead, alive, seki, or a ko
 //! and who must win it), every first move with its result, the main line;
 //! as text or one JSON document. `-o` writes the solution tree as problem
 //! collections have it: every first move of the side to play, the correct
@@ -11,17 +12,17 @@
 //! coordinates with the original setup. The rules, the definition of seki
 //! and the file conventions are those of docs/life-and-death.md.
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Args;
 
+use crate::common::units::human_bytes;
 use crate::problem::input::{self, InputOptions, RegionProblem, RegionSource, TargetSource};
-use crate::problem::solve::{Solution, StateKey};
+use crate::problem::seki::{free_points, seki_at, state_bound, SekiTests};
+use crate::problem::solve::{Limits, Solution};
 use crate::problem::{KoAssumption, KoReport, Problem, Verdict};
-use crate::rules::board::PointSet;
 use crate::rules::colour::Colour;
 use crate::rules::moves::Move;
 use crate::sgf;
@@ -71,8 +72,10 @@ pub(crate) struct SolveArguments {
     #[arg(short = 'o', long = "output", value_name = "SOLVED.sgf")]
     output: Option<PathBuf>,
 
-    /// Refuse a problem whose bound of memory is above this (for example
-    /// 8G or 512M); by default, the memory available.
+    /// The memory the solve may use (for example 8G or 512M), a sixth
+    /// for each of the six solutions held; a problem that needs more is
+    /// refused with the solver's figures. By default, the memory
+    /// available.
     #[arg(long, value_name = "SIZE", value_parser = crate::common::units::parse_size)]
     memory: Option<u64>,
 }
@@ -188,44 +191,9 @@ struct Solved {
     seconds: f64,
 }
 
-/// The bytes a state of the solver takes at most in a solve's peak
-/// (`Solution::peak_bytes` over states was 100 to 170 on the problems of
-/// gtp-tests/problems), times the six solutions `solve` holds at once
-/// (three ko assumptions, two sides to play first).
-const BYTES_PER_STATE: f64 = 6.0 * 200.0;
-
-/// An upper bound of a problem's states, before any work. While a target
-/// string stands, its points hold it; so with `f` points outside the
-/// target strings, the stones are at most `3^f` times, for each target
-/// string but the last to go, its points standing or `3^k` ways refilled;
-/// either side to move, after a pass or not, with one of at most `f`
-/// ko points or none (`4 (f + 1)`), plus the captures (`f + 1`, the
-/// attacker having moved).
-fn state_bound(problem: &Problem) -> f64 {
-    let board = problem.board();
-    let defender = problem.stones(problem.defender());
-    let mut pending = problem.targets();
-    let mut covered = PointSet::EMPTY;
-    let mut sizes = Vec::new();
-    while let Some(point) = pending.first() {
-        let string = board.flood(PointSet::single(point), defender);
-        pending = pending - string;
-        covered |= string;
-        sizes.push(string.len() as i32);
-    }
-    sizes.sort_unstable();
-    sizes.pop();
-    let free = (board.points() - covered.len()) as i32;
-    let refills: f64 = sizes.iter().map(|&k| 1.0 + 3f64.powi(k)).product();
-    5.0 * (free as f64 + 1.0) * 3f64.powi(free) * refills
-}
-
-/// The points of the region outside the target strings.
-fn free_points(problem: &Problem) -> usize {
-    let board = problem.board();
-    let strings = board.flood(problem.targets(), problem.stones(problem.defender()));
-    board.points() - strings.len()
-}
+/// The solutions `solve` holds at once: three ko assumptions, two sides
+/// to play first.
+const SOLUTIONS_HELD: u64 = 6;
 
 /// The three solutions of a problem (in the order of `KoAssumption::ALL`)
 /// walked together: the same moves lead to the same state in each, by its
@@ -264,18 +232,23 @@ impl Walk<'_> {
         next.map_or(Verdict::Alive, |next| verdict_of(self.killed(next)))
     }
 
-    /// The best moves of a state for its mover, best first: those whose
-    /// outcome is best for the mover (a kill without ko before a ko, life
-    /// without ko before a ko), and among them those that are best with no
-    /// threats (the attacker's shortest capture, the defender's longest
-    /// resistance); the pass first, then point order.
+    /// The best moves of a state for its mover, best first: those that
+    /// are best with no threats (the basic-ko solution's best moves: the
+    /// attacker's shortest capture, the defender's longest resistance, or
+    /// its moves that live), and among them those whose outcome over the
+    /// three ko assumptions is best for the mover (a kill without ko
+    /// before a ko, life without ko before a ko); the pass first, then
+    /// point order. Following them plays perfectly under basic ko: a line
+    /// the attacker wins ends in the capture after as many plies as the
+    /// basic-ko solution counts.
     fn ranked(&self, at: At) -> Vec<Move> {
         let attacker = self.attacker_moves(at);
         let basic_best = self.solutions[0].best_moves(at[0]);
-        let mut scored: Vec<(u8, bool, usize, Move)> = self.solutions[0]
+        let mut scored: Vec<(u8, usize, Move)> = self.solutions[0]
             .moves_of(at[0])
             .into_iter()
             .enumerate()
+            .filter(|(_, (mv, _))| basic_best.contains(mv))
             .filter_map(|(order, (mv, _))| {
                 let next = self.step(at, mv)?;
                 let outcome = Outcome::of(self.verdict_after(next), false);
@@ -284,20 +257,33 @@ impl Walk<'_> {
                 } else {
                     4 - outcome.for_attacker()
                 };
-                Some((score, basic_best.contains(&mv), order, mv))
+                Some((score, order, mv))
             })
             .collect();
         // Among equals a pass comes first: a living defender keeps its
         // eyes, an attacker that cannot kill gives no stones away.
-        scored.sort_by_key(|&(score, best, order, mv)| {
-            (std::cmp::Reverse((score, best)), mv != Move::Pass, order)
-        });
-        let top = scored.first().map(|&(score, best, _, _)| (score, best));
+        scored
+            .sort_by_key(|&(score, order, mv)| (std::cmp::Reverse(score), mv != Move::Pass, order));
+        let top = scored.first().map(|&(score, _, _)| score);
         scored
             .into_iter()
-            .take_while(|&(score, best, _, _)| Some((score, best)) == top)
-            .map(|(_, _, _, mv)| mv)
+            .take_while(|&(score, _, _)| Some(score) == top)
+            .map(|(_, _, mv)| mv)
             .collect()
+    }
+
+    /// Whether the game is over at `at` with no move: the targets
+    /// captured, or a target unconditionally alive (a state the solver
+    /// pruned, the same in the three solutions: the defender has won).
+    fn end_at(&self, at: At) -> Option<End> {
+        let solution = &self.solutions[0];
+        if solution.key(at[0]).is_capture() {
+            Some(End::Capture)
+        } else if solution.is_settled(at[0]) {
+            Some(End::Settled)
+        } else {
+            None
+        }
     }
 
     /// Follows the first ranked move of each state from `at`: the moves,
@@ -308,14 +294,14 @@ impl Walk<'_> {
         let mut seen = vec![at];
         let mut at = at;
         loop {
-            if self.solutions[0].key(at[0]).is_capture() {
-                return (moves, at, End::Capture);
+            if let Some(end) = self.end_at(at) {
+                return (moves, at, end);
             }
             if moves.len() >= limit {
                 return (moves, at, End::Cut);
             }
             let Some(&mv) = self.ranked(at).first() else {
-                return (moves, at, End::Capture);
+                return (moves, at, End::Settled);
             };
             moves.push(mv);
             match self.step(at, mv).expect("a ranked move is a move") {
@@ -336,6 +322,8 @@ impl Walk<'_> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum End {
     Capture,
+    /// A target unconditionally alive.
+    Settled,
     Passes,
     Repeats,
     Cut,
@@ -344,71 +332,17 @@ enum End {
 /// The longest line followed, in plies.
 const MAX_LINE: usize = 80;
 
-/// The seki tests made so far (by the position, with no ko or pass), and
-/// how many were left out as too large.
-#[derive(Default)]
-struct SekiTests {
-    done: HashMap<StateKey, bool>,
-    skipped: usize,
-}
-
-/// The largest state bound (`state_bound`) of a problem solved with the
-/// roles swapped to tell seki from life; a larger one is left out, and
-/// the life stays "alive", with a note.
-const MAX_SEKI_BOUND: f64 = 2e7;
-
-/// Whether the defender, living in state `at` of the basic-ko solution,
-/// lives there in seki: the attacker has stones in the region that the
-/// defender cannot capture either (the same position solved with the
-/// roles swapped: the attacker's stones as the targets, the same player
-/// to move, basic ko). Without attacker stones in the region it is life.
-fn seki_at(problem: &Problem, solution: &Solution, at: usize, tests: &mut SekiTests) -> bool {
-    let key = solution.key(at);
-    if key.attacker == 0 {
-        return false;
-    }
-    let key = StateKey {
-        passes: 0,
-        ko: u8::MAX,
-        ..key
-    };
-    if let Some(&seki) = tests.done.get(&key) {
-        return seki;
-    }
-    let defender = problem.defender();
-    let (black, white) = match defender {
-        Colour::Black => (key.defender, key.attacker),
-        Colour::White => (key.attacker, key.defender),
-    };
-    let to_move = if key.attacker_to_move {
-        defender.opposite()
-    } else {
-        defender
-    };
-    let swapped = Problem::new(
-        *problem.board(),
-        PointSet(black),
-        PointSet(white),
-        to_move,
-        PointSet(key.attacker),
-        KoAssumption::Basic,
-    );
-    let seki = match swapped {
-        Ok(swapped) if state_bound(&swapped) <= MAX_SEKI_BOUND => {
-            !Solution::new(&swapped).start().attacker_wins()
-        }
-        Ok(_) => {
-            tests.skipped += 1;
-            false
-        }
-        Err(_) => false,
-    };
-    tests.done.insert(key, seki);
-    seki
-}
-
-fn solve_side(problem: &Problem, tests: &mut SekiTests) -> Side {
-    let report = KoReport::new(problem);
+/// Solves a problem with its player to move first under the three ko
+/// assumptions, each solve within `limits`; a solve too large is
+/// refused with the solver's figures.
+fn solve_side(problem: &Problem, limits: Limits, tests: &mut SekiTests) -> Result<Side, String> {
+    let report = KoReport::with_limit(problem, limits).map_err(|(ko, error)| {
+        format!(
+            "with {} first, {}: {error}",
+            colour_word(problem.to_move()),
+            ko_words(ko)
+        )
+    })?;
     let walk = Walk {
         solutions: &report.solutions,
     };
@@ -423,7 +357,7 @@ fn solve_side(problem: &Problem, tests: &mut SekiTests) -> Side {
             let verdict = verdict_of(killed);
             // After a game-ending pass the stones are the start's.
             let seki = verdict == Verdict::Alive
-                && seki_at(problem, basic, next.map_or(0, |next| next[0]), tests);
+                && seki_at(problem, basic.key(next.map_or(0, |next| next[0])), tests);
             FirstMove {
                 mv,
                 outcome: Outcome::of(verdict, seki),
@@ -463,31 +397,31 @@ fn solve_side(problem: &Problem, tests: &mut SekiTests) -> Side {
         m.correct = score(m.outcome) == best && best > score(fails);
     }
     let line = walk.line([0; 3], MAX_LINE).0;
-    Side {
+    Ok(Side {
         first: problem.to_move(),
         line,
         report,
         outcome,
         moves,
-    }
+    })
 }
 
 /// Solves a located problem for both sides to play first.
-fn solve(located: RegionProblem, name: String) -> Solved {
+fn solve(located: RegionProblem, name: String, limits: Limits) -> Result<Solved, String> {
     let started = Instant::now();
     let problem = located.problem().clone();
     let mut tests = SekiTests::default();
     let sides = vec![
-        solve_side(&problem, &mut tests),
-        solve_side(&problem.with_other_to_move(), &mut tests),
+        solve_side(&problem, limits, &mut tests)?,
+        solve_side(&problem.with_other_to_move(), limits, &mut tests)?,
     ];
-    Solved {
+    Ok(Solved {
         located,
         name,
         sides,
-        seki_untested: tests.skipped,
+        seki_untested: tests.skipped(),
         seconds: started.elapsed().as_secs_f64(),
-    }
+    })
 }
 
 fn colour_word(colour: Colour) -> &'static str {
@@ -631,6 +565,9 @@ impl Solved {
                 self.line_text(side.first, &side.line)
             ));
             out.push_str("  first moves:\n");
+            if side.report.solutions[0].is_settled(0) {
+                out.push_str("    none searched: a target is unconditionally alive\n");
+            }
             let mut order: Vec<&FirstMove> = side.moves.iter().collect();
             order.sort_by_key(|m| !m.correct);
             for m in order {
@@ -807,6 +744,9 @@ impl Tree<'_> {
         let defender = colour_word(self.solved.attacker().opposite());
         match end {
             End::Capture => format!("{attacker} has captured the targets."),
+            End::Settled => {
+                format!("{defender}'s targets are unconditionally alive: they live.")
+            }
             End::Passes => format!("Two passes end the game: {defender}'s targets live."),
             End::Repeats => format!(
                 "The position repeats: an endless game, which {defender} (the defender) wins."
@@ -844,8 +784,9 @@ impl Tree<'_> {
             match self.walk.step(at, mv).expect("a ranked move is a move") {
                 None => node.comments.push(self.ending(End::Passes)),
                 Some(next) if path.contains(&next) => node.comments.push(self.ending(End::Repeats)),
-                Some(next) if self.walk.solutions[0].key(next[0]).is_capture() => {
-                    node.comments.push(self.ending(End::Capture))
+                Some(next) if self.walk.end_at(next).is_some() => {
+                    let end = self.walk.end_at(next).expect("an end");
+                    node.comments.push(self.ending(end))
                 }
                 Some(_) if path.len() >= MAX_LINE => node.comments.push(self.ending(End::Cut)),
                 Some(next) => {
@@ -952,8 +893,9 @@ impl Solved {
             }
             match next {
                 None => node.comments.push(tree.ending(End::Passes)),
-                Some(next) if tree.walk.solutions[0].key(next[0]).is_capture() => {
-                    node.comments.push(tree.ending(End::Capture))
+                Some(next) if tree.walk.end_at(next).is_some() => {
+                    let end = tree.walk.end_at(next).expect("an end");
+                    node.comments.push(tree.ending(end))
                 }
                 Some(next) if m.correct => {
                     let mut path = vec![[0; 3], next];
@@ -1041,10 +983,27 @@ pub(crate) fn run(arguments: &SolveArguments) -> ExitCode {
         },
         (None, None) => return fail("no problem given".into()),
     };
-    if let Err(message) = check_size(located.problem(), arguments.memory) {
-        return fail(format!("{name}: {message}"));
-    }
-    let solved = solve(located, name);
+    let limits = match limits(located.problem(), arguments.memory) {
+        Ok(limits) => limits,
+        Err(message) => return fail(format!("{name}: {message}")),
+    };
+    let solved = match solve(located, name.clone(), limits) {
+        Ok(solved) => solved,
+        Err(message) => {
+            let memory = match arguments.memory {
+                Some(memory) => format!("the {} of --memory", human_bytes(memory as f64)),
+                None => format!(
+                    "the {} available",
+                    human_bytes(limits.max_bytes.saturating_mul(SOLUTIONS_HELD) as f64)
+                ),
+            };
+            return fail(format!(
+                "{name}: {message} ({SOLUTIONS_HELD} solutions are held at once, \
+                 each within 1/{SOLUTIONS_HELD} of {memory}); \
+                 give a smaller region (--region) or more memory (--memory)"
+            ));
+        }
+    };
     if let Some(output) = &arguments.output {
         if let Err(message) = write_tree(&solved, output) {
             return fail(message);
@@ -1066,30 +1025,29 @@ fn write_tree(solved: &Solved, output: &Path) -> Result<(), String> {
         .map_err(|error| format!("cannot write {}: {error}", output.display()))
 }
 
-/// Refuses, before any work, a problem whose bound of memory is above
-/// `memory` (default: the memory available), with the figures.
-fn check_size(problem: &Problem, memory: Option<u64>) -> Result<(), String> {
+/// The largest bound of states (`state_bound`) of a problem `solve`
+/// takes on: past it, the problem is refused before any work.
+const MAX_STATE_BOUND: f64 = (1u64 << 40) as f64;
+
+/// Each solve's limits: a sixth of `memory` (default: the memory
+/// available, or none if unknown), as `solve` holds six solutions at once
+/// (three ko assumptions, two sides to play first), with pruning. A
+/// problem whose bound of states is past `MAX_STATE_BOUND` is refused
+/// before any work, with the figures.
+fn limits(problem: &Problem, memory: Option<u64>) -> Result<Limits, String> {
     let states = state_bound(problem);
-    // Three solves for each side to move first, one at a time.
-    let bytes = states * BYTES_PER_STATE;
-    let limit = memory.or_else(crate::common::host::available_memory);
-    match limit {
-        Some(limit) if bytes > limit as f64 => Err(format!(
-            "the region has {} points ({} outside the target strings): up to {} states, \
-             about {} of memory at {} bytes a state, more than the {} {}; \
-             give a smaller region (--region) or more memory (--memory)",
+    if states > MAX_STATE_BOUND {
+        return Err(format!(
+            "the region has {} points ({} outside the target strings): up to {states:.1e} states, \
+             more than the 2^40 solve takes on; give a smaller region (--region)",
             problem.board().points(),
             free_points(problem),
-            crate::common::units::human(states),
-            crate::common::units::human_bytes(bytes),
-            BYTES_PER_STATE,
-            crate::common::units::human_bytes(limit as f64),
-            if memory.is_some() {
-                "of --memory"
-            } else {
-                "available"
-            }
-        )),
-        _ => Ok(()),
+        ));
     }
+    Ok(
+        match memory.or_else(crate::common::host::available_memory) {
+            Some(limit) => Limits::new(limit / SOLUTIONS_HELD),
+            None => Limits::unlimited(),
+        },
+    )
 }

@@ -1,8 +1,9 @@
 //! Problems read from SGF and diagrams: the region and the targets found
 //! on corner, edge and centre setups of a 19x19 board, given by marks and
 //! by options, the whole board's coordinates round trip, faults refused
-//! with the property, option or point named, and problems read from files
-//! solved as the brute force of `tests` solves them.
+//! with the property, option or point named, problems read from files
+//! solved as the brute force of `tests` solves them, and the seki test on
+//! problems of the set.
 
 use crate::problem::input::{
     self, comment_hint, InputError, InputOptions, RegionProblem, RegionSource, TargetSource, Vertex,
@@ -422,4 +423,56 @@ fn the_problem_set_agrees_with_the_brute_force() {
         checked += 1;
     }
     assert_eq!(checked, files.len(), "every problem of the set is small");
+}
+
+/// The seki test (`seki::seki_at`) on two problems of the set: the seki
+/// in the corner is seki with either side to move; in the bulky five,
+/// after the defender's living first moves and any placement of the
+/// attacker's in reply, the defender lives with attacker stones in its
+/// eye space that it can capture: life, not seki.
+#[test]
+fn seki_is_told_from_life_on_the_problem_set() {
+    use crate::problem::seki::{seki_at, SekiTests};
+    let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("gtp-tests/problems");
+    let read = |name: &str| {
+        input::read_file(
+            &folder.join(format!("{name}.sgf")),
+            &InputOptions::default(),
+        )
+        .unwrap_or_else(|e| panic!("{e}"))
+        .problem()
+        .clone()
+    };
+    let mut tests = SekiTests::default();
+    let corner = read("seki-corner");
+    for problem in [corner.clone(), corner.with_other_to_move()] {
+        let solution = Solution::new(&problem);
+        assert!(!solution.start().attacker_wins());
+        assert!(seki_at(&problem, solution.key(0), &mut tests));
+    }
+    let five = read("bulky-five").with_other_to_move();
+    assert_eq!(five.to_move(), five.defender());
+    let solution = Solution::new(&five);
+    let mut lives_with_attackers = 0;
+    for (mv, status) in solution.first_moves() {
+        if status.attacker_wins() {
+            continue;
+        }
+        let Some(Some(after)) = solution.child(0, mv) else {
+            continue;
+        };
+        for (reply, status) in solution.moves_of(after) {
+            let Some(Some(state)) = solution.child(after, reply) else {
+                continue;
+            };
+            let key = solution.key(state);
+            if status.attacker_wins() || key.attacker == 0 || key.is_capture() {
+                continue;
+            }
+            assert!(!seki_at(&five, key, &mut tests), "{mv:?} {reply:?}");
+            lives_with_attackers += 1;
+        }
+    }
+    assert!(lives_with_attackers > 0);
+    assert_eq!(tests.skipped(), 0);
 }

@@ -22,9 +22,9 @@
 //! enumerated, then solved by one retrograde pass, within a memory limit
 //! if asked; `benson` finds the unconditionally alive stones that let it
 //! stop searching where the defender has won; `baseline` is the first
-//! solver, kept for the benchmark. `KoReport` solves a problem under the
-//! three ko assumptions and says whether its status is a ko, and who must
-//! win it. `input` (feature `cli`) reads problems as
+//! solver, kept for the benchmark; `seki` tells seki from life.
+//! `KoReport` solves a problem under the three ko assumptions and says
+//! whether its status is a ko, and who must win it. `input` (feature `cli`) reads problems as
 //! players write them, an SGF file or a diagram of a whole board, and
 //! finds their region and targets.
 
@@ -38,6 +38,7 @@ mod benson;
 pub(crate) mod input;
 #[cfg(all(test, feature = "cli"))]
 mod input_tests;
+pub(crate) mod seki;
 pub(crate) mod solve;
 #[cfg(test)]
 mod tests;
@@ -323,6 +324,27 @@ impl KoReport {
             .iter()
             .map(|&ko| solve::Solution::new(&problem.with_ko(ko)))
             .collect();
+        KoReport::of(solutions)
+    }
+
+    /// The problem solved under each ko assumption with
+    /// `Solution::with_limit`, each solve within `limits`; the first that
+    /// is too large is returned with its assumption.
+    pub(crate) fn with_limit(
+        problem: &Problem,
+        limits: solve::Limits,
+    ) -> Result<KoReport, (KoAssumption, solve::TooLarge)> {
+        let mut solutions = Vec::new();
+        for ko in KoAssumption::ALL {
+            solutions.push(
+                solve::Solution::with_limit(&problem.with_ko(ko), limits)
+                    .map_err(|error| (ko, error))?,
+            );
+        }
+        Ok(KoReport::of(solutions))
+    }
+
+    fn of(solutions: Vec<solve::Solution>) -> KoReport {
         let killed = |i: usize| solutions[i].start().attacker_wins();
         let verdict = match (killed(0), killed(1), killed(2)) {
             (_, _, true) => Verdict::Dead,

@@ -19,7 +19,7 @@
 //! whatever the ko threats.
 
 use crate::problem::input::{RegionProblem, Vertex};
-use crate::problem::solve::{Solution, StateKey, Status};
+use crate::problem::solve::{Limits, Solution, StateKey, Status};
 use crate::problem::{KoAssumption, KoReport, Problem, Verdict};
 use crate::rules::board::{Board, Point, PointSet};
 use crate::rules::colour::Colour;
@@ -120,9 +120,31 @@ pub fn parse_ko(text: &str) -> Option<KoAssumption> {
 impl ProblemGame {
     /// Solves the problem under the three ko assumptions and starts its
     /// game, played under `ko`.
-    pub fn new(region: RegionProblem, ko: KoAssumption) -> ProblemGame {
-        let report = KoReport::new(region.problem());
-        ProblemGame {
+    ///
+    /// The three solves share the memory available here; a problem too
+    /// large for it is refused with the solver's figures, before the
+    /// memory runs out.
+    pub fn new(region: RegionProblem, ko: KoAssumption) -> Result<ProblemGame, String> {
+        let max_bytes = crate::common::host::available_memory().map_or(u64::MAX, |bytes| bytes / 3);
+        ProblemGame::within(region, ko, max_bytes)
+    }
+
+    /// As `new`, each of the three solves within `max_bytes`. Every state
+    /// reachable is kept (no pruning): the game may go on past a point
+    /// where a target has become unconditionally alive.
+    fn within(
+        region: RegionProblem,
+        ko: KoAssumption,
+        max_bytes: u64,
+    ) -> Result<ProblemGame, String> {
+        let limits = Limits::new(max_bytes).with_prune(false);
+        let report = KoReport::with_limit(region.problem(), limits).map_err(|(ko, error)| {
+            format!(
+                "the problem is too large to solve here (ko assumption {}): {error}",
+                ko_name(ko)
+            )
+        })?;
+        Ok(ProblemGame {
             region,
             report,
             ko,
@@ -131,7 +153,7 @@ impl ProblemGame {
                 state: 0,
                 ended: false,
             },
-        }
+        })
     }
 
     pub fn problem(&self) -> &Problem {
@@ -539,6 +561,7 @@ mod tests {
             from_diagram(diagram, &options).unwrap(),
             KoAssumption::Basic,
         )
+        .unwrap()
     }
 
     fn mv(game: &ProblemGame, name: &str) -> Move {
@@ -566,6 +589,21 @@ mod tests {
         XXXXX./
         OOOOX./
         ...OX.";
+
+    #[test]
+    fn a_problem_too_large_for_its_memory_is_refused_with_figures() {
+        let options = InputOptions {
+            player: Some(Colour::Black),
+            ..InputOptions::default()
+        };
+        let region = from_diagram(THREE, &options).unwrap();
+        let error = ProblemGame::within(region.clone(), KoAssumption::Basic, 1_000)
+            .err()
+            .expect("a solve within 1,000 bytes");
+        assert!(error.contains("too large to solve here"), "{error}");
+        assert!(error.contains("states"), "{error}");
+        assert!(ProblemGame::within(region, KoAssumption::Basic, u64::MAX).is_ok());
+    }
 
     #[test]
     fn the_attacker_kills_and_the_defender_lives() {

@@ -643,10 +643,13 @@ impl Engine {
         let options = crate::problem::input::InputOptions::default();
         match crate::problem::input::locate(board.setup(to_move), &options) {
             Ok(region) => {
-                let game =
-                    ProblemGame::new(region, ko.unwrap_or(crate::problem::KoAssumption::Basic));
-                self.problem = Some(game);
-                success(if to_move.is_black() { "black" } else { "white" })
+                match ProblemGame::new(region, ko.unwrap_or(crate::problem::KoAssumption::Basic)) {
+                    Ok(game) => {
+                        self.problem = Some(game);
+                        success(if to_move.is_black() { "black" } else { "white" })
+                    }
+                    Err(error) => failure(error),
+                }
             }
             Err(error) => failure(format!("no problem here: {error}")),
         }

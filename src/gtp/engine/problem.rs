@@ -394,7 +394,7 @@ pub(super) fn print_sgf(game: &ProblemGame, arguments: &[&str]) -> Reply {
 /// marked or inferred) and starts its game under `ko`.
 pub(super) fn read(path: &std::path::Path, ko: KoAssumption) -> Result<ProblemGame, String> {
     let region = input::read_file(path, &InputOptions::default()).map_err(|e| e.to_string())?;
-    Ok(ProblemGame::new(region, ko))
+    ProblemGame::new(region, ko)
 }
 
 /// Whether an SGF text marks a problem: a region (`SQ`) or targets (`MA`,
@@ -407,7 +407,7 @@ pub(super) fn is_marked(text: &str) -> bool {
 /// its game started under `ko`.
 pub(super) fn from_text(text: &str, ko: KoAssumption) -> Result<ProblemGame, String> {
     let region = input::from_sgf(text, &InputOptions::default()).map_err(|e| e.to_string())?;
-    Ok(ProblemGame::new(region, ko))
+    ProblemGame::new(region, ko)
 }
 
 #[cfg(test)]

@@ -233,6 +233,25 @@ fn bits(values: &[u8], want: u8) -> u64 {
         .fold(0, |b, (i, _)| b | 1 << i)
 }
 
+/// The solver's key of a brute-force state.
+fn key_of(state: &PlainState) -> StateKey {
+    StateKey {
+        attacker: bits(&state.colours, ATTACKER),
+        defender: bits(&state.colours, DEFENDER),
+        targets: bits(
+            &state
+                .targets
+                .iter()
+                .map(|&t| u8::from(t))
+                .collect::<Vec<_>>(),
+            1,
+        ),
+        attacker_to_move: state.attacker_to_move,
+        ko: state.ko.map_or(u8::MAX, |k| k as u8),
+        passes: state.passes,
+    }
+}
+
 /// Solves `problem` with the solver and the brute force and compares every
 /// state's value; returns the number of states.
 pub(super) fn compare(diagram: &str, problem: &Problem) -> usize {
@@ -273,19 +292,7 @@ pub(super) fn compare(diagram: &str, problem: &Problem) -> usize {
     let index: HashMap<StateKey, usize> =
         (0..solution.len()).map(|i| (solution.key(i), i)).collect();
     for (state, depth) in &expected {
-        let key = StateKey {
-            attacker: bits(&state.colours, ATTACKER),
-            defender: bits(&state.colours, DEFENDER),
-            targets: state
-                .targets
-                .iter()
-                .enumerate()
-                .filter(|&(_, &t)| t)
-                .fold(0, |b, (i, _)| b | 1 << i),
-            attacker_to_move: state.attacker_to_move,
-            ko: state.ko.map_or(u8::MAX, |k| k as u8),
-            passes: state.passes,
-        };
+        let key = key_of(state);
         let i = *index
             .get(&key)
             .unwrap_or_else(|| panic!("{diagram}: {key:?} not found"));
@@ -642,19 +649,7 @@ fn the_pruned_solver_agrees_with_a_brute_force_on_the_states_it_keeps() {
             let expected: HashMap<StateKey, Option<u32>> = brute_force(&plain, ko, start)
                 .into_iter()
                 .map(|(state, depth)| {
-                    let key = StateKey {
-                        attacker: bits(&state.colours, ATTACKER),
-                        defender: bits(&state.colours, DEFENDER),
-                        targets: state
-                            .targets
-                            .iter()
-                            .enumerate()
-                            .filter(|&(_, &t)| t)
-                            .fold(0, |b, (i, _)| b | 1 << i),
-                        attacker_to_move: state.attacker_to_move,
-                        ko: state.ko.map_or(u8::MAX, |k| k as u8),
-                        passes: state.passes,
-                    };
+                    let key = key_of(&state);
                     (key, depth)
                 })
                 .collect();

@@ -252,6 +252,32 @@ fn key_of(state: &PlainState) -> StateKey {
     }
 }
 
+/// The brute force's start state of `problem` on `plain`, its board.
+fn plain_start(problem: &Problem, plain: &PlainBoard) -> PlainState {
+    let defender = problem.defender();
+    let colours: Vec<u8> = (0..plain.cells.len())
+        .map(|p| {
+            let point = Point::new(p);
+            if problem.stones(defender).contains(point) {
+                DEFENDER
+            } else if problem.stones(defender.opposite()).contains(point) {
+                ATTACKER
+            } else {
+                EMPTY
+            }
+        })
+        .collect();
+    PlainState {
+        targets: (0..colours.len())
+            .map(|p| problem.targets().contains(Point::new(p)))
+            .collect(),
+        colours,
+        attacker_to_move: problem.to_move() != defender,
+        ko: None,
+        passes: 0,
+    }
+}
+
 /// Solves `problem` with the solver and the brute force and compares every
 /// state's value; returns the number of states.
 pub(super) fn compare(diagram: &str, problem: &Problem) -> usize {
@@ -265,27 +291,7 @@ pub(super) fn compare(diagram: &str, problem: &Problem) -> usize {
             "{diagram}"
         );
     }
-    let defender = problem.defender();
-    let colour_of = |p: usize| {
-        let point = PointSet::single(Point::new(p));
-        if !(problem.stones(defender) & point).is_empty() {
-            DEFENDER
-        } else if !(problem.stones(defender.opposite()) & point).is_empty() {
-            ATTACKER
-        } else {
-            EMPTY
-        }
-    };
-    let colours: Vec<u8> = (0..plain.cells.len()).map(colour_of).collect();
-    let start = PlainState {
-        targets: (0..colours.len())
-            .map(|p| problem.targets().contains(Point::new(p)))
-            .collect(),
-        colours,
-        attacker_to_move: problem.to_move() != defender,
-        ko: None,
-        passes: 0,
-    };
+    let start = plain_start(problem, &plain);
     let expected = brute_force(&plain, problem.ko(), start);
     let solution = Solution::new(problem);
     assert_eq!(solution.len(), expected.len(), "{diagram} {problem:?}");
@@ -624,28 +630,7 @@ fn the_pruned_solver_agrees_with_a_brute_force_on_the_states_it_keeps() {
         for ko in KoAssumption::ALL {
             let problem = problem.with_ko(ko);
             let plain = PlainBoard::new(&diagram);
-            let defender = problem.defender();
-            let colours: Vec<u8> = (0..plain.cells.len())
-                .map(|p| {
-                    let point = Point::new(p);
-                    if problem.stones(defender).contains(point) {
-                        DEFENDER
-                    } else if problem.stones(defender.opposite()).contains(point) {
-                        ATTACKER
-                    } else {
-                        EMPTY
-                    }
-                })
-                .collect();
-            let start = PlainState {
-                targets: (0..colours.len())
-                    .map(|p| problem.targets().contains(Point::new(p)))
-                    .collect(),
-                colours,
-                attacker_to_move: problem.to_move() != defender,
-                ko: None,
-                passes: 0,
-            };
+            let start = plain_start(&problem, &plain);
             let expected: HashMap<StateKey, Option<u32>> = brute_force(&plain, ko, start)
                 .into_iter()
                 .map(|(state, depth)| {

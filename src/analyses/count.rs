@@ -17,6 +17,10 @@
 //! board alone) that threads take in order; a count's progress is the set
 //! of chunks done and the sums over them, saved atomically as it goes, so
 //! that a count stopped at any moment resumes and gives the same totals.
+//!
+//! From a finished count, `classes` gives the positions' classes as Bouzy
+//! counts his board pieces' patterns (with and without the capture rule,
+//! under the symmetries with and without the exchange of colours).
 
 use std::ops::Range;
 use std::path::Path;
@@ -28,9 +32,10 @@ use rayon::prelude::*;
 
 use crate::common::random::SplitMix;
 use crate::index::code::{Codec, PositionCode, MAX_CODE_POINTS};
-use crate::rules::board::{Board, Point};
+use crate::rules::board::{Board, Point, PointSet};
 use crate::rules::position::Position;
 use crate::rules::state::{Child, State};
+use crate::symmetry::symmetries;
 
 /// The program that writes progress files; a file of another one is
 /// refused, so that counts of two versions never mix.
@@ -623,6 +628,98 @@ pub fn estimate_edges(
         low: edges - Z_95 * standard_error,
         high: edges + Z_95 * standard_error,
     })
+}
+
+/// A board's positions counted as Bouzy counts his pieces' patterns
+/// (docs/pieces.md): every placement of stones (3^N), with and without the
+/// capture rule (with it, only positions in which every string has a
+/// liberty, an open side being one), and the classes of each under the
+/// board's symmetries, and under the symmetries and the exchange of the
+/// colours.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Classes {
+    /// The board's symmetries.
+    pub symmetries: u64,
+    /// Every placement of stones: 3^N.
+    pub positions: u64,
+    /// Its classes under the symmetries.
+    pub classes: u64,
+    /// Its classes under the symmetries and the exchange of the colours.
+    pub classes_inverted: u64,
+    /// The positions in which every string has a liberty (Tromp's count).
+    pub legal_positions: u64,
+    /// Their classes under the symmetries (canonical legal positions).
+    pub legal_classes: u64,
+    /// Their classes under the symmetries and the exchange of the colours.
+    pub legal_classes_inverted: u64,
+}
+
+/// The classes of a board's positions (`Classes`), from its count: the
+/// legal ones without inversion are the canonical legal positions the
+/// count found; the rest follows from Burnside's lemma (the classes of a
+/// group are the mean, over its elements, of the positions each one
+/// fixes). A symmetry `g` fixes 3^(its cycles) placements; `g` followed
+/// by the exchange of colours fixes those that alternate colours along
+/// each cycle: every odd cycle empty, each even one empty or alternating
+/// from either colour, which are enumerated to keep the legal ones.
+pub fn classes(codec: &Codec, tally: &Tally) -> Classes {
+    let board = codec.board();
+    let group = symmetries(board);
+    let order = group.len() as u64;
+    let (mut fixed, mut fixed_inverted, mut fixed_inverted_legal) = (0u64, 0u64, 0u64);
+    for symmetry in &group {
+        let mut seen = PointSet::EMPTY;
+        let mut even_cycles = Vec::new();
+        let mut cycles = 0u32;
+        for start in board.all().iter() {
+            if seen.contains(start) {
+                continue;
+            }
+            let mut cycle = Vec::new();
+            let mut point = start;
+            while !seen.contains(point) {
+                seen.insert(point);
+                cycle.push(point);
+                point = symmetry.apply(point);
+            }
+            cycles += 1;
+            if cycle.len() % 2 == 0 {
+                even_cycles.push(cycle);
+            }
+        }
+        fixed += 3u64.pow(cycles);
+        fixed_inverted += 3u64.pow(even_cycles.len() as u32);
+        for choice in 0..3u64.pow(even_cycles.len() as u32) {
+            let (mut black, mut white) = (PointSet::EMPTY, PointSet::EMPTY);
+            let mut digits = choice;
+            for cycle in &even_cycles {
+                let digit = digits % 3;
+                digits /= 3;
+                if digit == 0 {
+                    continue;
+                }
+                for (step, &point) in cycle.iter().enumerate() {
+                    if (step % 2 == 0) == (digit == 1) {
+                        black.insert(point);
+                    } else {
+                        white.insert(point);
+                    }
+                }
+            }
+            if Position::new(black, white).is_legal(board) {
+                fixed_inverted_legal += 1;
+            }
+        }
+    }
+    Classes {
+        symmetries: order,
+        positions: 3u64.pow(board.points() as u32),
+        classes: fixed / order,
+        classes_inverted: (fixed + fixed_inverted) / (2 * order),
+        legal_positions: tally.legal_positions,
+        legal_classes: tally.positions,
+        legal_classes_inverted: (order * tally.positions + fixed_inverted_legal) / (2 * order),
+    }
 }
 
 /// Every code of a board counted on the calling thread, without progress

@@ -1,7 +1,9 @@
 //! `smallgo count RxC [--json] [--samples N] [--seed S] [--state FILE]`:
 //! the exact counts of a board's state space (legal positions, canonical
 //! positions, ko states, states) in small memory, with progress shown and
-//! saved, then an estimate of its edges from sampled positions (the
+//! saved, the positions' classes as Bouzy counts a board piece's patterns
+//! (with and without the capture rule and the exchange of colours), then
+//! an estimate of its edges from sampled positions (the
 //! solver's edges, a pass that ends the game included; `crate::analyses::count` does
 //! the work).
 //!
@@ -24,7 +26,8 @@ use clap::Args;
 use super::progress::{catch_interrupts, interrupted, BuildProgress};
 use super::{json_string, output_failed, parse_board, EXIT_FAILURE, EXIT_INTERRUPTED};
 use crate::analyses::count::{
-    estimate_edges, run as count, CountObserver, EdgeEstimate, Outcome, Progress, Tally,
+    classes, estimate_edges, run as count, Classes, CountObserver, EdgeEstimate, Outcome, Progress,
+    Tally,
 };
 use crate::index::code::{Codec, MAX_CODE_POINTS};
 use crate::rules::board::Board;
@@ -38,7 +41,8 @@ const LOG_INTERVAL: Duration = Duration::from_secs(30);
 
 #[derive(Args, Debug)]
 pub struct CountArguments {
-    /// The board: rows x columns, for example 5x5 (at most 32 points).
+    /// The board: rows x columns, for example 5x5 (at most 32 points), a
+    /// piece (3x3-open, 3x3-edge, 3x3-corner) or a shape's diagram.
     #[arg(value_name = "RxC", value_parser = parse_board)]
     board: Board,
 
@@ -69,6 +73,8 @@ pub struct CountArguments {
 struct Report {
     board: Board,
     tally: Tally,
+    /// The positions' classes as Bouzy counts them.
+    classes: Classes,
     codes: u64,
     chunks: u64,
     estimate: Option<EdgeEstimate>,
@@ -243,6 +249,7 @@ fn counts(arguments: &CountArguments, state: &Path) -> Result<Report, Failure> {
     };
     Ok(Report {
         board,
+        classes: classes(&codec, &tally),
         tally,
         codes: chunks.codes,
         chunks: chunks.count,
@@ -263,10 +270,31 @@ fn print(report: &Report) -> std::io::Result<()> {
         if report.chunks == 1 { "" } else { "s" },
         if report.resumed { ", resumed" } else { "" }
     )?;
+    if report.board.as_piece().is_some() {
+        outln!("piece               {}", report.board.piece_name())?;
+    }
     outln!("legal positions     {}", tally.legal_positions)?;
     outln!("canonical positions {}", tally.positions)?;
     outln!("ko states           {}", tally.ko_states)?;
     outln!("states              {}", tally.states())?;
+    let classes = &report.classes;
+    outln!(
+        "classes             (Bouzy's patterns) under the board's {} symmetr{}, and with the colours exchanged too:",
+        classes.symmetries,
+        if classes.symmetries == 1 { "y" } else { "ies" }
+    )?;
+    outln!(
+        "  without capture   {} positions, {} classes, {} with inversion",
+        classes.positions,
+        classes.classes,
+        classes.classes_inverted
+    )?;
+    outln!(
+        "  with capture      {} positions, {} classes, {} with inversion",
+        classes.legal_positions,
+        classes.legal_classes,
+        classes.legal_classes_inverted
+    )?;
     if let Some(estimate) = &report.estimate {
         outln!(
             "edges (estimate)    {:.0} ± {:.0} (standard error, {:.3}%)",
@@ -307,8 +335,23 @@ fn json(report: &Report) -> String {
             estimate.seed
         ),
     };
+    let c = &report.classes;
+    let classes = format!(
+        "{{\"symmetries\": {}, \"positions\": {}, \"classes\": {}, \"classes_inverted\": {}, \"legal_positions\": {}, \"legal_classes\": {}, \"legal_classes_inverted\": {}}}",
+        c.symmetries,
+        c.positions,
+        c.classes,
+        c.classes_inverted,
+        c.legal_positions,
+        c.legal_classes,
+        c.legal_classes_inverted
+    );
+    let piece = match report.board.as_piece() {
+        Some(_) => json_string(&report.board.piece_name()),
+        None => "null".to_string(),
+    };
     format!(
-        "{{\"board\": {}, \"codes\": {}, \"chunks\": {}, \"legal_positions\": {}, \"canonical_positions\": {}, \"ko_states\": {}, \"states\": {}, \"edges\": {edges}, \"seconds\": {:.3}, \"resumed\": {}}}",
+        "{{\"board\": {}, \"piece\": {piece}, \"codes\": {}, \"chunks\": {}, \"legal_positions\": {}, \"canonical_positions\": {}, \"ko_states\": {}, \"states\": {}, \"classes\": {classes}, \"edges\": {edges}, \"seconds\": {:.3}, \"resumed\": {}}}",
         json_string(&report.board.name()),
         report.codes,
         report.chunks,

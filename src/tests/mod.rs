@@ -41,6 +41,8 @@ mod ko_definitions;
 #[cfg(feature = "cli")]
 mod line_rule;
 #[cfg(feature = "cli")]
+mod pieces;
+#[cfg(feature = "cli")]
 mod seki;
 #[cfg(feature = "cli")]
 mod shapes;

@@ -1,8 +1,9 @@
 //! Studies of a whole board, each behind a `smallgo` command: counting its
 //! positions and states without an index (`count`, `smallgo count`), the
 //! seki census (`seki`), the cycles of the state graph (`cycles`), and
-//! White's move rules on a line (`line_rule`), the last three from a
-//! board's table (`smallgo analyze ...`).
+//! White's move rules on a line (`line_rule`), these three from a
+//! board's table (`smallgo analyze ...`), and board pieces' values as
+//! Bouzy gives them, from a solve of their own (`piece`).
 //!
 //! They sit above the table layer and below the engine and the command
 //! line: they read values through `table::values::Values` or a whole table
@@ -12,4 +13,5 @@
 pub mod count;
 pub mod cycles;
 pub mod line_rule;
+pub mod piece;
 pub mod seki;

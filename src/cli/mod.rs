@@ -33,6 +33,7 @@ mod cycles;
 #[doc(hidden)]
 pub mod fuzzing;
 mod line_rule;
+mod piece;
 mod progress;
 mod review;
 mod seki;
@@ -229,6 +230,9 @@ enum Analyze {
     /// where not.
     #[command(name = "rule-1xn")]
     Rule1xn(line_rule::LineRuleArguments),
+    /// A board piece's values as Bouzy gives them: {l|r}, temperature and
+    /// best moves of every class of positions (docs/pieces.md).
+    Piece(piece::PieceArguments),
 }
 
 #[derive(Args, Debug)]
@@ -487,6 +491,7 @@ pub fn run(arguments: impl IntoIterator<Item = OsString>) -> ExitCode {
         ),
         Some(Command::Analyze(Analyze::Seki(seki))) => seki::run(&seki),
         Some(Command::Analyze(Analyze::Rule1xn(rule))) => line_rule::run(&rule),
+        Some(Command::Analyze(Analyze::Piece(piece))) => piece::run(&piece),
         Some(Command::Analyze(Analyze::Cycles(cycles))) => cycles::run(
             cycles.board,
             cycles.tables.as_deref(),

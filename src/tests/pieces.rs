@@ -1,13 +1,17 @@
 //! Board pieces (after Bouzy, docs/pieces.md): their symmetry groups keep
 //! exactly the maps that keep the piece's kind, checked against the
 //! grid's maps written here; the classes of their positions as Bouzy
-//! counts them, against a brute force written here.
+//! counts them, and every 3x3 piece's values under both scorings, against
+//! brute forces written here.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use crate::analyses::count::{classes, count_board, Classes};
+use crate::analyses::piece::{solve, Scoring};
 use crate::index::code::Codec;
 use crate::rules::board::{Board, PieceKind, Point, PointSet};
+use crate::rules::position::Position;
+use crate::rules::state::{Child, State};
 use crate::symmetry::symmetries;
 
 /// A point's place in the piece: row and column from the lower left, from 0
@@ -180,5 +184,127 @@ fn classes_of_pieces_match_a_brute_force() {
         let codec = Codec::new(board);
         let counted = classes(&codec, &count_board(board));
         assert_eq!(counted, brute_classes(&board), "{}", board.piece_name());
+    }
+}
+
+/// Bouzy's evaluation, written out from its definition: each colour's
+/// stones, and each empty point with no open side whose neighbours (listed
+/// one by one) are all that colour's stones; from the mover's view.
+fn bouzy_margin(board: &Board, position: &Position) -> i32 {
+    let (us, them) = (position.us(), position.them());
+    let mut margin = us.len() as i32 - them.len() as i32;
+    for point in board.all().iter() {
+        if us.contains(point) || them.contains(point) || board.open().contains(point) {
+            continue;
+        }
+        let around: Vec<Point> = board.neighbours(point).iter().collect();
+        if around.is_empty() {
+            continue;
+        }
+        if around.iter().all(|&p| us.contains(p)) {
+            margin += 1;
+        } else if around.iter().all(|&p| them.contains(p)) {
+            margin -= 1;
+        }
+    }
+    margin
+}
+
+/// What each side can force from every state reached from the empty
+/// board, by brute force: the graph by forward search, then the forced
+/// margins by iteration to the least fixed point (a state no one can
+/// force the end from stays `None`). `(mover, opponent)` per state.
+fn brute_margins(
+    board: &Board,
+    margin: &dyn Fn(&Position) -> i32,
+) -> HashMap<State, (Option<i32>, Option<i32>)> {
+    let start = State::from_parts(Position::default(), None, false);
+    let mut order = vec![start];
+    let mut seen: HashSet<State> = HashSet::from([start]);
+    let mut moves: Vec<Vec<Result<i32, State>>> = Vec::new();
+    let mut next = 0;
+    while next < order.len() {
+        let state = order[next];
+        let mut out = Vec::new();
+        for mv in state.legal_moves(board) {
+            match state.play(board, mv).unwrap() {
+                Child::End { .. } => out.push(Ok(margin(&state.position()))),
+                Child::State(child) => {
+                    if seen.insert(child) {
+                        order.push(child);
+                    }
+                    out.push(Err(child));
+                }
+            }
+        }
+        moves.push(out);
+        next += 1;
+    }
+    let mut forced: HashMap<State, (Option<i32>, Option<i32>)> =
+        order.iter().map(|&s| (s, (None, None))).collect();
+    loop {
+        let mut changed = false;
+        for (state, out) in order.iter().zip(&moves) {
+            // The mover: the best of its moves it can force.
+            let mover = out
+                .iter()
+                .filter_map(|m| match m {
+                    Ok(end) => Some(*end),
+                    Err(child) => forced[child].1,
+                })
+                .max();
+            // The opponent: forced only if every move of the mover leaves
+            // it something forced; the least of those.
+            let opponent = out
+                .iter()
+                .map(|m| match m {
+                    Ok(end) => Some(-end),
+                    Err(child) => forced[child].0,
+                })
+                .collect::<Option<Vec<i32>>>()
+                .and_then(|all| all.into_iter().min());
+            if forced[state] != (mover, opponent) {
+                forced.insert(*state, (mover, opponent));
+                changed = true;
+            }
+        }
+        if !changed {
+            return forced;
+        }
+    }
+}
+
+#[test]
+fn values_of_every_3x3_piece_match_a_brute_force() {
+    for kind in PieceKind::ALL {
+        let board = Board::piece(3, 3, kind).unwrap();
+        for scoring in [Scoring::Area, Scoring::Bouzy] {
+            let solved = solve(board, scoring).unwrap();
+            let margin = |position: &Position| match scoring {
+                Scoring::Area => position.area_score(&board),
+                Scoring::Bouzy => bouzy_margin(&board, position),
+            };
+            let brute = brute_margins(&board, &margin);
+            assert!(brute.len() > 1000, "{}", board.piece_name());
+            for (state, &(mover, opponent)) in &brute {
+                let margins = solved.margins(state).expect("every reached state solved");
+                assert_eq!(
+                    (margins.mover, margins.opponent),
+                    (mover, opponent),
+                    "{} {scoring:?} {state:?}",
+                    board.piece_name()
+                );
+            }
+            // The paper's values of the empty pieces: {+1|-1} on the open,
+            // edge and corner pieces, {+9|-9} on the closed one.
+            let value = solved.value(PointSet::EMPTY, PointSet::EMPTY).unwrap();
+            let first = if kind == PieceKind::Closed { 9 } else { 1 };
+            assert_eq!(
+                (value.black_first.exact(), value.white_first.exact()),
+                (Some(first), Some(-first)),
+                "{}",
+                board.piece_name()
+            );
+        }
     }
 }

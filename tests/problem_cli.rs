@@ -201,9 +201,21 @@ fn bad_input_fails_with_a_clear_message_and_no_output() {
             "each within 1/6 of the 200.0 KiB of --memory",
         ),
         (
-            vec![&corner, "--region", "A1-G5"],
+            vec![&corner, "--region", "A1-G5", "--solver", "full"],
             "the region has 35 points (29 outside the target strings): up to 1.0e16 states, \
              more than the 2^40",
+        ),
+        (
+            vec![
+                &corner,
+                "--region",
+                "A1-G5",
+                "--solver",
+                "search",
+                "--max-nodes",
+                "1000",
+            ],
+            "with Black first, basic ko: the search expanded 1001 states, its limit",
         ),
     ];
     for (arguments, message) in cases {
@@ -275,19 +287,67 @@ fn the_json_document_has_the_documented_keys() {
 /// The tree written with -o: the setup and marks in the root, every first
 /// move as a variation marked TE or BM as the JSON says, and every line
 /// legal on a plain board, ending as its last comment says.
+/// The proof search (`--solver search`) gives every problem of
+/// gtp-tests/problems the full solver's results: for both sides to play
+/// first, the status, each ko assumption's capture and plies, every first
+/// move's status, correctness, captures and plies, and a main line as
+/// long.
+#[test]
+fn the_proof_search_gives_the_full_solvers_results() {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(problems())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "sgf"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 10, "{files:?}");
+    for file in files {
+        let name = file.to_str().unwrap();
+        let full = parse_json(&solve(&[name, "--json", "--solver", "full"]));
+        let search = parse_json(&solve(&[name, "--json", "--solver", "search"]));
+        let (a, b) = (full.at("sides").list(), search.at("sides").list());
+        assert_eq!(a.len(), b.len());
+        for (a, b) in a.iter().zip(b) {
+            assert_eq!(a.at("status"), b.at("status"), "{name}");
+            assert_eq!(a.at("moves"), b.at("moves"), "{name}");
+            for ko in ["basic", "attacker_ignores_ko", "defender_ignores_ko"] {
+                for key in ["captured", "plies"] {
+                    assert_eq!(
+                        a.at("ko").at(ko).at(key),
+                        b.at("ko").at(ko).at(key),
+                        "{name}"
+                    );
+                }
+            }
+            assert_eq!(
+                a.at("main_line").list().len(),
+                b.at("main_line").list().len(),
+                "{name}"
+            );
+        }
+    }
+}
+
+/// The solution tree of each solver reads back and replays.
 #[test]
 fn the_solution_tree_reads_back_and_replays() {
     let folder = tempfile::tempdir().unwrap();
-    for name in [
-        "bulky-five",
-        "bent-four-corner",
-        "seki-corner",
-        "bent-three-edge",
+    for (name, solver) in [
+        ("bulky-five", "full"),
+        ("bent-four-corner", "full"),
+        ("seki-corner", "full"),
+        ("bent-three-edge", "full"),
+        ("bulky-five", "search"),
+        ("bent-four-corner", "search"),
+        ("seki-corner", "search"),
+        ("bent-three-edge", "search"),
     ] {
-        let output = folder.path().join(format!("{name}.sgf"));
+        let output = folder.path().join(format!("{name}-{solver}.sgf"));
         let json = parse_json(&solve(&[
             &problem(name),
             "--json",
+            "--solver",
+            solver,
             "-o",
             output.to_str().unwrap(),
         ]));

@@ -12,7 +12,10 @@
 //!   growing size (`PROBLEMS`) under a memory limit and prints, per
 //!   problem: empty points, states, edges, pruned states, wall time, peak
 //!   memory (measured and counted), bytes per state and the status; a
-//!   problem past the limit prints the figures it reached when refused.
+//!   problem past the limit prints the figures it reached when refused;
+//!   the full solver runs only up to `FULL_MAX_EMPTY` empty points. Then
+//!   the proof search (`problem::search`) on the same problem: states
+//!   expanded, table entries, wall time, peak memory and the status.
 //!   `--baseline` runs the first solver alongside.
 
 use std::io::{BufRead, BufReader, Write};
@@ -25,6 +28,7 @@ use super::EXIT_FAILURE;
 use crate::build::BuildOptions;
 use crate::common::units::human_bytes;
 use crate::problem::baseline::Baseline;
+use crate::problem::search::{Search, SearchLimits};
 use crate::problem::solve::{Limits, Solution, Status};
 use crate::problem::{KoAssumption, Problem};
 use crate::rules::board::Board;
@@ -420,6 +424,41 @@ const PROBLEMS: &[BenchProblem] = &[
         diagram: "........####/........####/OOOOOOOOOOOO/.X.........O",
         target: "A2",
     },
+    BenchProblem {
+        name: "corner 28",
+        diagram: ".........###/.........###/OOOOOOOOOOOO/.X.........O",
+        target: "A2",
+    },
+    BenchProblem {
+        name: "corner 30",
+        diagram: "..........##/..........##/OOOOOOOOOOOO/.X.........O",
+        target: "A2",
+    },
+    BenchProblem {
+        name: "three 21",
+        diagram: ".........#/.........#/OOOOOOOOO#/...OOOOOO#",
+        target: "A2",
+    },
+    BenchProblem {
+        name: "three 24",
+        diagram: ".......#/.......#/.......#/OOOOOOO#/...OOOO#",
+        target: "A2",
+    },
+    BenchProblem {
+        name: "bent 20",
+        diagram: "........#/........#/OOOOOOOO#/.OOOOOOO#/...OOOOO#",
+        target: "A3",
+    },
+    BenchProblem {
+        name: "bent 26",
+        diagram: "...........#/...........#/OOOOOOOOOOO#/.OOOOOOOOOO#/...OOOOOOOO#",
+        target: "A3",
+    },
+    BenchProblem {
+        name: "centre 23",
+        diagram: "......./.OOOOO./.O...O./.OOOOO./.......",
+        target: "B2",
+    },
 ];
 
 /// Resident memory now (Linux), in bytes.
@@ -447,6 +486,45 @@ fn status_word(status: Status) -> String {
     match status.0 {
         Some(plies) => format!("killed in {plies}"),
         None => "lives".to_string(),
+    }
+}
+
+/// The most empty points of a problem the full solver is run on (16
+/// take it about 100 s and 4 GiB).
+const FULL_MAX_EMPTY: usize = 16;
+
+/// The most states the proof search of a problem expands (a few minutes)
+/// before it stops with its figures.
+const SEARCH_MAX_NODES: u64 = 100_000_000;
+
+/// The proof search's line of a problem: the states it expanded, the
+/// entries its table kept, its wall time, the resident memory it added,
+/// its table's peak, and the start's value (won or not).
+fn search_row(name: &str, ko_word: &str, problem: &Problem, memory: u64) -> std::io::Result<()> {
+    let limits = SearchLimits {
+        max_bytes: memory,
+        max_nodes: SEARCH_MAX_NODES,
+    };
+    let ((result, nodes, entries, counted), seconds, peak) =
+        measured(|| match Search::new(problem, limits) {
+            Ok(mut search) => {
+                let start = search.start();
+                let result = search.wins(&start);
+                let figures = (search.nodes(), search.entries(), search.peak_bytes());
+                (result, figures.0, figures.1, figures.2)
+            }
+            Err(error) => (Err(error), 0, 0, 0),
+        });
+    let peak_text = peak.map_or("?".to_string(), |b| human_bytes(b as f64));
+    match result {
+        Ok(won) => outln!(
+            "{name:<11} {ko_word:<6}   search {nodes:>11} expanded {entries:>11} kept {seconds:>8.2} s {peak_text:>10} {:>10}  {}",
+            human_bytes(counted as f64),
+            if won { "killed" } else { "lives" }
+        ),
+        Err(error) => outln!(
+            "{name:<11} {ko_word:<6}   search stopped after {seconds:.2} s ({peak_text} resident): {error}"
+        ),
     }
 }
 
@@ -496,6 +574,17 @@ pub fn problems(memory: u64, baseline: bool, all_ko: bool, max_empty: Option<usi
                 KoAssumption::AttackerIgnoresKo => "att-ko",
                 KoAssumption::DefenderIgnoresKo => "def-ko",
             };
+            written = written.and_then(|()| search_row(bench.name, ko_word, &problem, memory));
+            if empty > FULL_MAX_EMPTY {
+                written = written.and_then(|()| {
+                    outln!(
+                        "{:<11} {:<6}   full solver: skipped (more than {FULL_MAX_EMPTY} empty points)",
+                        "",
+                        ""
+                    )
+                });
+                continue;
+            }
             let (result, seconds, peak) =
                 measured(|| Solution::with_limit(&problem, Limits::new(memory)));
             let peak_text = peak.map_or("?".to_string(), |b| human_bytes(b as f64));

@@ -16,12 +16,13 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use clap::Args;
+use clap::{Args, ValueEnum};
 
 use crate::common::units::human_bytes;
 use crate::problem::input::{self, InputOptions, RegionProblem, RegionSource, TargetSource};
+use crate::problem::search::{main_line, Search, SearchLimits, SearchReport, SearchTooLarge};
 use crate::problem::seki::{free_points, seki_at, state_bound, SekiTests};
-use crate::problem::solve::{Limits, Solution};
+use crate::problem::solve::{Limits, Solution, StateKey, Status};
 use crate::problem::{KoAssumption, KoReport, Problem, Verdict};
 use crate::rules::colour::Colour;
 use crate::rules::moves::Move;
@@ -78,7 +79,42 @@ pub(crate) struct SolveArguments {
     /// available.
     #[arg(long, value_name = "SIZE", value_parser = crate::common::units::parse_size)]
     memory: Option<u64>,
+
+    /// The solver: `full` enumerates every reachable state (its tree
+    /// shows every perfect reply); `search` proves the status, every
+    /// first move and the main line by a proof search, for problems too
+    /// large to enumerate; `auto` takes the full solver up to a bound of
+    /// 4e7 states, the search beyond.
+    #[arg(long, value_enum, default_value = "auto")]
+    solver: SolverChoice,
+
+    /// The most states each of the six proof searches may expand before
+    /// it stops with its figures (default 1e9).
+    #[arg(long, value_name = "N")]
+    max_nodes: Option<u64>,
 }
+
+/// The solver `smallgo solve` uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum SolverChoice {
+    /// The full solver where the state bound is at most
+    /// `AUTO_FULL_BOUND`, the search beyond.
+    Auto,
+    /// Every reachable state enumerated and solved (`problem::solve`).
+    Full,
+    /// The proof search (`problem::search`).
+    Search,
+}
+
+/// The largest state bound (`state_bound`) `--solver auto` gives to the
+/// full solver (about a second's solve).
+const AUTO_FULL_BOUND: f64 = 4e7;
+
+/// The states each proof search may expand by default.
+const DEFAULT_MAX_NODES: u64 = 1_000_000_000;
+
+/// The states a proof search telling seki from life may expand.
+const SEKI_MAX_NODES: u64 = 200_000;
 
 fn parse_colour(text: &str) -> Result<Colour, String> {
     Colour::parse(text).ok_or_else(|| format!("'{text}' is neither B nor W"))
@@ -149,16 +185,7 @@ impl Outcome {
     }
 }
 
-/// The verdict from whether the attacker captures the targets under each
-/// ko assumption, in the order of `KoAssumption::ALL`.
-fn verdict_of(killed: [bool; 3]) -> Verdict {
-    match killed {
-        [_, _, true] => Verdict::Dead,
-        [_, false, _] => Verdict::Alive,
-        [true, _, _] => Verdict::KoDefenderMustWin,
-        [false, _, _] => Verdict::KoAttackerMustWin,
-    }
-}
+use crate::problem::search::verdict_of;
 
 /// A first move and what it leads to.
 struct FirstMove {
@@ -174,10 +201,56 @@ struct FirstMove {
 /// The problem with one side to play first.
 struct Side {
     first: Colour,
-    report: KoReport,
+    engine: Engine,
     outcome: Outcome,
     line: Vec<Move>,
     moves: Vec<FirstMove>,
+}
+
+/// How a side was solved: every state enumerated, or a proof search.
+enum Engine {
+    Full(KoReport),
+    Search(SearchReport),
+}
+
+impl Engine {
+    /// The start's value under each ko assumption.
+    fn starts(&self) -> [Status; 3] {
+        match self {
+            Engine::Full(report) => [0, 1, 2].map(|k| report.solutions[k].start()),
+            Engine::Search(report) => report.start,
+        }
+    }
+
+    /// The states solved (full) or expanded (search) under ko assumption
+    /// `k`.
+    fn states(&self, k: usize) -> u64 {
+        match self {
+            Engine::Full(report) => report.solutions[k].len() as u64,
+            Engine::Search(report) => report.searches[k].nodes(),
+        }
+    }
+
+    /// The size of the solve, in words.
+    fn size_words(&self) -> String {
+        match self {
+            Engine::Full(report) => format!("{} states", report.solutions[0].len()),
+            Engine::Search(report) => format!(
+                "proof search: {} states expanded, {} kept, {} of tables",
+                report.nodes(),
+                report.entries(),
+                human_bytes(report.peak_bytes() as f64)
+            ),
+        }
+    }
+
+    /// Whether a target is unconditionally alive at the start.
+    fn settled(&self) -> bool {
+        match self {
+            Engine::Full(report) => report.solutions[0].is_settled(0),
+            Engine::Search(report) => report.settled,
+        }
+    }
 }
 
 /// A solved problem.
@@ -367,6 +440,20 @@ fn solve_side(problem: &Problem, limits: Limits, tests: &mut SekiTests) -> Resul
             }
         })
         .collect();
+    let outcome = judge(&mut moves, report.verdict, mover_is_attacker);
+    let line = walk.line([0; 3], MAX_LINE).0;
+    Ok(Side {
+        first: problem.to_move(),
+        line,
+        engine: Engine::Full(report),
+        outcome,
+        moves,
+    })
+}
+
+/// The outcome of a side from its first moves and verdict, and each first
+/// move marked correct or not.
+fn judge(moves: &mut [FirstMove], verdict: Verdict, mover_is_attacker: bool) -> Outcome {
     // A living defender is in seki when the best the attacker can get by
     // its first move is seki, or the best the defender can get by its own.
     let living = moves
@@ -377,7 +464,7 @@ fn solve_side(problem: &Problem, limits: Limits, tests: &mut SekiTests) -> Resul
     } else {
         living.clone().count() > 0 && living.clone().all(|m| m.outcome == Outcome::Seki)
     };
-    let outcome = Outcome::of(report.verdict, report.verdict == Verdict::Alive && seki);
+    let outcome = Outcome::of(verdict, verdict == Verdict::Alive && seki);
     let score = |outcome: Outcome| {
         if mover_is_attacker {
             outcome.for_attacker()
@@ -393,28 +480,166 @@ fn solve_side(problem: &Problem, limits: Limits, tests: &mut SekiTests) -> Resul
     } else {
         Outcome::KoDefenderMustWin
     };
-    for m in &mut moves {
+    for m in moves.iter_mut() {
         m.correct = score(m.outcome) == best && best > score(fails);
     }
-    let line = walk.line([0; 3], MAX_LINE).0;
+    outcome
+}
+
+fn search_error(problem: &Problem, ko: KoAssumption, error: SearchTooLarge) -> String {
+    format!(
+        "with {} first, {}: {error}",
+        colour_word(problem.to_move()),
+        ko_words(ko)
+    )
+}
+
+/// Solves a problem with its player to move first under the three ko
+/// assumptions by proof searches, each within `limits`: the status, every
+/// first move's result and distance, and the main line (its first move
+/// chosen among the first moves as the full solver's `Walk::ranked`
+/// does, then `search::main_line`, basic ko).
+fn solve_side_search(
+    problem: &Problem,
+    limits: SearchLimits,
+    tests: &mut SekiTests,
+) -> Result<Side, String> {
+    let mut report = SearchReport::new(problem, limits, true)
+        .map_err(|(ko, error)| search_error(problem, ko, error))?;
+    let start = report.searches[0].start();
+    let mover_is_attacker = problem.to_move() != problem.defender();
+    let mut moves: Vec<FirstMove> = report
+        .moves
+        .iter()
+        .map(|m| {
+            let verdict = verdict_of(m.killed);
+            let seki =
+                verdict == Verdict::Alive && seki_at(problem, m.child.unwrap_or(start), tests);
+            FirstMove {
+                mv: m.mv,
+                outcome: Outcome::of(verdict, seki),
+                killed: m.killed,
+                plies: m.plies,
+                correct: false,
+            }
+        })
+        .collect();
+    let outcome = judge(&mut moves, report.verdict, mover_is_attacker);
+    // The first move of the line: among the best under basic ko (the
+    // shortest capture, the longest resistance, or a move that lives),
+    // the best outcome over the three assumptions for the mover, the pass
+    // first among equals, then point order.
+    let basic = report.start[0].0;
+    let mut candidates: Vec<(u8, usize, usize)> = report
+        .moves
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| match basic {
+            Some(d) => m.plies == Some(d - 1),
+            None => mover_is_attacker || !m.killed[0],
+        })
+        .map(|(order, m)| {
+            let outcome = Outcome::of(verdict_of(m.killed), false);
+            let score = if mover_is_attacker {
+                outcome.for_attacker()
+            } else {
+                4 - outcome.for_attacker()
+            };
+            (score, order, order)
+        })
+        .collect();
+    candidates.sort_by_key(|&(score, order, _)| {
+        (
+            std::cmp::Reverse(score),
+            report.moves[order].mv != Move::Pass,
+            order,
+        )
+    });
+    let mut line = Vec::new();
+    if let Some(&(_, _, i)) = candidates.first() {
+        line.push(report.moves[i].mv);
+        if let Some(child) = report.moves[i].child {
+            let rest = main_line(&mut report.searches[0], &child, MAX_LINE - 1)
+                .map_err(|error| search_error(problem, KoAssumption::Basic, error))?;
+            line.extend(rest);
+        }
+    }
     Ok(Side {
         first: problem.to_move(),
         line,
-        report,
+        engine: Engine::Search(report),
         outcome,
         moves,
     })
 }
 
+/// A line of moves and how it ends.
+type SearchLine = (Vec<Move>, End);
+
+/// The main line from `key` under basic ko (`search::main_line`) and how
+/// it ends.
+fn search_line(
+    search: &mut Search,
+    key: StateKey,
+    limit: usize,
+) -> Result<SearchLine, SearchTooLarge> {
+    let line = main_line(search, &key, limit)?;
+    let mut at = key;
+    let mut seen = vec![key];
+    for mv in &line {
+        match search.moves(&at).into_iter().find(|(m, _)| m == mv) {
+            Some((_, Some(child))) => {
+                if seen.contains(&child) {
+                    return Ok((line, End::Repeats));
+                }
+                seen.push(child);
+                at = child;
+            }
+            _ => return Ok((line, End::Passes)),
+        }
+    }
+    let end = if at.is_capture() {
+        End::Capture
+    } else if search.is_settled(&at) {
+        End::Settled
+    } else {
+        End::Cut
+    };
+    Ok((line, end))
+}
+
+/// The limits of a solve: the full solver's, or the proof search's.
+#[derive(Clone, Copy, Debug)]
+enum SolveLimits {
+    Full(Limits),
+    Search(SearchLimits),
+}
+
 /// Solves a located problem for both sides to play first.
-fn solve(located: RegionProblem, name: String, limits: Limits) -> Result<Solved, String> {
+fn solve(located: RegionProblem, name: String, limits: SolveLimits) -> Result<Solved, String> {
     let started = Instant::now();
     let problem = located.problem().clone();
-    let mut tests = SekiTests::default();
-    let sides = vec![
-        solve_side(&problem, limits, &mut tests)?,
-        solve_side(&problem.with_other_to_move(), limits, &mut tests)?,
-    ];
+    let (tests, sides) = match limits {
+        SolveLimits::Full(limits) => {
+            let mut tests = SekiTests::default();
+            let sides = vec![
+                solve_side(&problem, limits, &mut tests)?,
+                solve_side(&problem.with_other_to_move(), limits, &mut tests)?,
+            ];
+            (tests, sides)
+        }
+        SolveLimits::Search(limits) => {
+            let mut tests = SekiTests::by_search(SearchLimits {
+                max_nodes: limits.max_nodes.min(SEKI_MAX_NODES),
+                ..limits
+            });
+            let sides = vec![
+                solve_side_search(&problem, limits, &mut tests)?,
+                solve_side_search(&problem.with_other_to_move(), limits, &mut tests)?,
+            ];
+            (tests, sides)
+        }
+    };
     Ok(Solved {
         located,
         name,
@@ -543,12 +768,12 @@ impl Solved {
             ));
             let ko: Vec<String> = KoAssumption::ALL
                 .iter()
-                .zip(&side.report.solutions)
-                .map(|(ko, solution)| {
+                .zip(side.engine.starts())
+                .map(|(ko, start)| {
                     format!(
                         "{}: {}",
                         ko_words(*ko),
-                        match solution.start().0 {
+                        match start.0 {
                             Some(plies) => format!("captured in {plies} plies"),
                             None => "not captured".into(),
                         }
@@ -556,16 +781,16 @@ impl Solved {
                 })
                 .collect();
             out.push_str(&format!(
-                "  {}; {} states\n",
+                "  {}; {}\n",
                 ko.join("; "),
-                side.report.solutions[0].len()
+                side.engine.size_words()
             ));
             out.push_str(&format!(
                 "  main line: {}\n",
                 self.line_text(side.first, &side.line)
             ));
             out.push_str("  first moves:\n");
-            if side.report.solutions[0].is_settled(0) {
+            if side.engine.settled() {
                 out.push_str("    none searched: a target is unconditionally alive\n");
             }
             let mut order: Vec<&FirstMove> = side.moves.iter().collect();
@@ -590,7 +815,14 @@ impl Solved {
                 self.seki_untested
             ));
         }
-        out.push_str(&format!("\nsolved in {:.3} s\n", self.seconds));
+        out.push_str(&format!(
+            "\nsolved in {:.3} s ({})\n",
+            self.seconds,
+            match self.sides[0].engine {
+                Engine::Full(_) => "the full solver: every reachable state",
+                Engine::Search(_) => "the proof search",
+            }
+        ));
         out
     }
 
@@ -636,19 +868,17 @@ impl Solved {
             self.seki_untested,
         );
         for (i, side) in self.sides.iter().enumerate() {
+            let starts = side.engine.starts();
             let ko: Vec<String> = KoAssumption::ALL
                 .iter()
-                .zip(&side.report.solutions)
-                .map(|(ko, solution)| {
+                .enumerate()
+                .map(|(k, ko)| {
                     format!(
                         "\"{}\": {{\"captured\": {}, \"plies\": {}, \"states\": {}}}",
                         ko_key(*ko),
-                        solution.start().attacker_wins(),
-                        solution
-                            .start()
-                            .0
-                            .map_or("null".to_string(), |p| p.to_string()),
-                        solution.len()
+                        starts[k].attacker_wins(),
+                        starts[k].0.map_or("null".to_string(), |p| p.to_string()),
+                        side.engine.states(k)
                     )
                 })
                 .collect();
@@ -740,19 +970,7 @@ struct Tree<'a> {
 impl Tree<'_> {
     /// The comment at the end of a line.
     fn ending(&self, end: End) -> String {
-        let attacker = colour_word(self.solved.attacker());
-        let defender = colour_word(self.solved.attacker().opposite());
-        match end {
-            End::Capture => format!("{attacker} has captured the targets."),
-            End::Settled => {
-                format!("{defender}'s targets are unconditionally alive: they live.")
-            }
-            End::Passes => format!("Two passes end the game: {defender}'s targets live."),
-            End::Repeats => format!(
-                "The position repeats: an endless game, which {defender} (the defender) wins."
-            ),
-            End::Cut => format!("The line stops here, after {MAX_LINE} moves."),
-        }
+        self.solved.ending(end)
     }
 
     /// The play from `at` (`colour` to move): the solver's side answers
@@ -801,6 +1019,25 @@ impl Tree<'_> {
     }
 }
 
+impl Solved {
+    /// The comment at the end of a line.
+    fn ending(&self, end: End) -> String {
+        let attacker = colour_word(self.attacker());
+        let defender = colour_word(self.attacker().opposite());
+        match end {
+            End::Capture => format!("{attacker} has captured the targets."),
+            End::Settled => {
+                format!("{defender}'s targets are unconditionally alive: they live.")
+            }
+            End::Passes => format!("Two passes end the game: {defender}'s targets live."),
+            End::Repeats => format!(
+                "The position repeats: an endless game, which {defender} (the defender) wins."
+            ),
+            End::Cut => format!("The line stops here, after {MAX_LINE} moves."),
+        }
+    }
+}
+
 fn comment(text: &str) -> String {
     format!("C[{}]", sgf::escape(text))
 }
@@ -811,7 +1048,26 @@ impl Solved {
     /// `MAX_TREE_LINES` lines in all (the defending or attacking side's
     /// replies, up to `MAX_REPLIES` at a node), each wrong one with one
     /// refutation; each line at most `MAX_LINE` moves.
-    fn sgf(&self) -> String {
+    fn sgf(&mut self) -> Result<String, String> {
+        // With the proof search, each first move's line is the search's
+        // main line after it.
+        let side = &mut self.sides[0];
+        let search_lines: Option<Vec<Option<SearchLine>>> = match &mut side.engine {
+            Engine::Full(_) => None,
+            Engine::Search(report) => {
+                let mut lines = Vec::new();
+                for m in &report.moves {
+                    lines.push(match m.child {
+                        None => None,
+                        Some(child) => Some(
+                            search_line(&mut report.searches[0], child, MAX_LINE)
+                                .map_err(|error| format!("the solution tree: {error}"))?,
+                        ),
+                    });
+                }
+                Some(lines)
+            }
+        };
         let located = &self.located;
         let setup = located.setup();
         let side = &self.sides[0];
@@ -866,31 +1122,42 @@ impl Solved {
             _ => note,
         };
         root.push_str(&comment(&text));
+        let mut firsts: Vec<(usize, &FirstMove)> = side.moves.iter().enumerate().collect();
+        firsts.sort_by_key(|(_, m)| !m.correct);
+        let mut nodes = Vec::new();
+        let report = match &side.engine {
+            Engine::Full(report) => report,
+            Engine::Search(_) => {
+                let lines = search_lines.expect("the search's lines");
+                for (i, m) in firsts {
+                    let mut node = first_node(located, solver, m);
+                    match &lines[i] {
+                        None => node.comments.push(self.ending(End::Passes)),
+                        Some((line, end)) if line.is_empty() => {
+                            node.comments.push(self.ending(*end))
+                        }
+                        Some((line, end)) => {
+                            node.children = line_nodes(solver.opposite(), line, &self.ending(*end));
+                        }
+                    }
+                    nodes.push(node);
+                }
+                let mut out = root;
+                write_children(&mut out, &nodes, located);
+                out.push_str(")\n");
+                return Ok(out);
+            }
+        };
         let mut tree = Tree {
             solved: self,
             walk: Walk {
-                solutions: &side.report.solutions,
+                solutions: &report.solutions,
             },
             lines_left: MAX_TREE_LINES,
         };
-        let mut firsts: Vec<&FirstMove> = side.moves.iter().collect();
-        firsts.sort_by_key(|m| !m.correct);
-        let mut nodes = Vec::new();
-        for m in firsts {
-            let name = located.move_name(m.mv);
-            let result = m.outcome.text();
-            let mut node = Node::new(solver, m.mv);
+        for (_, m) in firsts {
+            let mut node = first_node(located, solver, m);
             let next = tree.walk.step([0; 3], m.mv).expect("a first move");
-            if m.correct {
-                node.comments
-                    .push(format!("Correct: {name} gives {result}."));
-                node.marks = "TE[1]";
-            } else {
-                node.comments.push(format!(
-                    "Wrong: {name} gives {result}; the refutation follows."
-                ));
-                node.marks = "BM[1]";
-            }
             match next {
                 None => node.comments.push(tree.ending(End::Passes)),
                 Some(next) if tree.walk.end_at(next).is_some() => {
@@ -911,8 +1178,26 @@ impl Solved {
         let mut out = root;
         write_children(&mut out, &nodes, located);
         out.push_str(")\n");
-        out
+        Ok(out)
     }
+}
+
+/// A first move's node, marked and commented correct or wrong.
+fn first_node(located: &RegionProblem, solver: Colour, m: &FirstMove) -> Node {
+    let name = located.move_name(m.mv);
+    let result = m.outcome.text();
+    let mut node = Node::new(solver, m.mv);
+    if m.correct {
+        node.comments
+            .push(format!("Correct: {name} gives {result}."));
+        node.marks = "TE[1]";
+    } else {
+        node.comments.push(format!(
+            "Wrong: {name} gives {result}; the refutation follows."
+        ));
+        node.marks = "BM[1]";
+    }
+    node
 }
 
 /// A single line of nodes, the last with `ending`.
@@ -983,29 +1268,38 @@ pub(crate) fn run(arguments: &SolveArguments) -> ExitCode {
         },
         (None, None) => return fail("no problem given".into()),
     };
-    let limits = match limits(located.problem(), arguments.memory) {
+    let limits = match limits(
+        located.problem(),
+        arguments.memory,
+        arguments.solver,
+        arguments.max_nodes,
+    ) {
         Ok(limits) => limits,
         Err(message) => return fail(format!("{name}: {message}")),
     };
-    let solved = match solve(located, name.clone(), limits) {
+    let mut solved = match solve(located, name.clone(), limits) {
         Ok(solved) => solved,
         Err(message) => {
             let memory = match arguments.memory {
                 Some(memory) => format!("the {} of --memory", human_bytes(memory as f64)),
                 None => format!(
                     "the {} available",
-                    human_bytes(limits.max_bytes.saturating_mul(SOLUTIONS_HELD) as f64)
+                    human_bytes(limits.max_bytes().saturating_mul(SOLUTIONS_HELD) as f64)
                 ),
             };
             return fail(format!(
                 "{name}: {message} ({SOLUTIONS_HELD} solutions are held at once, \
                  each within 1/{SOLUTIONS_HELD} of {memory}); \
-                 give a smaller region (--region) or more memory (--memory)"
+                 give a smaller region (--region) or more memory (--memory){}",
+                match limits {
+                    SolveLimits::Full(_) => ", or try the proof search (--solver search)",
+                    SolveLimits::Search(_) => ", or let it expand more states (--max-nodes)",
+                }
             ));
         }
     };
     if let Some(output) = &arguments.output {
-        if let Err(message) = write_tree(&solved, output) {
+        if let Err(message) = write_tree(&mut solved, output) {
             return fail(message);
         }
     }
@@ -1020,8 +1314,9 @@ pub(crate) fn run(arguments: &SolveArguments) -> ExitCode {
     }
 }
 
-fn write_tree(solved: &Solved, output: &Path) -> Result<(), String> {
-    crate::common::files::write_output(output, solved.sgf().as_bytes())
+fn write_tree(solved: &mut Solved, output: &Path) -> Result<(), String> {
+    let text = solved.sgf()?;
+    crate::common::files::write_output(output, text.as_bytes())
         .map_err(|error| format!("cannot write {}: {error}", output.display()))
 }
 
@@ -1029,25 +1324,52 @@ fn write_tree(solved: &Solved, output: &Path) -> Result<(), String> {
 /// takes on: past it, the problem is refused before any work.
 const MAX_STATE_BOUND: f64 = (1u64 << 40) as f64;
 
+impl SolveLimits {
+    fn max_bytes(&self) -> u64 {
+        match self {
+            SolveLimits::Full(limits) => limits.max_bytes,
+            SolveLimits::Search(limits) => limits.max_bytes,
+        }
+    }
+}
+
 /// Each solve's limits: a sixth of `memory` (default: the memory
-/// available, or none if unknown), as `solve` holds six solutions at once
-/// (three ko assumptions, two sides to play first), with pruning. A
-/// problem whose bound of states is past `MAX_STATE_BOUND` is refused
-/// before any work, with the figures.
-fn limits(problem: &Problem, memory: Option<u64>) -> Result<Limits, String> {
+/// available, or none if unknown), as `solve` holds six solutions or
+/// searches at once (three ko assumptions, two sides to play first); the
+/// full solver with pruning, or the proof search within `max_nodes`
+/// states each, as `solver` says (`auto`: by the bound of states). A
+/// problem for the full solver whose bound of states is past
+/// `MAX_STATE_BOUND` is refused before any work, with the figures.
+fn limits(
+    problem: &Problem,
+    memory: Option<u64>,
+    solver: SolverChoice,
+    max_nodes: Option<u64>,
+) -> Result<SolveLimits, String> {
     let states = state_bound(problem);
-    if states > MAX_STATE_BOUND {
+    let search = match solver {
+        SolverChoice::Auto => states > AUTO_FULL_BOUND,
+        SolverChoice::Full => false,
+        SolverChoice::Search => true,
+    };
+    if !search && states > MAX_STATE_BOUND {
         return Err(format!(
             "the region has {} points ({} outside the target strings): up to {states:.1e} states, \
-             more than the 2^40 solve takes on; give a smaller region (--region)",
+             more than the 2^40 the full solver takes on; give a smaller region (--region) \
+             or try the proof search (--solver search)",
             problem.board().points(),
             free_points(problem),
         ));
     }
-    Ok(
-        match memory.or_else(crate::common::host::available_memory) {
-            Some(limit) => Limits::new(limit / SOLUTIONS_HELD),
-            None => Limits::unlimited(),
-        },
-    )
+    let bytes = memory
+        .or_else(crate::common::host::available_memory)
+        .map(|limit| limit / SOLUTIONS_HELD);
+    Ok(if search {
+        SolveLimits::Search(SearchLimits {
+            max_bytes: bytes.unwrap_or(u64::MAX),
+            max_nodes: max_nodes.unwrap_or(DEFAULT_MAX_NODES),
+        })
+    } else {
+        SolveLimits::Full(bytes.map_or(Limits::unlimited(), Limits::new))
+    })
 }

@@ -38,6 +38,9 @@ mod benson;
 pub(crate) mod input;
 #[cfg(all(test, feature = "cli"))]
 mod input_tests;
+pub(crate) mod search;
+#[cfg(test)]
+mod search_tests;
 pub(crate) mod seki;
 pub(crate) mod solve;
 #[cfg(test)]

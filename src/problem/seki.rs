@@ -4,11 +4,14 @@
 //! the roles swapped (the attacker's stones as the targets, basic ko)
 //! says. The tests are remembered by position and left out, counted, when
 //! the swapped problem's bound of states (`state_bound`, also the bound
-//! `smallgo solve` refuses a problem by before any work) is too large.
+//! `smallgo solve` refuses a problem by before any work) is too large, or,
+//! where the problem itself is searched (`search`), when the swapped
+//! problem's proof search passes its limits.
 //! The definition is that of docs/life-and-death.md.
 
 use std::collections::HashMap;
 
+use crate::problem::search::{Search, SearchLimits};
 use crate::problem::solve::{Solution, StateKey};
 use crate::problem::{KoAssumption, Problem};
 use crate::rules::board::PointSet;
@@ -48,14 +51,25 @@ pub(crate) fn free_points(problem: &Problem) -> usize {
 }
 
 /// The seki tests made so far (by the position, with no ko or pass), and
-/// how many were left out as too large.
+/// how many were left out as too large; with `by_search`, each test is a
+/// proof search within its limits instead of a full solve.
 #[derive(Default)]
 pub(crate) struct SekiTests {
     done: HashMap<StateKey, bool>,
     skipped: usize,
+    search: Option<SearchLimits>,
 }
 
 impl SekiTests {
+    /// Tests made by the proof search, each within `limits`; one past
+    /// them is left out and counted.
+    pub(crate) fn by_search(limits: SearchLimits) -> SekiTests {
+        SekiTests {
+            search: Some(limits),
+            ..SekiTests::default()
+        }
+    }
+
     /// How many tests were left out as too large (`MAX_SEKI_BOUND`).
     pub(crate) fn skipped(&self) -> usize {
         self.skipped
@@ -104,6 +118,20 @@ pub(crate) fn seki_at(problem: &Problem, key: StateKey, tests: &mut SekiTests) -
         KoAssumption::Basic,
     );
     let seki = match swapped {
+        Ok(swapped) if tests.search.is_some() => {
+            let limits = tests.search.expect("search limits");
+            let won = Search::new(&swapped, limits).and_then(|mut search| {
+                let start = search.start();
+                search.wins(&start)
+            });
+            match won {
+                Ok(won) => !won,
+                Err(_) => {
+                    tests.skipped += 1;
+                    false
+                }
+            }
+        }
         Ok(swapped) if state_bound(&swapped) <= MAX_SEKI_BOUND => {
             !Solution::new(&swapped).start().attacker_wins()
         }

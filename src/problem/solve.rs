@@ -51,7 +51,7 @@ use crate::rules::moves::Move;
 use crate::rules::position::Position;
 
 /// No ko point.
-const NO_KO: u8 = u8::MAX;
+pub(crate) const NO_KO: u8 = u8::MAX;
 
 /// A state of a problem's game, by the roles of the players.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -72,6 +72,19 @@ pub(crate) struct StateKey {
 }
 
 impl StateKey {
+    /// The state a problem starts in: no ko point, no pass.
+    pub(crate) fn start(problem: &Problem) -> StateKey {
+        let attacker_colour = problem.defender().opposite();
+        StateKey {
+            attacker: problem.stones(attacker_colour).bits(),
+            defender: problem.stones(problem.defender()).bits(),
+            targets: problem.targets().bits(),
+            attacker_to_move: problem.to_move() == attacker_colour,
+            ko: NO_KO,
+            passes: 0,
+        }
+    }
+
     /// Whether every target has been captured: the attacker has won.
     pub(crate) fn is_capture(&self) -> bool {
         self.targets == 0
@@ -187,7 +200,7 @@ const MAX_TARGET_STRINGS: usize = 16;
 /// and a bit a target string (from bit 48). A point's digit is 0 empty, 1
 /// the attacker's, 2 the defender's; eight points at a time go through a
 /// table.
-struct Codec {
+pub(crate) struct Codec {
     /// The target stones of each target string at the start.
     groups: Vec<u64>,
     /// The number of groups of eight points the board has.
@@ -232,7 +245,7 @@ const KO_NONE: u64 = 127;
 const GROUP_SHIFT: u32 = 48;
 
 impl Codec {
-    fn new(board: &Board, problem: &Problem) -> Result<Codec, TooLarge> {
+    pub(crate) fn new(board: &Board, problem: &Problem) -> Result<Codec, TooLarge> {
         let defender = problem.stones(problem.defender());
         let mut groups = Vec::new();
         let mut pending = problem.targets();
@@ -270,7 +283,7 @@ impl Codec {
     /// Packs a key whose targets are a union of target strings (every key
     /// the game reaches: a string's targets are captured together).
     #[inline]
-    fn pack(&self, key: &StateKey) -> u128 {
+    pub(crate) fn pack(&self, key: &StateKey) -> u128 {
         let encode = &tables().encode;
         let digits = |k: usize| {
             let a = (key.attacker >> (8 * k)) & 0xff;
@@ -307,7 +320,7 @@ impl Codec {
     }
 
     #[inline]
-    fn unpack(&self, packed: u128) -> StateKey {
+    pub(crate) fn unpack(&self, packed: u128) -> StateKey {
         let decode = &tables().decode;
         let (mut attacker, mut defender) = (0u64, 0u64);
         let mut low = packed as u64;
@@ -358,7 +371,7 @@ struct Table {
 }
 
 #[inline]
-fn hash(key: u128) -> u64 {
+pub(crate) fn hash(key: u128) -> u64 {
     let low = key as u64;
     let high = (key >> 64) as u64;
     let x = low.wrapping_mul(0x9e37_79b9_7f4a_7c15)
@@ -444,7 +457,7 @@ impl Table {
 }
 
 /// The edge's move in `successors`: a point's number, or `PASS`.
-const PASS: u8 = u8::MAX;
+pub(crate) const PASS: u8 = u8::MAX;
 
 /// A state's moves are at most 65 (64 points and the pass): the low seven
 /// bits of a state's byte count them (or its moves not yet won), the high
@@ -549,15 +562,7 @@ impl Solution {
         let board = *problem.board();
         let ko = problem.ko();
         let codec = Codec::new(&board, problem)?;
-        let attacker_colour = problem.defender().opposite();
-        let start = StateKey {
-            attacker: problem.stones(attacker_colour).bits(),
-            defender: problem.stones(problem.defender()).bits(),
-            targets: problem.targets().bits(),
-            attacker_to_move: problem.to_move() == attacker_colour,
-            ko: NO_KO,
-            passes: 0,
-        };
+        let start = StateKey::start(problem);
         let limit = usize::try_from(limits.max_bytes).unwrap_or(usize::MAX);
         let adjacency = Adjacency::new(&board);
 

@@ -314,7 +314,7 @@ pub(super) fn compare(diagram: &str, problem: &Problem) -> usize {
 /// A random shape on a grid of at most `rows` x `columns` cells, with a
 /// point in its top and bottom rows and first and last columns (so the
 /// board keeps the grid), and at most `max_points` points.
-fn random_shape(rng: &mut Rng, rows: usize, columns: usize, max_points: usize) -> String {
+pub(super) fn random_shape(rng: &mut Rng, rows: usize, columns: usize, max_points: usize) -> String {
     loop {
         let height = 1 + rng.below(rows as u64) as usize;
         let width = 1 + rng.below(columns as u64) as usize;
@@ -345,7 +345,7 @@ fn random_shape(rng: &mut Rng, rows: usize, columns: usize, max_points: usize) -
 }
 
 /// A random legal problem on `diagram`, if the stones drawn give one.
-fn random_problem(rng: &mut Rng, diagram: &str, ko: KoAssumption) -> Option<Problem> {
+pub(super) fn random_problem(rng: &mut Rng, diagram: &str, ko: KoAssumption) -> Option<Problem> {
     let plain = PlainBoard::new(diagram);
     let board = Board::shape(diagram).unwrap();
     let colours: Vec<u8> = (0..plain.cells.len())

@@ -1,0 +1,918 @@
+//! An exact proof search for the value of a problem's states: a
+//! depth-first AND/OR search with a transposition table, which visits only
+//! the states it needs to prove a value, where `solve` enumerates them all.
+//!
+//! The game (see the parent module) is a reachability game: the attacker
+//! wins a state iff he can force a capture state in finitely many moves.
+//! `prove` searches a state's moves depth first (the attacker's: one won
+//! child is enough; the defender's: one child not won is enough). A state
+//! already on the current path counts as not won (a repetition): the
+//! attacker must make progress. Only true values are kept in the table,
+//! keyed on the whole state (stones, side to move, ko point, passes,
+//! target strings left; `Codec`'s 128 bits). Why this is sound (the
+//! graph-history interaction): write `G_S` for the game in which reaching
+//! any state of the set `S` is the defender's win. More forbidden states
+//! only help the defender, and a state's value does not change when the
+//! state itself is forbidden (a winning strategy of the attacker's that
+//! never revisits a state exists: its distance to the capture falls at
+//! each of his moves). Each call returns, with its value, the depth
+//! `m` of the highest ancestor on the path whose repetition it met (none:
+//! no dependency). By induction on the calls: a win returned is a win of
+//! the real game (it rests only on captures and on wins, never on a
+//! repetition); a loss returned with dependency `m` at depth `d` is a loss
+//! in `G_S` for `S` the path's states from depth `m` to `d` (a repetition
+//! of the ancestor at depth `k` is a loss in `G_S` for `S` the path from
+//! `k`; a node's children's sets are contained in the node's set, the
+//! child itself dropped from its own set by the remark above). So a loss
+//! with `m >= d` (no dependency, or only on the state itself) is a loss of
+//! the real game, and is stored; a loss with `m < d` is returned to the
+//! parent with `m` and not stored; at the root (depth 0) every result is
+//! true. Wins found in the table are used whatever the path: they are
+//! true, and a win never needs more.
+//!
+//! Pruning: the attacker never passes (after his pass the defender passes
+//! and the game ends, or his pass is the second and ends it: either way
+//! the defender wins); a state where a target is unconditionally alive
+//! (`benson`) is a loss, as in `solve`. Moves are ordered: the move the
+//! table remembers as best for the state, the two killer moves of the
+//! ply, the liberties of the targets, then the history of cut-offs.
+//!
+//! `within` answers "does the attacker win within `d` plies?", which does
+//! not depend on the path (no repetition can help within a bound), and is
+//! stored as bounds of the state's distance (the attacker playing
+//! shortest, the defender longest, as `solve` counts it); `distance`
+//! deepens it to the exact distance, which `SearchReport` uses for the
+//! main line so that it never wanders.
+//!
+//! The search holds its table within a memory limit and expands at most a
+//! number of nodes; past either it stops with its figures
+//! (`SearchTooLarge`).
+
+use std::collections::HashMap;
+use std::fmt;
+
+use crate::common::units::human_bytes;
+use crate::problem::benson::{unconditionally_alive, Adjacency};
+use crate::problem::solve::{hash, successors, Codec, StateKey, Status, TooLarge, PASS};
+use crate::problem::{KoAssumption, Problem, Verdict};
+use crate::rules::board::{Board, Point};
+use crate::rules::moves::Move;
+
+/// What a search may use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct SearchLimits {
+    /// The most memory its table may hold, in bytes (while it grows, the
+    /// old and the new table together).
+    pub(crate) max_bytes: u64,
+    /// The most states it may expand.
+    pub(crate) max_nodes: u64,
+}
+
+impl SearchLimits {
+    pub(crate) fn unlimited() -> SearchLimits {
+        SearchLimits {
+            max_bytes: u64::MAX,
+            max_nodes: u64::MAX,
+        }
+    }
+}
+
+/// A search that stopped, or a problem it does not take on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum SearchTooLarge {
+    /// Refused before any work: the key does not hold the problem.
+    Key(TooLarge),
+    /// The table reached the memory limit.
+    Memory {
+        nodes: u64,
+        entries: u64,
+        bytes: u64,
+        limit: u64,
+    },
+    /// The search expanded as many states as it may.
+    Nodes { nodes: u64, entries: u64 },
+}
+
+impl fmt::Display for SearchTooLarge {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SearchTooLarge::Key(error) => write!(f, "{error}"),
+            SearchTooLarge::Memory {
+                nodes,
+                entries,
+                bytes,
+                limit,
+            } => write!(
+                f,
+                "the search's table reached {} of its {} limit: stopped after {nodes} states \
+                 expanded, {entries} kept, the value not yet proven",
+                human_bytes(*bytes as f64),
+                human_bytes(*limit as f64)
+            ),
+            SearchTooLarge::Nodes { nodes, entries } => write!(
+                f,
+                "the search expanded {nodes} states, its limit, {entries} kept, \
+                 the value not yet proven"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SearchTooLarge {}
+
+/// An entry of the table: the best move (bits 0 to 7: a point, `PASS`, or
+/// `NO_MOVE`), whether the attacker wins (bit 8) or not (bit 9), and
+/// bounds of the distance: at least bits 16 to 31, at most bits 32 to 47
+/// (`UNKNOWN`: none).
+type Entry = u64;
+
+const NO_MOVE: u8 = 0xfe;
+const WON: u64 = 1 << 8;
+const LOST: u64 = 1 << 9;
+const UNKNOWN: u64 = 0xffff;
+const EMPTY_ENTRY: Entry = NO_MOVE as u64 | UNKNOWN << 32;
+
+fn best_of(entry: Entry) -> u8 {
+    entry as u8
+}
+fn lower(entry: Entry) -> u32 {
+    ((entry >> 16) & 0xffff) as u32
+}
+fn upper(entry: Entry) -> u32 {
+    ((entry >> 32) & 0xffff) as u32
+}
+fn with_best(entry: Entry, mv: u8) -> Entry {
+    (entry & !0xff) | mv as u64
+}
+fn with_lower(entry: Entry, d: u32) -> Entry {
+    let d = (d as u64).min(UNKNOWN);
+    if d as u32 > lower(entry) {
+        (entry & !(0xffff << 16)) | d << 16
+    } else {
+        entry
+    }
+}
+fn with_upper(entry: Entry, d: u32) -> Entry {
+    let d = (d as u64).min(UNKNOWN - 1);
+    if (d as u32) < upper(entry) {
+        (entry & !(0xffff << 32)) | d << 32
+    } else {
+        entry
+    }
+}
+
+/// The key of an empty slot: the packed key of a capture state, which is
+/// never stored.
+const FREE: u128 = 0;
+
+/// The table: open addressing with linear probing, at most 3/4 full while
+/// it may grow, at most 15/16 once the memory limit stops its growth.
+struct Table {
+    keys: Vec<u128>,
+    values: Vec<Entry>,
+    len: usize,
+    shift: u32,
+    peak_bytes: usize,
+}
+
+impl Table {
+    fn with_slots(slots: usize) -> Table {
+        Table {
+            keys: vec![FREE; slots],
+            values: vec![0; slots],
+            len: 0,
+            shift: 64 - slots.trailing_zeros(),
+            peak_bytes: slots * 24,
+        }
+    }
+
+    fn bytes(&self) -> usize {
+        self.keys.len() * 24
+    }
+
+    #[inline]
+    fn slot(&self, key: u128) -> (usize, bool) {
+        let mask = self.keys.len() - 1;
+        let mut slot = (hash(key) >> self.shift) as usize;
+        loop {
+            let k = self.keys[slot];
+            if k == key {
+                return (slot, true);
+            }
+            if k == FREE {
+                return (slot, false);
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
+
+    #[inline]
+    fn get(&self, key: u128) -> Entry {
+        match self.slot(key) {
+            (slot, true) => self.values[slot],
+            _ => EMPTY_ENTRY,
+        }
+    }
+
+    /// Stores `value` for `key`; false if the table is full and may not
+    /// grow within `limit` bytes.
+    fn set(&mut self, key: u128, value: Entry, limit: usize) -> bool {
+        let (slot, found) = self.slot(key);
+        if found {
+            self.values[slot] = value;
+            return true;
+        }
+        let slots = self.keys.len();
+        if (self.len + 1) * 4 > slots * 3 {
+            if self.bytes() * 3 <= limit {
+                self.grow();
+                return self.set(key, value, limit);
+            }
+            if (self.len + 1) * 16 > slots * 15 {
+                return false;
+            }
+        }
+        self.keys[slot] = key;
+        self.values[slot] = value;
+        self.len += 1;
+        true
+    }
+
+    fn grow(&mut self) {
+        let mut grown = Table::with_slots(self.keys.len() * 2);
+        grown.peak_bytes = self.peak_bytes.max(self.bytes() + grown.bytes());
+        for (i, &key) in self.keys.iter().enumerate() {
+            if key != FREE {
+                let (slot, _) = grown.slot(key);
+                grown.keys[slot] = key;
+                grown.values[slot] = self.values[i];
+            }
+        }
+        grown.len = self.len;
+        *self = grown;
+    }
+}
+
+/// The history index of a move: its point, or 64 for the pass.
+fn history_index(mv: u8) -> usize {
+    if mv == PASS {
+        64
+    } else {
+        mv as usize
+    }
+}
+
+/// The proof search of one problem under one ko assumption.
+pub(crate) struct Search {
+    board: Board,
+    ko: KoAssumption,
+    codec: Codec,
+    adjacency: Adjacency,
+    neighbours: [u64; 64],
+    table: Table,
+    limits: SearchLimits,
+    path: Vec<u128>,
+    buffers: Vec<Vec<(u8, Option<StateKey>)>>,
+    killers: Vec<[u8; 2]>,
+    history: [[u32; 65]; 2],
+    nodes: u64,
+    stopped: Option<SearchTooLarge>,
+    start: StateKey,
+    store_dependent: bool,
+    deep_stack: bool,
+    /// The losses that rest on repetitions of other states, with those
+    /// states, and a count of the memory they hold.
+    dependent: HashMap<u128, Box<[u128]>>,
+    dependent_bytes: usize,
+    dependent_peak: usize,
+}
+
+/// The memory counted for a dependent loss besides its states: its key
+/// and the map's slot.
+const DEPENDENT_BYTES: usize = 48;
+
+/// The stack the search runs on: its recursion is as deep as the longest
+/// line it follows.
+const STACK_BYTES: usize = 1 << 30;
+
+impl Search {
+    /// A search of `problem`'s states, within `limits`; refused before any
+    /// work when the key does not hold the problem's target strings.
+    pub(crate) fn new(problem: &Problem, limits: SearchLimits) -> Result<Search, SearchTooLarge> {
+        let board = *problem.board();
+        let codec = Codec::new(&board, problem).map_err(SearchTooLarge::Key)?;
+        let mut neighbours = [0u64; 64];
+        for point in board.all().iter() {
+            neighbours[point.index()] = board.neighbours(point).bits();
+        }
+        Ok(Search {
+            board,
+            ko: problem.ko(),
+            codec,
+            adjacency: Adjacency::new(&board),
+            neighbours,
+            table: Table::with_slots(1 << 10),
+            limits,
+            path: Vec::new(),
+            buffers: Vec::new(),
+            killers: Vec::new(),
+            history: [[0; 65]; 2],
+            nodes: 0,
+            stopped: None,
+            start: StateKey::start(problem),
+            store_dependent: false,
+            deep_stack: false,
+            dependent: HashMap::new(),
+            dependent_bytes: 0,
+            dependent_peak: 0,
+        })
+    }
+
+    /// The problem's start.
+    pub(crate) fn start(&self) -> StateKey {
+        self.start
+    }
+
+    /// The states expanded so far.
+    pub(crate) fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// The states the table holds.
+    pub(crate) fn entries(&self) -> usize {
+        self.table.len
+    }
+
+    /// The most memory the table held at once, in bytes.
+    pub(crate) fn peak_bytes(&self) -> usize {
+        self.table.peak_bytes + self.dependent_peak
+    }
+
+    /// For the tests only: stores losses that rest on a repetition of an
+    /// ancestor too, which is unsound.
+    #[cfg(test)]
+    pub(crate) fn store_dependent_losses(&mut self) {
+        self.store_dependent = true;
+    }
+
+    /// Runs `f` on a thread with a stack deep enough for the recursion
+    /// (at once if already on one): a caller that asks many values runs
+    /// them all so, on one thread.
+    pub(crate) fn deep<T: Send>(&mut self, f: impl FnOnce(&mut Search) -> T + Send) -> T {
+        if self.deep_stack {
+            return f(self);
+        }
+        std::thread::scope(|scope| {
+            std::thread::Builder::new()
+                .stack_size(STACK_BYTES)
+                .spawn_scoped(scope, || {
+                    self.deep_stack = true;
+                    let result = f(self);
+                    self.deep_stack = false;
+                    result
+                })
+                .expect("a thread for the search")
+                .join()
+                .expect("the search's thread")
+        })
+    }
+
+    fn stopped(&mut self) -> Result<(), SearchTooLarge> {
+        match self.stopped.take() {
+            Some(error) => Err(error),
+            None => Ok(()),
+        }
+    }
+
+    /// Whether the attacker wins `key` (a state of the problem's game).
+    pub(crate) fn wins(&mut self, key: &StateKey) -> Result<bool, SearchTooLarge> {
+        let key = *key;
+        let won = self.deep(move |search| {
+            search.path.clear();
+            let packed = search.codec.pack(&key);
+            search.prove(&key, packed).0
+        });
+        self.stopped()?;
+        Ok(won)
+    }
+
+    /// Whether the attacker wins `key` within `plies` plies.
+    pub(crate) fn wins_within(
+        &mut self,
+        key: &StateKey,
+        plies: u32,
+    ) -> Result<bool, SearchTooLarge> {
+        let key = *key;
+        let won = self.deep(move |search| {
+            let packed = search.codec.pack(&key);
+            search.within(&key, packed, plies)
+        });
+        self.stopped()?;
+        Ok(won)
+    }
+
+    /// The value of `key` as `solve` gives it: the attacker's distance to
+    /// the capture (shortest for him, longest for the defender), or none.
+    pub(crate) fn status(&mut self, key: &StateKey) -> Result<Status, SearchTooLarge> {
+        if !self.wins(key)? {
+            return Ok(Status(None));
+        }
+        let packed = self.codec.pack(key);
+        // The distance is odd where the attacker moves (he makes the
+        // capture), even where the defender does.
+        let parity = u32::from(key.attacker_to_move);
+        let mut d = lower(self.table.get(packed)).max(parity);
+        if d % 2 != parity {
+            d += 1;
+        }
+        loop {
+            if key.is_capture() || self.wins_within(key, d)? {
+                return Ok(Status(Some(if key.is_capture() { 0 } else { d })));
+            }
+            d += 2;
+        }
+    }
+
+    /// Whether a target of `key` is unconditionally alive: the defender
+    /// has won, and the state has no move.
+    pub(crate) fn is_settled(&self, key: &StateKey) -> bool {
+        !key.is_capture()
+            && unconditionally_alive(&self.adjacency, key.defender, key.attacker) & key.targets != 0
+    }
+
+    /// The moves of `key`, each with the state it leads to (`None`: the
+    /// game ends): placements in point order, then the pass; none for a
+    /// capture or a settled state.
+    pub(crate) fn moves(&self, key: &StateKey) -> Vec<(Move, Option<StateKey>)> {
+        if key.is_capture() || self.is_settled(key) {
+            return Vec::new();
+        }
+        let mut found = Vec::new();
+        successors(&self.board, self.ko, key, &mut found);
+        found
+            .into_iter()
+            .map(|(mv, child)| {
+                let mv = if mv == PASS {
+                    Move::Pass
+                } else {
+                    Move::Place(Point::new(mv as usize))
+                };
+                (mv, child)
+            })
+            .collect()
+    }
+
+    /// Counts a state expanded; false (the search stopped) past the node
+    /// limit.
+    fn expand(&mut self) -> bool {
+        if self.stopped.is_some() {
+            return false;
+        }
+        self.nodes += 1;
+        if self.nodes > self.limits.max_nodes {
+            self.stopped = Some(SearchTooLarge::Nodes {
+                nodes: self.nodes,
+                entries: self.table.len as u64,
+            });
+            return false;
+        }
+        true
+    }
+
+    fn store(&mut self, packed: u128, entry: Entry) {
+        if self.stopped.is_some() {
+            return;
+        }
+        let limit = usize::try_from(self.limits.max_bytes).unwrap_or(usize::MAX);
+        if !self.table.set(packed, entry, limit) {
+            self.stopped = Some(SearchTooLarge::Memory {
+                nodes: self.nodes,
+                entries: self.table.len as u64,
+                bytes: self.table.peak_bytes as u64,
+                limit: self.limits.max_bytes,
+            });
+        }
+    }
+
+    /// The children of `key` in the order to search them, into the
+    /// buffer of `ply` (the attacker's pass left out).
+    fn ordered(&mut self, key: &StateKey, best: u8, ply: usize) -> Vec<(u8, Option<StateKey>)> {
+        while self.buffers.len() <= ply {
+            self.buffers.push(Vec::new());
+            self.killers.push([NO_MOVE; 2]);
+        }
+        let mut children = std::mem::take(&mut self.buffers[ply]);
+        children.clear();
+        successors(&self.board, self.ko, key, &mut children);
+        if key.attacker_to_move {
+            children.retain(|&(mv, _)| mv != PASS);
+        }
+        let empty = self.board.all().bits() & !key.attacker & !key.defender;
+        let mut around = 0u64;
+        let mut bits = key.targets;
+        while bits != 0 {
+            around |= self.neighbours[bits.trailing_zeros() as usize];
+            bits &= bits - 1;
+        }
+        let liberties = around & empty;
+        let killers = self.killers[ply];
+        let history = &self.history[usize::from(key.attacker_to_move)];
+        let score = |mv: u8| -> u64 {
+            if mv == best {
+                return u64::MAX;
+            }
+            if mv == killers[0] {
+                return u64::MAX - 1;
+            }
+            if mv == killers[1] {
+                return u64::MAX - 2;
+            }
+            let on_liberty = mv != PASS && liberties >> mv & 1 != 0;
+            (u64::from(on_liberty) << 40) + u64::from(history[history_index(mv)])
+        };
+        children.sort_by_cached_key(|&(mv, _)| std::cmp::Reverse(score(mv)));
+        children
+    }
+
+    /// Records a move that decided a state.
+    fn cut(&mut self, attacker: bool, mv: u8, ply: usize) {
+        let slot = &mut self.history[usize::from(attacker)][history_index(mv)];
+        *slot = slot.saturating_add(1);
+        let killers = &mut self.killers[ply];
+        if killers[0] != mv {
+            killers[1] = killers[0];
+            killers[0] = mv;
+        }
+    }
+
+    /// The value of `key` (packed as `packed`) on the current path: whether
+    /// the attacker wins, and the ancestors (packed keys) whose repetition
+    /// a loss rests on (none: a loss of the real game).
+    fn prove(&mut self, key: &StateKey, packed: u128) -> (bool, Vec<u128>) {
+        if key.is_capture() {
+            return (true, Vec::new());
+        }
+        let entry = self.table.get(packed);
+        if entry & WON != 0 {
+            return (true, Vec::new());
+        }
+        if entry & LOST != 0 {
+            return (false, Vec::new());
+        }
+        let ply = self.path.len();
+        // States alternate their mover along the path: only those of the
+        // same parity can repeat this one.
+        if (ply % 2..ply).step_by(2).any(|i| self.path[i] == packed) {
+            return (false, vec![packed]);
+        }
+        // A loss that rests on repetitions of states all on the path now
+        // holds here too.
+        if let Some(rests) = self.dependent.get(&packed) {
+            if rests.iter().all(|r| self.path.contains(r)) {
+                return (false, rests.to_vec());
+            }
+        }
+        if !self.expand() {
+            return (false, Vec::new());
+        }
+        if unconditionally_alive(&self.adjacency, key.defender, key.attacker) & key.targets != 0 {
+            self.store(packed, with_lower(entry | LOST, u32::MAX));
+            return (false, Vec::new());
+        }
+        let children = self.ordered(key, best_of(entry), ply);
+        self.path.push(packed);
+        let attacker = key.attacker_to_move;
+        let mut won = !attacker;
+        let mut rests: Vec<u128> = Vec::new();
+        let mut best = NO_MOVE;
+        for &(mv, child) in &children {
+            let (child_won, child_rests) = match child {
+                None => (false, Vec::new()),
+                Some(child) => {
+                    let packed = self.codec.pack(&child);
+                    self.prove(&child, packed)
+                }
+            };
+            if self.stopped.is_some() {
+                break;
+            }
+            if attacker {
+                if child_won {
+                    won = true;
+                    best = mv;
+                    break;
+                }
+                for r in child_rests {
+                    if !rests.contains(&r) {
+                        rests.push(r);
+                    }
+                }
+            } else if !child_won {
+                won = false;
+                rests = child_rests;
+                best = mv;
+                break;
+            }
+        }
+        self.path.pop();
+        self.buffers[ply] = children;
+        if self.stopped.is_some() {
+            return (false, Vec::new());
+        }
+        if best != NO_MOVE {
+            self.cut(attacker, best, ply);
+        }
+        // The state itself forbidden does not change its value.
+        rests.retain(|&r| r != packed);
+        if won {
+            self.store(packed, with_best(entry | WON, best));
+            (true, Vec::new())
+        } else if rests.is_empty() || self.store_dependent {
+            if let Some(old) = self.dependent.remove(&packed) {
+                self.dependent_bytes -= DEPENDENT_BYTES + 16 * old.len();
+            }
+            self.store(packed, with_best(with_lower(entry | LOST, u32::MAX), best));
+            (false, Vec::new())
+        } else {
+            if best != NO_MOVE {
+                self.store(packed, with_best(entry, best));
+            }
+            self.dependent_bytes += DEPENDENT_BYTES + 16 * rests.len();
+            if let Some(old) = self
+                .dependent
+                .insert(packed, rests.clone().into_boxed_slice())
+            {
+                self.dependent_bytes -= DEPENDENT_BYTES + 16 * old.len();
+            }
+            self.dependent_peak = self.dependent_peak.max(self.dependent_bytes);
+            if (self.table.bytes() + self.dependent_bytes) as u64 > self.limits.max_bytes {
+                self.stopped = Some(SearchTooLarge::Memory {
+                    nodes: self.nodes,
+                    entries: self.table.len as u64,
+                    bytes: (self.table.bytes() + self.dependent_bytes) as u64,
+                    limit: self.limits.max_bytes,
+                });
+            }
+            (false, rests)
+        }
+    }
+
+    /// Whether the attacker wins `key` within `d` plies.
+    fn within(&mut self, key: &StateKey, packed: u128, d: u32) -> bool {
+        if key.is_capture() {
+            return true;
+        }
+        if d == 0 {
+            return false;
+        }
+        let entry = self.table.get(packed);
+        if upper(entry) <= d {
+            return true;
+        }
+        if lower(entry) > d {
+            return false;
+        }
+        if !self.expand() {
+            return false;
+        }
+        if unconditionally_alive(&self.adjacency, key.defender, key.attacker) & key.targets != 0 {
+            self.store(packed, with_lower(entry | LOST, u32::MAX));
+            return false;
+        }
+        let ply = d as usize;
+        let children = self.ordered(key, best_of(entry), ply);
+        let attacker = key.attacker_to_move;
+        let mut won = !attacker;
+        let mut best = NO_MOVE;
+        for &(mv, child) in &children {
+            let child_won = match child {
+                None => false,
+                Some(child) => {
+                    let packed = self.codec.pack(&child);
+                    self.within(&child, packed, d - 1)
+                }
+            };
+            if self.stopped.is_some() {
+                break;
+            }
+            if attacker == child_won {
+                won = attacker;
+                best = mv;
+                break;
+            }
+        }
+        self.buffers[ply] = children;
+        if self.stopped.is_some() {
+            return false;
+        }
+        if best != NO_MOVE {
+            self.cut(attacker, best, ply);
+        }
+        let entry = if best != NO_MOVE {
+            with_best(entry, best)
+        } else {
+            entry
+        };
+        if won {
+            self.store(packed, with_upper(entry | WON, d));
+        } else {
+            self.store(packed, with_lower(entry, d + 1));
+        }
+        won
+    }
+}
+
+/// A first move and its result under each ko assumption.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct SearchedMove {
+    pub(crate) mv: Move,
+    /// The state it leads to (`None`: the game ends).
+    pub(crate) child: Option<StateKey>,
+    /// Whether the attacker wins after it, in the order of
+    /// `KoAssumption::ALL`.
+    pub(crate) killed: [bool; 3],
+    /// The distance after it with no threats (basic ko), if asked for.
+    pub(crate) plies: Option<u32>,
+}
+
+/// A problem searched under the three ko assumptions: the status of its
+/// start under each, its verdict, every first move's results, and a main
+/// line (basic ko).
+pub(crate) struct SearchReport {
+    /// The searches, in the order of `KoAssumption::ALL`.
+    pub(crate) searches: Vec<Search>,
+    pub(crate) start: [Status; 3],
+    pub(crate) verdict: Verdict,
+    /// Whether a target is unconditionally alive at the start: no move is
+    /// searched.
+    pub(crate) settled: bool,
+    pub(crate) moves: Vec<SearchedMove>,
+}
+
+/// The verdict from whether the attacker wins under each ko assumption.
+pub(crate) fn verdict_of(killed: [bool; 3]) -> Verdict {
+    match killed {
+        [_, _, true] => Verdict::Dead,
+        [_, false, _] => Verdict::Alive,
+        [true, _, _] => Verdict::KoDefenderMustWin,
+        [false, _, _] => Verdict::KoAttackerMustWin,
+    }
+}
+
+impl SearchReport {
+    /// Searches `problem` under the three ko assumptions, each search
+    /// within `limits`: the start's status with its distance, and every
+    /// first move's result, with its distance under basic ko if
+    /// `distances`.
+    pub(crate) fn new(
+        problem: &Problem,
+        limits: SearchLimits,
+        distances: bool,
+    ) -> Result<SearchReport, (KoAssumption, SearchTooLarge)> {
+        let mut searches = Vec::new();
+        for ko in KoAssumption::ALL {
+            searches.push(Search::new(&problem.with_ko(ko), limits).map_err(|e| (ko, e))?);
+        }
+        let start_key = searches[0].start();
+        let mut start = [Status(None); 3];
+        for (k, search) in searches.iter_mut().enumerate() {
+            let ko = KoAssumption::ALL[k];
+            start[k] = search.status(&start_key).map_err(|e| (ko, e))?;
+        }
+        let settled = searches[0].is_settled(&start_key);
+        let mut moves = Vec::new();
+        for (mv, child) in searches[0].moves(&start_key) {
+            let mut killed = [false; 3];
+            let mut plies = None;
+            if let Some(child) = child {
+                for (k, search) in searches.iter_mut().enumerate() {
+                    let ko = KoAssumption::ALL[k];
+                    killed[k] = search.wins(&child).map_err(|e| (ko, e))?;
+                }
+                if distances && killed[0] {
+                    plies = searches[0]
+                        .status(&child)
+                        .map_err(|e| (KoAssumption::Basic, e))?
+                        .0;
+                }
+            }
+            moves.push(SearchedMove {
+                mv,
+                child,
+                killed,
+                plies,
+            });
+        }
+        let verdict = verdict_of(start.map(|s| s.attacker_wins()));
+        Ok(SearchReport {
+            searches,
+            start,
+            verdict,
+            settled,
+            moves,
+        })
+    }
+
+    /// The states expanded by the three searches.
+    pub(crate) fn nodes(&self) -> u64 {
+        self.searches.iter().map(Search::nodes).sum()
+    }
+
+    /// The states the three tables hold.
+    pub(crate) fn entries(&self) -> usize {
+        self.searches.iter().map(Search::entries).sum()
+    }
+
+    /// The three tables' peaks, together.
+    pub(crate) fn peak_bytes(&self) -> usize {
+        self.searches.iter().map(Search::peak_bytes).sum()
+    }
+}
+
+/// A line of best play under basic ko from `key`, at most `limit` plies:
+/// where the attacker wins, his shortest win against the longest defence
+/// (the first such move in point order); where he does not, the defender
+/// answers with a move that lives (the pass first, then point order) and
+/// the attacker, with nothing to gain, passes. The line ends at a capture,
+/// a settled state, two passes, or a repetition.
+pub(crate) fn main_line(
+    search: &mut Search,
+    key: &StateKey,
+    limit: usize,
+) -> Result<Vec<Move>, SearchTooLarge> {
+    let key = *key;
+    search.deep(move |search| line_from(search, &key, limit))
+}
+
+fn line_from(
+    search: &mut Search,
+    key: &StateKey,
+    limit: usize,
+) -> Result<Vec<Move>, SearchTooLarge> {
+    let mut line = Vec::new();
+    let mut seen = vec![*key];
+    let mut key = *key;
+    while line.len() < limit {
+        let moves = search.moves(&key);
+        if moves.is_empty() {
+            break;
+        }
+        let status = search.status(&key)?;
+        let chosen = match status.0 {
+            Some(d) if key.attacker_to_move => {
+                let mut chosen = None;
+                for &(mv, child) in &moves {
+                    if let Some(child) = child {
+                        if mv != Move::Pass && search.wins_within(&child, d - 1)? {
+                            chosen = Some((mv, Some(child)));
+                            break;
+                        }
+                    }
+                }
+                chosen
+            }
+            Some(d) => {
+                // The pass first among the longest defences, as `solve`'s
+                // callers rank them.
+                let mut order = moves.clone();
+                order.sort_by_key(|(mv, _)| *mv != Move::Pass);
+                let mut chosen = None;
+                for &(mv, child) in &order {
+                    if let Some(child) = child {
+                        if d < 2 || !search.wins_within(&child, d - 2)? {
+                            chosen = Some((mv, Some(child)));
+                            break;
+                        }
+                    }
+                }
+                chosen
+            }
+            None if key.attacker_to_move => moves.iter().copied().find(|(mv, _)| *mv == Move::Pass),
+            None => {
+                let mut order: Vec<(Move, Option<StateKey>)> = moves.clone();
+                order.sort_by_key(|(mv, _)| *mv != Move::Pass);
+                let mut chosen = None;
+                for (mv, child) in order {
+                    let lives = match child {
+                        None => true,
+                        Some(child) => !search.wins(&child)?,
+                    };
+                    if lives {
+                        chosen = Some((mv, child));
+                        break;
+                    }
+                }
+                chosen
+            }
+        };
+        let Some((mv, child)) = chosen else { break };
+        line.push(mv);
+        let Some(child) = child else { break };
+        if seen.contains(&child) {
+            break;
+        }
+        seen.push(child);
+        key = child;
+    }
+    Ok(line)
+}

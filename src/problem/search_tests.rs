@@ -1,0 +1,247 @@
+//! The proof search against the full solver (`solve`, itself checked
+//! against a brute force in `tests`): on random problems under every ko
+//! assumption, the value and distance of the start, of every first move
+//! and of every state the solver enumerates; the verdicts; the main line;
+//! the limits. A search that stores the losses resting on a repetition of
+//! an ancestor is shown to give wrong values on the same problems, so the
+//! comparison can fail.
+
+use crate::problem::search::{main_line, Search, SearchLimits, SearchReport, SearchTooLarge};
+use crate::problem::solve::{Solution, Status};
+use crate::problem::tests::{random_problem, random_shape};
+use crate::problem::{KoAssumption, KoReport, Problem};
+use crate::rules::colour::Colour;
+use crate::rules::moves::Move;
+use crate::tests::support::Rng;
+
+/// Random problems on random shapes of up to ten points.
+fn problems(seed: u64, count: usize) -> Vec<(String, Problem)> {
+    let mut rng = Rng::new(seed);
+    let mut found = Vec::new();
+    while found.len() < count {
+        let diagram = match found.len() % 3 {
+            0 => random_shape(&mut rng, 4, 4, 10),
+            1 => random_shape(&mut rng, 3, 4, 10),
+            _ => random_shape(&mut rng, 3, 4, 8),
+        };
+        if let Some(problem) = random_problem(&mut rng, &diagram, KoAssumption::Basic) {
+            found.push((diagram, problem));
+        }
+    }
+    found
+}
+
+/// The states of `problem` where the search's value (won or not, and
+/// with `distances` the distance) differs from the full solver's: the
+/// start and every first move first, then every state the solver
+/// enumerates, all asked of one search in turn.
+fn differences(problem: &Problem, store_dependent: bool, distances: bool) -> usize {
+    let full = Solution::new(problem);
+    let mut search = Search::new(problem, SearchLimits::unlimited()).unwrap();
+    if store_dependent {
+        search.store_dependent_losses();
+    }
+    search.deep(|search| compare(&full, search, distances))
+}
+
+fn compare(full: &Solution, search: &mut Search, distances: bool) -> usize {
+    let mut wrong = 0;
+    let start = search.start();
+    assert_eq!(start, full.key(0));
+    let value = |search: &mut Search, i: usize| -> Status {
+        let key = full.key(i);
+        if distances {
+            search.status(&key).unwrap()
+        } else {
+            Status(search.wins(&key).unwrap().then_some(0))
+        }
+    };
+    let same = |a: Status, b: Status| {
+        if distances {
+            a == b
+        } else {
+            a.attacker_wins() == b.attacker_wins()
+        }
+    };
+    wrong += usize::from(!same(value(search, 0), full.start()));
+    // Where a target is unconditionally alive at the start, the search
+    // has no move (the unpruned solver searches them, all lost).
+    let firsts = if search.is_settled(&start) {
+        assert!(!full.start().attacker_wins());
+        Vec::new()
+    } else {
+        full.first_moves()
+    };
+    let moves = search.moves(&start);
+    assert_eq!(
+        moves.iter().map(|m| m.0).collect::<Vec<Move>>(),
+        firsts.iter().map(|m| m.0).collect::<Vec<Move>>()
+    );
+    for ((_, child), (_, status)) in moves.iter().zip(&firsts) {
+        let value = match child {
+            None => Status(None),
+            Some(child) if distances => search.status(child).unwrap(),
+            Some(child) => Status(search.wins(child).unwrap().then_some(0)),
+        };
+        wrong += usize::from(!same(value, *status));
+    }
+    for i in 0..full.len() {
+        wrong += usize::from(!same(value(search, i), full.status(i)));
+    }
+    wrong
+}
+
+/// On 300 random problems under each ko assumption, the search gives
+/// every state the full solver's value and distance: the start, each
+/// first move, and every state the solver enumerates.
+#[test]
+fn the_search_agrees_with_the_full_solver_on_random_problems() {
+    let (mut states, mut won, mut kos) = (0, 0, 0);
+    for (diagram, problem) in problems(0x5ea2_c401, 300) {
+        let mut killed = [false; 3];
+        for (k, ko) in KoAssumption::ALL.into_iter().enumerate() {
+            let problem = problem.with_ko(ko);
+            assert_eq!(
+                differences(&problem, false, true),
+                0,
+                "{diagram} {problem:?}"
+            );
+            let full = Solution::new(&problem);
+            states += full.len();
+            killed[k] = full.start().attacker_wins();
+            won += usize::from(killed[k]);
+        }
+        kos += usize::from(killed[1] != killed[2]);
+    }
+    assert!(won > 100 && won < 800, "{won}");
+    assert!(kos > 0, "no ko among the problems");
+    eprintln!("{states} states compared, {won} starts won, {kos} kos");
+}
+
+/// The report of the three searches gives the same verdict, the same
+/// status under each assumption and the same result of every first move
+/// as the full solver's three solutions.
+#[test]
+fn the_search_report_agrees_with_the_ko_report() {
+    for (diagram, problem) in problems(0x7e90_12ab, 200) {
+        let full = KoReport::new(&problem);
+        let report = SearchReport::new(&problem, SearchLimits::unlimited(), true).unwrap();
+        assert_eq!(report.verdict, full.verdict, "{diagram}");
+        for k in 0..3 {
+            assert_eq!(report.start[k], full.solutions[k].start(), "{diagram} {k}");
+        }
+        if report.settled {
+            assert!(report.moves.is_empty());
+            continue;
+        }
+        let firsts = full.solutions[0].first_moves();
+        assert_eq!(report.moves.len(), firsts.len(), "{diagram}");
+        for (searched, (mv, status)) in report.moves.iter().zip(firsts) {
+            assert_eq!(searched.mv, mv);
+            assert_eq!(searched.plies, status.0, "{diagram} {mv:?}");
+            for k in 0..3 {
+                let expected = full.solutions[k]
+                    .child(0, mv)
+                    .unwrap()
+                    .is_some_and(|c| full.solutions[k].status(c).attacker_wins());
+                assert_eq!(searched.killed[k], expected, "{diagram} {mv:?} {k}");
+            }
+        }
+    }
+}
+
+/// Storing a loss that rests on a repetition of an ancestor is unsound:
+/// such a search gives some states of the same random problems a wrong
+/// value, which the comparison above would catch.
+#[test]
+fn storing_losses_that_rest_on_a_repetition_is_caught() {
+    let mut wrong = 0;
+    for (_, problem) in problems(0x5ea2_c401, 300) {
+        for ko in KoAssumption::ALL {
+            wrong += differences(&problem.with_ko(ko), true, false);
+        }
+    }
+    assert!(wrong > 0, "no wrong value");
+    eprintln!("{wrong} wrong values");
+}
+
+/// The main line of a won start captures the targets in as many plies as
+/// the distance; that of a lost start ends without a capture, by two
+/// passes or a settled state.
+#[test]
+fn the_main_line_is_a_shortest_win_or_ends_in_life() {
+    for (diagram, problem) in problems(0x11e5_0001, 150) {
+        let mut search = Search::new(&problem, SearchLimits::unlimited()).unwrap();
+        let start = search.start();
+        let status = search.status(&start).unwrap();
+        let line = main_line(&mut search, &start, 200).unwrap();
+        let mut key = start;
+        let mut ended = false;
+        for (i, &mv) in line.iter().enumerate() {
+            let next = search
+                .moves(&key)
+                .into_iter()
+                .find(|&(m, _)| m == mv)
+                .unwrap_or_else(|| panic!("{diagram}: {mv:?} is no move"));
+            match next.1 {
+                Some(child) => key = child,
+                None => {
+                    assert_eq!(i + 1, line.len());
+                    ended = true;
+                }
+            }
+        }
+        match status.0 {
+            Some(d) => {
+                assert_eq!(line.len(), d as usize, "{diagram}");
+                assert!(key.is_capture(), "{diagram}");
+            }
+            None => {
+                assert!(!key.is_capture(), "{diagram}");
+                assert!(
+                    ended || search.is_settled(&key) || line.len() < 200,
+                    "{diagram}"
+                );
+            }
+        }
+    }
+}
+
+/// A search past its node or memory limit stops with its figures, and
+/// the same search within room enough proves the value.
+#[test]
+fn a_search_past_its_limits_stops_with_figures() {
+    let problem = Problem::from_diagram(
+        "....##\n....##\nOOOOOO\n.X...O",
+        Colour::Black,
+        &["A2"],
+        KoAssumption::Basic,
+    )
+    .unwrap();
+    let limits = SearchLimits {
+        max_nodes: 50,
+        ..SearchLimits::unlimited()
+    };
+    let mut search = Search::new(&problem, limits).unwrap();
+    let start = search.start();
+    let error = search.wins(&start).unwrap_err();
+    assert!(
+        matches!(error, SearchTooLarge::Nodes { nodes: 51, .. }),
+        "{error}"
+    );
+    assert!(error.to_string().contains("51"), "{error}");
+    let limits = SearchLimits {
+        max_bytes: 1 << 16,
+        ..SearchLimits::unlimited()
+    };
+    let mut search = Search::new(&problem, limits).unwrap();
+    let error = search.wins(&start).unwrap_err();
+    let SearchTooLarge::Memory { bytes, limit, .. } = error else {
+        panic!("{error}");
+    };
+    assert!(bytes <= limit && limit == 1 << 16);
+    assert!(error.to_string().contains("KiB"), "{error}");
+    let mut search = Search::new(&problem, SearchLimits::unlimited()).unwrap();
+    let won = search.wins(&start).unwrap();
+    assert_eq!(won, Solution::new(&problem).start().attacker_wins());
+}

@@ -123,6 +123,8 @@ mod rules;
 mod sgf;
 #[cfg(feature = "solver")]
 mod solver;
+#[cfg(feature = "solver")]
+mod superko;
 mod symmetry;
 mod table;
 #[cfg(test)]

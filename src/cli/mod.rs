@@ -36,6 +36,7 @@ mod line_rule;
 mod piece;
 mod progress;
 mod review;
+mod rules;
 mod seki;
 mod solve;
 mod verify;
@@ -233,6 +234,10 @@ enum Analyze {
     /// A board piece's values as Bouzy gives them: {l|r}, temperature and
     /// best moves of every class of positions (docs/pieces.md).
     Piece(piece::PieceArguments),
+    /// The empty board and every opening under loop-draw (the tables) and
+    /// under superko (solved here) side by side, with the openings whose
+    /// result differs.
+    Rules(rules::RulesArguments),
 }
 
 #[derive(Args, Debug)]
@@ -308,6 +313,9 @@ enum Bench {
     /// Solve a fixed set of life-and-death problems of growing size and
     /// print states, edges, time and memory for each.
     Problems(BenchProblemsArguments),
+    /// Solve every opening of boards under superko and print time, states,
+    /// states per second and table use (default: 1x7 1x8 1x9).
+    Superko(rules::BenchSuperkoArguments),
     /// Build one board and print its line of the `bench build` table
     /// (`bench build` runs this for each board).
     #[command(hide = true)]
@@ -492,6 +500,8 @@ pub fn run(arguments: impl IntoIterator<Item = OsString>) -> ExitCode {
         Some(Command::Analyze(Analyze::Seki(seki))) => seki::run(&seki),
         Some(Command::Analyze(Analyze::Rule1xn(rule))) => line_rule::run(&rule),
         Some(Command::Analyze(Analyze::Piece(piece))) => piece::run(&piece),
+        Some(Command::Analyze(Analyze::Rules(arguments))) => rules::run(&arguments),
+        Some(Command::Bench(Bench::Superko(arguments))) => rules::bench(&arguments),
         Some(Command::Analyze(Analyze::Cycles(cycles))) => cycles::run(
             cycles.board,
             cycles.tables.as_deref(),

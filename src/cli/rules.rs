@@ -1,0 +1,621 @@
+//! `smallgo analyze rules RxC` and `smallgo bench superko RxC...`: the two
+//! rule sets side by side, and the superko solver's figures.
+//!
+//! `analyze rules` gives the value of the empty board and of every first
+//! placement (one per class under the board's symmetries) under loop-draw
+//! (the tables' rules, basic ko, a never-ending game a draw: read from the
+//! table library as `analyze position` reads them) and under superko
+//! (`crate::superko`, solved here), each as Black's area margin at komi 0,
+//! and marks the openings whose result differs, with the superko main line
+//! on boards of at most `LINE_POINTS` points. Loop-draw values are a pair:
+//! what Black can force and what White can force; when they do not meet,
+//! the gap is decided by never-ending play, a draw.
+//!
+//! `bench superko` solves every opening of each board and prints time,
+//! states searched, states per second, table use; with `--pruning`, the
+//! states searched with each pruning or aid switched off in turn.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::{Args, ValueEnum};
+
+use super::{existing_folder, finish_analysis, json_string, output_failed, parse_board};
+use crate::rules::board::{Board, Point};
+use crate::rules::moves::Move;
+use crate::superko::solve::{empty_board_value, with_deep_stack, Options, Solver, Stats};
+use crate::superko::{Game, Superko};
+use crate::table::library::{Next, Tablebase};
+use crate::table::values::Values;
+
+/// Boards up to this many points get the superko main line of each
+/// opening whose result differs.
+const LINE_POINTS: usize = 6;
+
+/// The superko rule named on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum RulesArgument {
+    /// A placement may not recreate any position seen before.
+    PositionalSuperko,
+    /// A placement may not recreate a position seen before with the same
+    /// player to move.
+    SituationalSuperko,
+}
+
+impl RulesArgument {
+    fn rule(self) -> Superko {
+        match self {
+            RulesArgument::PositionalSuperko => Superko::Positional,
+            RulesArgument::SituationalSuperko => Superko::Situational,
+        }
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct RulesArguments {
+    /// The board: rows x columns, at most 25 points, for example 1x7.
+    #[arg(value_name = "RxC", value_parser = parse_board)]
+    board: Board,
+
+    /// The superko rule compared with loop-draw.
+    #[arg(long, value_enum, default_value = "positional-superko")]
+    rules: RulesArgument,
+
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+
+    /// Folder of tables, preferred to the built-in ones, as the engine's
+    /// --tables.
+    #[arg(long, value_name = "DIR")]
+    tables: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct BenchSuperkoArguments {
+    /// The boards (default: 1x7 1x8 1x9).
+    #[arg(value_name = "RxC", value_parser = parse_board)]
+    boards: Vec<Board>,
+
+    /// The superko rule.
+    #[arg(long, value_enum, default_value = "positional-superko")]
+    rules: RulesArgument,
+
+    /// Also solve with each pruning or aid switched off in turn, and print
+    /// the states searched each time.
+    #[arg(long)]
+    pruning: bool,
+
+    /// With --pruning, give up a run after this many states.
+    #[arg(long, value_name = "N", default_value_t = 2_000_000_000)]
+    budget: u64,
+
+    /// Log2 of the transposition table's entries (24 bytes each).
+    #[arg(long, value_name = "BITS", default_value_t = 22, value_parser = clap::value_parser!(u32).range(2..=30))]
+    table_bits: u32,
+}
+
+/// A value under loop-draw, Black's view: what Black can force, what White
+/// can force (each its own margin; `None`: cannot force an end).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct LoopDraw {
+    black: Option<i32>,
+    white: Option<i32>,
+}
+
+impl LoopDraw {
+    /// The result at komi 0: Black's margin, or 0 for a draw.
+    fn result(self) -> i32 {
+        match (self.black, self.white) {
+            (Some(b), _) if b >= 1 => b,
+            (_, Some(w)) if w >= 1 => -w,
+            _ => 0,
+        }
+    }
+
+    /// Whether both sides force the same finished margin.
+    fn exact(self) -> Option<i32> {
+        match (self.black, self.white) {
+            (Some(b), Some(w)) if b == -w => Some(b),
+            _ => None,
+        }
+    }
+
+    fn text(self) -> String {
+        match self.exact() {
+            Some(v) => format!("{v:+}"),
+            None => {
+                let side = |m: Option<i32>| m.map_or("none".to_string(), |m| format!("{m:+}"));
+                format!(
+                    "draw (B forces {}, W forces {})",
+                    side(self.black),
+                    side(self.white)
+                )
+            }
+        }
+    }
+
+    fn json(self) -> String {
+        let side = |m: Option<i32>| m.map_or("null".to_string(), |m| m.to_string());
+        format!(
+            "{{\"black_forces\": {}, \"white_forces\": {}, \"result\": {}}}",
+            side(self.black),
+            side(self.white),
+            self.result()
+        )
+    }
+}
+
+/// One line of the comparison: the empty board or an opening.
+struct Row {
+    /// `None` for the empty board.
+    point: Option<Point>,
+    loop_draw: Option<LoopDraw>,
+    superko: i32,
+    /// The superko main line from here, when worked out.
+    line: Vec<Move>,
+}
+
+impl Row {
+    fn differs(&self) -> bool {
+        self.loop_draw.is_some_and(|ld| {
+            ld.result() != self.superko || ld.exact().is_some_and(|v| v != self.superko)
+        })
+    }
+}
+
+struct Comparison {
+    board: Board,
+    rule: Superko,
+    source: Option<String>,
+    rows: Vec<Row>,
+    stats: Stats,
+    seconds: f64,
+}
+
+/// The loop-draw values of the empty board and of each opening, from the
+/// library; `None` when no table serves the board.
+fn loop_draw_values(
+    board: Board,
+    tables: Option<&std::path::Path>,
+    openings: &[Point],
+) -> Result<Option<(String, LoopDraw, Vec<LoopDraw>)>, String> {
+    let library = Tablebase::with_sources(tables, false);
+    let Some(oracle) = library.open(board) else {
+        return Ok(None);
+    };
+    let start = crate::table::library::BoardState::start(board);
+    let value = oracle.value_of(&start.state()).map_err(|e| e.to_string())?;
+    let empty = LoopDraw {
+        black: value.mover_margin.map(i32::from),
+        white: value.opponent_margin.map(i32::from),
+    };
+    let mut moves = Vec::new();
+    for &point in openings {
+        let Ok(Next::State(after)) = start.play(Move::Place(point)) else {
+            return Err(format!(
+                "{} is not a legal first move",
+                board.point_name(point)
+            ));
+        };
+        let value = oracle.value_of(&after.state()).map_err(|e| e.to_string())?;
+        moves.push(LoopDraw {
+            black: value.opponent_margin.map(i32::from),
+            white: value.mover_margin.map(i32::from),
+        });
+    }
+    Ok(Some((oracle.description().to_string(), empty, moves)))
+}
+
+/// The superko main line from the game's state: at each turn the first
+/// move in point order (pass last) whose child has the state's value, until
+/// two passes or `limit` turns.
+fn main_line(solver: &mut Solver, game: &mut Game, limit: usize) -> Vec<Move> {
+    let mut line = Vec::new();
+    let played = game.turns();
+    while line.len() < limit {
+        let Some(value) = solver.value(game) else {
+            break;
+        };
+        let node = game.node();
+        let chosen = game.legal_moves().into_iter().find(|&mv| {
+            if mv == Move::Pass && node.passed {
+                return node.position.area_score(game.board()) == value;
+            }
+            game.play(mv).expect("a legal move");
+            let child = solver.value(game).map(|v| -v);
+            game.undo();
+            child == Some(value)
+        });
+        let Some(mv) = chosen else { break };
+        game.play(mv).expect("a legal move");
+        line.push(mv);
+    }
+    while game.turns() > played {
+        game.undo();
+    }
+    line
+}
+
+fn compare(arguments: &RulesArguments) -> Result<Comparison, String> {
+    if let Some(folder) = &arguments.tables {
+        existing_folder(folder)?;
+    }
+    let board = arguments.board;
+    let rule = arguments.rules.rule();
+    Game::new(board, rule).map_err(|_| {
+        format!(
+            "board {board}: superko is solved on plain boards of at most {} points",
+            crate::superko::MAX_POINTS
+        )
+    })?;
+    let openings = crate::superko::solve::opening_points(&board);
+    let loop_draw = loop_draw_values(board, arguments.tables.as_deref(), &openings)?;
+    let started = Instant::now();
+    let (values, lines, stats) = with_deep_stack(move || {
+        let mut solver = Solver::new(board, rule, Options::default());
+        let values = solver.opening_values();
+        let mut lines = Vec::new();
+        let mut game = Game::new(board, rule).expect("checked");
+        if board.points() <= LINE_POINTS {
+            for &(point, _) in &values {
+                game.play(Move::Place(point)).expect("an opening");
+                let mut line = vec![Move::Place(point)];
+                line.extend(main_line(&mut solver, &mut game, 200));
+                game.undo();
+                lines.push(line);
+            }
+        }
+        (values, lines, solver.stats())
+    });
+    let seconds = started.elapsed().as_secs_f64();
+    let mut rows = vec![Row {
+        point: None,
+        loop_draw: loop_draw.as_ref().map(|l| l.1),
+        superko: empty_board_value(&values),
+        line: Vec::new(),
+    }];
+    for (i, &(point, value)) in values.iter().enumerate() {
+        rows.push(Row {
+            point: Some(point),
+            loop_draw: loop_draw.as_ref().map(|l| l.2[i]),
+            superko: value,
+            line: lines.get(i).cloned().unwrap_or_default(),
+        });
+    }
+    Ok(Comparison {
+        board,
+        rule,
+        source: loop_draw.map(|l| l.0),
+        rows,
+        stats,
+        seconds,
+    })
+}
+
+fn row_name(board: &Board, row: &Row) -> String {
+    row.point
+        .map_or("empty board".to_string(), |p| board.point_name(p))
+}
+
+fn line_text(board: &Board, line: &[Move]) -> String {
+    line.iter()
+        .map(|m| m.name(board))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn print(comparison: &Comparison) -> std::io::Result<()> {
+    let board = comparison.board;
+    outln!("board     {board}")?;
+    outln!(
+        "values    Black's area margin at komi 0 with perfect play; an opening is Black's first stone"
+    )?;
+    outln!(
+        "loop-draw {}",
+        comparison
+            .source
+            .as_deref()
+            .unwrap_or("no table of this board")
+    )?;
+    outln!(
+        "{}  solved in {:.2} s, {} states",
+        comparison.rule,
+        comparison.seconds,
+        comparison.stats.nodes
+    )?;
+    outln!("")?;
+    outln!(
+        "{:<12}  {:<34}  {:<20}",
+        "",
+        "loop-draw",
+        comparison.rule.name()
+    )?;
+    for row in &comparison.rows {
+        let ld = row.loop_draw.map_or("-".to_string(), |l| l.text());
+        let mark = if row.differs() { "  differs" } else { "" };
+        outln!(
+            "{:<12}  {:<34}  {:<20}{mark}",
+            row_name(&board, row),
+            ld,
+            format!("{:+}", row.superko)
+        )?;
+    }
+    let differing: Vec<&Row> = comparison
+        .rows
+        .iter()
+        .filter(|r| r.differs() && !r.line.is_empty())
+        .collect();
+    if !differing.is_empty() {
+        outln!("")?;
+        outln!("superko main lines of the openings that differ:")?;
+        for row in differing {
+            outln!(
+                "  {}: {}",
+                row_name(&board, row),
+                line_text(&board, &row.line)
+            )?;
+        }
+    }
+    Ok(())
+}
+
+fn json(comparison: &Comparison) -> String {
+    let board = comparison.board;
+    let rows: Vec<String> = comparison
+        .rows
+        .iter()
+        .map(|row| {
+            format!(
+                "{{\"move\": {}, \"loop_draw\": {}, \"superko\": {}, \"differs\": {}, \"line\": [{}]}}",
+                row.point.map_or("null".to_string(), |p| json_string(&board.point_name(p))),
+                row.loop_draw.map_or("null".to_string(), |l| l.json()),
+                row.superko,
+                row.differs(),
+                row.line
+                    .iter()
+                    .map(|m| json_string(&m.name(&board)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        })
+        .collect();
+    format!(
+        "{{\"board\": {}, \"rules\": {}, \"loop_draw_source\": {}, \"nodes\": {}, \"seconds\": {:.3}, \"rows\": [{}]}}",
+        json_string(&board.to_string()),
+        json_string(comparison.rule.name()),
+        comparison.source.as_deref().map_or("null".to_string(), json_string),
+        comparison.stats.nodes,
+        comparison.seconds,
+        rows.join(", ")
+    )
+}
+
+/// `smallgo analyze rules`.
+pub fn run(arguments: &RulesArguments) -> ExitCode {
+    finish_analysis("rules", compare(arguments), arguments.json, json, print)
+}
+
+/// One benchmark run: the openings' values (`None` when the budget ran
+/// out), the figures, the table slots used of all, the seconds.
+struct BenchRun {
+    values: Option<Vec<(Point, i32)>>,
+    stats: Stats,
+    used: usize,
+    size: usize,
+    seconds: f64,
+}
+
+fn bench_run(board: Board, rule: Superko, options: Options, budget: u64) -> BenchRun {
+    with_deep_stack(move || {
+        let started = Instant::now();
+        let mut solver = Solver::new(board, rule, options).with_budget(budget);
+        let values = solver.opening_values();
+        let seconds = started.elapsed().as_secs_f64();
+        BenchRun {
+            values: (!solver.stopped()).then_some(values),
+            stats: solver.stats(),
+            used: solver.table_used(),
+            size: solver.table_size(),
+            seconds,
+        }
+    })
+}
+
+/// `smallgo bench superko`.
+pub fn bench(arguments: &BenchSuperkoArguments) -> ExitCode {
+    let boards: Vec<Board> = if arguments.boards.is_empty() {
+        ["1x7", "1x8", "1x9"]
+            .iter()
+            .map(|b| b.parse().expect("valid"))
+            .collect()
+    } else {
+        arguments.boards.clone()
+    };
+    let rule = arguments.rules.rule();
+    for &board in &boards {
+        if Game::new(board, rule).is_err() {
+            eprintln!(
+                "smallgo: bench superko: board {board}: superko is solved on plain boards of at most {} points",
+                crate::superko::MAX_POINTS
+            );
+            return ExitCode::from(super::EXIT_FAILURE);
+        }
+    }
+    let full = Options {
+        table_bits: arguments.table_bits,
+        ..Options::default()
+    };
+    for &board in &boards {
+        let BenchRun {
+            values,
+            stats,
+            used,
+            size,
+            seconds,
+        } = bench_run(board, rule, full, 0);
+        let values = values.expect("no budget");
+        let full_nodes = stats.nodes.max(1);
+        let text: Vec<String> = values
+            .iter()
+            .map(|&(p, v)| format!("{} {v:+}", board.point_name(p)))
+            .collect();
+        let written = outln!(
+            "{board} {rule}: openings {}; empty board {:+}\n  {:.2} s, {} states, {:.0} states/s, {} searches, table {} hits ({} settled at once), {} stores, {} of {} slots used, {} superko refusals, longest line {}",
+            text.join(", "),
+            empty_board_value(&values),
+            seconds,
+            stats.nodes,
+            stats.nodes as f64 / seconds.max(1e-9),
+            stats.searches,
+            stats.table_hits,
+            stats.table_cutoffs,
+            stats.table_stores,
+            used,
+            size,
+            stats.refusals,
+            stats.max_depth
+        );
+        if let Err(error) = written {
+            return output_failed(&error);
+        }
+        if arguments.pruning {
+            let variants = [
+                (
+                    "no transposition table",
+                    Options {
+                        table_bits: 0,
+                        ..full
+                    },
+                ),
+                (
+                    "one full-window search (no MTD(f))",
+                    Options {
+                        mtdf: false,
+                        ..full
+                    },
+                ),
+                (
+                    "no move ordering by tables and captures",
+                    Options {
+                        ordering: false,
+                        ..full
+                    },
+                ),
+                (
+                    "with the history heuristic",
+                    Options {
+                        history: true,
+                        ..full
+                    },
+                ),
+                (
+                    "no end by a pass first",
+                    Options {
+                        pass_first: false,
+                        ..full
+                    },
+                ),
+                (
+                    "no ceiling cut-off",
+                    Options {
+                        ceiling: false,
+                        ..full
+                    },
+                ),
+            ];
+            for (name, options) in variants {
+                let BenchRun {
+                    values: other,
+                    stats,
+                    seconds,
+                    ..
+                } = bench_run(board, rule, options, arguments.budget);
+                let figure = match other {
+                    None => format!(
+                        "over {} states, given up after {seconds:.2} s",
+                        arguments.budget
+                    ),
+                    Some(other) => {
+                        if other != values {
+                            eprintln!("smallgo: bench superko: {board}: {name} finds other values: {other:?}");
+                            return ExitCode::from(super::EXIT_FAILURE);
+                        }
+                        format!(
+                            "{} states ({:.2} times), {seconds:.2} s",
+                            stats.nodes,
+                            stats.nodes as f64 / full_nodes as f64
+                        )
+                    }
+                };
+                if let Err(error) = outln!("  {name}: {figure}") {
+                    return output_failed(&error);
+                }
+            }
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn arguments(board: &str, rules: RulesArgument) -> RulesArguments {
+        RulesArguments {
+            board: board.parse().unwrap(),
+            rules,
+            json: false,
+            tables: None,
+        }
+    }
+
+    #[test]
+    fn both_rule_sets_side_by_side_on_1x3() {
+        let comparison = compare(&arguments("1x3", RulesArgument::PositionalSuperko)).unwrap();
+        assert!(comparison.source.is_some(), "1x3 has a built-in table");
+        let rows: Vec<(Option<usize>, i32)> = comparison
+            .rows
+            .iter()
+            .map(|r| (r.point.map(|p| p.index()), r.superko))
+            .collect();
+        // Weninger and Hayward's table: -3 at the end, +3 in the middle.
+        assert_eq!(rows, vec![(None, 3), (Some(0), -3), (Some(1), 3)]);
+        // Loop-draw gives 1x3 to Black by 3 as well (SPEC section 7).
+        let empty = comparison.rows[0].loop_draw.unwrap();
+        assert_eq!(empty.result(), 3);
+        assert!(!comparison.rows[0].differs());
+        let text = json(&comparison);
+        assert!(text.starts_with("{\"board\": \"1x3\", \"rules\": \"positional-superko\""));
+        assert!(text.contains("{\"move\": \"A1\", \"loop_draw\": {\"black_forces\": "));
+        assert!(text.contains("\"superko\": -3"), "{text}");
+    }
+
+    #[test]
+    fn a_board_too_large_is_refused_with_its_name() {
+        let error = compare(&arguments("5x6", RulesArgument::SituationalSuperko))
+            .err()
+            .unwrap();
+        assert!(error.contains("board 5x6"), "{error}");
+    }
+
+    #[test]
+    fn loop_draw_values_read_as_results() {
+        let draw = LoopDraw {
+            black: Some(-2),
+            white: None,
+        };
+        assert_eq!(draw.result(), 0);
+        assert_eq!(draw.exact(), None);
+        assert_eq!(draw.text(), "draw (B forces -2, W forces none)");
+        let win = LoopDraw {
+            black: Some(4),
+            white: Some(-4),
+        };
+        assert_eq!(
+            (win.result(), win.exact(), win.text()),
+            (4, Some(4), "+4".to_string())
+        );
+    }
+}

@@ -1,0 +1,483 @@
+//! The exact solver of Go under superko (`super::Superko`): the minimax
+//! value of a game's current state, the final area margin for the side to
+//! move with no komi, by alpha-beta over the whole game tree (every game
+//! ends, so there is no depth cut-off and every value is exact), driven by
+//! MTD(f) (null-window searches that close in on the value) or by one
+//! full-window search.
+//!
+//! The transposition table is sound with respect to history because it is
+//! keyed on the whole state: the stones, the player to move, whether the
+//! last turn was a pass, and the set of positions seen (`Seen::hash`, the
+//! exclusive or of one 128-bit hash per seen item, so that the key does not
+//! depend on the order they were seen in). Two searches reach one entry only
+//! from equal states, whose game trees below are equal, so a bound stored by
+//! one holds for the other; the only way to be wrong is a collision of the
+//! 128-bit key (stones, mover and pass flag hashed into it as well), about
+//! 2^-128 per pair of states compared. It serves the repeated searches of
+//! MTD(f) above all: a state keyed by position alone would be unsound (a
+//! move refused in one history is legal in another), and there it is used
+//! for move ordering only (`order`), where a wrong entry costs time, never
+//! a wrong value. An entry keeps the larger of two subtrees (a bucket of
+//! two, the one with less work replaced).
+//!
+//! Pruning used, each proven here and switchable for the benchmark:
+//! - the end by a pass: after the opponent's pass the mover can end the
+//!   game at once, so that ending is searched first and the state's value is
+//!   at least the margin on the board;
+//! - the ceiling: no margin exceeds the board's points, so a move that
+//!   reaches it ends the search of its siblings;
+//! - on the empty board (Weninger and Hayward's Theorems 1 and 3: the first
+//!   player's value is at least 0, and a pass from the empty board negates
+//!   it), the value is the larger of 0 and the best opening placement, so
+//!   the pass from the empty board is not searched (`empty_board_value`;
+//!   the tests check it against the brute force).
+
+use crate::rules::board::{Board, Point};
+use crate::rules::moves::Move;
+use crate::superko::{mix, Game, Node, Seen, Superko};
+
+/// How the solver searches: what the benchmark switches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Log2 of the transposition table's entries; 0 for no table.
+    pub table_bits: u32,
+    /// MTD(f) null-window searches; otherwise one full-window search.
+    pub mtdf: bool,
+    /// Move ordering: the table's best move, then the position-keyed
+    /// ordering table's, then captures, then the rest in point order.
+    pub ordering: bool,
+    /// Search the end by a pass first, so that it bounds the rest.
+    pub pass_first: bool,
+    /// Stop at a move that reaches the largest margin there is.
+    pub ceiling: bool,
+    /// The history heuristic: after the hinted move, the moves that cut
+    /// off most often (per player and point) first. Off by default: it
+    /// halves the states searched on 1x6 but multiplies them by 57 on 2x3
+    /// and slows 1x7 more than five times (`smallgo bench superko
+    /// --pruning` measures it).
+    pub history: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            table_bits: 22,
+            mtdf: true,
+            ordering: true,
+            pass_first: true,
+            ceiling: true,
+            history: false,
+        }
+    }
+}
+
+/// What a search did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// States searched (each call of the search, table hits included).
+    pub nodes: u64,
+    /// Table lookups that found the state.
+    pub table_hits: u64,
+    /// Table hits whose bound settled the state at once.
+    pub table_cutoffs: u64,
+    /// Bounds stored.
+    pub table_stores: u64,
+    /// Placements refused by superko.
+    pub refusals: u64,
+    /// Null-window (or full-window) searches from the root.
+    pub searches: u64,
+    /// The longest line searched, in turns.
+    pub max_depth: u64,
+}
+
+/// The most moves of a state: a placement on each point, and the pass.
+const MOVES: usize = crate::superko::MAX_POINTS + 1;
+
+/// No move stored.
+const NO_MOVE: u8 = u8::MAX;
+/// A pass, as stored.
+const PASS: u8 = u8::MAX - 1;
+
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    key: [u64; 2],
+    lower: i8,
+    upper: i8,
+    best: u8,
+    /// Log2 of the states searched to find these bounds, plus 1; 0 for
+    /// an empty slot.
+    work: u8,
+}
+
+/// The solver of one board under one rule: its tables live across
+/// searches, which is sound since they key on whole states.
+pub struct Solver {
+    board: Board,
+    rule: Superko,
+    points: usize,
+    options: Options,
+    table: Vec<Entry>,
+    /// Position and mover to a move that was best there once.
+    order: Vec<u8>,
+    stats: Stats,
+    depth: u64,
+    /// Per player (Black first) and move (points, then the pass): the
+    /// cut-offs that move made.
+    cutoffs: [[u32; MOVES + 1]; 2],
+    /// Stop after this many states (0: never); once stopped, every search
+    /// returns at once, stores nothing, and its values mean nothing.
+    budget: u64,
+    stopped: bool,
+}
+
+impl std::fmt::Debug for Solver {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Solver")
+            .field("board", &self.board)
+            .field("rule", &self.rule)
+            .field("options", &self.options)
+            .field("stats", &self.stats)
+            .finish()
+    }
+}
+
+impl Solver {
+    /// A solver for `board` under `rule`.
+    pub fn new(board: Board, rule: Superko, options: Options) -> Solver {
+        let table = if options.table_bits == 0 {
+            Vec::new()
+        } else {
+            vec![Entry::default(); 1 << options.table_bits]
+        };
+        let order = if options.ordering {
+            vec![NO_MOVE; 1 << 20]
+        } else {
+            Vec::new()
+        };
+        Solver {
+            board,
+            rule,
+            points: board.points(),
+            options,
+            table,
+            order,
+            stats: Stats::default(),
+            depth: 0,
+            cutoffs: [[0; MOVES + 1]; 2],
+            budget: 0,
+            stopped: false,
+        }
+    }
+
+    /// Stops the searches after `nodes` states in all (for the benchmark's
+    /// runs without some pruning, which can take too long).
+    pub fn with_budget(mut self, nodes: u64) -> Solver {
+        self.budget = nodes;
+        self
+    }
+
+    /// Whether the budget ran out: the values given since mean nothing.
+    pub fn stopped(&self) -> bool {
+        self.stopped
+    }
+
+    /// The figures of every search so far.
+    pub fn stats(&self) -> Stats {
+        self.stats
+    }
+
+    /// The number of table slots in use.
+    pub fn table_used(&self) -> usize {
+        self.table.iter().filter(|e| e.work != 0).count()
+    }
+
+    /// The number of table slots.
+    pub fn table_size(&self) -> usize {
+        self.table.len()
+    }
+
+    /// The exact value of the game's current state for the side to move (its
+    /// final area margin under minimax), or `None` once the game is over.
+    pub fn value(&mut self, game: &mut Game) -> Option<i32> {
+        if game.is_over() {
+            return None;
+        }
+        assert_eq!(
+            (game.board, game.rule),
+            (self.board, self.rule),
+            "a solver serves one board and rule"
+        );
+        let node = game.node;
+        let seen = &mut game.seen;
+        let n = self.points as i32;
+        let value = if self.options.mtdf {
+            let (mut lower, mut upper) = (-n, n);
+            let mut guess = 0;
+            while lower < upper {
+                let beta = if guess == lower { guess + 1 } else { guess };
+                self.stats.searches += 1;
+                guess = self.search(seen, node, beta - 1, beta);
+                if guess < beta {
+                    upper = guess;
+                } else {
+                    lower = guess;
+                }
+            }
+            guess
+        } else {
+            self.stats.searches += 1;
+            self.search(seen, node, -n - 1, n + 1)
+        };
+        Some(value)
+    }
+
+    /// The value for Black of each first placement on the empty board, one
+    /// point per class under the board's symmetries, in point order.
+    pub fn opening_values(&mut self) -> Vec<(Point, i32)> {
+        let mut game = Game::new(self.board, self.rule).expect("a supported board");
+        opening_points(&self.board)
+            .into_iter()
+            .filter_map(|point| {
+                game.play(Move::Place(point)).ok()?;
+                let value = -self.value(&mut game).expect("the game goes on");
+                game.undo();
+                Some((point, value))
+            })
+            .collect()
+    }
+
+    /// The table's slot pair for a key.
+    #[inline]
+    fn slot(&self, key: [u64; 2]) -> usize {
+        (key[0] as usize) & (self.table.len() - 1) & !1
+    }
+
+    #[inline]
+    fn key(&self, seen: &Seen, node: &Node) -> [u64; 2] {
+        let item = node.item(Superko::Situational, self.points) | (u64::from(node.passed) << 63);
+        let hash = seen.hash();
+        [
+            (hash as u64) ^ mix(item ^ 0x2545_f491_4f6c_dd1d),
+            ((hash >> 64) as u64) ^ mix(item.wrapping_add(0x1405_7b7e_f767_814f)),
+        ]
+    }
+
+    /// A move's slot in the cut-off counts: its point, or `MOVES` for the
+    /// pass.
+    #[inline]
+    fn move_slot(mv: u8) -> usize {
+        if mv == PASS {
+            MOVES
+        } else {
+            usize::from(mv)
+        }
+    }
+
+    #[inline]
+    fn order_slot(&self, node: &Node) -> usize {
+        (mix(node.item(Superko::Situational, self.points)) as usize) & (self.order.len() - 1)
+    }
+
+    /// Fail-soft alpha-beta: the value if it lies strictly between `alpha`
+    /// and `beta`, else a bound on the same side.
+    fn search(&mut self, seen: &mut Seen, node: Node, mut alpha: i32, mut beta: i32) -> i32 {
+        if self.stopped {
+            return 0;
+        }
+        self.stats.nodes += 1;
+        if self.budget != 0 && self.stats.nodes >= self.budget {
+            self.stopped = true;
+            return 0;
+        }
+        self.depth += 1;
+        self.stats.max_depth = self.stats.max_depth.max(self.depth);
+        let start = self.stats.nodes;
+        let n = self.points as i32;
+        let key = if self.table.is_empty() {
+            [0, 0]
+        } else {
+            self.key(seen, &node)
+        };
+        let mut hint = NO_MOVE;
+        if !self.table.is_empty() {
+            let slot = self.slot(key);
+            for entry in &self.table[slot..slot + 2] {
+                if entry.work != 0 && entry.key == key {
+                    self.stats.table_hits += 1;
+                    let (lower, upper) = (i32::from(entry.lower), i32::from(entry.upper));
+                    if lower >= beta || upper <= alpha || lower == upper {
+                        self.stats.table_cutoffs += 1;
+                        self.depth -= 1;
+                        return if lower >= beta { lower } else { upper };
+                    }
+                    alpha = alpha.max(lower);
+                    beta = beta.min(upper);
+                    hint = entry.best;
+                    break;
+                }
+            }
+        }
+        if hint == NO_MOVE && self.options.ordering {
+            hint = self.order[self.order_slot(&node)];
+        }
+
+        // The moves: placements allowed by superko, captures first when
+        // ordering, the hinted move at the front; then the pass.
+        let mut moves: [(u8, Node); MOVES] = [(NO_MOVE, node); MOVES];
+        let mut count = 0;
+        let mut captures = 0;
+        let points = self.points;
+        let rule = self.rule;
+        let mut refused = 0;
+        let ordering = self.options.ordering;
+        node.position.placements(&self.board, |point, placement| {
+            let next = Node {
+                position: placement.position.swapped(),
+                black_to_move: !node.black_to_move,
+                passed: false,
+            };
+            if seen.contains(next.item(rule, points)) {
+                refused += 1;
+                return;
+            }
+            moves[count] = (point.index() as u8, next);
+            if ordering && !placement.captured.is_empty() {
+                moves.swap(captures, count);
+                captures += 1;
+            }
+            count += 1;
+        });
+        self.stats.refusals += refused;
+        let pass = Node {
+            position: node.position.swapped(),
+            black_to_move: !node.black_to_move,
+            passed: true,
+        };
+        if node.passed && self.options.pass_first {
+            moves.copy_within(0..count, 1);
+            moves[0] = (PASS, pass);
+        } else {
+            moves[count] = (PASS, pass);
+        }
+        count += 1;
+        let side = usize::from(!node.black_to_move);
+        if self.options.history {
+            // After the ending pass, if it leads: the moves by their
+            // cut-offs, most first (a stable sort keeps captures ahead among
+            // equals).
+            let from = usize::from(node.passed && self.options.pass_first);
+            let cutoffs = &self.cutoffs[side];
+            moves[from..count].sort_by_key(|m| std::cmp::Reverse(cutoffs[Self::move_slot(m.0)]));
+        }
+        if hint != NO_MOVE {
+            if let Some(at) = moves[..count].iter().position(|m| m.0 == hint) {
+                moves[..=at].rotate_right(1);
+            }
+        }
+
+        let mut best = i32::MIN;
+        let mut best_move = NO_MOVE;
+        for &(mv, child) in &moves[..count] {
+            let value = if mv == PASS && node.passed {
+                node.position.area_score(&self.board)
+            } else {
+                let item = child.item(rule, points);
+                let added = seen.insert(item);
+                let value = -self.search(seen, child, -beta, -alpha.max(best));
+                if added {
+                    seen.remove(item);
+                }
+                value
+            };
+            if value > best {
+                best = value;
+                best_move = mv;
+                if best >= beta || (self.options.ceiling && best >= n) {
+                    if self.options.history {
+                        let slot = &mut self.cutoffs[side][Self::move_slot(mv)];
+                        *slot = slot.saturating_add(1);
+                    }
+                    break;
+                }
+            }
+        }
+
+        if self.stopped {
+            self.depth -= 1;
+            return 0;
+        }
+        if self.options.ordering {
+            let slot = self.order_slot(&node);
+            self.order[slot] = best_move;
+        }
+        if !self.table.is_empty() {
+            let (lower, upper) = if best <= alpha {
+                (-n, best)
+            } else if best >= beta {
+                (best, n)
+            } else {
+                (best, best)
+            };
+            let work = (64 - (self.stats.nodes - start + 1).leading_zeros()) as u8;
+            let slot = self.slot(key);
+            let pick = if self.table[slot].key == key || self.table[slot].work == 0 {
+                slot
+            } else if self.table[slot + 1].key == key || self.table[slot + 1].work == 0 {
+                slot + 1
+            } else if self.table[slot].work <= self.table[slot + 1].work {
+                slot
+            } else {
+                slot + 1
+            };
+            let entry = &mut self.table[pick];
+            if entry.key == key && entry.work != 0 {
+                // The same state: both bounds hold, keep the tighter.
+                entry.lower = entry.lower.max(lower as i8);
+                entry.upper = entry.upper.min(upper as i8);
+                entry.work = entry.work.max(work);
+                entry.best = best_move;
+            } else {
+                *entry = Entry {
+                    key,
+                    lower: lower as i8,
+                    upper: upper as i8,
+                    best: best_move,
+                    work,
+                };
+            }
+            self.stats.table_stores += 1;
+        }
+        self.depth -= 1;
+        best
+    }
+}
+
+/// One point of each class of the board's points under its symmetries, in
+/// point order.
+pub fn opening_points(board: &Board) -> Vec<Point> {
+    let symmetries = crate::symmetry::symmetries(board);
+    (0..board.points())
+        .map(Point::new)
+        .filter(|&point| symmetries.iter().all(|s| s.apply(point) >= point))
+        .collect()
+}
+
+/// The value of the empty board for Black, from its opening values: the
+/// larger of 0 and the best of them (Weninger and Hayward, Theorems 1 and
+/// 3: the first player's value is at least 0, and passing first gives them
+/// minus that value, which is not more than it).
+pub fn empty_board_value(openings: &[(Point, i32)]) -> i32 {
+    openings.iter().map(|&(_, v)| v).max().unwrap_or(0).max(0)
+}
+
+/// Runs `work` on a thread with a stack deep enough for the longest games
+/// (every line ends, but one may last as many turns as there are positions).
+pub fn with_deep_stack<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> T {
+    std::thread::Builder::new()
+        .name("superko".to_string())
+        .stack_size(1 << 30)
+        .spawn(work)
+        .expect("a thread for the search")
+        .join()
+        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+}

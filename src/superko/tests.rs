@@ -1,0 +1,263 @@
+//! The superko rules and solver against a brute force written here: the
+//! whole game tree with its history as a list of positions, no table, no
+//! pruning but alpha-beta's own.
+
+use super::solve::{empty_board_value, opening_points, Options, Solver};
+use super::*;
+use crate::common::random::SplitMix;
+
+/// A state of the brute force: stones from the mover's view, Black to
+/// move, the last turn a pass, and every position (or situation) seen.
+#[derive(Clone)]
+struct Plain {
+    position: Position,
+    black_to_move: bool,
+    passed: bool,
+    seen: Vec<(u64, u64, bool)>,
+}
+
+fn absolute(position: Position, black_to_move: bool) -> (u64, u64) {
+    if black_to_move {
+        (position.us().0, position.them().0)
+    } else {
+        (position.them().0, position.us().0)
+    }
+}
+
+impl Plain {
+    fn start() -> Plain {
+        Plain {
+            position: Position::new(PointSet::EMPTY, PointSet::EMPTY),
+            black_to_move: true,
+            passed: false,
+            seen: vec![(0, 0, true)],
+        }
+    }
+
+    fn was_seen(&self, rule: Superko, position: Position, black_to_move: bool) -> bool {
+        let (black, white) = absolute(position, black_to_move);
+        self.seen.iter().any(|&(b, w, mover)| {
+            b == black && w == white && (rule == Superko::Positional || mover == black_to_move)
+        })
+    }
+
+    /// The state after `mv`, `Err(margin)` when it ends the game (the
+    /// mover's margin), `None` when illegal.
+    fn after(&self, board: &Board, rule: Superko, mv: Move) -> Option<Result<Plain, i32>> {
+        let (position, passed) = match mv {
+            Move::Pass if self.passed => return Some(Err(self.position.area_score(board))),
+            Move::Pass => (self.position.swapped(), true),
+            Move::Place(point) => (self.position.place(board, point)?.position.swapped(), false),
+        };
+        if !passed && self.was_seen(rule, position, !self.black_to_move) {
+            return None;
+        }
+        let mut next = self.clone();
+        next.position = position;
+        next.black_to_move = !self.black_to_move;
+        next.passed = passed;
+        let (black, white) = absolute(position, next.black_to_move);
+        next.seen.push((black, white, next.black_to_move));
+        Some(Ok(next))
+    }
+
+    /// The moves in the order searched: after a pass the pass that ends
+    /// the game first, then every point, then the pass.
+    fn moves(&self, board: &Board) -> Vec<Move> {
+        let placements = (0..board.points()).map(|p| Move::Place(Point::new(p)));
+        if self.passed {
+            std::iter::once(Move::Pass).chain(placements).collect()
+        } else {
+            placements.chain(std::iter::once(Move::Pass)).collect()
+        }
+    }
+
+    /// Minimax with alpha-beta from the mover's view.
+    fn value(&self, board: &Board, rule: Superko, mut alpha: i32, beta: i32) -> i32 {
+        let mut best = i32::MIN;
+        for mv in self.moves(board) {
+            let value = match self.after(board, rule, mv) {
+                None => continue,
+                Some(Err(margin)) => margin,
+                Some(Ok(next)) => -next.value(board, rule, -beta, -alpha),
+            };
+            best = best.max(value);
+            alpha = alpha.max(value);
+            if alpha >= beta {
+                break;
+            }
+        }
+        best
+    }
+
+    fn exact(&self, board: &Board, rule: Superko) -> i32 {
+        let n = board.points() as i32;
+        self.value(board, rule, -n - 1, n + 1)
+    }
+}
+
+fn board(name: &str) -> Board {
+    name.parse().unwrap()
+}
+
+/// Every opening placement's value for Black by the brute force.
+fn brute_openings(board: &Board, rule: Superko) -> Vec<(Point, i32)> {
+    opening_points(board)
+        .into_iter()
+        .filter_map(|point| {
+            let next = Plain::start()
+                .after(board, rule, Move::Place(point))?
+                .ok()?;
+            Some((point, -next.exact(board, rule)))
+        })
+        .collect()
+}
+
+const BOARDS: [&str; 6] = ["1x1", "1x2", "1x3", "1x4", "1x5", "2x2"];
+
+fn every_option_set() -> Vec<Options> {
+    let full = Options::default();
+    vec![
+        full,
+        Options {
+            table_bits: 0,
+            ..full
+        },
+        Options {
+            mtdf: false,
+            ..full
+        },
+        Options {
+            ordering: false,
+            ceiling: false,
+            ..full
+        },
+        Options {
+            table_bits: 4,
+            history: true,
+            ..full
+        },
+    ]
+}
+
+#[test]
+fn every_opening_value_agrees_with_the_brute_force() {
+    for rule in [Superko::Positional, Superko::Situational] {
+        for name in BOARDS {
+            let board = board(name);
+            let expected = brute_openings(&board, rule);
+            for options in every_option_set() {
+                let mut solver = Solver::new(board, rule, options);
+                assert_eq!(
+                    solver.opening_values(),
+                    expected,
+                    "{name} {rule} with {options:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_empty_board_value_agrees_with_the_brute_force() {
+    for rule in [Superko::Positional, Superko::Situational] {
+        for name in BOARDS {
+            let board = board(name);
+            let expected = Plain::start().exact(&board, rule);
+            let mut solver = Solver::new(board, rule, Options::default());
+            let mut game = Game::new(board, rule).unwrap();
+            assert_eq!(solver.value(&mut game), Some(expected), "{name} {rule}");
+            assert_eq!(
+                empty_board_value(&solver.opening_values()),
+                expected,
+                "{name} {rule}: Theorems 1 and 3"
+            );
+        }
+    }
+}
+
+/// Random games: at every state along them the solver, whose table lives
+/// on from one state to the next, agrees with the brute force on the same
+/// history.
+#[test]
+fn values_along_random_games_agree_with_the_brute_force() {
+    let mut random = SplitMix::new(39);
+    for rule in [Superko::Positional, Superko::Situational] {
+        for name in ["1x4", "1x5", "2x2"] {
+            let board = board(name);
+            let mut solver = Solver::new(board, rule, Options::default());
+            for _ in 0..6 {
+                let mut game = Game::new(board, rule).unwrap();
+                let mut plain = Plain::start();
+                loop {
+                    assert_eq!(
+                        solver.value(&mut game),
+                        Some(plain.exact(&board, rule)),
+                        "{name} {rule} after {} turns",
+                        game.turns()
+                    );
+                    let moves = game.legal_moves();
+                    let mv = moves[random.below(moves.len() as u64) as usize];
+                    let Some(Ok(next)) = plain.after(&board, rule, mv) else {
+                        break;
+                    };
+                    game.play(mv).unwrap();
+                    plain = next;
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_placement_that_recreates_a_position_is_refused() {
+    // 1x2: Black A1, White B1 captures it; Black A1 would capture White
+    // and bring back the position after Black's first move.
+    let board = board("1x2");
+    let a1 = Move::Place(Point::new(0));
+    let b1 = Move::Place(Point::new(1));
+    for rule in [Superko::Positional, Superko::Situational] {
+        let mut game = Game::new(board, rule).unwrap();
+        game.play(a1).unwrap();
+        game.play(b1).unwrap();
+        assert_eq!(game.play(a1), Err(Refusal::Superko));
+        assert_eq!(game.legal_moves(), vec![Move::Pass]);
+        game.play(Move::Pass).unwrap();
+        // White A1 would fill White's own last liberty.
+        assert_eq!(game.play(a1), Err(Refusal::Illegal));
+        game.play(Move::Pass).unwrap();
+        assert!(game.is_over());
+        assert_eq!(game.play(Move::Pass), Err(Refusal::Over));
+        assert!(game.undo());
+        assert!(!game.is_over());
+    }
+}
+
+#[test]
+fn a_pass_adds_a_situation_but_no_position() {
+    let board = board("1x3");
+    // Black B1 standing, with White to move, then (after White's pass)
+    // with Black to move: the items of the seen set.
+    let white_to_move = 2;
+    let black_to_move = 2 | 1 << 6;
+    for rule in [Superko::Positional, Superko::Situational] {
+        let mut game = Game::new(board, rule).unwrap();
+        game.play(Move::Place(Point::new(1))).unwrap();
+        let before = game.seen().hash();
+        game.play(Move::Pass).unwrap();
+        let changed = game.seen().hash() != before;
+        assert_eq!(changed, rule == Superko::Situational, "{rule}");
+        assert!(game.seen().contains(white_to_move));
+        assert_eq!(
+            game.seen().contains(black_to_move),
+            rule == Superko::Situational
+        );
+    }
+}
+
+#[test]
+fn boards_too_large_or_not_plain_are_refused() {
+    assert!(Game::new(board("5x6"), Superko::Positional).is_err());
+    assert!(Game::new(board("2x5c"), Superko::Positional).is_err());
+    assert!(Game::new(board("5x5"), Superko::Positional).is_ok());
+}

@@ -21,8 +21,9 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 
+use super::json::Json;
 use super::progress::{catch_interrupts, interrupted, BuildProgress};
-use super::{json_string, output_failed, parse_board, EXIT_FAILURE, EXIT_INTERRUPTED};
+use super::{output_failed, parse_board, EXIT_FAILURE, EXIT_INTERRUPTED};
 use crate::analyses::count::{
     estimate_edges, run as count, CountObserver, EdgeEstimate, Outcome, Progress, Tally,
 };
@@ -292,33 +293,30 @@ fn print(report: &Report) -> std::io::Result<()> {
     outln!("time                {:.1} s", report.seconds)
 }
 
-fn json(report: &Report) -> String {
+/// The report as a `count` object (`docs/json.md`).
+fn json(report: &Report) -> Json {
     let tally = &report.tally;
-    let edges = match &report.estimate {
-        None => "null".to_string(),
-        Some(estimate) => format!(
-            "{{\"estimate\": {:.0}, \"standard_error\": {:.0}, \"low_95\": {:.0}, \"high_95\": {:.0}, \"per_state\": {:.6}, \"samples\": {}, \"seed\": {}}}",
-            estimate.edges,
-            estimate.standard_error,
-            estimate.low,
-            estimate.high,
-            estimate.edges / tally.states().max(1) as f64,
-            estimate.samples,
-            estimate.seed
-        ),
-    };
-    format!(
-        "{{\"board\": {}, \"codes\": {}, \"chunks\": {}, \"legal_positions\": {}, \"canonical_positions\": {}, \"ko_states\": {}, \"states\": {}, \"edges\": {edges}, \"seconds\": {:.3}, \"resumed\": {}}}",
-        json_string(&report.board.name()),
-        report.codes,
-        report.chunks,
-        tally.legal_positions,
-        tally.positions,
-        tally.ko_states,
-        tally.states(),
-        report.seconds,
-        report.resumed
-    )
+    let edges = report.estimate.as_ref().map(|estimate| {
+        Json::object()
+            .with("estimate", estimate.edges.round())
+            .with("standard_error", estimate.standard_error)
+            .with("low_95", estimate.low.round())
+            .with("high_95", estimate.high.round())
+            .with("per_state", estimate.edges / tally.states().max(1) as f64)
+            .with("samples", estimate.samples)
+            .with("seed", estimate.seed)
+    });
+    Json::kind("count")
+        .with("board", report.board.name())
+        .with("codes", report.codes)
+        .with("chunks", report.chunks)
+        .with("legal_positions", tally.legal_positions)
+        .with("canonical_positions", tally.positions)
+        .with("ko_states", tally.ko_states)
+        .with("states", tally.states())
+        .with("solver_edges", edges)
+        .with("seconds", report.seconds)
+        .with("resumed", report.resumed)
 }
 
 /// `smallgo count`.

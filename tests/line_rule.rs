@@ -11,20 +11,28 @@ fn the_command_reports_per_board_and_rule() {
         "analyze", "rule-1xn", "6-7", "--rule", "pass", "--rule", "table", "--json",
     ]);
     assert!(output.status.success(), "{output:?}");
-    let text = output.stdout;
-    let checks: Vec<&str> = text.split("{\"board\": ").skip(1).collect();
-    assert_eq!(checks.len(), 4, "{text}");
+    let report = crate::json::object(&output, "rule-1xn");
+    let checks = report["checks"].as_array().unwrap();
+    assert_eq!(checks.len(), 4, "{report}");
     for (check, (board, rule, holds)) in checks.iter().zip([
         ("1x6", "pass", false),
         ("1x6", "table", true),
         ("1x7", "pass", false),
         ("1x7", "table", true),
     ]) {
-        assert!(check.starts_with(&format!("\"{board}\"")), "{check}");
-        assert!(check.contains(&format!("\"rule\": \"{rule}\"")), "{check}");
-        assert!(check.contains(&format!("\"holds\": {holds}")), "{check}");
-        assert_eq!(check.contains("\"counterexample\": null"), holds, "{check}");
+        assert_eq!(check["board"], board, "{check}");
+        assert_eq!(check["rule"], rule, "{check}");
+        assert_eq!(check["holds"], holds, "{check}");
+        assert_eq!(check["counterexample"].is_null(), holds, "{check}");
+        // The empty board of 1x6 and 1x7 is a draw: no winner, no margin.
+        assert!(check["start"]["winner"].is_null(), "{check}");
+        assert_eq!(check["start"]["margin"], 0, "{check}");
     }
+    // A counterexample's outcomes are White's results as numbers.
+    let example = &checks[0]["counterexample"];
+    assert_eq!(example["to_move"], "white", "{example}");
+    assert!(example["rule_outcome"]["margin"].is_number(), "{example}");
+    assert!(example["played"].is_array(), "{example}");
 
     let output = smallgo(&["analyze", "rule-1xn", "8", "--rule", "pass"]);
     assert!(output.status.success(), "{output:?}");
@@ -41,22 +49,22 @@ fn the_command_reports_per_board_and_rule() {
 fn boards_without_a_table_are_reported_and_the_others_checked() {
     let output = smallgo(&["analyze", "rule-1xn", "15-17", "--rule", "pass", "--json"]);
     assert!(output.status.success(), "{output:?}");
-    let text = output.stdout;
-    for board in ["1x15", "1x16"] {
-        assert!(
-            text.contains(&format!(
-                "{{\"board\": \"{board}\", \"source\": \"built-in table {board}\""
-            )),
-            "{text}"
+    let report = crate::json::object(&output, "rule-1xn");
+    let checks = report["checks"].as_array().unwrap();
+    for (check, board) in checks.iter().zip(["1x15", "1x16"]) {
+        assert_eq!(check["board"], board, "{check}");
+        assert_eq!(
+            check["source"],
+            format!("built-in table {board}"),
+            "{check}"
         );
     }
-    assert!(
-        text.ends_with(
-            "\"missing\": [{\"board\": \"1x17\", \"reason\": \"no table of board 1x17, built in, \
+    assert_eq!(
+        report["missing"],
+        serde_json::json!([{"board": "1x17", "reason": "no table of board 1x17, built in, \
              and it is too large to solve on the spot: build it with `smallgo build 1x17 --tables DIR` \
-             and give --tables DIR\"}]}\n"
-        ),
-        "{text}"
+             and give --tables DIR"}]),
+        "{report}"
     );
     assert!(output
         .stderr
@@ -76,15 +84,18 @@ fn boards_without_a_table_are_reported_and_the_others_checked() {
 fn the_thesis_rule_is_checked_in_every_reading() {
     let output = smallgo(&["analyze", "rule-1xn", "6", "--rule", "thesis", "--json"]);
     assert!(output.status.success(), "{output:?}");
-    let text = output.stdout;
+    let report = crate::json::object(&output, "rule-1xn");
+    let rules: Vec<&str> = report["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|check| check["rule"].as_str().unwrap())
+        .collect();
     for orientation in ["kept", "again", "fresh"] {
         for first_black in ["from4", "min"] {
             for step_two in ["empty", "legal"] {
                 let name = format!("thesis-{orientation}-{first_black}-{step_two}");
-                assert!(
-                    text.contains(&format!("\"rule\": \"{name}\"")),
-                    "{name}: {text}"
-                );
+                assert!(rules.contains(&name.as_str()), "{name}: {rules:?}");
             }
         }
     }

@@ -3,7 +3,6 @@
 //! are checked against a brute force in `src/tests/seki.rs`.
 
 use crate::support::command::smallgo;
-use regex::Regex;
 
 #[test]
 fn the_report_shows_the_2x3_seki() {
@@ -29,8 +28,9 @@ fn the_criteria_read_word_for_word_are_a_variant() {
     let written = smallgo(&["analyze", "seki", "2x4", "--reading", "written", "--json"]);
     assert!(written.status.success(), "{}", written.stderr);
     let written = written.stdout;
-    assert!(ours.contains(r#""reading": "ours""#), "{ours}");
-    assert!(written.contains(r#""reading": "written""#), "{written}");
+    let reading = |json: &str| crate::json::objects(json)[0]["reading"].clone();
+    assert_eq!(reading(&ours), "ours", "{ours}");
+    assert_eq!(reading(&written), "written", "{written}");
     // The readings differ on 2x4 (the brute force in src/tests/seki.rs
     // checks each count).
     assert_ne!(
@@ -49,7 +49,7 @@ fn the_criteria_read_word_for_word_are_a_variant() {
     ])
     .stdout;
     let written = smallgo(&["analyze", "seki", "2x6", "--reading", "written", "--json"]).stdout;
-    assert!(loose.contains(r#""reading": "lost-enough""#), "{loose}");
+    assert_eq!(reading(&loose), "lost-enough", "{loose}");
     assert_ne!(
         json_figures(&loose, "thesis"),
         json_figures(&written, "thesis")
@@ -79,7 +79,12 @@ fn tables_from_a_folder_are_read_and_turned_boards_served() {
         json_figures(&turned, "thesis"),
         json_figures(&plain, "thesis")
     );
-    assert!(turned.contains(r#""board": "3x2", "table_board": "2x3""#));
+    let turned = &crate::json::objects(&turned)[0];
+    assert_eq!(
+        (&turned["board"], &turned["table_board"]),
+        (&"3x2".into(), &"2x3".into()),
+        "{turned}"
+    );
 }
 
 #[test]
@@ -117,12 +122,18 @@ fn bad_arguments_are_refused_with_a_message() {
 /// A tally of `analyze seki --json`: canonical states and images with
 /// Black, then White, to move; coloured boards.
 fn json_figures(json: &str, which: &str) -> [u64; 5] {
-    let pattern = Regex::new(&format!(
-        r#""{which}": \{{"black_to_move": (\d+), "white_to_move": (\d+), "black_to_move_images": (\d+), "white_to_move_images": (\d+), "coloured_states": \d+, "coloured_images": \d+, "boards": (\d+)"#
-    ))
-    .unwrap();
-    let found = pattern
-        .captures(json)
-        .unwrap_or_else(|| panic!("no {which} tally in {json}"));
-    [1, 2, 3, 4, 5].map(|i| found[i].parse::<u64>().unwrap())
+    let objects = crate::json::objects(json);
+    let tally = &objects[0][which];
+    [
+        "black_to_move",
+        "white_to_move",
+        "black_to_move_images",
+        "white_to_move_images",
+        "boards",
+    ]
+    .map(|key| {
+        tally[key]
+            .as_u64()
+            .unwrap_or_else(|| panic!("no {which}.{key} in {json}"))
+    })
 }

@@ -20,6 +20,7 @@ mod faults_gtp;
 mod faults_tables;
 mod gtp_protocol;
 mod gtp_regress;
+mod json;
 mod layers;
 mod line_rule;
 mod matches;

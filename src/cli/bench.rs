@@ -4,10 +4,12 @@
 //! - `bench build [BOARD...]` builds boards one after another, each in a
 //!   fresh process of this program (`bench row`), and prints, per board:
 //!   states, edges, wall and CPU time, peak memory, bytes per state in
-//!   memory and on disk, states/s, edges/s and the result at komi 0.
+//!   memory and on disk, states/s, edges/s and the result at komi 0; with
+//!   `--json`, each board's `build` object (`docs/json.md`).
 //! - `bench engine` runs this binary as a GTP engine, as a controller would,
 //!   and measures the first reply, `genmove` on 4x4, and resident memory
-//!   after every shipped board has been played on.
+//!   after every shipped board has been played on; with `--json`, as one
+//!   `bench-engine` object.
 //! - `bench problems` solves a fixed set of life-and-death problems of
 //!   growing size (`PROBLEMS`) under a memory limit and prints, per
 //!   problem: empty points, states, edges, pruned states, wall time, peak
@@ -23,7 +25,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, ExitCode, Stdio};
 use std::time::Instant;
 
-use super::build::{build_checked, check_folder};
+use super::build::{build_checked, check_folder, summary_json};
+use super::json::Json;
 use super::EXIT_FAILURE;
 use crate::build::BuildOptions;
 use crate::common::units::human_bytes;
@@ -44,7 +47,12 @@ const HEADER: &str = "board         states          edges   wall s    cpu s     
 
 /// `smallgo bench build`: each board is built by a fresh process of this
 /// program (`bench row`), so that each peak memory figure is its own.
-pub fn build(boards: &[Board], folder: Option<PathBuf>, options: BuildOptions) -> ExitCode {
+pub fn build(
+    boards: &[Board],
+    folder: Option<PathBuf>,
+    options: BuildOptions,
+    as_json: bool,
+) -> ExitCode {
     let (folder, scratch) = match folder {
         Some(folder) => (folder, false),
         None => (
@@ -71,7 +79,7 @@ pub fn build(boards: &[Board], folder: Option<PathBuf>, options: BuildOptions) -
         }
     };
     let mut status = ExitCode::SUCCESS;
-    let mut written = outln!("{HEADER}");
+    let mut written = if as_json { Ok(()) } else { outln!("{HEADER}") };
     for board in boards {
         if written.is_err() {
             break;
@@ -90,6 +98,7 @@ pub fn build(boards: &[Board], folder: Option<PathBuf>, options: BuildOptions) -
                     .unwrap_or_default(),
             )
             .args(options.verify.then_some("--verify"))
+            .args(as_json.then_some("--json"))
             .stdin(Stdio::null())
             .stderr(Stdio::inherit())
             .output();
@@ -114,6 +123,9 @@ pub fn build(boards: &[Board], folder: Option<PathBuf>, options: BuildOptions) -
         }
     }
     let written = written.and_then(|()| {
+        if as_json {
+            return Ok(());
+        }
         outln!(
             "mem B/st: peak resident memory beyond the start-up memory and the index, per state; \
              edges/s: edges of the state graph over wall time"
@@ -129,9 +141,13 @@ pub fn build(boards: &[Board], folder: Option<PathBuf>, options: BuildOptions) -
 }
 
 /// `smallgo bench row RxC --tables DIR`: builds one board and prints its
-/// line of the `bench build` table.
-pub fn row(board: Board, folder: PathBuf, options: BuildOptions) -> ExitCode {
+/// line of the `bench build` table, or with `as_json` its `build` object.
+pub fn row(board: Board, folder: PathBuf, options: BuildOptions, as_json: bool) -> ExitCode {
     match build_checked(board, &folder, options) {
+        Ok(report) if as_json => match outln!("{}", summary_json(board, &report)) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(error) => super::output_failed(&error),
+        },
         Ok(report) => {
             let states = report.counts.states as f64;
             let written = outln!(
@@ -236,21 +252,20 @@ fn percentile(values: &mut [f64], fraction: f64) -> f64 {
     values[((values.len() - 1) as f64 * fraction).round() as usize]
 }
 
-/// Why `bench engine` stopped.
-enum BenchError {
-    /// Talking to the engine failed.
-    Engine(std::io::Error),
-    /// Standard output failed.
-    Output(std::io::Error),
+/// What `bench engine` measures, in milliseconds and bytes.
+struct EngineFigures {
+    /// Process start to the answer to `protocol_version`, one a start.
+    first_reply: Vec<f64>,
+    /// `genmove` on 4x4, one a move.
+    genmove: Vec<f64>,
+    /// The built-in boards played on before memory is read.
+    boards: usize,
+    /// Resident memory then, and at its peak.
+    resident: Option<u64>,
+    peak: Option<u64>,
 }
 
-impl From<std::io::Error> for BenchError {
-    fn from(error: std::io::Error) -> BenchError {
-        BenchError::Engine(error)
-    }
-}
-
-fn engine_figures(program: &Path) -> Result<(), BenchError> {
+fn engine_figures(program: &Path) -> Result<EngineFigures, std::io::Error> {
     // First reply: process start to the answer to protocol_version.
     let mut first = Vec::new();
     for _ in 0..20 {
@@ -260,13 +275,6 @@ fn engine_figures(program: &Path) -> Result<(), BenchError> {
         first.push(started.elapsed().as_secs_f64() * 1e3);
         engine.quit();
     }
-    outln!(
-        "first reply (start to protocol_version): median {:.2} ms, max {:.2} ms over {} starts",
-        median(&mut first),
-        first.iter().cloned().fold(0.0, f64::max),
-        first.len()
-    )
-    .map_err(BenchError::Output)?;
 
     // genmove on 4x4, once the table is open: self-play at several komis.
     let mut engine = Engine::start(program)?;
@@ -288,13 +296,6 @@ fn engine_figures(program: &Path) -> Result<(), BenchError> {
             }
         }
     }
-    let count = times.len();
-    outln!(
-        "genmove on 4x4 (round trip through the pipe): median {:.3} ms, 90th percentile {:.3} ms, max {:.3} ms over {count} moves",
-        median(&mut times),
-        percentile(&mut times, 0.9),
-        times.iter().cloned().fold(0.0, f64::max)
-    ).map_err(BenchError::Output)?;
     engine.quit();
 
     // Memory after playing on every built-in board.
@@ -314,20 +315,72 @@ fn engine_figures(program: &Path) -> Result<(), BenchError> {
         engine.ask("genmove w")?;
         engine.ask("smallgo-value")?;
     }
-    let (now, peak) = engine.memory();
+    let (resident, peak) = engine.memory();
+    engine.quit();
+    Ok(EngineFigures {
+        first_reply: first,
+        genmove: times,
+        boards: boards.len(),
+        resident,
+        peak,
+    })
+}
+
+/// The figures as the report's lines.
+fn print_engine(figures: &mut EngineFigures) -> std::io::Result<()> {
+    let first = &mut figures.first_reply;
+    outln!(
+        "first reply (start to protocol_version): median {:.2} ms, max {:.2} ms over {} starts",
+        median(first),
+        first.iter().cloned().fold(0.0, f64::max),
+        first.len()
+    )?;
+    let times = &mut figures.genmove;
+    let count = times.len();
+    outln!(
+        "genmove on 4x4 (round trip through the pipe): median {:.3} ms, 90th percentile {:.3} ms, max {:.3} ms over {count} moves",
+        median(times),
+        percentile(times, 0.9),
+        times.iter().cloned().fold(0.0, f64::max)
+    )?;
     outln!(
         "resident memory after playing on all {} built-in boards: {} now, {} at the peak",
-        boards.len(),
-        now.map_or("?".to_string(), |b| human_bytes(b as f64)),
-        peak.map_or("?".to_string(), |b| human_bytes(b as f64)),
+        figures.boards,
+        figures
+            .resident
+            .map_or("?".to_string(), |b| human_bytes(b as f64)),
+        figures
+            .peak
+            .map_or("?".to_string(), |b| human_bytes(b as f64)),
     )
-    .map_err(BenchError::Output)?;
-    engine.quit();
-    Ok(())
+}
+
+/// The figures as a `bench-engine` object (`docs/json.md`).
+fn engine_json(figures: &mut EngineFigures) -> Json {
+    let first = &mut figures.first_reply;
+    let first_reply = Json::object()
+        .with("median_ms", median(first))
+        .with("max_ms", first.iter().cloned().fold(0.0, f64::max))
+        .with("starts", first.len());
+    let times = &mut figures.genmove;
+    let genmove = Json::object()
+        .with("board", "4x4")
+        .with("median_ms", median(times))
+        .with("p90_ms", percentile(times, 0.9))
+        .with("max_ms", times.iter().cloned().fold(0.0, f64::max))
+        .with("moves", times.len());
+    let memory = Json::object()
+        .with("boards", figures.boards)
+        .with("resident_bytes", figures.resident)
+        .with("peak_bytes", figures.peak);
+    Json::kind("bench-engine")
+        .with("first_reply", first_reply)
+        .with("genmove", genmove)
+        .with("memory", memory)
 }
 
 /// `smallgo bench engine`.
-pub fn engine() -> ExitCode {
+pub fn engine(as_json: bool) -> ExitCode {
     let program = match std::env::current_exe() {
         Ok(program) => program,
         Err(error) => {
@@ -335,13 +388,21 @@ pub fn engine() -> ExitCode {
             return ExitCode::from(EXIT_FAILURE);
         }
     };
-    match engine_figures(&program) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(BenchError::Output(error)) => super::output_failed(&error),
-        Err(BenchError::Engine(error)) => {
+    let mut figures = match engine_figures(&program) {
+        Ok(figures) => figures,
+        Err(error) => {
             eprintln!("smallgo: bench engine: {error}");
-            ExitCode::from(EXIT_FAILURE)
+            return ExitCode::from(EXIT_FAILURE);
         }
+    };
+    let written = if as_json {
+        outln!("{}", engine_json(&mut figures))
+    } else {
+        print_engine(&mut figures)
+    };
+    match written {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => super::output_failed(&error),
     }
 }
 

@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::OnceLock;
 
+use super::json::{self, Json};
 use super::progress::{catch_interrupts, BuildProgress};
 use super::{EXIT_FAILURE, EXIT_INTERRUPTED};
 use crate::build::alone::Alone;
@@ -212,8 +213,8 @@ pub fn mpi_job_size() -> Option<usize> {
 /// `smallgo build RxC`: builds `board` into `folder`, unless the table of
 /// the turned board is there or built in. Under `mpirun`, the job's
 /// processes build it together (`build_mpi`), or, without the `mpi`
-/// feature, refuse to.
-pub fn run(board: Board, folder: PathBuf, options: BuildOptions) -> ExitCode {
+/// feature, refuse to. With `as_json` the summary is one `build` object.
+pub fn run(board: Board, folder: PathBuf, options: BuildOptions, as_json: bool) -> ExitCode {
     if let Some(processes) = mpi_job_size() {
         #[cfg(feature = "mpi")]
         {
@@ -233,9 +234,25 @@ pub fn run(board: Board, folder: PathBuf, options: BuildOptions) -> ExitCode {
             TurnedTable::File(path) => absolute(&path).display().to_string(),
             TurnedTable::BuiltIn => "built in".to_string(),
         };
-        return match outln!(
-            "{board}: nothing to build: the table of {turned} ({source}) serves {board} turned"
-        ) {
+        let written = if as_json {
+            outln!(
+                "{}",
+                Json::kind("build")
+                    .with("board", board.name())
+                    .with("built", false)
+                    .with(
+                        "served_by",
+                        Json::object()
+                            .with("board", turned.name())
+                            .with("table", source.as_str())
+                    )
+            )
+        } else {
+            outln!(
+                "{board}: nothing to build: the table of {turned} ({source}) serves {board} turned"
+            )
+        };
+        return match written {
             Ok(()) => ExitCode::SUCCESS,
             Err(error) => super::output_failed(&error),
         };
@@ -244,10 +261,58 @@ pub fn run(board: Board, folder: PathBuf, options: BuildOptions) -> ExitCode {
         Ok(report) => report,
         Err(code) => return code,
     };
-    match print_summary(board, &report) {
+    let written = if as_json {
+        outln!("{}", summary_json(board, &report))
+    } else {
+        print_summary(board, &report)
+    };
+    match written {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => super::output_failed(&error),
     }
+}
+
+/// The summary of a finished build as a `build` object (`docs/json.md`):
+/// the figures of `summary`, as numbers.
+pub(super) fn summary_json(board: Board, report: &BuildReport) -> Json {
+    let counts = report.counts;
+    let stats = report.stats;
+    Json::kind("build")
+        .with("board", board.name())
+        .with("built", true)
+        .with("legal_positions", counts.legal_positions)
+        .with("canonical_positions", counts.positions)
+        .with("ko_states", counts.ko_states)
+        .with("states", counts.states)
+        .with("solver_edges", stats.edges)
+        .with("largest_depth", stats.largest_depth)
+        .with("komi", 0u8)
+        .with("result", json::result_of_score(&report.result))
+        .with(
+            "best_first_moves",
+            Json::list(report.best_first_moves.iter()),
+        )
+        .with("seconds", report.seconds)
+        .with(
+            "phase_seconds",
+            Json::object()
+                .with("enumerate", stats.enumerate_seconds)
+                .with("count_children", stats.count_seconds)
+                .with("retrograde", stats.retrograde_seconds)
+                .with("write", report.seconds - report.solve_seconds),
+        )
+        .with("cpu_seconds", report.cpu_seconds)
+        .with("processes", report.processes.len().max(1))
+        .with("peak_bytes", report.peak_bytes)
+        .with("start_up_bytes", report.start_up_bytes)
+        .with("index_bytes", report.index_bytes)
+        .with(
+            "table",
+            Json::object()
+                .with("path", report.written.path.display().to_string())
+                .with("bytes", report.written.bytes)
+                .with("crc32", report.written.checksum),
+        )
 }
 
 /// The summary of a finished build, on standard output.

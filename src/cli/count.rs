@@ -23,8 +23,9 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 
+use super::json::Json;
 use super::progress::{catch_interrupts, interrupted, BuildProgress};
-use super::{json_string, output_failed, parse_board, EXIT_FAILURE, EXIT_INTERRUPTED};
+use super::{output_failed, parse_board, EXIT_FAILURE, EXIT_INTERRUPTED};
 use crate::analyses::count::{
     classes, estimate_edges, run as count, Classes, CountObserver, EdgeEstimate, Outcome, Progress,
     Tally,
@@ -320,48 +321,42 @@ fn print(report: &Report) -> std::io::Result<()> {
     outln!("time                {:.1} s", report.seconds)
 }
 
-fn json(report: &Report) -> String {
+/// The report as a `count` object (`docs/json.md`).
+fn json(report: &Report) -> Json {
     let tally = &report.tally;
-    let edges = match &report.estimate {
-        None => "null".to_string(),
-        Some(estimate) => format!(
-            "{{\"estimate\": {:.0}, \"standard_error\": {:.0}, \"low_95\": {:.0}, \"high_95\": {:.0}, \"per_state\": {:.6}, \"samples\": {}, \"seed\": {}}}",
-            estimate.edges,
-            estimate.standard_error,
-            estimate.low,
-            estimate.high,
-            estimate.edges / tally.states().max(1) as f64,
-            estimate.samples,
-            estimate.seed
-        ),
-    };
+    let edges = report.estimate.as_ref().map(|estimate| {
+        Json::object()
+            .with("estimate", estimate.edges.round())
+            .with("standard_error", estimate.standard_error)
+            .with("low_95", estimate.low.round())
+            .with("high_95", estimate.high.round())
+            .with("per_state", estimate.edges / tally.states().max(1) as f64)
+            .with("samples", estimate.samples)
+            .with("seed", estimate.seed)
+    });
     let c = &report.classes;
-    let classes = format!(
-        "{{\"symmetries\": {}, \"positions\": {}, \"classes\": {}, \"classes_inverted\": {}, \"legal_positions\": {}, \"legal_classes\": {}, \"legal_classes_inverted\": {}}}",
-        c.symmetries,
-        c.positions,
-        c.classes,
-        c.classes_inverted,
-        c.legal_positions,
-        c.legal_classes,
-        c.legal_classes_inverted
-    );
-    let piece = match report.board.as_piece() {
-        Some(_) => json_string(&report.board.piece_name()),
-        None => "null".to_string(),
-    };
-    format!(
-        "{{\"board\": {}, \"piece\": {piece}, \"codes\": {}, \"chunks\": {}, \"legal_positions\": {}, \"canonical_positions\": {}, \"ko_states\": {}, \"states\": {}, \"classes\": {classes}, \"edges\": {edges}, \"seconds\": {:.3}, \"resumed\": {}}}",
-        json_string(&report.board.name()),
-        report.codes,
-        report.chunks,
-        tally.legal_positions,
-        tally.positions,
-        tally.ko_states,
-        tally.states(),
-        report.seconds,
-        report.resumed
-    )
+    let classes = Json::object()
+        .with("symmetries", c.symmetries)
+        .with("positions", c.positions)
+        .with("classes", c.classes)
+        .with("classes_inverted", c.classes_inverted)
+        .with("legal_positions", c.legal_positions)
+        .with("legal_classes", c.legal_classes)
+        .with("legal_classes_inverted", c.legal_classes_inverted);
+    let piece = report.board.as_piece().map(|_| report.board.piece_name());
+    Json::kind("count")
+        .with("board", report.board.name())
+        .with("piece", piece)
+        .with("codes", report.codes)
+        .with("chunks", report.chunks)
+        .with("legal_positions", tally.legal_positions)
+        .with("canonical_positions", tally.positions)
+        .with("ko_states", tally.ko_states)
+        .with("states", tally.states())
+        .with("classes", classes)
+        .with("solver_edges", edges)
+        .with("seconds", report.seconds)
+        .with("resumed", report.resumed)
 }
 
 /// `smallgo count`.

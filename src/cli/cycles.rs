@@ -7,16 +7,16 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use super::{existing_folder, finish_analysis, json_string, turned_too};
+use super::json::{self, Json};
+use super::{existing_folder, finish_analysis, turned_too};
 use crate::analyses::cycles::{
     cycle_dependent, example_cycle, size_buckets, state_kinds, strongly_connected, value_counts,
     Components, ExampleCycle, SizeBucket, StateGraph, ValueCounts, BYTES_PER_EDGE, BYTES_PER_STATE,
 };
 use crate::game::Game;
 use crate::index::StateIndex;
-use crate::rules::board::{Board, PointSet};
+use crate::rules::board::Board;
 use crate::rules::colour::Colour;
-use crate::rules::moves::Move;
 use crate::rules::state::State;
 use crate::rules::value::Value;
 use crate::table::library::Tablebase;
@@ -205,10 +205,6 @@ fn grouped(number: u64) -> String {
     out
 }
 
-fn point_names(board: &Board, set: PointSet) -> Vec<String> {
-    set.iter().map(|p| board.point_name(p)).collect()
-}
-
 /// The start of a cycle drawn as `showboard` draws a board.
 fn diagram(board: Board, cycle: &ExampleCycle) -> String {
     let (black, white) = cycle.stones();
@@ -357,69 +353,77 @@ fn print_text(report: &Report) -> std::io::Result<()> {
     Ok(())
 }
 
-fn json_list(items: impl IntoIterator<Item = String>) -> String {
-    format!("[{}]", items.into_iter().collect::<Vec<_>>().join(", "))
-}
-
-fn json(report: &Report) -> String {
+/// The report as a `cycles` object (`docs/json.md`).
+fn json(report: &Report) -> Json {
     let board = report.board;
     let values = &report.values;
-    let buckets = json_list(report.buckets.iter().map(|b| {
-        format!(
-            "{{\"low\": {}, \"high\": {}, \"components\": {}, \"states\": {}}}",
-            b.low, b.high, b.components, b.states
-        )
-    }));
-    let examples = json_list(report.examples.iter().map(|example| {
+    let buckets = report.buckets.iter().map(|b| {
+        Json::object()
+            .with("low", b.low)
+            .with("high", b.high)
+            .with("components", b.components)
+            .with("states", b.states)
+    });
+    let examples = report.examples.iter().map(|example| {
         let cycle = &example.cycle;
         let (black, white) = cycle.stones();
-        let names = |set| json_list(point_names(&board, set).iter().map(|n| json_string(n)));
-        format!(
-            "{{\"component_states\": {}, \"black\": {}, \"white\": {}, \"to_move\": \"black\", \"ko\": {}, \"passed\": {}, \"cycle_length\": {}, \"moves\": {}}}",
-            example.component_states,
-            names(black),
-            names(white),
-            cycle
-                .start
-                .ko()
-                .map_or("null".to_string(), |k| json_string(&board.point_name(k))),
-            cycle.start.passed(),
-            cycle.cycle_length,
-            json_list(cycle.moves.iter().map(|m: &Move| json_string(&m.name(&board))))
-        )
-    }));
+        Json::object()
+            .with("component_states", example.component_states)
+            .with("black", json::points(&board, black))
+            .with("white", json::points(&board, white))
+            .with("to_move", "black")
+            .with("ko", cycle.start.ko().map(|k| board.point_name(k)))
+            .with("passed", cycle.start.passed())
+            .with("cycle_length", cycle.cycle_length)
+            .with("cycle", json::moves(&board, &cycle.moves))
+    });
     let [plain, passed, ko] = report.largest_kinds;
-    format!(
-        "{{\n  \"board\": {},\n  \"graph\": {},\n  \"values\": {},\n  \"states\": {},\n  \"edges\": {},\n  \"components\": {},\n  \"components_with_more_than_one_state\": {},\n  \"self_loops\": {},\n  \"states_on_a_cycle\": {},\n  \"share_on_a_cycle\": {:.6},\n  \"states_reaching_a_cycle\": {},\n  \"largest_component\": {{\"states\": {}, \"plain\": {}, \"passed\": {}, \"ko\": {}}},\n  \"size_distribution\": {},\n  \"cycle_dependent\": {{\"states\": {}, \"on_a_cycle\": {}, \"off_cycles_reaching_one\": {}, \"unable_to_reach_a_cycle\": {}, \"at_komi_0\": {}, \"on_a_cycle_not_dependent\": {}, \"empty_board\": {}}},\n  \"examples\": {}\n}}",
-        json_string(&board.name()),
-        json_string(if report.passes {
-            "every move"
-        } else {
-            "placements only"
-        }),
-        json_string(&report.source),
-        report.states,
-        report.edges,
-        report.components,
-        report.nontrivial,
-        report.self_loops,
-        report.on_cycle,
-        share(report.on_cycle, report.states) / 100.0,
-        report.reaching,
-        report.largest,
-        plain,
-        passed,
-        ko,
-        buckets,
-        values.dependent,
-        values.dependent_on_cycle,
-        values.dependent - values.dependent_on_cycle - values.dependent_without_cycle,
-        values.dependent_without_cycle,
-        values.dependent_at_komi_zero,
-        values.on_cycle_independent,
-        report.start_dependent,
-        examples
-    )
+    Json::kind("cycles")
+        .with("board", board.name())
+        .with(
+            "graph",
+            if report.passes {
+                "every move"
+            } else {
+                "placements only"
+            },
+        )
+        .with("source", report.source.as_str())
+        .with("states", report.states)
+        .with("graph_edges", report.edges)
+        .with("components", report.components)
+        .with("components_with_more_than_one_state", report.nontrivial)
+        .with("self_loops", report.self_loops)
+        .with("states_on_a_cycle", report.on_cycle)
+        .with(
+            "share_on_a_cycle",
+            share(report.on_cycle, report.states) / 100.0,
+        )
+        .with("states_reaching_a_cycle", report.reaching)
+        .with(
+            "largest_component",
+            Json::object()
+                .with("states", report.largest)
+                .with("plain", plain)
+                .with("passed", passed)
+                .with("ko", ko),
+        )
+        .with("size_distribution", Json::list(buckets))
+        .with(
+            "cycle_dependent",
+            Json::object()
+                .with("states", values.dependent)
+                .with("on_a_cycle", values.dependent_on_cycle)
+                .with(
+                    "off_cycles_reaching_one",
+                    values.dependent - values.dependent_on_cycle - values.dependent_without_cycle,
+                )
+                .with("unable_to_reach_a_cycle", values.dependent_without_cycle)
+                .with("at_komi_0", values.dependent_at_komi_zero)
+                .with("on_a_cycle_not_dependent", values.on_cycle_independent)
+                .with("empty_board", report.start_dependent),
+        )
+        .with("examples", Json::list(examples))
 }
 
 /// `smallgo analyze cycles`.
@@ -438,11 +442,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn numbers_are_grouped_and_strings_escaped() {
+    fn numbers_are_grouped() {
         assert_eq!(grouped(0), "0");
         assert_eq!(grouped(999), "999");
         assert_eq!(grouped(1000), "1,000");
         assert_eq!(grouped(6228223), "6,228,223");
-        assert_eq!(json_string("a\"b\\c\n"), "\"a\\\"b\\\\c\\u000a\"");
     }
 }

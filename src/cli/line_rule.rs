@@ -10,7 +10,8 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use super::{existing_folder, finish_analysis, json_string, parse_komi};
+use super::json::{self, Json};
+use super::{existing_folder, finish_analysis, parse_komi};
 use crate::analyses::line_rule::{
     check, Check, Counterexample, Extent, FirstBlack, LineRule, Memory, Orientation, Rule, StepTwo,
     Thesis,
@@ -18,6 +19,7 @@ use crate::analyses::line_rule::{
 use crate::analyses::seki::DenseValues;
 use crate::game::diagram;
 use crate::rules::board::Board;
+use crate::rules::colour::Colour;
 use crate::rules::moves::Move;
 use crate::rules::state::State;
 use crate::rules::value::{points_text, score_text, Outcome};
@@ -373,70 +375,55 @@ fn print(report: &Report) -> std::io::Result<()> {
     Ok(())
 }
 
-fn json(report: &Report) -> String {
-    let checks: Vec<String> = report
-        .checks
-        .iter()
-        .map(|(found, source)| {
-            let board = &found.board;
-            let names = |moves: &[Move]| {
-                moves
-                    .iter()
-                    .map(|mv| json_string(&mv.name(board)))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            };
-            let counterexample = found.counterexample.as_ref().map_or(
-                "null".to_string(),
-                |example| {
-                    format!(
-                        "{{\"moves\": [{}], \"ko\": {}, \"rule_move\": {}, \"rule_result\": {}, \"best_moves\": [{}], \"best_result\": {}, \"diagram\": {}}}",
-                        names(&example.moves),
-                        example
-                            .ko
-                            .map_or("null".to_string(), |p| json_string(&board.point_name(p))),
-                        json_string(&example.rule_move.name(board)),
-                        example
-                            .rule_outcome
-                            .map_or("null".to_string(), |o| json_string(&white_result(&o))),
-                        names(&example.best_moves),
-                        json_string(&white_result(&example.best_outcome)),
-                        json_string(&diagram(board, example.black, example.white)),
-                    )
-                },
-            );
-            format!(
-                "{{\"board\": {}, \"source\": {}, \"rule\": {}, \"start\": {}, \"holds\": {}, \"complete\": {}, \"black_turns\": {}, \"white_turns\": {}, \"losing_turns\": {}, \"counterexample\": {}}}",
-                json_string(&board.name()),
-                json_string(source),
-                json_string(&found.rule),
-                json_string(&score_text(found.start.black_margin(true))),
-                found.holds(),
-                found.complete,
-                found.black_turns,
-                found.white_turns,
-                found.losing_turns,
-                counterexample
-            )
-        })
-        .collect();
-    let missing: Vec<String> = report
-        .missing
-        .iter()
-        .map(|(board, why)| {
-            format!(
-                "{{\"board\": {}, \"reason\": {}}}",
-                json_string(&board.name()),
-                json_string(why)
-            )
-        })
-        .collect();
-    format!(
-        "{{\"komi\": {}, \"checks\": [{}], \"missing\": [{}]}}",
-        report.komi,
-        checks.join(", "),
-        missing.join(", ")
-    )
+/// The report as a `rule-1xn` object (`docs/json.md`).
+fn json(report: &Report) -> Json {
+    let checks = report.checks.iter().map(|(found, source)| {
+        let board = &found.board;
+        let counterexample = found.counterexample.as_ref().map(|example| {
+            Json::object()
+                .with("played", json::moves(board, &example.moves))
+                .with(
+                    "diagram",
+                    json::diagram(board, example.black, example.white),
+                )
+                .with("black", json::points(board, example.black))
+                .with("white", json::points(board, example.white))
+                .with("to_move", "white")
+                .with("ko", example.ko.map(|p| board.point_name(p)))
+                .with("rule_move", json::point(board, example.rule_move))
+                .with(
+                    "rule_outcome",
+                    example
+                        .rule_outcome
+                        .map(|o| json::outcome(&o, Colour::White)),
+                )
+                .with("best_moves", json::moves(board, &example.best_moves))
+                .with(
+                    "best_outcome",
+                    json::outcome(&example.best_outcome, Colour::White),
+                )
+        });
+        Json::object()
+            .with("board", board.name())
+            .with("source", source.as_str())
+            .with("rule", found.rule.as_str())
+            .with("start", json::outcome(&found.start, Colour::Black))
+            .with("holds", found.holds())
+            .with("complete", found.complete)
+            .with("black_turns", found.black_turns)
+            .with("white_turns", found.white_turns)
+            .with("losing_turns", found.losing_turns)
+            .with("counterexample", counterexample)
+    });
+    let missing = report.missing.iter().map(|(board, why)| {
+        Json::object()
+            .with("board", board.name())
+            .with("reason", why.as_str())
+    });
+    Json::kind("rule-1xn")
+        .with("komi", report.komi)
+        .with("checks", Json::list(checks))
+        .with("missing", Json::list(missing))
 }
 
 /// `smallgo analyze rule-1xn`.

@@ -1,10 +1,12 @@
 //! The command line: `smallgo` (the GTP engine), `smallgo build RxC` (and its
 //! synonym `smallgo --build RxC`), `smallgo verify TABLE...`,
-//! `smallgo analyze position RxC [MOVE...]`, `smallgo count RxC`,
+//! `smallgo analyze position RxC [MOVE...]` (and its batches),
+//! `smallgo count RxC`,
 //! `smallgo solve PROBLEM.sgf` and `smallgo bench`.
 //!
 //! Parsing, dispatch and exit codes live here; each command is its own
-//! module. Every command's options are its own, so that its `--help` lists
+//! module, and `json` writes every command's `--json` output in one shape
+//! (`docs/json.md`). Every command's options are its own, so that its `--help` lists
 //! what it takes and nothing else; the build options are one struct,
 //! flattened into `build`, `bench build` and the top level (for `--build`).
 //! Errors are printed once, as `smallgo: ...` naming the file or argument at
@@ -32,6 +34,7 @@ mod cycles;
 #[cfg(fuzzing)]
 #[doc(hidden)]
 pub mod fuzzing;
+mod json;
 mod line_rule;
 mod piece;
 mod progress;
@@ -193,6 +196,10 @@ struct BuildArguments {
 
     #[command(flatten)]
     options: BuildOptionsArguments,
+
+    /// Print the summary as one JSON object on one line (docs/json.md).
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Args, Debug)]
@@ -211,14 +218,19 @@ struct VerifyArguments {
     /// By default, the memory available.
     #[arg(long, value_name = "SIZE", value_parser = crate::common::units::parse_size)]
     memory: Option<u64>,
+
+    /// Print one JSON object a table, each on one line (docs/json.md).
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Subcommand, Debug)]
 enum Analyze {
-    /// Play moves on an empty board, then print the position's exact value,
-    /// its result at the komi, and every legal move with its outcome, most
-    /// preferred first (the engine's choice at the top).
-    Position(PositionArguments),
+    /// Play moves on an empty board, a diagram's position or a game's, then
+    /// print the position's exact value, its result at the komi, and every
+    /// legal move with its outcome, most preferred first (the engine's
+    /// choice at the top); or do so for every line of a batch.
+    Position(analyze::PositionArguments),
     /// Count the seki states of a board's table, by the reference work's
     /// criteria and by a stricter test of the stones, with examples.
     Seki(seki::SekiArguments),
@@ -262,27 +274,6 @@ struct CyclesArguments {
 }
 
 #[derive(Args, Debug)]
-struct PositionArguments {
-    /// The board: rows x columns, for example 3x4.
-    #[arg(value_name = "RxC", value_parser = parse_board)]
-    board: Board,
-
-    /// The moves that lead to the position, Black first, then alternating:
-    /// vertices such as B2, or pass.
-    #[arg(value_name = "MOVE")]
-    moves: Vec<String>,
-
-    /// Komi, given to White.
-    #[arg(long, value_name = "K", default_value_t = 0.0, value_parser = parse_komi, allow_negative_numbers = true)]
-    komi: f64,
-
-    /// Folder of tables, preferred to the built-in ones, as the engine's
-    /// --tables.
-    #[arg(long, value_name = "DIR")]
-    tables: Option<PathBuf>,
-}
-
-#[derive(Args, Debug)]
 struct ReviewArguments {
     /// The game, an SGF file (its main line is reviewed).
     #[arg(value_name = "GAME.sgf")]
@@ -297,6 +288,10 @@ struct ReviewArguments {
     #[arg(short = 'o', long = "output", value_name = "OUT.sgf")]
     output: Option<PathBuf>,
 
+    /// Print the review as one JSON object on one line (docs/json.md).
+    #[arg(long)]
+    json: bool,
+
     /// Folder of tables, preferred to the built-in ones, as the engine's
     /// --tables.
     #[arg(long, value_name = "DIR")]
@@ -309,7 +304,7 @@ enum Bench {
     /// memory and size per board (default: 4x4 3x5 2x8).
     Build(BenchBuildArguments),
     /// Time the GTP engine: first reply, genmove on 4x4, resident memory.
-    Engine,
+    Engine(BenchEngineArguments),
     /// Solve a fixed set of life-and-death problems of growing size and
     /// print states, edges, time and memory for each.
     Problems(BenchProblemsArguments),
@@ -345,6 +340,13 @@ struct BenchProblemsArguments {
 }
 
 #[derive(Args, Debug)]
+struct BenchEngineArguments {
+    /// Print the figures as one JSON object on one line (docs/json.md).
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args, Debug)]
 struct BenchBuildArguments {
     /// The boards to build: rows x columns, for example 3x4.
     #[arg(value_name = "RxC", value_parser = parse_board)]
@@ -357,6 +359,10 @@ struct BenchBuildArguments {
 
     #[command(flatten)]
     options: BuildOptionsArguments,
+
+    /// Print one JSON object a board, each on one line (docs/json.md).
+    #[arg(long)]
+    json: bool,
 }
 
 /// Writes `text` to standard output and flushes it.
@@ -383,7 +389,7 @@ fn finish_analysis<R>(
     name: &str,
     report: Result<R, String>,
     as_json: bool,
-    json: impl FnOnce(&R) -> String,
+    json: impl FnOnce(&R) -> json::Json,
     text: impl FnOnce(&R) -> io::Result<()>,
 ) -> ExitCode {
     match report {
@@ -477,6 +483,7 @@ pub fn run(arguments: impl IntoIterator<Item = OsString>) -> ExitCode {
             build.board,
             build_folder(build.tables),
             build.options.into(),
+            build.json,
         ),
         Some(Command::Count(arguments)) => count::run(&arguments),
         Some(Command::Solve(arguments)) => solve::run(&arguments),
@@ -486,17 +493,16 @@ pub fn run(arguments: impl IntoIterator<Item = OsString>) -> ExitCode {
                 komi: review.komi,
                 output: review.output,
                 tables: review.tables,
+                json: review.json,
             },
         ),
-        Some(Command::Verify(verify)) => {
-            verify::run(&verify.tables, verify.folder.as_deref(), verify.memory)
-        }
-        Some(Command::Analyze(Analyze::Position(position))) => analyze::position(
-            position.board,
-            &position.moves,
-            position.komi,
-            position.tables.as_deref(),
+        Some(Command::Verify(verify)) => verify::run(
+            &verify.tables,
+            verify.folder.as_deref(),
+            verify.memory,
+            verify.json,
         ),
+        Some(Command::Analyze(Analyze::Position(position))) => analyze::run(&position),
         Some(Command::Analyze(Analyze::Seki(seki))) => seki::run(&seki),
         Some(Command::Analyze(Analyze::Rule1xn(rule))) => line_rule::run(&rule),
         Some(Command::Analyze(Analyze::Piece(piece))) => piece::run(&piece),
@@ -517,23 +523,27 @@ pub fn run(arguments: impl IntoIterator<Item = OsString>) -> ExitCode {
             } else {
                 bench.boards
             };
-            bench::build(&boards, bench.tables, bench.options.into())
+            bench::build(&boards, bench.tables, bench.options.into(), bench.json)
         }
-        Some(Command::Bench(Bench::Engine)) => bench::engine(),
+        Some(Command::Bench(Bench::Engine(engine))) => bench::engine(engine.json),
         Some(Command::Bench(Bench::Problems(problems))) => bench::problems(
             problems.memory,
             problems.baseline,
             problems.all_ko,
             problems.max_empty,
         ),
-        Some(Command::Bench(Bench::Row(row))) => {
-            bench::row(row.board, build_folder(row.tables), row.options.into())
-        }
+        Some(Command::Bench(Bench::Row(row))) => bench::row(
+            row.board,
+            build_folder(row.tables),
+            row.options.into(),
+            row.json,
+        ),
         None => match arguments.build.build {
             Some(board) => build::run(
                 board,
                 build_folder(arguments.engine.tables),
                 arguments.build.options.into(),
+                false,
             ),
             None => {
                 if let Some(folder) = &arguments.engine.tables {
@@ -553,7 +563,8 @@ pub fn run(arguments: impl IntoIterator<Item = OsString>) -> ExitCode {
     }
 }
 
-/// `text` as a JSON string, for the analyses' `--json` output.
+/// `text` as a JSON string, for `solve --json` (the other commands write
+/// theirs with `json`).
 pub(crate) fn json_string(text: &str) -> String {
     let mut out = String::from("\"");
     for c in text.chars() {

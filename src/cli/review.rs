@@ -2,7 +2,8 @@
 //! every position of a game, before and after each move, from the tables
 //! the engine plays with. A mistake is a move that changes the result: a
 //! win turned into a draw or a loss, a draw into a loss, or a smaller
-//! margin. The review is printed, and OUT.sgf gets the game (its game
+//! margin. The review is printed (with `--json` as one `review` object,
+//! `docs/json.md`), and OUT.sgf gets the game (its game
 //! information, such as the players, result and date, and its root comment
 //! kept as they were) with comments,
 //! the standard move and position properties (`BM` a move that changes who
@@ -27,6 +28,7 @@ use crate::table::values::rating::{
     compare_outcomes, keeping_best, preference_order, same_result, Rating,
 };
 
+use super::json::{self, Json};
 use super::EXIT_FAILURE;
 
 /// What `review` was asked for.
@@ -38,6 +40,8 @@ pub struct ReviewOptions {
     pub output: Option<PathBuf>,
     /// A folder of tables besides the built-in ones.
     pub tables: Option<PathBuf>,
+    /// Print the review as one JSON line instead of text.
+    pub json: bool,
 }
 
 /// How a move compares with the best one.
@@ -65,9 +69,15 @@ pub struct Reviewed {
     pub before: String,
     /// The result with perfect play after it.
     pub after: String,
-    /// Black's margin after it at `komi.proxy()`, which has the exact
-    /// margin's sign (0 for a draw); `Komi` gives the exact margin.
+    /// Black's margin before the move at `komi.proxy()`, which has the
+    /// exact margin's sign (0 for a draw); `Komi` gives the exact margin.
+    pub before_margin: f64,
+    /// The same after it.
     pub after_margin: f64,
+    /// The plies to the end with perfect play before and after the move
+    /// (`None` for a draw).
+    pub before_plies: Option<u16>,
+    pub after_plies: Option<u16>,
     pub verdict: Verdict,
     /// The moves that keep the best result.
     pub best: Vec<Move>,
@@ -78,10 +88,20 @@ pub struct Reviewed {
 /// A reviewed game.
 pub struct Review {
     pub board: Board,
+    /// Where the values come from.
+    pub source: String,
     /// Exactly as given; values are read at `komi.proxy()`.
     pub komi: Komi,
     pub record: sgf::Record,
     pub moves: Vec<Reviewed>,
+}
+
+/// The plies to the end of an outcome; `None` for a draw.
+fn plies(outcome: &Outcome) -> Option<u16> {
+    match *outcome {
+        Outcome::MoverWins { plies, .. } | Outcome::OpponentWins { plies, .. } => Some(plies),
+        Outcome::Draw => None,
+    }
 }
 
 fn class(outcome: &Outcome) -> i32 {
@@ -131,7 +151,10 @@ pub fn review(text: &str, options: &ReviewOptions) -> Result<Review, String> {
                 mv,
                 before: String::new(),
                 after: String::new(),
+                before_margin: 0.0,
                 after_margin: 0.0,
+                before_plies: None,
+                after_plies: None,
                 verdict: Verdict::AfterTheEnd,
                 best: Vec::new(),
                 perfect_line: Vec::new(),
@@ -170,7 +193,10 @@ pub fn review(text: &str, options: &ReviewOptions) -> Result<Review, String> {
             mv,
             before: komi.score_text(black_view(&best)),
             after: komi.score_text(black_view(&played.outcome)),
+            before_margin: black_view(&best),
             after_margin: black_view(&played.outcome),
+            before_plies: plies(&best),
+            after_plies: plies(&played.outcome),
             verdict,
             best: keeping,
             perfect_line,
@@ -179,6 +205,7 @@ pub fn review(text: &str, options: &ReviewOptions) -> Result<Review, String> {
     }
     Ok(Review {
         board,
+        source: oracle.description().to_string(),
         komi,
         record,
         moves,
@@ -238,6 +265,71 @@ impl Review {
         }
         out.push_str(&format!("{mistakes} moves changed the result\n"));
         out
+    }
+
+    /// A result before or after a move as JSON: Black's margin at the
+    /// stand-in komi made exact.
+    fn result_json(&self, proxy_margin: f64, plies: Option<u16>) -> Json {
+        let winner = if proxy_margin > 0.0 {
+            Some(Colour::Black)
+        } else if proxy_margin < 0.0 {
+            Some(Colour::White)
+        } else {
+            None
+        };
+        let exact = self.komi.mover_margin_text(proxy_margin, true);
+        json::result(
+            winner,
+            Json::decimal(exact.trim_start_matches('-')),
+            plies,
+            self.komi.score_text(proxy_margin),
+        )
+    }
+
+    /// The review as a `review` object (`docs/json.md`).
+    pub fn json(&self, file: &Path) -> Json {
+        let board = &self.board;
+        let moves = self.moves.iter().enumerate().map(|(i, reviewed)| {
+            let verdict = match reviewed.verdict {
+                Verdict::OnlyMove => "only move",
+                Verdict::Good => "good",
+                Verdict::Inaccuracy => "gives up points",
+                Verdict::Mistake => "mistake",
+                Verdict::AfterTheEnd => "after the end",
+            };
+            let over = reviewed.verdict == Verdict::AfterTheEnd;
+            Json::object()
+                .with("number", i + 1)
+                .with("colour", json::colour(reviewed.colour))
+                .with("point", json::point(board, reviewed.mv))
+                .with("verdict", verdict)
+                .with(
+                    "before",
+                    (!over)
+                        .then(|| self.result_json(reviewed.before_margin, reviewed.before_plies)),
+                )
+                .with(
+                    "after",
+                    (!over).then(|| self.result_json(reviewed.after_margin, reviewed.after_plies)),
+                )
+                .with("best_moves", json::moves(board, &reviewed.best))
+                .with("perfect_line", json::moves(board, &reviewed.perfect_line))
+        });
+        let changed = self
+            .moves
+            .iter()
+            .filter(|m| matches!(m.verdict, Verdict::Inaccuracy | Verdict::Mistake))
+            .count();
+        Json::kind("review")
+            .with("file", file.display().to_string())
+            .with("board", board.name())
+            .with("komi", Json::decimal(&self.komi.text()))
+            .with("source", self.source.as_str())
+            .with("black", json::points(board, self.record.black))
+            .with("white", json::points(board, self.record.white))
+            .with("to_move", json::colour(self.record.first_to_play()))
+            .with("moves", Json::list(moves))
+            .with("changed", changed)
     }
 
     /// The game as SGF with the review in it.
@@ -404,7 +496,12 @@ pub fn run(game: &Path, options: ReviewOptions) -> ExitCode {
             return ExitCode::from(EXIT_FAILURE);
         }
     }
-    match outln!("{}", review.text().trim_end()) {
+    let written = if options.json {
+        outln!("{}", review.json(game))
+    } else {
+        outln!("{}", review.text().trim_end())
+    };
+    match written {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => super::output_failed(&error),
     }

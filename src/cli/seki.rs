@@ -7,10 +7,12 @@ use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
 
-use super::{existing_folder, finish_analysis, json_string, parse_board, parse_komi, turned_too};
+use super::json::{self, Json};
+use super::{existing_folder, finish_analysis, parse_board, parse_komi, turned_too};
 use crate::analyses::seki::{census, Best, Census, Criteria, DenseValues, Example, Reading, Tally};
 use crate::game::diagram;
 use crate::rules::board::Board;
+use crate::rules::colour::Colour;
 use crate::rules::value::points_text;
 use crate::table::library::Tablebase;
 
@@ -226,65 +228,50 @@ fn print(report: &Report) -> std::io::Result<()> {
     Ok(())
 }
 
-fn json_tally(tally: &Tally) -> String {
-    format!(
-        "{{\"black_to_move\": {}, \"white_to_move\": {}, \"black_to_move_images\": {}, \"white_to_move_images\": {}, \"coloured_states\": {}, \"coloured_images\": {}, \"boards\": {}, \"positions\": {}}}",
-        tally.states[0],
-        tally.states[1],
-        tally.images[0],
-        tally.images[1],
-        tally.coloured_states(),
-        tally.coloured_images(),
-        tally.boards,
-        tally.positions
-    )
+fn json_tally(tally: &Tally) -> Json {
+    Json::object()
+        .with("black_to_move", tally.states[0])
+        .with("white_to_move", tally.states[1])
+        .with("black_to_move_images", tally.images[0])
+        .with("white_to_move_images", tally.images[1])
+        .with("coloured_states", tally.coloured_states())
+        .with("coloured_images", tally.coloured_images())
+        .with("boards", tally.boards)
+        .with("positions", tally.positions)
 }
 
-fn json(report: &Report) -> String {
+/// The report as a `seki` object (`docs/json.md`).
+fn json(report: &Report) -> Json {
     let census = &report.census;
     let board = census.board;
-    let examples: Vec<String> = census
-        .examples
-        .iter()
-        .map(|example| {
-            let (black, white) = example.stones();
-            format!(
-                "{{\"strict\": {}, \"to_move\": {}, \"ko\": {}, \"value\": {}, \"black\": [{}], \"white\": [{}], \"diagram\": {}}}",
-                example.strict,
-                json_string(if example.mover_is_black { "black" } else { "white" }),
-                example
-                    .state
-                    .ko()
-                    .map_or("null".to_string(), |p| json_string(&board.point_name(p))),
-                json_string(&example.value.to_string()),
-                black
-                    .iter()
-                    .map(|p| json_string(&board.point_name(p)))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                white
-                    .iter()
-                    .map(|p| json_string(&board.point_name(p)))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                json_string(&diagram(&board, black, white)),
-            )
-        })
-        .collect();
-    format!(
-        "{{\"board\": {}, \"table_board\": {}, \"source\": {}, \"komi\": {}, \"best\": {}, \"reading\": {}, \"states\": {}, \"thesis\": {}, \"strict\": {}, \"shape_positions\": {}, \"examples\": [{}]}}",
-        json_string(&report.asked.name()),
-        json_string(&board.name()),
-        json_string(&report.source),
-        census.criteria.komi,
-        json_string(census.criteria.best.name()),
-        json_string(census.criteria.reading.name()),
-        census.states,
-        json_tally(&census.thesis),
-        json_tally(&census.strict),
-        census.shape_positions,
-        examples.join(", ")
-    )
+    let examples = census.examples.iter().map(|example| {
+        let (black, white) = example.stones();
+        let mover = if example.mover_is_black {
+            Colour::Black
+        } else {
+            Colour::White
+        };
+        Json::object()
+            .with("strict", example.strict)
+            .with("to_move", json::colour(mover))
+            .with("ko", example.state.ko().map(|p| board.point_name(p)))
+            .with("value", json::value(&example.value, mover))
+            .with("black", json::points(&board, black))
+            .with("white", json::points(&board, white))
+            .with("diagram", json::diagram(&board, black, white))
+    });
+    Json::kind("seki")
+        .with("board", report.asked.name())
+        .with("table_board", board.name())
+        .with("source", report.source.as_str())
+        .with("komi", census.criteria.komi)
+        .with("best", census.criteria.best.name())
+        .with("reading", census.criteria.reading.name())
+        .with("states", census.states)
+        .with("thesis", json_tally(&census.thesis))
+        .with("strict", json_tally(&census.strict))
+        .with("shape_positions", census.shape_positions)
+        .with("examples", Json::list(examples))
 }
 
 /// `smallgo analyze seki`.

@@ -6,11 +6,14 @@
 //! when `--tables DIR` has it, else the built-in one. A file whose name has
 //! that form is written with a folder, as `./3x4`. Each table's result is one
 //! line on standard output; each failure a message on stderr naming the file
-//! or board, and the exit code is non-zero if any failed.
+//! or board, and the exit code is non-zero if any failed. With `--json` each
+//! TABLE gets one `verify` object on standard output, a failure too
+//! (`docs/json.md`).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use super::json::Json;
 use super::progress::BuildProgress;
 use super::{existing_folder, output_failed, EXIT_FAILURE};
 use crate::rules::board::{Board, BoardError};
@@ -100,7 +103,12 @@ fn verify_one(
 }
 
 /// `smallgo verify`.
-pub fn run(tables: &[PathBuf], folder: Option<&Path>, memory: Option<u64>) -> ExitCode {
+pub fn run(
+    tables: &[PathBuf],
+    folder: Option<&Path>,
+    memory: Option<u64>,
+    as_json: bool,
+) -> ExitCode {
     if let Some(folder) = folder {
         if let Err(message) = existing_folder(folder) {
             eprintln!("smallgo: verify: {message}");
@@ -112,7 +120,7 @@ pub fn run(tables: &[PathBuf], folder: Option<&Path>, memory: Option<u64>) -> Ex
         ..VerifyOptions::default()
     };
     match super::build::thread_pool() {
-        Ok(pool) => pool.install(|| verify_all(tables, folder, options)),
+        Ok(pool) => pool.install(|| verify_all(tables, folder, options, as_json)),
         Err(message) => {
             eprintln!("smallgo: verify: {message}");
             ExitCode::from(EXIT_FAILURE)
@@ -120,9 +128,55 @@ pub fn run(tables: &[PathBuf], folder: Option<&Path>, memory: Option<u64>) -> Ex
     }
 }
 
+/// A `verify` object: the TABLE argument, the table verified (a path, or
+/// the board of a built-in one), and its figures or the error.
+fn verify_json(
+    argument: &Path,
+    found: Option<(&str, &Found)>,
+    report: Result<&VerifyReport, &str>,
+) -> Json {
+    let (table, built_in) = match found {
+        Some((what, Found::File(_))) => (Some(what), false),
+        Some((what, Found::BuiltIn(_))) => (Some(what), true),
+        None => (None, false),
+    };
+    let object = Json::kind("verify")
+        .with("argument", argument.display().to_string())
+        .with("table", table)
+        .with("built_in", built_in)
+        .with("ok", report.is_ok());
+    match report {
+        Ok(report) => object
+            .with("states", report.states)
+            .with("solver_edges", report.edges)
+            .with("passes", report.passes)
+            .with("seconds", report.seconds)
+            .with("error", None::<String>),
+        Err(message) => object
+            .with("states", Json::Null)
+            .with("solver_edges", Json::Null)
+            .with("passes", Json::Null)
+            .with("seconds", Json::Null)
+            .with("error", message),
+    }
+}
+
 /// Verifies each of `tables` (files or boards) in turn.
-fn verify_all(tables: &[PathBuf], folder: Option<&Path>, options: VerifyOptions) -> ExitCode {
+fn verify_all(
+    tables: &[PathBuf],
+    folder: Option<&Path>,
+    options: VerifyOptions,
+    as_json: bool,
+) -> ExitCode {
     let mut failed = false;
+    let end = |error: std::io::Error, failed: bool| {
+        let code = output_failed(&error);
+        if failed {
+            ExitCode::from(EXIT_FAILURE)
+        } else {
+            code
+        }
+    };
     for argument in tables {
         let found = named(argument).and_then(|named| match named {
             Named::File(path) => Ok((path.display().to_string(), Found::File(path))),
@@ -136,6 +190,11 @@ fn verify_all(tables: &[PathBuf], folder: Option<&Path>, options: VerifyOptions)
             Err(message) => {
                 eprintln!("smallgo: {message}");
                 failed = true;
+                if as_json {
+                    if let Err(error) = outln!("{}", verify_json(argument, None, Err(&message))) {
+                        return end(error, failed);
+                    }
+                }
                 continue;
             }
         };
@@ -143,7 +202,27 @@ fn verify_all(tables: &[PathBuf], folder: Option<&Path>, options: VerifyOptions)
             Found::File(_) => what.clone(),
             Found::BuiltIn(_) => format!("{what} (built in)"),
         };
-        match verify_one(&found, &what, options) {
+        let verified = verify_one(&found, &what, options);
+        if as_json {
+            let message = verified.as_ref().map_err(|error| error.to_string());
+            let object = verify_json(
+                argument,
+                Some((&what, &found)),
+                match &message {
+                    Ok(report) => Ok(*report),
+                    Err(message) => Err(message.as_str()),
+                },
+            );
+            if let Err(error) = &verified {
+                eprintln!("smallgo: verify: {error}");
+                failed = true;
+            }
+            if let Err(error) = outln!("{object}") {
+                return end(error, failed);
+            }
+            continue;
+        }
+        match verified {
             Ok(report) => {
                 if let Err(error) = outln!(
                     "{shown}: ok ({} states, {} edges, {} {}, {:.2} s)",
@@ -153,12 +232,7 @@ fn verify_all(tables: &[PathBuf], folder: Option<&Path>, options: VerifyOptions)
                     if report.passes == 1 { "pass" } else { "passes" },
                     report.seconds
                 ) {
-                    let code = output_failed(&error);
-                    return if failed {
-                        ExitCode::from(EXIT_FAILURE)
-                    } else {
-                        code
-                    };
+                    return end(error, failed);
                 }
             }
             Err(error) => {

@@ -1,0 +1,461 @@
+//! Every command's `--json` output as a script reads it (`docs/json.md`):
+//! JSON Lines (each line one object, parsed here by serde_json), each
+//! object naming its `kind`, numbers as numbers, the same names for the
+//! same things across commands, and the figures the same as the text
+//! reports and the GTP engine give. `analyze position` is driven from a
+//! diagram, a game and a batch as well as from moves.
+
+use serde_json::Value as Json;
+
+use crate::support::command::{smallgo, Outcome, Smallgo};
+
+/// The objects of a `--json` output: every line one JSON object with a
+/// `kind`, nothing else on standard output.
+pub(crate) fn objects(output: &str) -> Vec<Json> {
+    assert!(!output.is_empty(), "no output");
+    output
+        .lines()
+        .map(|line| {
+            let object: Json = serde_json::from_str(line)
+                .unwrap_or_else(|error| panic!("not one JSON object a line: {error}\n{line}"));
+            assert!(object["kind"].is_string(), "no kind: {line}");
+            object
+        })
+        .collect()
+}
+
+/// The one object of a run that succeeded, of kind `kind`.
+pub(crate) fn object(outcome: &Outcome, kind: &str) -> Json {
+    assert!(outcome.status.success(), "{}", outcome.stderr);
+    let mut all = objects(&outcome.stdout);
+    assert_eq!(all.len(), 1, "{}", outcome.stdout);
+    let object = all.remove(0);
+    assert_eq!(object["kind"], kind, "{object}");
+    object
+}
+
+fn number(value: &Json) -> f64 {
+    value
+        .as_f64()
+        .unwrap_or_else(|| panic!("not a number: {value}"))
+}
+
+fn text(value: &Json) -> &str {
+    value
+        .as_str()
+        .unwrap_or_else(|| panic!("not a string: {value}"))
+}
+
+/// The answer of the GTP engine to `commands`, the last one's.
+fn gtp_last(commands: &[&str]) -> String {
+    let mut input = commands.join("\n");
+    input.push_str("\nquit\n");
+    let output = Smallgo::new(&[]).input(&input).run().stdout;
+    let answers: Vec<&str> = output.split("\n\n").collect();
+    answers[commands.len() - 1]
+        .trim_start_matches(['=', '?'])
+        .trim()
+        .to_string()
+}
+
+/// A `result` or `outcome` object is consistent: a winner and plies or a
+/// draw, a margin that is a number, and the score GTP writes for it.
+fn check_result(result: &Json) {
+    let margin = number(&result["margin"]);
+    let score = text(&result["score"]);
+    match result["winner"].as_str() {
+        Some(winner) => {
+            assert!(margin > 0.0, "{result}");
+            assert!(result["plies"].is_u64(), "{result}");
+            let letter = if winner == "black" { "B" } else { "W" };
+            assert_eq!(score, format!("{letter}+{margin}"), "{result}");
+        }
+        None => {
+            assert!(result["winner"].is_null(), "{result}");
+            assert_eq!((margin, score), (0.0, "0"), "{result}");
+            assert!(result["plies"].is_null(), "{result}");
+        }
+    }
+}
+
+#[test]
+fn analyze_position_is_one_line_of_numbers_that_agrees_with_the_text_and_genmove() {
+    let json = object(
+        &smallgo(&[
+            "analyze", "position", "3x3", "B2", "--json", "--komi", "0.5",
+        ]),
+        "position",
+    );
+    let report = smallgo(&["analyze", "position", "3x3", "B2", "--komi", "0.5"]).stdout;
+    assert_eq!(json["board"], "3x3");
+    assert_eq!(number(&json["komi"]), 0.5);
+    assert_eq!(json["to_move"], "white");
+    assert_eq!(json["played"], serde_json::json!(["B2"]));
+    assert_eq!(json["black"], serde_json::json!(["B2"]));
+    assert_eq!(json["diagram"], ".../.X./...");
+    assert!(json["ko"].is_null() && json["ended"].is_null());
+    assert!(text(&json["source"]).contains("3x3"));
+    // The value, as the report words it: what each side can force.
+    let value = &json["value"];
+    let black = &value["black_can_force"];
+    let white = &value["white_can_force"];
+    let words = format!(
+        "White (to move) can force {:+} in {} plies; Black can force {:+} in {} plies",
+        number(&white["margin"]),
+        number(&white["plies"]),
+        number(&black["margin"]),
+        number(&black["plies"])
+    );
+    assert!(report.contains(&words), "{words}\n{report}");
+    // The result at the komi, as the report and the engine give it.
+    let result = &json["result"];
+    check_result(result);
+    let score = text(&result["score"]);
+    assert!(report.contains(&format!("result    {score} at komi 0.5")));
+    assert_eq!(
+        score,
+        gtp_last(&["boardsize 3", "komi 0.5", "play b B2", "smallgo-value"])
+    );
+    // Every move, in the report's order, the engine's choice first.
+    let moves = json["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 9);
+    let listed: Vec<&str> = report
+        .lines()
+        .skip_while(|line| !line.starts_with("moves for"))
+        .skip(1)
+        .map(|line| line.split_whitespace().next().unwrap())
+        .collect();
+    let points: Vec<&str> = moves.iter().map(|m| text(&m["point"])).collect();
+    assert_eq!(points, listed);
+    assert_eq!(
+        points[0],
+        gtp_last(&["boardsize 3", "komi 0.5", "play b B2", "genmove w"])
+    );
+    let best: Vec<&str> = moves
+        .iter()
+        .filter(|m| m["best"] == true)
+        .map(|m| text(&m["point"]))
+        .collect();
+    let engine_best = gtp_last(&[
+        "boardsize 3",
+        "komi 0.5",
+        "play b B2",
+        "smallgo-best-moves w",
+    ]);
+    let mut engine_best: Vec<&str> = engine_best.split_whitespace().collect();
+    let mut sorted = best.clone();
+    sorted.sort();
+    engine_best.sort();
+    assert_eq!(sorted, engine_best);
+    for mv in moves {
+        check_result(&mv["outcome"]);
+    }
+}
+
+#[test]
+fn analyze_position_reads_a_diagram_and_a_game_as_it_reads_moves() {
+    let position = |arguments: &[&str]| {
+        let mut all = vec!["analyze", "position", "--json"];
+        all.extend_from_slice(arguments);
+        object(&smallgo(&all), "position")
+    };
+    let same = |a: &Json, b: &Json| {
+        for key in [
+            "board", "black", "white", "to_move", "value", "result", "moves",
+        ] {
+            assert_eq!(a[key], b[key], "{key}\n{a}\n{b}");
+        }
+    };
+    // Black C3, White B2: Black to move.
+    let moved = position(&["3x3", "C3", "B2"]);
+    let drawn = position(&["3x3", "--diagram", "..X/.O./..."]);
+    same(&moved, &drawn);
+    assert_eq!(drawn["start"]["from"], "diagram");
+    // The diagram written out reads back as the same position.
+    let again = position(&["3x3", "--diagram", text(&moved["diagram"])]);
+    same(&moved, &again);
+    // White to move after the diagram, then a move played on from it.
+    let white = position(&[
+        "3x3",
+        "--diagram",
+        "..X/.O./...",
+        "--to-move",
+        "white",
+        "A1",
+    ]);
+    same(&white, &position(&["3x3", "C3", "B2", "pass", "A1"]));
+    // A game before its move 4: its first three moves, and its komi.
+    let game = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/gtp-tests/sgf/gnugo-selfplay-4x4.sgf"
+    );
+    let from_game = position(&["--sgf", game, "--move", "4"]);
+    assert_eq!(from_game["start"]["from"], "sgf");
+    assert_eq!(number(&from_game["start"]["before_move"]), 4.0);
+    let sgf = std::fs::read_to_string(game).unwrap();
+    let komi: String = sgf
+        .split("KM[")
+        .nth(1)
+        .unwrap()
+        .split(']')
+        .next()
+        .unwrap()
+        .into();
+    assert_eq!(number(&from_game["komi"]), komi.parse::<f64>().unwrap());
+    let first: Vec<String> = crate::support::sgf::main_line(&sgf)
+        .unwrap()
+        .iter()
+        .filter_map(|node| node.get("B").or(node.get("W")))
+        .take(3)
+        .map(|values| {
+            // SGF `cb`: column c, row b from the top of the 4x4 board.
+            let bytes = values[0].as_bytes();
+            let column = (b'A' + bytes[0] - b'a') as char;
+            format!("{column}{}", 4 - (bytes[1] - b'a'))
+        })
+        .collect();
+    let mut arguments = vec!["4x4", "--komi", &komi];
+    arguments.extend(first.iter().map(String::as_str));
+    same(&from_game, &position(&arguments));
+}
+
+#[test]
+fn analyze_position_names_the_argument_at_fault() {
+    let game = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/gtp-tests/sgf/gnugo-selfplay-4x4.sgf"
+    );
+    for (arguments, said) in [
+        (
+            &["3x3", "--diagram", "..X/.O."][..],
+            "--diagram '..X/.O.': the diagram has 2 rows",
+        ),
+        (
+            &["3x3", "--diagram", "XO./O../..."][..],
+            "--diagram 'XO./O../...'",
+        ),
+        (&["--sgf", game, "--move", "999"][..], "--move 999"),
+        (&["--sgf", "/nonexistent.sgf"][..], "--sgf /nonexistent.sgf"),
+        (
+            &["3x3", "--diagram", ".../.../...", "Z9"][..],
+            "move 1 'Z9'",
+        ),
+        (&["--json"][..], "no board"),
+    ] {
+        let mut all = vec!["analyze", "position"];
+        all.extend_from_slice(arguments);
+        let outcome = smallgo(&all);
+        assert_eq!(outcome.status.code(), Some(1), "{arguments:?}");
+        assert!(
+            outcome.stdout.is_empty(),
+            "{arguments:?}: {}",
+            outcome.stdout
+        );
+        assert!(
+            outcome.stderr.contains(said),
+            "{arguments:?}: {}",
+            outcome.stderr
+        );
+    } // A board that does not parse is a usage error, as for every command.
+    let outcome = smallgo(&["analyze", "position", "3y3", "B2"]);
+    assert_eq!(outcome.status.code(), Some(2));
+    assert!(outcome.stderr.contains("board '3y3'"), "{}", outcome.stderr);
+}
+
+#[test]
+fn a_batch_answers_each_line_and_goes_on_past_a_bad_one() {
+    let input =
+        "3x3 B2\n\n# a comment\n3x3 B2 B2\n3x3 --diagram ..X/.O./... --komi 9\nnot a line\n2x3\n";
+    let outcome = Smallgo::new(&["analyze", "position", "--batch", "-", "--json"])
+        .input(input)
+        .run();
+    assert_eq!(outcome.status.code(), Some(1), "{}", outcome.stderr);
+    let all = objects(&outcome.stdout);
+    let kinds: Vec<&str> = all.iter().map(|o| text(&o["kind"])).collect();
+    assert_eq!(
+        kinds,
+        ["position", "error", "position", "error", "position"]
+    );
+    let lines: Vec<f64> = all.iter().map(|o| number(&o["line"])).collect();
+    assert_eq!(lines, [1.0, 4.0, 5.0, 6.0, 7.0]);
+    assert!(text(&all[1]["error"]).contains("move 2 'B2' is not legal"));
+    assert!(
+        outcome.stderr.contains("line 4: move 2 'B2'"),
+        "{}",
+        outcome.stderr
+    );
+    assert!(
+        outcome.stderr.contains("line 6: board 'not'"),
+        "{}",
+        outcome.stderr
+    );
+    // Each answer is the single command's, and a line's komi its own.
+    let alone = |arguments: &[&str]| {
+        let mut all = vec!["analyze", "position", "--json"];
+        all.extend_from_slice(arguments);
+        object(&smallgo(&all), "position")
+    };
+    let mut first = all[0].clone();
+    first.as_object_mut().unwrap().remove("line");
+    assert_eq!(first, alone(&["3x3", "B2"]));
+    assert_eq!(number(&all[2]["komi"]), 9.0);
+    assert_eq!(
+        all[2]["moves"],
+        alone(&["3x3", "--diagram", "..X/.O./...", "--komi", "9"])["moves"]
+    );
+    // The command line's komi is every line's that gives none.
+    let komi = Smallgo::new(&[
+        "analyze", "position", "--batch", "-", "--json", "--komi", "2",
+    ])
+    .input("2x3\n2x3 --komi 0\n")
+    .run();
+    assert!(komi.status.success(), "{}", komi.stderr);
+    let komis: Vec<f64> = objects(&komi.stdout)
+        .iter()
+        .map(|o| number(&o["komi"]))
+        .collect();
+    assert_eq!(komis, [2.0, 0.0]);
+    // As text, a report a line, and the errors on standard error.
+    let report = Smallgo::new(&["analyze", "position", "--batch", "-"])
+        .input(input)
+        .run();
+    assert_eq!(report.status.code(), Some(1));
+    assert_eq!(report.stdout.matches("board     ").count(), 3);
+    assert!(report.stdout.contains("line      5"), "{}", report.stdout);
+    // A batch file that does not exist is named.
+    let missing = smallgo(&["analyze", "position", "--batch", "/nonexistent/batch"]);
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(missing.stderr.contains("--batch /nonexistent/batch"));
+}
+
+#[test]
+fn review_is_one_line_with_each_move_and_its_results_as_numbers() {
+    let game = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/gtp-tests/sgf/gnugo-selfplay-4x4.sgf"
+    );
+    let json = object(&smallgo(&["review", game, "--json"]), "review");
+    let report = smallgo(&["review", game]).stdout;
+    assert_eq!(json["board"], "4x4");
+    assert!(json["komi"].is_number(), "{json}");
+    let moves = json["moves"].as_array().unwrap();
+    let lines: Vec<&str> = report
+        .lines()
+        .skip(1)
+        .filter(|l| l.starts_with(' '))
+        .collect();
+    assert_eq!(moves.len(), lines.len());
+    let mut changed = 0;
+    for (mv, line) in moves.iter().zip(&lines) {
+        // `  2 W B3          0 -> B+10.5  mistake: ...`
+        let words: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(number(&mv["number"]), words[0].parse::<f64>().unwrap());
+        assert_eq!(text_of_colour(&mv["colour"]), words[1]);
+        assert_eq!(mv["point"], words[2]);
+        if mv["verdict"] == "after the end" {
+            assert!(mv["before"].is_null() && mv["after"].is_null());
+            continue;
+        }
+        check_result(&mv["before"]);
+        check_result(&mv["after"]);
+        assert_eq!(mv["before"]["score"], words[3], "{line}");
+        assert_eq!(mv["after"]["score"], words[5], "{line}");
+        let verdict = text(&mv["verdict"]);
+        if verdict == "mistake" || verdict == "gives up points" {
+            changed += 1;
+            assert!(line.contains(verdict), "{line}");
+            assert!(!mv["perfect_line"].as_array().unwrap().is_empty());
+        }
+        assert!(mv["best_moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(Json::is_string));
+    }
+    assert_eq!(number(&json["changed"]), changed as f64);
+    assert!(report.contains(&format!("{changed} moves changed the result")));
+}
+
+fn text_of_colour(colour: &Json) -> &'static str {
+    match colour.as_str() {
+        Some("black") => "B",
+        Some("white") => "W",
+        _ => panic!("not a colour: {colour}"),
+    }
+}
+
+/// `build`, `verify`, `count`, `analyze cycles` and `bench build` name the
+/// same figures the same way: a build's solver edges are the verifier's,
+/// within the count's estimate, and the graph's plus one a canonical
+/// position (the pass that ends the game).
+#[test]
+fn build_verify_count_and_bench_agree_by_name() {
+    let folder = tempfile::tempdir().unwrap();
+    let dir = folder.path().to_str().unwrap();
+    let build = object(
+        &smallgo(&["build", "2x3", "--tables", dir, "--json"]),
+        "build",
+    );
+    assert_eq!(build["board"], "2x3");
+    assert_eq!(build["built"], true);
+    check_result(&build["result"]);
+    assert_eq!(
+        build["result"]["score"],
+        gtp_last(&["rectangular_boardsize 3 2", "komi 0", "smallgo-value"])
+    );
+    let table = text(&build["table"]["path"]);
+    assert!(std::path::Path::new(table).is_file(), "{build}");
+    assert!(build["table"]["crc32"].is_u64());
+    let verify = object(&smallgo(&["verify", table, "--json"]), "verify");
+    assert_eq!(verify["ok"], true);
+    assert!(verify["error"].is_null());
+    for key in ["states", "solver_edges"] {
+        assert_eq!(verify[key], build[key], "{key}");
+    }
+    let count = object(
+        &smallgo(&["count", "2x3", "--json", "--state", &format!("{dir}/c")]),
+        "count",
+    );
+    for key in [
+        "legal_positions",
+        "canonical_positions",
+        "ko_states",
+        "states",
+    ] {
+        assert_eq!(count[key], build[key], "{key}");
+    }
+    let estimate = &count["solver_edges"];
+    let edges = number(&build["solver_edges"]);
+    assert!(number(&estimate["low_95"]) <= edges && edges <= number(&estimate["high_95"]));
+    let cycles = object(&smallgo(&["analyze", "cycles", "2x3", "--json"]), "cycles");
+    assert_eq!(
+        number(&cycles["graph_edges"]) + number(&build["canonical_positions"]),
+        edges
+    );
+    // A turned board is not built: the object says which table serves it.
+    let turned = object(
+        &smallgo(&["build", "3x2", "--tables", dir, "--json"]),
+        "build",
+    );
+    assert_eq!(turned["built"], false);
+    assert_eq!(turned["served_by"]["board"], "2x3");
+    // verify: one object a table, a failure too, and a non-zero exit.
+    let both = smallgo(&["verify", table, "2x9", "--json"]);
+    assert_eq!(both.status.code(), Some(1));
+    let all = objects(&both.stdout);
+    assert_eq!(all.len(), 2);
+    assert_eq!(
+        (&all[0]["ok"], &all[1]["ok"]),
+        (&Json::Bool(true), &Json::Bool(false))
+    );
+    assert!(text(&all[1]["error"]).contains("no table of 2x9"));
+    // bench build: a build object a board, nothing else on the line.
+    let bench = smallgo(&["bench", "build", "2x2", "1x3", "--json"]);
+    assert!(bench.status.success(), "{}", bench.stderr);
+    let rows = objects(&bench.stdout);
+    let boards: Vec<&str> = rows.iter().map(|r| text(&r["board"])).collect();
+    assert_eq!(boards, ["2x2", "1x3"]);
+    assert!(rows
+        .iter()
+        .all(|r| r["kind"] == "build" && r["states"].is_u64()));
+}

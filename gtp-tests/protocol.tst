@@ -87,8 +87,13 @@
 270 play b C3
 #? []
 
+# Read from the end of perfect play: White, to move, takes the centre and
+# the board; Black's C3 is captured for good.
 280 final_status_list alive
-#? [A1 C3]
+#? [A1]
+
+285 final_status_list dead
+#? [C3]
 
 290 final_status_list seki
 #? []

@@ -18,6 +18,7 @@ mod faults;
 mod faults_build;
 mod faults_gtp;
 mod faults_tables;
+mod gtp_analysis;
 mod gtp_protocol;
 mod gtp_regress;
 mod json;

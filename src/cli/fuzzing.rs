@@ -87,7 +87,7 @@ pub fn gtp_lines(data: &[u8]) {
         match engine.execute(command.name, &command.arguments) {
             Reply::Quit => break,
             Reply::Analyze(request) => {
-                let _ = engine.kata_analyze_line(&request);
+                let _ = engine.analyze_line(&request);
             }
             Reply::Success(_) | Reply::Failure(_) => {}
         }

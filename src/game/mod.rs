@@ -2,7 +2,8 @@
 //! count of consecutive passes, and the history of full states for undo and for
 //! the draw by repetition (`docs/rules.md#the-game`: in a live game the first
 //! repetition of a full state ends the game as a draw). Perfect play in such a
-//! game is `perfect`; a life-and-death problem played as a game is
+//! game is `perfect`, and who owns each point at its end `ownership`; a
+//! life-and-death problem played as a game is
 //! `problem`. The GTP engine and the commands of `smallgo` both play
 //! through this module; it builds on the rules, the values and their
 //! ratings, and the problems' solver.
@@ -18,6 +19,7 @@
 //! but they change neither the result nor whether the game is over; undo
 //! back past the end reopens the game.
 
+pub mod ownership;
 pub mod perfect;
 pub mod problem;
 
@@ -159,6 +161,32 @@ impl Game {
     /// How the game ended, if it has.
     pub fn ending(&self) -> Option<Ending> {
         self.end.map(|(_, ending)| ending)
+    }
+
+    /// The full states the game ended on, once it has: the state after the
+    /// two passes; or, after a repetition, every state of the loop, from
+    /// the first time the repeated state stood to the move before it came
+    /// back (moves played after the end aside).
+    pub fn end_states(&self) -> Option<Vec<FullState>> {
+        let (after, ending) = self.end?;
+        let states: Vec<FullState> = self
+            .history
+            .iter()
+            .map(|r| r.before)
+            .chain(std::iter::once(self.current))
+            .take(after + 1)
+            .collect();
+        let last = *states.last().expect("the state after the end's move");
+        Some(match ending {
+            Ending::Scored { .. } => vec![last],
+            Ending::Drawn => {
+                let first = states
+                    .iter()
+                    .position(|s| *s == last)
+                    .expect("a repeated state stood before");
+                states[first..after].to_vec()
+            }
+        })
     }
 
     /// The state `colour` would move from, from `colour`'s view, as the

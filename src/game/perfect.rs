@@ -1,7 +1,8 @@
 //! Perfect play in a live game: every legal move rated from the values and the
 //! game's history (a move that repeats a full state draws), the move the engine
 //! chooses (`docs/rules.md#how-the-engine-picks-a-move`), and the line perfect
-//! play follows. The engine's commands and `smallgo review` both use these.
+//! play follows (to a length, or to its end for `ownership`). The engine's
+//! commands and `smallgo review` both use these.
 
 use crate::rules::colour::Colour;
 use crate::rules::moves::Move;
@@ -80,11 +81,23 @@ pub fn principal_variation(
     side: Colour,
     first: Move,
 ) -> Result<(Vec<Move>, Game), String> {
+    line_within(oracle, komi, game, side, first, PRINCIPAL_VARIATION_LIMIT)
+}
+
+/// As `principal_variation`, for at most `limit` plies.
+pub fn line_within(
+    oracle: &BoardValues,
+    komi: f64,
+    game: &Game,
+    side: Colour,
+    first: Move,
+    limit: usize,
+) -> Result<(Vec<Move>, Game), String> {
     let mut game = game.clone();
     game.play(side, first)
         .map_err(|_| "illegal move".to_string())?;
     let mut line = vec![first];
-    while line.len() < PRINCIPAL_VARIATION_LIMIT && !game.is_over() {
+    while line.len() < limit && !game.is_over() {
         let mover = game.to_move();
         let best = choose(oracle, komi, &game, mover)?;
         game.play(mover, best.mv)

@@ -256,6 +256,15 @@ impl ProblemGame {
         PointSet(self.key().targets)
     }
 
+    /// Whether the defender, living here under the game's assumption, lives
+    /// in seki: the attacker's stones in the region cannot be captured
+    /// either (`problem::seki::seki_at`).
+    pub fn lives_in_seki(&self) -> bool {
+        let mut tests = crate::problem::seki::SekiTests::default();
+        !self.status().attacker_wins()
+            && crate::problem::seki::seki_at(self.problem(), self.key(), &mut tests)
+    }
+
     /// The whole board's point of a region point.
     pub fn vertex(&self, point: Point) -> Vertex {
         self.region.vertex(point)

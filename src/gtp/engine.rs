@@ -48,8 +48,8 @@ mod analyze;
 mod problem;
 mod setup;
 
-pub use analyze::AnalyzeRequest;
 use analyze::GOGUI_ANALYZE_COMMANDS;
+pub use analyze::{AnalyzeFormat, AnalyzeRequest};
 
 /// The board used until a controller sets one.
 const DEFAULT_BOARD: (usize, usize) = (4, 4);
@@ -69,6 +69,7 @@ enum Command {
     Komi,
     ListCommands,
     Loadsgf,
+    LzAnalyze,
     Name,
     Play,
     Printsgf,
@@ -80,6 +81,7 @@ enum Command {
     SmallgoBestMoves,
     SmallgoMoveLabels,
     SmallgoMoveValues,
+    SmallgoOwnership,
     SmallgoProblem,
     SmallgoProblemClear,
     SmallgoProblemHere,
@@ -111,6 +113,7 @@ impl Command {
         Command::Komi,
         Command::ListCommands,
         Command::Loadsgf,
+        Command::LzAnalyze,
         Command::Name,
         Command::Play,
         Command::Printsgf,
@@ -122,6 +125,7 @@ impl Command {
         Command::SmallgoBestMoves,
         Command::SmallgoMoveLabels,
         Command::SmallgoMoveValues,
+        Command::SmallgoOwnership,
         Command::SmallgoProblem,
         Command::SmallgoProblemClear,
         Command::SmallgoProblemHere,
@@ -152,6 +156,7 @@ impl Command {
             Command::Komi => "komi",
             Command::ListCommands => "list_commands",
             Command::Loadsgf => "loadsgf",
+            Command::LzAnalyze => "lz-analyze",
             Command::Name => "name",
             Command::Play => "play",
             Command::Printsgf => "printsgf",
@@ -163,6 +168,7 @@ impl Command {
             Command::SmallgoBestMoves => "smallgo-best-moves",
             Command::SmallgoMoveLabels => "smallgo-move-labels",
             Command::SmallgoMoveValues => "smallgo-move-values",
+            Command::SmallgoOwnership => "smallgo-ownership",
             Command::SmallgoProblem => "smallgo-problem",
             Command::SmallgoProblemClear => "smallgo-problem-clear",
             Command::SmallgoProblemHere => "smallgo-problem-here",
@@ -206,7 +212,8 @@ pub enum Reply {
     Failure(String),
     /// `quit`: answer, then stop.
     Quit,
-    /// `kata-analyze`: a stream of analysis lines until any input arrives.
+    /// `kata-analyze` or `lz-analyze`: a stream of analysis lines until any
+    /// input arrives.
     Analyze(AnalyzeRequest),
 }
 
@@ -453,10 +460,12 @@ impl Engine {
             Command::SmallgoMoveLabels => self.analyze_moves(arguments, Engine::move_labels),
             Command::SmallgoBestMoves => self.analyze_moves(arguments, Engine::best_moves),
             Command::SmallgoPv => self.analyze_moves(arguments, Engine::principal_variation_text),
+            Command::SmallgoOwnership => self.analyze_moves(arguments, Engine::ownership_gfx),
             Command::GoguiAnalyzeCommands if arguments.is_empty() => {
                 success(GOGUI_ANALYZE_COMMANDS)
             }
-            Command::KataAnalyze => self.kata_analyze_request(arguments),
+            Command::KataAnalyze => self.analyze_request(arguments, AnalyzeFormat::Kata),
+            Command::LzAnalyze => self.analyze_request(arguments, AnalyzeFormat::Lz),
             Command::SmallgoProblem => self.load_problem(arguments),
             Command::SmallgoProblemHere => failure(
                 "no setup board: boardsize 7 to 25 (a size without a table), then play its stones",
@@ -483,11 +492,16 @@ impl Engine {
     /// Runs a command on the problem, if one is set and the command plays
     /// or reads it; `None` for the commands that act as without one.
     fn run_in_problem(&mut self, command: Command, arguments: &[&str]) -> Option<Reply> {
-        if command == Command::KataAnalyze {
+        let format = match command {
+            Command::KataAnalyze => Some(AnalyzeFormat::Kata),
+            Command::LzAnalyze => Some(AnalyzeFormat::Lz),
+            _ => None,
+        };
+        if let Some(format) = format {
             return self
                 .problem
                 .is_some()
-                .then(|| self.kata_analyze_request(arguments));
+                .then(|| self.analyze_request(arguments, format));
         }
         let game = self.problem.as_mut()?;
         Some(match command {
@@ -517,6 +531,7 @@ impl Engine {
             | Command::SmallgoMoveValues
             | Command::SmallgoMoveLabels
             | Command::SmallgoBestMoves
+            | Command::SmallgoOwnership
             | Command::SmallgoPv => failure(IN_PROBLEM),
             Command::SmallgoProblemStatus | Command::SmallgoProblemResults => failure(SYNTAX_ERROR),
             _ => return None,
@@ -606,6 +621,8 @@ impl Engine {
             | Command::FinalStatusList
             | Command::Printsgf
             | Command::KataAnalyze
+            | Command::LzAnalyze
+            | Command::SmallgoOwnership
             | Command::SmallgoValue
             | Command::SmallgoMoveValues
             | Command::SmallgoMoveLabels
@@ -924,25 +941,6 @@ impl Engine {
             None => self.game.black_area_margin(),
         };
         self.komi.area_score_text(black_margin as i64)
-    }
-
-    fn final_status_list(&self, arguments: &[&str]) -> Reply {
-        let [status] = arguments else {
-            return failure(SYNTAX_ERROR);
-        };
-        match status.to_ascii_lowercase().as_str() {
-            // Under area scoring nothing is removed: every stone on the
-            // board is alive, seki or not.
-            "dead" | "seki" => success(""),
-            "alive" => {
-                let board = self.board();
-                let current = self.game.current();
-                let stones = current.black | current.white;
-                let names: Vec<String> = stones.iter().map(|p| board.point_name(p)).collect();
-                success(names.join(" "))
-            }
-            _ => failure(SYNTAX_ERROR),
-        }
     }
 }
 

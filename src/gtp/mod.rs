@@ -10,7 +10,8 @@
 //! which lets no empty line or control character into a reply whatever a
 //! command answers; standard output that fails ends the engine with a
 //! message and a failure. Input is read on its own thread, so that
-//! `kata-analyze` can stream lines until the next input line arrives,
+//! `kata-analyze` and `lz-analyze` can stream lines until the next input
+//! line arrives,
 //! keeping at most `MAX_LINE_BYTES` of a line: a longer one is answered `?
 //! line too long`.
 
@@ -254,7 +255,7 @@ fn converse<W: Write>(
             Reply::Success(text) => replies.reply(true, id, &text)?,
             Reply::Failure(message) => replies.reply(false, id, &message)?,
             Reply::Quit => return replies.reply(true, id, ""),
-            Reply::Analyze(request) => match engine.kata_analyze_line(&request) {
+            Reply::Analyze(request) => match engine.analyze_line(&request) {
                 Err(message) => replies.reply(false, id, &message)?,
                 Ok(analysis) => {
                     replies.open_stream(id)?;

@@ -26,7 +26,7 @@ fn kata_entries(engine: &mut Engine, side: &str) -> Vec<(String, String, String,
         Reply::Analyze(request) => request,
         other => panic!("kata-analyze {side}: {other:?}"),
     };
-    let line = engine.kata_analyze_line(&request).unwrap();
+    let line = engine.analyze_line(&request).unwrap();
     line.split("info ")
         .filter(|entry| !entry.trim().is_empty())
         .map(|entry| {

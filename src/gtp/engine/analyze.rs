@@ -1,24 +1,26 @@
 //! The analysis commands: perfect-play values of the moves for GoGui
 //! (`smallgo-move-values`, `smallgo-move-labels`, `smallgo-best-moves`),
 //! the principal variation (`smallgo-pv`), the perfect result
-//! (`smallgo-value`), KataGo's `kata-analyze` with the final ownership,
-//! and the menu GoGui reads from `gogui-analyze_commands`. They read the
-//! game and never change it.
+//! (`smallgo-value`), the exact ownership (`smallgo-ownership`, and
+//! `final_status_list` read from it: `crate::game::ownership`), KataGo's
+//! `kata-analyze` with scores and the ownership, Leela Zero's
+//! `lz-analyze`, and the menu GoGui reads from `gogui-analyze_commands`.
+//! They read the game and never change it.
 
 use std::time::Duration;
 
 use crate::rules::colour::Colour;
 use crate::rules::moves::Move;
-use crate::rules::position::Position;
 use crate::rules::value::Outcome;
 use crate::table::values::rating::{preference_order, Rating};
 use crate::table::values::Values;
 
+use crate::game::ownership::{self, Ownership};
 use crate::game::perfect;
 use crate::game::Game;
 use crate::gtp::parse::whole_number;
 
-use super::{failure, reply, Engine, Reply, SYNTAX_ERROR};
+use super::{failure, reply, success, Engine, Reply, SYNTAX_ERROR};
 
 /// The analysis commands GoGui offers in its menu.
 /// They name no colour, so they follow the side to move when GoGui runs
@@ -30,6 +32,7 @@ pub(super) const GOGUI_ANALYZE_COMMANDS: &str = "gfx/Perfect move values/smallgo
     pspairs/Perfect move values (labels)/smallgo-move-labels\n\
     plist/Perfect best moves/smallgo-best-moves\n\
     var/Perfect principal variation/smallgo-pv\n\
+    gfx/Perfect ownership/smallgo-ownership\n\
     string/Perfect result/smallgo-value\n\
     none/Circular board from the next game/smallgo-topology circular\n\
     none/Plain board from the next game/smallgo-topology plain\n\
@@ -41,9 +44,29 @@ pub(super) const GOGUI_ANALYZE_COMMANDS: &str = "gfx/Perfect move values/smallgo
     none/Problem: start here, black to play/smallgo-problem-here black\n\
     none/Problem: start here, white to play/smallgo-problem-here white";
 
-/// What `kata-analyze` asked for.
+/// Which analysis command's lines to write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AnalyzeFormat {
+    /// KataGo's `kata-analyze`: winrates in 0..1, scores, ownership.
+    Kata,
+    /// Leela Zero's `lz-analyze`: winrates and priors in 0..10000.
+    Lz,
+}
+
+impl AnalyzeFormat {
+    fn command(self) -> &'static str {
+        match self {
+            AnalyzeFormat::Kata => "kata-analyze",
+            AnalyzeFormat::Lz => "lz-analyze",
+        }
+    }
+}
+
+/// What `kata-analyze` or `lz-analyze` asked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AnalyzeRequest {
+    /// The command's format.
+    pub format: AnalyzeFormat,
     /// The side whose moves are analysed.
     pub colour: Colour,
     /// How often to repeat the line; `None` for once.
@@ -233,11 +256,14 @@ impl Engine {
     }
 
     /// Reads `kata-analyze [COLOR] [INTERVAL] [KEY VALUE]...` (KataGo's
-    /// syntax). Understood keys: `interval`, `minmoves` (every legal move is
-    /// listed anyway), `maxmoves`, `ownership`; others are refused.
-    pub(super) fn kata_analyze_request(&mut self, arguments: &[&str]) -> Reply {
+    /// syntax), or `lz-analyze` with the same words (`format`). Understood
+    /// keys: `interval`, `minmoves` (every legal move is listed anyway),
+    /// `maxmoves`, and for `kata-analyze` `ownership`; others are refused.
+    pub(super) fn analyze_request(&mut self, arguments: &[&str], format: AnalyzeFormat) -> Reply {
+        let command = format.command();
         let mut rest = arguments;
         let mut request = AnalyzeRequest {
+            format,
             colour: match &self.problem {
                 Some(problem) => problem.to_move().unwrap_or(self.game.to_move()),
                 None => self.game.to_move(),
@@ -260,15 +286,17 @@ impl Engine {
                 rest = tail;
             }
         }
+        let kata = format == AnalyzeFormat::Kata;
         for pair in rest.chunks(2) {
             let [key, value] = pair else {
                 let lone = pair[0];
                 return failure(match lone {
-                    "interval" | "minmoves" | "maxmoves" | "ownership" => {
-                        format!("kata-analyze: {lone} needs a value")
+                    "interval" | "minmoves" | "maxmoves" => {
+                        format!("{command}: {lone} needs a value")
                     }
+                    "ownership" if kata => format!("{command}: {lone} needs a value"),
                     _ => format!(
-                        "kata-analyze: '{lone}' is not a colour, an interval or an option with its value"
+                        "{command}: '{lone}' is not a colour, an interval or an option with its value"
                     ),
                 });
             };
@@ -277,20 +305,20 @@ impl Engine {
                 ("interval", Some(value)) => request.interval = centiseconds(value),
                 ("minmoves", Some(_)) => {}
                 ("maxmoves", Some(value)) => request.max_moves = Some(value as usize),
-                ("ownership", _) if *value == "true" || *value == "false" => {
+                ("ownership", _) if kata && (*value == "true" || *value == "false") => {
                     request.ownership = *value == "true"
                 }
                 ("interval" | "minmoves" | "maxmoves", _) => {
                     return failure(format!(
-                        "kata-analyze: {key} needs a whole number, not '{value}'"
+                        "{command}: {key} needs a whole number, not '{value}'"
                     ))
                 }
-                ("ownership", _) => {
+                ("ownership", _) if kata => {
                     return failure(format!(
-                        "kata-analyze: ownership is true or false, not '{value}'"
+                        "{command}: ownership is true or false, not '{value}'"
                     ))
                 }
-                _ => return failure(format!("unsupported kata-analyze option: {key}")),
+                _ => return failure(format!("unsupported {command} option: {key}")),
             }
         }
         if self.problem.is_none() {
@@ -301,19 +329,30 @@ impl Engine {
         Reply::Analyze(request)
     }
 
-    /// One `kata-analyze` line: an `info` entry for every legal move, pass
-    /// included as KataGo writes it (`move pass`), or the `maxmoves` best;
-    /// most preferred first, so that `order 0` is the move `genmove` plays;
-    /// from the side's view; and the final ownership if asked for.
-    pub fn kata_analyze_line(&mut self, request: &AnalyzeRequest) -> Result<String, String> {
+    /// One line of `kata-analyze` or `lz-analyze`: an `info` entry for
+    /// every legal move, pass included as KataGo writes it (`move pass`),
+    /// or the `maxmoves` best; most preferred first, so that `order 0` is
+    /// the move `genmove` plays; from the side's view; and the final
+    /// ownership if asked for (`ownership::final_ownership`).
+    ///
+    /// `kata-analyze`: `winrate` 1.0, 0.5 or 0.0 (a win, a draw, a loss),
+    /// `scoreLead` the exact final margin at the komi, `scoreMean` the
+    /// same, `scoreStdev` 0.0. `lz-analyze`: `winrate` 10000, 5000 or 0,
+    /// `prior` 10000 shared out among the moves that keep the best result
+    /// (`smallgo-best-moves`), the first in the engine's order taking what
+    /// the division leaves, 0 for the others, and `lcb` the winrate.
+    pub fn analyze_line(&mut self, request: &AnalyzeRequest) -> Result<String, String> {
         if let Some(game) = &self.problem {
-            return Ok(super::problem::kata_analyze_line(game, request));
+            return Ok(super::problem::analyze_line(game, request));
         }
         let board = self.board();
         let side = request.colour;
         if self.game.is_over() {
             return Ok(String::new());
         }
+        let oracle = self.oracle()?;
+        let all = perfect::rate(&oracle, self.komi.proxy(), &self.game, side)?;
+        let keeping = crate::table::values::rating::keeping_best(&all);
         let mut ratings = self.ordered_ratings(side)?;
         if let Some(limit) = request.max_moves {
             ratings.truncate(limit);
@@ -321,15 +360,6 @@ impl Engine {
         let count = ratings.len();
         let mut entries = Vec::with_capacity(count + 1);
         for (order, rating) in ratings.iter().enumerate() {
-            let winrate = match rating.outcome {
-                Outcome::MoverWins { .. } => 1.0,
-                Outcome::Draw => 0.5,
-                Outcome::OpponentWins { .. } => 0.0,
-            };
-            let lead = self.komi.mover_margin_text(
-                rating.outcome.black_margin(side.is_black()),
-                side.is_black(),
-            );
             let (line, _) = self.principal_variation(side, rating.mv)?;
             // The line up to the pass that ends or answers it: a pass
             // played first is shown.
@@ -339,45 +369,150 @@ impl Engine {
                 .take_while(|&(i, m)| i == 0 || *m != Move::Pass)
                 .map(|(_, m)| m.name(&board))
                 .collect();
-            entries.push(format!(
-                "info move {} visits {} winrate {} scoreLead {} order {order} pv {}",
-                rating.mv.name(&board),
-                10 * (count - order),
-                float_text(winrate),
-                decimal_point(lead),
-                pv.join(" ")
-            ));
+            let visits = 10 * (count - order);
+            let name = rating.mv.name(&board);
+            let pv = pv.join(" ");
+            entries.push(match request.format {
+                AnalyzeFormat::Kata => {
+                    let winrate = match rating.outcome {
+                        Outcome::MoverWins { .. } => 1.0,
+                        Outcome::Draw => 0.5,
+                        Outcome::OpponentWins { .. } => 0.0,
+                    };
+                    let lead = decimal_point(self.komi.mover_margin_text(
+                        rating.outcome.black_margin(side.is_black()),
+                        side.is_black(),
+                    ));
+                    format!(
+                        "info move {name} visits {visits} winrate {} scoreMean {lead} \
+                         scoreStdev 0.0 scoreLead {lead} order {order} pv {pv}",
+                        float_text(winrate),
+                    )
+                }
+                AnalyzeFormat::Lz => {
+                    let winrate = match rating.outcome {
+                        Outcome::MoverWins { .. } => 10000,
+                        Outcome::Draw => 5000,
+                        Outcome::OpponentWins { .. } => 0,
+                    };
+                    let prior = prior(&keeping, rating.mv, order == 0);
+                    format!(
+                        "info move {name} visits {visits} winrate {winrate} prior {prior} \
+                         lcb {winrate} order {order} pv {pv}"
+                    )
+                }
+            });
         }
-        if request.ownership {
-            entries.push(format!("ownership {}", self.final_ownership(side)?));
+        if request.ownership && request.format == AnalyzeFormat::Kata {
+            let map = self.ownership(side)?;
+            let values: Vec<&str> = map
+                .values_for(side)
+                .into_iter()
+                .map(|v| match v {
+                    1 => "1.0",
+                    -1 => "-1.0",
+                    _ => "0.0",
+                })
+                .collect();
+            entries.push(format!("ownership {}", values.join(" ")));
         }
         Ok(entries.join(" "))
     }
 
-    /// Who owns each point when perfect play from here ends, from `side`'s
-    /// view: 1.0 its stones and territory, -1.0 the opponent's, 0.0 neither.
-    /// Row by row from the top left, as KataGo writes ownership.
-    fn final_ownership(&mut self, side: Colour) -> Result<String, String> {
+    /// Who owns each point when perfect play ends, `side` moving first
+    /// (`ownership::final_ownership`).
+    pub(super) fn ownership(&mut self, side: Colour) -> Result<Ownership, String> {
         let oracle = self.oracle()?;
-        let best = perfect::choose(&oracle, self.komi.proxy(), &self.game, side)?.mv;
-        let (_, end) = self.principal_variation(side, best)?;
-        let board = *end.board();
-        let position = end.current();
-        let (mine, theirs) = (position.stones(side), position.stones(side.opposite()));
-        let stones = Position::new(mine, theirs);
-        let (my_area, their_area) = stones.areas(&board);
-        let mut values = Vec::with_capacity(board.points());
-        for row in (0..board.rows()).rev() {
-            for column in 0..board.columns() {
-                let point = board.point_at(row, column);
-                values.push(match point {
-                    Some(point) if my_area.contains(point) => "1.0",
-                    Some(point) if their_area.contains(point) => "-1.0",
-                    _ => "0.0",
-                });
-            }
+        ownership::final_ownership(&oracle, self.komi.proxy(), &self.game, side)
+    }
+
+    /// `smallgo-ownership [COLOR]`, gfx: every point that ends as Black's
+    /// shaded black (`INFLUENCE` 1), White's white (-1), neither's left
+    /// blank; points in seki marked with a square; a line of text with the
+    /// counts and the end of the line.
+    pub(super) fn ownership_gfx(&mut self, side: Colour) -> Result<String, String> {
+        let board = self.board();
+        let map = self.ownership(side)?;
+        let names = |set: crate::rules::board::PointSet| -> Vec<String> {
+            set.iter().map(|p| board.point_name(p)).collect()
+        };
+        let mut lines = Vec::new();
+        let influence: Vec<String> = board
+            .all()
+            .iter()
+            .filter_map(|p| match map.owner(p) {
+                ownership::Owner::Black => Some(format!("{} 1", board.point_name(p))),
+                ownership::Owner::White => Some(format!("{} -1", board.point_name(p))),
+                ownership::Owner::Neither => None,
+            })
+            .collect();
+        if !influence.is_empty() {
+            lines.push(format!("INFLUENCE {}", influence.join(" ")));
         }
-        Ok(values.join(" "))
+        let seki = names(map.seki());
+        if !seki.is_empty() {
+            lines.push(format!("SQUARE {}", seki.join(" ")));
+        }
+        let black = map.area(Colour::Black).len();
+        let white = map.area(Colour::White).len();
+        let neither = board.points() - black - white;
+        let plies = map.line().len();
+        let end = match map.end() {
+            ownership::End::Scored { .. } if plies == 0 => "the game is over".to_string(),
+            ownership::End::Scored { .. } => format!("two passes after {plies} plies"),
+            ownership::End::Loop { positions } => {
+                format!("a loop of {positions} positions after {plies} plies, a draw")
+            }
+        };
+        lines.push(format!(
+            "TEXT Black {black}, White {white}, neither {neither}, seki {}: {end}",
+            seki.len()
+        ));
+        Ok(lines.join("\n"))
+    }
+
+    /// `final_status_list dead|alive|seki`: the stones on the board now
+    /// whose status is that at the end of perfect play from here, the side
+    /// to move first (`ownership`: dead when captured for good, seki when
+    /// in seki at the end, alive otherwise), in point order.
+    pub(super) fn final_status_list(&mut self, arguments: &[&str]) -> Reply {
+        let [word] = arguments else {
+            return failure(SYNTAX_ERROR);
+        };
+        let Some(status) = ownership::Status::parse(word) else {
+            return failure(SYNTAX_ERROR);
+        };
+        let board = self.board();
+        let side = self.game.to_move();
+        let current = *self.game.current();
+        match self.ownership(side) {
+            Ok(map) => {
+                let stones = map.stones_with(current.black, current.white, status);
+                success(
+                    stones
+                        .iter()
+                        .map(|p| board.point_name(p))
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                )
+            }
+            Err(message) => failure(message),
+        }
+    }
+}
+
+/// A move's `prior` in `lz-analyze`: 10000 shared out among the moves that
+/// keep the best result, the first (`first`, in the engine's order) taking
+/// the remainder of the division; 0 for a move not among them.
+fn prior(keeping: &[Move], mv: Move, first: bool) -> usize {
+    if !keeping.contains(&mv) {
+        return 0;
+    }
+    let share = 10000 / keeping.len();
+    if first {
+        10000 - share * (keeping.len() - 1)
+    } else {
+        share
     }
 }
 
@@ -385,6 +520,22 @@ impl Engine {
 mod tests {
     use super::*;
     use crate::rules::value::points_text;
+
+    #[test]
+    fn priors_share_out_ten_thousand_among_the_best_moves() {
+        let moves: Vec<Move> = (0..3)
+            .map(|p| Move::Place(crate::rules::board::Point::new(p)))
+            .collect();
+        let total: usize = moves
+            .iter()
+            .enumerate()
+            .map(|(i, &mv)| prior(&moves, mv, i == 0))
+            .sum();
+        assert_eq!(total, 10000);
+        assert_eq!(prior(&moves, moves[0], true), 3334);
+        assert_eq!(prior(&moves, moves[1], false), 3333);
+        assert_eq!(prior(&moves[..1], moves[1], false), 0);
+    }
 
     #[test]
     fn floats_always_have_a_decimal_point() {

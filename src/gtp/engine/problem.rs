@@ -15,7 +15,7 @@ use crate::problem::{KoAssumption, Verdict};
 use crate::rules::colour::Colour;
 use crate::rules::moves::Move;
 
-use super::analyze::AnalyzeRequest;
+use super::analyze::{AnalyzeFormat, AnalyzeRequest};
 use super::{failure, success, Reply, SYNTAX_ERROR};
 
 /// How long a principal variation `kata-analyze` shows at most.
@@ -105,19 +105,30 @@ pub(super) fn generate(game: &mut ProblemGame, arguments: &[&str], play: bool) -
 }
 
 /// `final_status_list dead|alive|seki`: the target stones left are dead
-/// when the attacker captures them (under the game's ko assumption), every
-/// other stone alive; the solver does not tell seki from life, so `seki`
-/// lists none.
+/// when the attacker captures them (under the game's assumption); when the
+/// defender lives in seki (`ProblemGame::lives_in_seki`), the targets and
+/// the attacker's stones in the region are in seki; every other stone is
+/// alive.
 pub(super) fn final_status_list(game: &ProblemGame, arguments: &[&str]) -> Reply {
     let [status] = arguments else {
         return failure(SYNTAX_ERROR);
     };
-    let dead: Vec<Vertex> = if game.status().attacker_wins() {
-        game.targets().iter().map(|p| game.vertex(p)).collect()
+    let targets = || game.targets().iter().map(|p| game.vertex(p));
+    let (dead, seki): (Vec<Vertex>, Vec<Vertex>) = if game.status().attacker_wins() {
+        (targets().collect(), Vec::new())
+    } else if game.lives_in_seki() {
+        let attackers = game.region_stones(game.attacker());
+        (
+            Vec::new(),
+            targets()
+                .chain(attackers.iter().map(|p| game.vertex(p)))
+                .collect(),
+        )
     } else {
-        Vec::new()
+        (Vec::new(), Vec::new())
     };
-    let names = |vertices: Vec<Vertex>| -> String {
+    let names = |mut vertices: Vec<Vertex>| -> String {
+        vertices.sort_by_key(|v| (v.row, v.column));
         vertices
             .into_iter()
             .map(Vertex::name)
@@ -126,17 +137,14 @@ pub(super) fn final_status_list(game: &ProblemGame, arguments: &[&str]) -> Reply
     };
     match status.to_ascii_lowercase().as_str() {
         "dead" => success(names(dead)),
-        "seki" => success(""),
-        "alive" => {
-            let mut alive: Vec<Vertex> = game
-                .stones(Colour::Black)
+        "seki" => success(names(seki)),
+        "alive" => success(names(
+            game.stones(Colour::Black)
                 .into_iter()
                 .chain(game.stones(Colour::White))
-                .filter(|cell| !dead.contains(cell))
-                .collect();
-            alive.sort_by_key(|v| (v.row, v.column));
-            success(names(alive))
-        }
+                .filter(|cell| !dead.contains(cell) && !seki.contains(cell))
+                .collect(),
+        )),
         _ => failure(SYNTAX_ERROR),
     }
 }
@@ -270,12 +278,15 @@ pub(super) fn results_gfx(game: &ProblemGame) -> String {
     lines.join("\n")
 }
 
-/// One `kata-analyze` line in a problem: an `info` entry for every move of
-/// the side to move, pass included, the move `genmove` plays first; the
-/// winrate 1.0 a win, 0.0 a loss, 0.5 a ko (see `winrate`); `scoreLead` 0;
-/// the principal variation by perfect play. Ownership, if asked for: 1.0
-/// the mover's stones as they stand, -1.0 the opponent's, 0.0 elsewhere.
-pub(super) fn kata_analyze_line(game: &ProblemGame, request: &AnalyzeRequest) -> String {
+/// One `kata-analyze` or `lz-analyze` line in a problem: an `info` entry
+/// for every move of the side to move, pass included, the move `genmove`
+/// plays first; the winrate 1.0 a win, 0.0 a loss, 0.5 a ko (see
+/// `winrate`; 10000, 0 and 5000 for `lz-analyze`, with `prior` 10000 for
+/// the first move and 0 for the others, `lcb` the winrate); `scoreLead`,
+/// `scoreMean` and `scoreStdev` 0; the principal variation by perfect
+/// play. Ownership, if asked for: 1.0 the mover's stones as they stand,
+/// -1.0 the opponent's, 0.0 elsewhere.
+pub(super) fn analyze_line(game: &ProblemGame, request: &AnalyzeRequest) -> String {
     let Some(side) = game.to_move() else {
         return String::new();
     };
@@ -307,15 +318,32 @@ pub(super) fn kata_analyze_line(game: &ProblemGame, request: &AnalyzeRequest) ->
             .into_iter()
             .map(|mv| game.move_name(mv))
             .collect();
-        entries.push(format!(
-            "info move {} visits {} winrate {} scoreLead 0.0 order {order} pv {}",
+        let (name, visits, pv) = (
             game.move_name(result.mv),
             10 * (count - order),
-            winrate(result, attacker_moves),
-            pv.join(" ")
-        ));
+            pv.join(" "),
+        );
+        let rate = winrate(result, attacker_moves);
+        entries.push(match request.format {
+            AnalyzeFormat::Kata => format!(
+                "info move {name} visits {visits} winrate {rate} scoreMean 0.0 scoreStdev 0.0 \
+                 scoreLead 0.0 order {order} pv {pv}"
+            ),
+            AnalyzeFormat::Lz => {
+                let rate = match rate {
+                    "1.0" => 10000,
+                    "0.5" => 5000,
+                    _ => 0,
+                };
+                let prior = if order == 0 { 10000 } else { 0 };
+                format!(
+                    "info move {name} visits {visits} winrate {rate} prior {prior} lcb {rate} \
+                     order {order} pv {pv}"
+                )
+            }
+        });
     }
-    if request.ownership {
+    if request.ownership && request.format == AnalyzeFormat::Kata {
         let setup = game.region().setup();
         let mine = game.stones(side);
         let theirs = game.stones(side.opposite());
@@ -425,7 +453,7 @@ mod tests {
         let Reply::Analyze(request) = engine.execute("kata-analyze", arguments) else {
             panic!("kata-analyze {arguments:?} is refused");
         };
-        engine.kata_analyze_line(&request).unwrap()
+        engine.analyze_line(&request).unwrap()
     }
 
     /// The winning move first with winrate 1.0, the losing ones 0.0, a ko
@@ -435,10 +463,14 @@ mod tests {
         let line = analysis("problem-three-black.sgf", &["b"]);
         assert_eq!(
             line,
-            "info move B19 visits 40 winrate 1.0 scoreLead 0.0 order 0 pv B19 pass A19 C19 A19 B19 A19 \
-             info move A19 visits 30 winrate 0.0 scoreLead 0.0 order 1 pv A19 B19 pass pass \
-             info move C19 visits 20 winrate 0.0 scoreLead 0.0 order 2 pv C19 B19 pass pass \
-             info move pass visits 10 winrate 0.0 scoreLead 0.0 order 3 pv pass pass"
+            "info move B19 visits 40 winrate 1.0 scoreMean 0.0 scoreStdev 0.0 scoreLead 0.0 order 0 \
+             pv B19 pass A19 C19 A19 B19 A19 \
+             info move A19 visits 30 winrate 0.0 scoreMean 0.0 scoreStdev 0.0 scoreLead 0.0 order 1 \
+             pv A19 B19 pass pass \
+             info move C19 visits 20 winrate 0.0 scoreMean 0.0 scoreStdev 0.0 scoreLead 0.0 order 2 \
+             pv C19 B19 pass pass \
+             info move pass visits 10 winrate 0.0 scoreMean 0.0 scoreStdev 0.0 scoreLead 0.0 order 3 \
+             pv pass pass"
         );
         assert_eq!(analysis("problem-three-black.sgf", &["w"]), "");
         let ko = analysis("problem-ko.sgf", &["maxmoves", "1"]);

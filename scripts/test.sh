@@ -12,9 +12,10 @@
 #
 # As root the packages are installed with apt-get; otherwise the script
 # checks they are there and names the missing ones. `--no-install` skips
-# that step. The MPI build goes to its own target folder (target/mpi), so
-# that target/release/smallgo stays the plain binary, linked to no MPI
-# library: the last step checks it.
+# that step. The MPI build goes to its own target folder (target/mpi), and
+# the HTTP server's (feature `serve`) to target/serve, so that
+# target/release/smallgo stays the plain binary, linked to no MPI library:
+# the last step checks it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -58,6 +59,9 @@ cargo test --release --no-default-features --doc
 # The MPI build's tests (the integration tests' module `mpi`), in a target
 # folder of their own.
 cargo test --release --features mpi --target-dir target/mpi --test integration mpi::
+# The HTTP server's tests (feature `serve`: the integration tests' module
+# `serve`, and its unit tests), in a target folder of their own too.
+cargo test --release --features serve --target-dir target/serve --lib --test integration serve::
 
 # The binary the README names must need no MPI library.
 binary=target/release/smallgo

@@ -119,6 +119,8 @@ mod index;
 #[cfg(feature = "solver")]
 mod problem;
 mod rules;
+#[cfg(feature = "serve")]
+mod serve;
 #[cfg(feature = "cli")]
 mod sgf;
 #[cfg(feature = "solver")]

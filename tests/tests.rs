@@ -30,6 +30,7 @@ mod problem_cli;
 mod problem_gtp;
 mod review;
 mod seki;
+mod serve;
 
 /// Every `.rs` file of `tests/` is a module of this binary: with
 /// `autotests = false`, a file without its `mod` line here would be neither

@@ -41,6 +41,7 @@ mod progress;
 mod review;
 mod rules;
 mod seki;
+mod serve;
 mod solve;
 mod verify;
 
@@ -181,6 +182,9 @@ enum Command {
     /// its status under three ko assumptions, every first move, the main
     /// line, and with -o its solution tree as SGF.
     Solve(solve::SolveArguments),
+    /// Serve the tables over HTTP as a JSON API (feature `serve`): every
+    /// move's value, the perfect line, the boards (docs/serve.md).
+    Serve(serve::ServeArguments),
 }
 
 #[derive(Args, Debug)]
@@ -487,6 +491,7 @@ pub fn run(arguments: impl IntoIterator<Item = OsString>) -> ExitCode {
         ),
         Some(Command::Count(arguments)) => count::run(&arguments),
         Some(Command::Solve(arguments)) => solve::run(&arguments),
+        Some(Command::Serve(arguments)) => serve::run(&arguments),
         Some(Command::Review(review)) => review::run(
             &review.game,
             review::ReviewOptions {

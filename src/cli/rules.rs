@@ -21,7 +21,8 @@ use std::time::Instant;
 
 use clap::{Args, ValueEnum};
 
-use super::{existing_folder, finish_analysis, json_string, output_failed, parse_board};
+use super::json::{self, Json};
+use super::{existing_folder, finish_analysis, output_failed, parse_board};
 use crate::rules::board::{Board, Point};
 use crate::rules::moves::Move;
 use crate::superko::solve::{empty_board_value, with_deep_stack, Options, Solver, Stats};
@@ -136,14 +137,15 @@ impl LoopDraw {
         }
     }
 
-    fn json(self) -> String {
-        let side = |m: Option<i32>| m.map_or("null".to_string(), |m| m.to_string());
-        format!(
-            "{{\"black_forces\": {}, \"white_forces\": {}, \"result\": {}}}",
-            side(self.black),
-            side(self.white),
-            self.result()
-        )
+    /// A `value`-shaped object (docs/json.md), the plies unknown, and the
+    /// result the game ends with under perfect play.
+    fn json(self) -> Json {
+        let side =
+            |m: Option<i32>| m.map(|m| Json::object().with("margin", m).with("plies", None::<u32>));
+        Json::object()
+            .with("black_can_force", side(self.black))
+            .with("white_can_force", side(self.white))
+            .with("result", self.result())
     }
 }
 
@@ -361,35 +363,24 @@ fn print(comparison: &Comparison) -> std::io::Result<()> {
     Ok(())
 }
 
-fn json(comparison: &Comparison) -> String {
+/// The comparison as a `rules` object (docs/json.md).
+fn json(comparison: &Comparison) -> Json {
     let board = comparison.board;
-    let rows: Vec<String> = comparison
-        .rows
-        .iter()
-        .map(|row| {
-            format!(
-                "{{\"move\": {}, \"loop_draw\": {}, \"superko\": {}, \"differs\": {}, \"line\": [{}]}}",
-                row.point.map_or("null".to_string(), |p| json_string(&board.point_name(p))),
-                row.loop_draw.map_or("null".to_string(), |l| l.json()),
-                row.superko,
-                row.differs(),
-                row.line
-                    .iter()
-                    .map(|m| json_string(&m.name(&board)))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
-        })
-        .collect();
-    format!(
-        "{{\"board\": {}, \"rules\": {}, \"loop_draw_source\": {}, \"nodes\": {}, \"seconds\": {:.3}, \"rows\": [{}]}}",
-        json_string(&board.to_string()),
-        json_string(comparison.rule.name()),
-        comparison.source.as_deref().map_or("null".to_string(), json_string),
-        comparison.stats.nodes,
-        comparison.seconds,
-        rows.join(", ")
-    )
+    let rows = comparison.rows.iter().map(|row| {
+        Json::object()
+            .with("point", row.point.map(|p| board.point_name(p)))
+            .with("loop_draw", row.loop_draw.map(LoopDraw::json))
+            .with("superko", row.superko)
+            .with("differs", row.differs())
+            .with("line", json::moves(&board, &row.line))
+    });
+    Json::kind("rules")
+        .with("board", board.to_string())
+        .with("rules", comparison.rule.name())
+        .with("source", comparison.source.clone())
+        .with("nodes", comparison.stats.nodes)
+        .with("seconds", comparison.seconds)
+        .with("rows", Json::list(rows))
 }
 
 /// `smallgo analyze rules`.
@@ -586,10 +577,10 @@ mod tests {
         let empty = comparison.rows[0].loop_draw.unwrap();
         assert_eq!(empty.result(), 3);
         assert!(!comparison.rows[0].differs());
-        let text = json(&comparison);
-        assert!(text.starts_with("{\"board\": \"1x3\", \"rules\": \"positional-superko\""));
-        assert!(text.contains("{\"move\": \"A1\", \"loop_draw\": {\"black_forces\": "));
-        assert!(text.contains("\"superko\": -3"), "{text}");
+        let text = json(&comparison).to_string();
+        assert!(text.starts_with(r#"{"kind":"rules","board":"1x3","rules":"positional-superko""#));
+        assert!(text.contains(r#"{"point":"A1","loop_draw":{"black_can_force":"#));
+        assert!(text.contains(r#""superko":-3"#), "{text}");
     }
 
     #[test]

@@ -314,7 +314,12 @@ pub(super) fn compare(diagram: &str, problem: &Problem) -> usize {
 /// A random shape on a grid of at most `rows` x `columns` cells, with a
 /// point in its top and bottom rows and first and last columns (so the
 /// board keeps the grid), and at most `max_points` points.
-pub(super) fn random_shape(rng: &mut Rng, rows: usize, columns: usize, max_points: usize) -> String {
+pub(super) fn random_shape(
+    rng: &mut Rng,
+    rows: usize,
+    columns: usize,
+    max_points: usize,
+) -> String {
     loop {
         let height = 1 + rng.below(rows as u64) as usize;
         let width = 1 + rng.below(columns as u64) as usize;

@@ -459,3 +459,18 @@ fn build_verify_count_and_bench_agree_by_name() {
         .iter()
         .all(|r| r["kind"] == "build" && r["states"].is_u64()));
 }
+
+#[test]
+fn bench_engine_is_one_object_of_numbers() {
+    let json = object(&smallgo(&["bench", "engine", "--json"]), "bench-engine");
+    assert!(number(&json["first_reply"]["median_ms"]) > 0.0, "{json}");
+    assert_eq!(json["first_reply"]["starts"], 20, "{json}");
+    let genmove = &json["genmove"];
+    assert_eq!(genmove["board"], "4x4");
+    assert!(
+        number(&genmove["median_ms"]) <= number(&genmove["max_ms"]),
+        "{json}"
+    );
+    assert!(number(&genmove["moves"]) > 0.0, "{json}");
+    assert!(number(&json["memory"]["boards"]) > 0.0, "{json}");
+}

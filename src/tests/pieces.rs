@@ -2,7 +2,8 @@
 //! exactly the maps that keep the piece's kind, checked against the
 //! grid's maps written here; the classes of their positions as Bouzy
 //! counts them, and every 3x3 piece's values under both scorings, against
-//! brute forces written here.
+//! brute forces written here; and the pieces' solve against the tables'
+//! solver (area scoring).
 
 use std::collections::{HashMap, HashSet};
 
@@ -306,5 +307,39 @@ fn values_of_every_3x3_piece_match_a_brute_force() {
                 board.piece_name()
             );
         }
+    }
+}
+
+#[test]
+fn piece_values_match_the_tables_solver_on_every_3x3_piece() {
+    for kind in PieceKind::ALL {
+        let board = Board::piece(3, 3, kind).unwrap();
+        let table = crate::solver::solve(board, &crate::solver::Silent).unwrap();
+        let solved = solve(board, Scoring::Area).unwrap();
+        let start = State::from_parts(Position::default(), None, false);
+        // Every state reached from the empty piece, both solves' A and B.
+        let mut frontier = vec![start];
+        let mut seen: HashSet<State> = HashSet::from([start]);
+        while let Some(state) = frontier.pop() {
+            let value = table.probe(&state).unwrap().unwrap();
+            let margins = solved.margins(&state).unwrap();
+            assert_eq!(
+                (margins.mover, margins.opponent),
+                (
+                    value.mover_margin.map(i32::from),
+                    value.opponent_margin.map(i32::from)
+                ),
+                "{} {state:?}",
+                board.piece_name()
+            );
+            for mv in state.legal_moves(&board) {
+                if let Some(Child::State(child)) = state.play(&board, mv) {
+                    if seen.insert(child) {
+                        frontier.push(child);
+                    }
+                }
+            }
+        }
+        assert!(seen.len() > 1000, "{}", board.piece_name());
     }
 }

@@ -474,6 +474,31 @@ mod with_serve {
     }
 
     #[test]
+    fn the_page_and_its_script_are_served_from_the_binary() {
+        let server = Server::start(&[]);
+        let (status, page) = server.raw("GET", "/?board=3x3&moves=B2&komi=0");
+        assert_eq!(status, 200);
+        assert!(page.contains("<script src=\"page.js\">"), "{page}");
+        for outside in ["src=\"http", "href=\"http", "src=\"//", "href=\"//"] {
+            assert!(
+                !page.contains(outside),
+                "the page loads nothing from elsewhere"
+            );
+        }
+        let (status, script) = server.raw("GET", "/page.js");
+        assert_eq!(status, 200);
+        for used in [
+            "/v1/boards",
+            "/mainline?",
+            "data-move",
+            "TOPOLOGY[circular]",
+        ] {
+            assert!(script.contains(used), "page.js uses {used}");
+        }
+        assert_eq!(server.raw("POST", "/").0, 405);
+    }
+
+    #[test]
     fn concurrent_clients_get_the_same_answers() {
         let server = Server::start(&[]);
         let expected = server.ok("/v1/4x4?moves=B2,C3&komi=0.5");

@@ -1,9 +1,12 @@
 //! `smallgo serve` (feature `serve`): the tables over HTTP, as a JSON API
-//! (docs/serve.md). The HTTP is tiny_http's; this module routes a request
-//! by its path (`/v1/boards`, `/v1/BOARD`, `/v1/BOARD/mainline`), decodes
-//! the path's segments and the query, and answers each request with one
-//! JSON object: the answer (`api`), or an error with a 4xx status and a
-//! message naming the fault. The boards and their values are `boards`'s.
+//! and a page (docs/serve.md). The HTTP is tiny_http's; this module routes
+//! a request by its path (`/v1/boards`, `/v1/BOARD`, `/v1/BOARD/mainline`),
+//! decodes the path's segments and the query, and answers each request
+//! with one JSON object: the answer (`api`), or an error with a 4xx status
+//! and a message naming the fault. The boards and their values are
+//! `boards`'s. `/` is the page, `page.html` and `page.js` embedded in the
+//! binary: a board played by clicks, every legal point labelled from the
+//! API.
 //!
 //! A few threads take the requests tiny_http has read, each answering one
 //! at a time; a request that panics is answered with a 500 and the server
@@ -88,10 +91,34 @@ pub fn run(options: &Options) -> Result<(), String> {
     Ok(())
 }
 
+/// The page (docs/serve.md, the page), embedded in the binary.
+const PAGE: &str = include_str!("page.html");
+const SCRIPT: &str = include_str!("page.js");
+
+/// The page's file `url` names, and its content type.
+fn page_file(method: &tiny_http::Method, url: &str) -> Option<(&'static str, &'static str)> {
+    if !matches!(method, tiny_http::Method::Get | tiny_http::Method::Head) {
+        return None;
+    }
+    match url.split_once('?').map_or(url, |(path, _)| path) {
+        "/" | "/index.html" => Some((PAGE, "text/html; charset=utf-8")),
+        "/page.js" => Some((SCRIPT, "text/javascript; charset=utf-8")),
+        _ => None,
+    }
+}
+
 /// Answers one request, whatever happens on the way.
 fn answer(boards: &Boards, request: tiny_http::Request) {
     let method = request.method().clone();
     let url = request.url().to_string();
+    if let Some((body, kind)) = page_file(&method, &url) {
+        let response =
+            tiny_http::Response::from_string(body).with_header(header("Content-Type", kind));
+        if let Err(error) = request.respond(response) {
+            log::debug!("serve: answering {url}: {error}");
+        }
+        return;
+    }
     let (status, body) = match catch_unwind(AssertUnwindSafe(|| route(boards, &method, &url))) {
         Ok(Ok(body)) => (200, body),
         Ok(Err(error)) => (error.status, error.body()),

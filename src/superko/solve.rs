@@ -5,9 +5,10 @@
 //! MTD(f) (null-window searches that close in on the value) or by one
 //! full-window search.
 //!
-//! The transposition table is sound with respect to history because it is
-//! keyed on the whole state: the stones, the player to move, whether the
-//! last turn was a pass, and the set of positions seen (`Seen::hash`, the
+//! The transposition table (optional, and off by default: `Options`) is
+//! sound with respect to history because it is keyed on the whole state:
+//! the stones, the player to move, whether the last turn was a pass, and
+//! the set of positions seen (`Seen::hash`, the
 //! exclusive or of one 128-bit hash per seen item, so that the key does not
 //! depend on the order they were seen in). Two searches reach one entry only
 //! from equal states, whose game trees below are equal, so a bound stored by
@@ -39,7 +40,10 @@ use crate::superko::{mix, Game, Node, Seen, Superko};
 /// How the solver searches: what the benchmark switches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Options {
-    /// Log2 of the transposition table's entries; 0 for no table.
+    /// Log2 of the transposition table's entries; 0 for no table, the
+    /// default: on 1x7 a table of 2^22 entries doubles the states searched
+    /// and halves the states searched per second (58 s against 13 s), since
+    /// a key sound for every history rarely meets the same state twice.
     pub table_bits: u32,
     /// MTD(f) null-window searches; otherwise one full-window search.
     pub mtdf: bool,
@@ -61,7 +65,7 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Options {
         Options {
-            table_bits: 22,
+            table_bits: 0,
             mtdf: true,
             ordering: true,
             pass_first: true,

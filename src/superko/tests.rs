@@ -120,7 +120,12 @@ fn every_option_set() -> Vec<Options> {
     vec![
         full,
         Options {
-            table_bits: 0,
+            table_bits: 16,
+            ..full
+        },
+        Options {
+            mtdf: false,
+            table_bits: 16,
             ..full
         },
         Options {
@@ -176,8 +181,8 @@ fn the_empty_board_value_agrees_with_the_brute_force() {
     }
 }
 
-/// Random games: at every state along them the solver, whose table lives
-/// on from one state to the next, agrees with the brute force on the same
+/// Random games: at every state along them the solver, with a table that
+/// lives on from one state to the next, agrees with the brute force on the same
 /// history.
 #[test]
 fn values_along_random_games_agree_with_the_brute_force() {
@@ -185,7 +190,11 @@ fn values_along_random_games_agree_with_the_brute_force() {
     for rule in [Superko::Positional, Superko::Situational] {
         for name in ["1x4", "1x5", "2x2"] {
             let board = board(name);
-            let mut solver = Solver::new(board, rule, Options::default());
+            let with_table = Options {
+                table_bits: 16,
+                ..Options::default()
+            };
+            let mut solver = Solver::new(board, rule, with_table);
             for _ in 0..6 {
                 let mut game = Game::new(board, rule).unwrap();
                 let mut plain = Plain::start();

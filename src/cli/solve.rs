@@ -2,13 +2,16 @@
 //! [-o SOLVED.sgf]`: a life-and-death problem read from an SGF file (or a
 //! diagram), its region and targets found (`problem::input`), solved
 //! exactly for each side to play first under the three ko assumptions
-//! (within `--memory`, or refused with the solver's figures), and
+//! (within `--memory`, or refused with the solver's figures) by the full
+//! solver or, past a bound of states or with `--solver search`, by the
+//! proof search (`problem::search`, within `--max-nodes`), and
 //! reported: the region drawn, the status (dead, alive, seki, or a ko
 //! and who must win it), every first move with its result, the main line;
 //! as text or one JSON document. `-o` writes the solution tree as problem
 //! collections have it: every first move of the side to play, the correct
 //! ones continued with perfect replies to the end, the wrong ones with
-//! their refutation, with comments saying why, on the whole board's
+//! their refutation (with the search: the main line after each first
+//! move), with comments saying why, on the whole board's
 //! coordinates with the original setup. The rules, the definition of seki
 //! and the file conventions are those of docs/life-and-death.md.
 
@@ -97,12 +100,11 @@ pub(crate) struct SolveArguments {
 /// The solver `smallgo solve` uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub(crate) enum SolverChoice {
-    /// The full solver where the state bound is at most
-    /// `AUTO_FULL_BOUND`, the search beyond.
+    /// The full solver up to a bound of 4e7 states, the search beyond.
     Auto,
-    /// Every reachable state enumerated and solved (`problem::solve`).
+    /// Every reachable state enumerated and solved.
     Full,
-    /// The proof search (`problem::search`).
+    /// A proof search of the states a proof needs.
     Search,
 }
 

@@ -20,8 +20,11 @@
 //!
 //! `solve` holds the solver: every state reachable from the problem is
 //! enumerated, then solved by one retrograde pass, within a memory limit
-//! if asked; `benson` finds the unconditionally alive stones that let it
-//! stop searching where the defender has won; `baseline` is the first
+//! if asked; `search` proves the value of a state by a depth-first proof
+//! search with a transposition table, visiting only what the proof needs,
+//! for problems too large to enumerate; `benson` finds the
+//! unconditionally alive stones that let both stop searching where the
+//! defender has won; `baseline` is the first
 //! solver, kept for the benchmark; `seki` tells seki from life.
 //! `KoReport` solves a problem under the three ko assumptions and says
 //! whether its status is a ko, and who must win it. `input` (feature `cli`) reads problems as

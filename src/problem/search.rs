@@ -7,28 +7,27 @@
 //! `prove` searches a state's moves depth first (the attacker's: one won
 //! child is enough; the defender's: one child not won is enough). A state
 //! already on the current path counts as not won (a repetition): the
-//! attacker must make progress. Only true values are kept in the table,
-//! keyed on the whole state (stones, side to move, ko point, passes,
-//! target strings left; `Codec`'s 128 bits). Why this is sound (the
-//! graph-history interaction): write `G_S` for the game in which reaching
-//! any state of the set `S` is the defender's win. More forbidden states
-//! only help the defender, and a state's value does not change when the
-//! state itself is forbidden (a winning strategy of the attacker's that
-//! never revisits a state exists: its distance to the capture falls at
-//! each of his moves). Each call returns, with its value, the depth
-//! `m` of the highest ancestor on the path whose repetition it met (none:
-//! no dependency). By induction on the calls: a win returned is a win of
-//! the real game (it rests only on captures and on wins, never on a
-//! repetition); a loss returned with dependency `m` at depth `d` is a loss
-//! in `G_S` for `S` the path's states from depth `m` to `d` (a repetition
-//! of the ancestor at depth `k` is a loss in `G_S` for `S` the path from
-//! `k`; a node's children's sets are contained in the node's set, the
-//! child itself dropped from its own set by the remark above). So a loss
-//! with `m >= d` (no dependency, or only on the state itself) is a loss of
-//! the real game, and is stored; a loss with `m < d` is returned to the
-//! parent with `m` and not stored; at the root (depth 0) every result is
-//! true. Wins found in the table are used whatever the path: they are
-//! true, and a win never needs more.
+//! attacker must make progress. The table is keyed on the whole state
+//! (stones, side to move, ko point, passes, target strings left;
+//! `Codec`'s 128 bits). Why the results are sound (the graph-history
+//! interaction): write `G_R` for the game in which reaching any state of
+//! the set `R` is the defender's win. More forbidden states only help the
+//! defender, and a state's value in `G_R` does not change when the state
+//! itself is added to `R` (a winning strategy of the attacker's that
+//! never revisits a state exists: his distance to the capture falls at
+//! each of his moves). Each call returns, with its value, the set `R` of
+//! the path's states whose repetition it met, the state itself left out.
+//! By induction on the calls: a win returned is a win of the real game (it
+//! rests only on captures and on wins, never on a repetition); a loss
+//! returned with `R` is a loss in `G_R` (a repetition of `s` is a loss in
+//! `G_{s}`; the attacker's loss holds in the union of his children's
+//! sets, the defender's in the set of the child he plays, each child's
+//! own state dropped by the remark above). So a loss with `R` empty is a
+//! loss of the real game and is stored in the table; a loss with `R` not
+//! empty is kept apart with `R`, and used again only while every state of
+//! `R` is on the current path (then `R` is forbidden there, and the loss
+//! holds, with the same `R`); at the root every result is true. Wins are
+//! always stored and used whatever the path.
 //!
 //! Pruning: the attacker never passes (after his pass the defender passes
 //! and the game ends, or his pass is the second and ends it: either way

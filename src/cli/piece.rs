@@ -12,7 +12,8 @@ use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
 
-use super::{json_string, output_failed, parse_board, EXIT_FAILURE};
+use super::json::{self, Json};
+use super::{output_failed, parse_board, EXIT_FAILURE};
 use crate::analyses::piece::{solve, PieceValue, Range, Scoring, Solved};
 use crate::rules::board::{Board, PointSet};
 use crate::rules::moves::Move;
@@ -58,37 +59,27 @@ fn moves_text(solved: &Solved, moves: &[Move]) -> String {
         .join(" ")
 }
 
-fn moves_json(solved: &Solved, moves: &[Move]) -> String {
-    let names: Vec<String> = moves
-        .iter()
-        .map(|mv| json_string(&mv.name(&solved.board)))
-        .collect();
-    format!("[{}]", names.join(", "))
-}
-
-fn number(value: Option<i32>) -> String {
-    value.map_or("null".to_string(), |v| v.to_string())
-}
-
-fn range_json(range: &Range) -> String {
-    format!("[{}, {}]", number(range.low), number(range.high))
+/// A result from Black's view as a `[low, high]` pair of numbers (`null`
+/// where that side cannot force an end).
+fn range_json(range: &Range) -> Json {
+    Json::list([range.low, range.high])
 }
 
 fn line(solved: &Solved, value: &PieceValue, json: bool) -> String {
     let diagram = solved.diagram(value.black, value.white);
     let temperature = value.temperature();
     if json {
-        return format!(
-            "{{\"position\": {}, \"l\": {}, \"r\": {}, \"l_range\": {}, \"r_range\": {}, \"temperature\": {}, \"black_moves\": {}, \"white_moves\": {}}}",
-            json_string(&diagram),
-            number(value.black_first.exact()),
-            number(value.white_first.exact()),
-            range_json(&value.black_first),
-            range_json(&value.white_first),
-            temperature.map_or("null".to_string(), |t| t.to_string()),
-            moves_json(solved, &value.black_moves),
-            moves_json(solved, &value.white_moves),
-        );
+        let board = &solved.board;
+        return Json::kind("piece-class")
+            .with("diagram", diagram)
+            .with("l", value.black_first.exact())
+            .with("r", value.white_first.exact())
+            .with("l_range", range_json(&value.black_first))
+            .with("r_range", range_json(&value.white_first))
+            .with("temperature", temperature)
+            .with("black_best_moves", json::moves(board, &value.black_moves))
+            .with("white_best_moves", json::moves(board, &value.white_moves))
+            .to_string();
     }
     format!(
         "{diagram}  {}  t={}  Black: {}  White: {}",
@@ -116,14 +107,12 @@ fn report(arguments: &PieceArguments) -> Result<(), Result<String, std::io::Erro
         Scoring::Bouzy => "bouzy",
     };
     if arguments.json {
-        outln!(
-            "{{\"piece\": {}, \"board\": {}, \"scoring\": {}, \"classes\": {}}}",
-            json_string(&name),
-            json_string(&arguments.board.name()),
-            json_string(scoring_word),
-            classes.len()
-        )
-        .map_err(Err)?;
+        let header = Json::kind("piece")
+            .with("piece", name.as_str())
+            .with("board", arguments.board.name())
+            .with("scoring", scoring_word)
+            .with("classes", classes.len());
+        outln!("{header}").map_err(Err)?;
     } else {
         outln!(
             "piece {name} (board {}), {scoring_word} scoring, basic ko, endless play a draw: {} position{}, one per class under its symmetries; {{l|r}} is the result from Black's view with Black, then White, to move first (LOW..HIGH: each side can force only its end of it, play that never ends between)",

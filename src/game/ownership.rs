@@ -394,6 +394,45 @@ mod tests {
         }
     }
 
+    /// A draw by endless play (1x7 at komi 0.5, 1x5 at komi 0.5): the line
+    /// played out by hand until a position comes back, the map is the
+    /// points a colour owns in every position from its first time to the
+    /// repeat.
+    #[test]
+    fn a_loop_owns_what_every_position_of_it_owns() {
+        for board in ["1x7", "1x5"] {
+            let game = game_of(board, &[]);
+            let oracle = oracle(game.board());
+            let map = final_ownership(&oracle, 0.5, &game, Colour::Black).unwrap();
+            let mut played = game.clone();
+            let mut seen = vec![*played.current()];
+            while !played.is_over() {
+                let mover = played.to_move();
+                let mv = perfect::choose(&oracle, 0.5, &played, mover).unwrap().mv;
+                played.play(mover, mv).unwrap();
+                seen.push(*played.current());
+            }
+            let last = *seen.last().unwrap();
+            let first = seen.iter().position(|s| *s == last).unwrap();
+            assert!(first + 1 < seen.len(), "{board}: the line ends in a loop");
+            let b = *played.board();
+            let (mut black, mut white) = (b.all(), b.all());
+            for state in &seen[first..seen.len() - 1] {
+                let (areas_black, areas_white) = Position::new(state.black, state.white).areas(&b);
+                black &= areas_black;
+                white &= areas_white;
+            }
+            assert_eq!(map.area(Colour::Black), black, "{board}");
+            assert_eq!(map.area(Colour::White), white, "{board}");
+            assert_eq!(
+                map.end(),
+                End::Loop {
+                    positions: seen.len() - 1 - first
+                }
+            );
+        }
+    }
+
     /// A plain seki on 2x3: Black A1 A2, White C1 C2, B1 and B2 empty.
     /// A stone on either leaves its string one liberty, to be taken at
     /// once: the shared points and both strings are in seki, the shared

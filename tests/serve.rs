@@ -6,7 +6,9 @@
 //! a shape), the mainline is the engine's `smallgo-pv`, and what a client
 //! sends wrong (paths that climb out, bad moves, huge komi, long query
 //! strings, other methods) gets a 4xx with a JSON body naming the fault
-//! while the server goes on answering.
+//! while the server goes on answering. The page is played in headless
+//! Chromium (`tests/browser/play.mjs`, through puppeteer-core) and what it
+//! shows is compared with `smallgo analyze position`.
 //!
 //! The server is the feature `serve`'s: `cargo test --release --features
 //! serve --target-dir target/serve --lib --test integration serve::` runs
@@ -511,5 +513,174 @@ mod with_serve {
                 });
             }
         });
+    }
+
+    /// The version of puppeteer-core that scripts/test.sh installs into
+    /// `target/browser`, and that the browser test's message names.
+    const PUPPETEER: &str = "puppeteer-core@24.43.1";
+
+    /// What headless Chromium needs, or a message saying what to install:
+    /// the browser (`CHROMIUM`, default `/usr/bin/chromium`), node, and
+    /// puppeteer-core in `target/browser`.
+    fn browser_tools() -> (String, std::path::PathBuf) {
+        let chromium = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
+        assert!(
+            std::path::Path::new(&chromium).is_file(),
+            "the page's test needs headless Chromium at {chromium}: install the Debian \
+             package chromium (scripts/test.sh does), or name the browser in CHROMIUM"
+        );
+        let node = Command::new("node").arg("--version").output();
+        assert!(
+            node.is_ok_and(|o| o.status.success()),
+            "the page's test needs node: install the Debian packages nodejs and npm \
+             (scripts/test.sh does)"
+        );
+        let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/browser");
+        assert!(
+            folder
+                .join("node_modules/puppeteer-core/package.json")
+                .is_file(),
+            "the page's test needs puppeteer-core in {}: run `npm install --no-save \
+             --prefix target/browser {PUPPETEER}` (scripts/test.sh does)",
+            folder.display()
+        );
+        (chromium, folder)
+    }
+
+    /// What `smallgo analyze position` prints for a position: its moves
+    /// and labels in its order, and its result line (`B+5 at komi 4`).
+    fn engine_view(moves: &[String], komi: &str) -> (Vec<(String, String)>, String) {
+        let (listed, _) = analyze("3x3", moves, komi);
+        let mut arguments = vec!["analyze", "position", "3x3", "--komi", komi];
+        arguments.extend(moves.iter().map(String::as_str));
+        let result = smallgo(&arguments)
+            .stdout
+            .lines()
+            .find_map(|l| l.strip_prefix("result"))
+            .unwrap_or("")
+            .trim()
+            .to_string();
+        (listed, result)
+    }
+
+    /// The class a label's point is coloured with on the page.
+    fn outcome_of(label: &str) -> &'static str {
+        match label.chars().next() {
+            Some('+') => "win",
+            Some('=') => "draw",
+            _ => "loss",
+        }
+    }
+
+    /// The page in a real browser: headless Chromium, driven by
+    /// tests/browser/play.mjs (puppeteer-core), sets the komi, starts a new
+    /// game and plays a 3x3 game to its end by clicks on the points (the
+    /// engine's move and the worst one in turn, the pass button when no
+    /// point is legal), then undoes and redoes the last move. At every
+    /// position the points shown, their labels and order, the pass
+    /// button's value and the status line are those of `smallgo analyze
+    /// position`; each point's class follows its label, and each class
+    /// has one colour of its own.
+    #[test]
+    fn a_game_played_by_clicks_in_chromium_shows_the_engines_values() {
+        let (chromium, folder) = browser_tools();
+        let script =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser/play.mjs");
+        let server = Server::start(&[]);
+        let komi = "4";
+        let run = Command::new("node")
+            .arg(&script)
+            .arg(format!("http://{}/", server.address))
+            .args([komi, "80"])
+            .env("CHROMIUM", &chromium)
+            .env("PUPPETEER", &folder)
+            .stdin(Stdio::null())
+            .output()
+            .expect("node runs");
+        let stdout = String::from_utf8_lossy(&run.stdout);
+        assert!(
+            run.status.success(),
+            "play.mjs failed: {}\n{stdout}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        let seen: Vec<Json> = stdout
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+            .collect();
+        let mut fills = std::collections::BTreeMap::new();
+        let mut previous: Vec<String> = Vec::new();
+        for (index, position) in seen.iter().enumerate() {
+            let moves: Vec<String> = position["moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m.as_str().unwrap().to_string())
+                .collect();
+            let at = format!("after {moves:?}");
+            assert_eq!(position["error"], "", "{at}");
+            if index > 0 && position["final"].is_null() {
+                assert_eq!(moves.len(), previous.len() + 1, "one click, one move {at}");
+                assert_eq!(moves[..previous.len()], previous[..], "{at}");
+            }
+            previous = moves.clone();
+            let (listed, result) = engine_view(&moves, komi);
+            let points: Vec<(String, String)> = position["points"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| {
+                    let label = p["label"].as_str().unwrap_or("").to_string();
+                    let class = p["class"].as_str().unwrap_or("");
+                    assert_eq!(class, outcome_of(&label), "{at}: {p}");
+                    let fill = p["fill"].as_str().unwrap().to_string();
+                    let first = fills
+                        .entry(class.to_string())
+                        .or_insert_with(|| fill.clone());
+                    assert_eq!(*first, fill, "{at}: every {class} point has one colour");
+                    (p["move"].as_str().unwrap().to_string(), label)
+                })
+                .collect();
+            let engine_points: Vec<(String, String)> = listed
+                .iter()
+                .filter(|(m, _)| m != "pass")
+                .cloned()
+                .collect();
+            assert_eq!(points, engine_points, "{at}: the points shown");
+            let pass = position["pass"].as_str().unwrap();
+            match listed.iter().find(|(m, _)| m == "pass") {
+                Some((_, label)) => assert_eq!(
+                    pass,
+                    format!("{label} ({})", outcome_of(label)),
+                    "{at}: the pass button's value"
+                ),
+                None => assert_eq!(pass, "-", "{at}"),
+            }
+            let status = position["status"].as_str().unwrap();
+            if listed.is_empty() {
+                assert!(status.starts_with("game over"), "{at}: {status}");
+            } else {
+                assert!(
+                    status.ends_with(&format!("gives {result}")),
+                    "{at}: {status} / {result}"
+                );
+            }
+        }
+        let last = seen.last().unwrap();
+        assert_eq!(last["final"], true, "play.mjs ends with the final position");
+        assert!(
+            last["status"].as_str().unwrap().starts_with("game over"),
+            "the game is played to its end in 80 plies: {last}"
+        );
+        assert_eq!(
+            fills.len(),
+            3,
+            "the game met wins, draws and losses: {fills:?}"
+        );
+        let distinct: std::collections::BTreeSet<_> = fills.values().collect();
+        assert_eq!(
+            distinct.len(),
+            3,
+            "each result has its own colour: {fills:?}"
+        );
     }
 }

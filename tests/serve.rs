@@ -163,7 +163,7 @@ mod with_serve {
             .iter()
             .map(|m| {
                 (
-                    m["move"].as_str().unwrap().to_string(),
+                    m["point"].as_str().unwrap().to_string(),
                     m["label"].as_str().unwrap().to_string(),
                 )
             })
@@ -209,38 +209,46 @@ mod with_serve {
                 let mut moves: Vec<String> = Vec::new();
                 for _ in 0..6 {
                     let json = server.ok(&target(board, &moves, komi));
-                    if json["over"] == true {
+                    assert_eq!(json["kind"], "position");
+                    if !json["ended"].is_null() {
                         break;
                     }
                     let (expected, value) = analyze(&name, &moves, komi);
                     assert_eq!(listed(&json), expected, "{name} {moves:?} komi {komi}");
-                    let (mover, opponent) = (
-                        can_force(&json["value"]["mover"]),
-                        can_force(&json["value"]["opponent"]),
+                    let (black, white) = (
+                        can_force(&json["value"]["black_can_force"]),
+                        can_force(&json["value"]["white_can_force"]),
                     );
                     assert!(
-                        value.contains(&mover) && value.contains(&opponent),
-                        "{name} {moves:?}: {value} against {mover}; {opponent}"
+                        value.contains(&black) && value.contains(&white),
+                        "{name} {moves:?}: {value} against {black}; {white}"
                     );
                     compared += 1;
                     // Each move's depth and result are its child's, one ply on.
                     let entries = json["moves"].as_array().unwrap();
-                    for entry in entries.iter().filter(|m| m["outcome"] != "draw") {
+                    for entry in entries.iter().filter(|m| !m["outcome"]["winner"].is_null()) {
                         let mut child_moves = moves.clone();
-                        child_moves.push(entry["move"].as_str().unwrap().to_string());
+                        child_moves.push(entry["point"].as_str().unwrap().to_string());
                         let child = server.ok(&target(board, &child_moves, komi));
-                        assert_eq!(child["black_margin"], entry["black_margin"], "{name}");
-                        let child_plies = child["plies"].as_u64().unwrap();
-                        assert_eq!(entry["plies"].as_u64().unwrap(), child_plies + 1);
+                        let (after, outcome) = (&child["result"], &entry["outcome"]);
+                        for key in ["winner", "margin", "score"] {
+                            assert_eq!(after[key], outcome[key], "{name} {child_moves:?}");
+                        }
+                        // A game over has no plies left (`null`, as docs/json.md has it).
+                        let child_plies = match child["ended"].is_null() {
+                            true => after["plies"].as_u64().unwrap(),
+                            false => 0,
+                        };
+                        assert_eq!(outcome["plies"].as_u64().unwrap(), child_plies + 1);
                     }
                     // The best moves are those with the first move's result.
                     for entry in entries {
-                        let same = entry["black_margin"] == entries[0]["black_margin"];
+                        let same = entry["outcome"]["score"] == entries[0]["outcome"]["score"];
                         assert_eq!(entry["best"] == true, same, "{name} {moves:?}: {entry}");
                     }
                     let pick = next(&mut seed) % entries.len();
                     let pick = if walk == 0 { 0 } else { pick };
-                    moves.push(entries[pick]["move"].as_str().unwrap().to_string());
+                    moves.push(entries[pick]["point"].as_str().unwrap().to_string());
                 }
             }
         }
@@ -345,7 +353,7 @@ mod with_serve {
                 .unwrap()
                 .iter()
                 .filter(|m| m["best"] == true)
-                .map(|m| m["move"].as_str().unwrap().to_string())
+                .map(|m| m["point"].as_str().unwrap().to_string())
                 .collect();
             let mut engine_best: Vec<String> = answers[n - 3]
                 .split_whitespace()
@@ -359,10 +367,11 @@ mod with_serve {
                 .as_array()
                 .unwrap()
                 .iter()
-                .map(|s| s["move"].as_str().unwrap())
+                .map(|s| s["point"].as_str().unwrap())
                 .collect();
+            assert_eq!(line["kind"], "mainline");
             assert_eq!(pv.join(" "), answers[n - 2], "{board}: mainline");
-            assert_eq!(json["result"], answers[n - 1], "{board}: value");
+            assert_eq!(json["result"]["score"], answers[n - 1], "{board}: value");
             assert_eq!(json["setup"]["to_move"], to_move);
         }
     }
@@ -465,14 +474,14 @@ mod with_serve {
             assert!(message.contains(said), "{method} {shown}: {message}");
             assert_eq!(json["status"], *status);
             // Still answering.
-            assert_eq!(server.ok("/v1/3x3")["result"], "B+9");
+            assert_eq!(server.ok("/v1/3x3")["result"]["score"], "B+9");
         }
         // A request line past what tiny_http reads, and bytes that are no
         // HTTP at all: whatever the answer, the server goes on.
         let mut stream = TcpStream::connect(&server.address).unwrap();
         let _ = stream.write_all(&[0xff; 70_000]);
         drop(stream);
-        assert_eq!(server.ok("/v1/3x3")["result"], "B+9");
+        assert_eq!(server.ok("/v1/3x3")["result"]["score"], "B+9");
     }
 
     #[test]

@@ -108,7 +108,7 @@ fn targets(address: SocketAddr) -> Result<Vec<String>, String> {
                 .as_array()
                 .ok_or(format!("{mainline}: no mainline"))?
                 .iter()
-                .filter_map(|step| step["move"].as_str().map(str::to_string))
+                .filter_map(|step| step["point"].as_str().map(str::to_string))
                 .collect();
             for played in 0..moves.len() {
                 targets.push(format!(

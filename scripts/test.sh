@@ -9,6 +9,12 @@
 #   its bindings with libclang, pinned to Debian 12's LLVM 14 (rsmpi 0.8's
 #   bindgen is known to break with libclang 22, so the version is named
 #   rather than left to the libclang-dev metapackage).
+# - Chromium and node run the page's test in a real browser (tests/serve.rs,
+#   tests/browser/play.mjs): node drives headless Chromium through
+#   puppeteer-core, which npm installs into target/browser (no browser
+#   download: the system's Chromium is used). npm comes with Debian's
+#   nodejs as the package npm; a nodejs that brings its own npm (and
+#   conflicts with Debian's) is left as it is.
 #
 # As root the packages are installed with apt-get; otherwise the script
 # checks they are there and names the missing ones. `--no-install` skips
@@ -19,7 +25,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(gnugo libopenmpi-dev openmpi-bin libclang-14-dev)
+packages=(gnugo libopenmpi-dev openmpi-bin libclang-14-dev chromium nodejs)
 install=yes
 for argument in "$@"; do
   case "$argument" in
@@ -34,6 +40,7 @@ if [ "$install" = yes ]; then
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||
       missing+=("$package")
   done
+  command -v npm >/dev/null || missing+=(npm)
   if [ "${#missing[@]}" -gt 0 ]; then
     if [ "$(id -u)" -eq 0 ]; then
       export DEBIAN_FRONTEND=noninteractive
@@ -59,8 +66,16 @@ cargo test --release --no-default-features --doc
 # The MPI build's tests (the integration tests' module `mpi`), in a target
 # folder of their own.
 cargo test --release --features mpi --target-dir target/mpi --test integration mpi::
+# puppeteer-core for the page's test in headless Chromium, into a folder of
+# target/ (tests/serve.rs names the same version when it is missing).
+puppeteer=puppeteer-core@24.43.1
+installed=target/browser/node_modules/puppeteer-core/package.json
+if ! { [ -f "$installed" ] && grep -q '"version": "24.43.1"' "$installed"; }; then
+  npm install --no-save --no-audit --no-fund --prefix target/browser "$puppeteer"
+fi
 # The HTTP server's tests (feature `serve`: the integration tests' module
-# `serve`, and its unit tests), in a target folder of their own too.
+# `serve`, among them the page's test in headless Chromium, and its unit
+# tests), in a target folder of their own too.
 cargo test --release --features serve --target-dir target/serve --lib --test integration serve::
 
 # The binary the README names must need no MPI library.

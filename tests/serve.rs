@@ -6,7 +6,9 @@
 //! a shape), the mainline is the engine's `smallgo-pv`, and what a client
 //! sends wrong (paths that climb out, bad moves, huge komi, long query
 //! strings, other methods) gets a 4xx with a JSON body naming the fault
-//! while the server goes on answering.
+//! while the server goes on answering. The page is played in headless
+//! Chromium (`tests/browser/play.mjs`, through puppeteer-core) and what it
+//! shows is compared with `smallgo analyze position`.
 //!
 //! The server is the feature `serve`'s: `cargo test --release --features
 //! serve --target-dir target/serve --lib --test integration serve::` runs
@@ -161,7 +163,7 @@ mod with_serve {
             .iter()
             .map(|m| {
                 (
-                    m["move"].as_str().unwrap().to_string(),
+                    m["point"].as_str().unwrap().to_string(),
                     m["label"].as_str().unwrap().to_string(),
                 )
             })
@@ -207,38 +209,46 @@ mod with_serve {
                 let mut moves: Vec<String> = Vec::new();
                 for _ in 0..6 {
                     let json = server.ok(&target(board, &moves, komi));
-                    if json["over"] == true {
+                    assert_eq!(json["kind"], "position");
+                    if !json["ended"].is_null() {
                         break;
                     }
                     let (expected, value) = analyze(&name, &moves, komi);
                     assert_eq!(listed(&json), expected, "{name} {moves:?} komi {komi}");
-                    let (mover, opponent) = (
-                        can_force(&json["value"]["mover"]),
-                        can_force(&json["value"]["opponent"]),
+                    let (black, white) = (
+                        can_force(&json["value"]["black_can_force"]),
+                        can_force(&json["value"]["white_can_force"]),
                     );
                     assert!(
-                        value.contains(&mover) && value.contains(&opponent),
-                        "{name} {moves:?}: {value} against {mover}; {opponent}"
+                        value.contains(&black) && value.contains(&white),
+                        "{name} {moves:?}: {value} against {black}; {white}"
                     );
                     compared += 1;
                     // Each move's depth and result are its child's, one ply on.
                     let entries = json["moves"].as_array().unwrap();
-                    for entry in entries.iter().filter(|m| m["outcome"] != "draw") {
+                    for entry in entries.iter().filter(|m| !m["outcome"]["winner"].is_null()) {
                         let mut child_moves = moves.clone();
-                        child_moves.push(entry["move"].as_str().unwrap().to_string());
+                        child_moves.push(entry["point"].as_str().unwrap().to_string());
                         let child = server.ok(&target(board, &child_moves, komi));
-                        assert_eq!(child["black_margin"], entry["black_margin"], "{name}");
-                        let child_plies = child["plies"].as_u64().unwrap();
-                        assert_eq!(entry["plies"].as_u64().unwrap(), child_plies + 1);
+                        let (after, outcome) = (&child["result"], &entry["outcome"]);
+                        for key in ["winner", "margin", "score"] {
+                            assert_eq!(after[key], outcome[key], "{name} {child_moves:?}");
+                        }
+                        // A game over has no plies left (`null`, as docs/json.md has it).
+                        let child_plies = match child["ended"].is_null() {
+                            true => after["plies"].as_u64().unwrap(),
+                            false => 0,
+                        };
+                        assert_eq!(outcome["plies"].as_u64().unwrap(), child_plies + 1);
                     }
                     // The best moves are those with the first move's result.
                     for entry in entries {
-                        let same = entry["black_margin"] == entries[0]["black_margin"];
+                        let same = entry["outcome"]["score"] == entries[0]["outcome"]["score"];
                         assert_eq!(entry["best"] == true, same, "{name} {moves:?}: {entry}");
                     }
                     let pick = next(&mut seed) % entries.len();
                     let pick = if walk == 0 { 0 } else { pick };
-                    moves.push(entries[pick]["move"].as_str().unwrap().to_string());
+                    moves.push(entries[pick]["point"].as_str().unwrap().to_string());
                 }
             }
         }
@@ -343,7 +353,7 @@ mod with_serve {
                 .unwrap()
                 .iter()
                 .filter(|m| m["best"] == true)
-                .map(|m| m["move"].as_str().unwrap().to_string())
+                .map(|m| m["point"].as_str().unwrap().to_string())
                 .collect();
             let mut engine_best: Vec<String> = answers[n - 3]
                 .split_whitespace()
@@ -357,10 +367,11 @@ mod with_serve {
                 .as_array()
                 .unwrap()
                 .iter()
-                .map(|s| s["move"].as_str().unwrap())
+                .map(|s| s["point"].as_str().unwrap())
                 .collect();
+            assert_eq!(line["kind"], "mainline");
             assert_eq!(pv.join(" "), answers[n - 2], "{board}: mainline");
-            assert_eq!(json["result"], answers[n - 1], "{board}: value");
+            assert_eq!(json["result"]["score"], answers[n - 1], "{board}: value");
             assert_eq!(json["setup"]["to_move"], to_move);
         }
     }
@@ -463,14 +474,14 @@ mod with_serve {
             assert!(message.contains(said), "{method} {shown}: {message}");
             assert_eq!(json["status"], *status);
             // Still answering.
-            assert_eq!(server.ok("/v1/3x3")["result"], "B+9");
+            assert_eq!(server.ok("/v1/3x3")["result"]["score"], "B+9");
         }
         // A request line past what tiny_http reads, and bytes that are no
         // HTTP at all: whatever the answer, the server goes on.
         let mut stream = TcpStream::connect(&server.address).unwrap();
         let _ = stream.write_all(&[0xff; 70_000]);
         drop(stream);
-        assert_eq!(server.ok("/v1/3x3")["result"], "B+9");
+        assert_eq!(server.ok("/v1/3x3")["result"]["score"], "B+9");
     }
 
     #[test]
@@ -511,5 +522,174 @@ mod with_serve {
                 });
             }
         });
+    }
+
+    /// The version of puppeteer-core that scripts/test.sh installs into
+    /// `target/browser`, and that the browser test's message names.
+    const PUPPETEER: &str = "puppeteer-core@24.43.1";
+
+    /// What headless Chromium needs, or a message saying what to install:
+    /// the browser (`CHROMIUM`, default `/usr/bin/chromium`), node, and
+    /// puppeteer-core in `target/browser`.
+    fn browser_tools() -> (String, std::path::PathBuf) {
+        let chromium = std::env::var("CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
+        assert!(
+            std::path::Path::new(&chromium).is_file(),
+            "the page's test needs headless Chromium at {chromium}: install the Debian \
+             package chromium (scripts/test.sh does), or name the browser in CHROMIUM"
+        );
+        let node = Command::new("node").arg("--version").output();
+        assert!(
+            node.is_ok_and(|o| o.status.success()),
+            "the page's test needs node: install the Debian packages nodejs and npm \
+             (scripts/test.sh does)"
+        );
+        let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/browser");
+        assert!(
+            folder
+                .join("node_modules/puppeteer-core/package.json")
+                .is_file(),
+            "the page's test needs puppeteer-core in {}: run `npm install --no-save \
+             --prefix target/browser {PUPPETEER}` (scripts/test.sh does)",
+            folder.display()
+        );
+        (chromium, folder)
+    }
+
+    /// What `smallgo analyze position` prints for a position: its moves
+    /// and labels in its order, and its result line (`B+5 at komi 4`).
+    fn engine_view(moves: &[String], komi: &str) -> (Vec<(String, String)>, String) {
+        let (listed, _) = analyze("3x3", moves, komi);
+        let mut arguments = vec!["analyze", "position", "3x3", "--komi", komi];
+        arguments.extend(moves.iter().map(String::as_str));
+        let result = smallgo(&arguments)
+            .stdout
+            .lines()
+            .find_map(|l| l.strip_prefix("result"))
+            .unwrap_or("")
+            .trim()
+            .to_string();
+        (listed, result)
+    }
+
+    /// The class a label's point is coloured with on the page.
+    fn outcome_of(label: &str) -> &'static str {
+        match label.chars().next() {
+            Some('+') => "win",
+            Some('=') => "draw",
+            _ => "loss",
+        }
+    }
+
+    /// The page in a real browser: headless Chromium, driven by
+    /// tests/browser/play.mjs (puppeteer-core), sets the komi, starts a new
+    /// game and plays a 3x3 game to its end by clicks on the points (the
+    /// engine's move and the worst one in turn, the pass button when no
+    /// point is legal), then undoes and redoes the last move. At every
+    /// position the points shown, their labels and order, the pass
+    /// button's value and the status line are those of `smallgo analyze
+    /// position`; each point's class follows its label, and each class
+    /// has one colour of its own.
+    #[test]
+    fn a_game_played_by_clicks_in_chromium_shows_the_engines_values() {
+        let (chromium, folder) = browser_tools();
+        let script =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser/play.mjs");
+        let server = Server::start(&[]);
+        let komi = "4";
+        let run = Command::new("node")
+            .arg(&script)
+            .arg(format!("http://{}/", server.address))
+            .args([komi, "80"])
+            .env("CHROMIUM", &chromium)
+            .env("PUPPETEER", &folder)
+            .stdin(Stdio::null())
+            .output()
+            .expect("node runs");
+        let stdout = String::from_utf8_lossy(&run.stdout);
+        assert!(
+            run.status.success(),
+            "play.mjs failed: {}\n{stdout}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        let seen: Vec<Json> = stdout
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+            .collect();
+        let mut fills = std::collections::BTreeMap::new();
+        let mut previous: Vec<String> = Vec::new();
+        for (index, position) in seen.iter().enumerate() {
+            let moves: Vec<String> = position["moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m.as_str().unwrap().to_string())
+                .collect();
+            let at = format!("after {moves:?}");
+            assert_eq!(position["error"], "", "{at}");
+            if index > 0 && position["final"].is_null() {
+                assert_eq!(moves.len(), previous.len() + 1, "one click, one move {at}");
+                assert_eq!(moves[..previous.len()], previous[..], "{at}");
+            }
+            previous = moves.clone();
+            let (listed, result) = engine_view(&moves, komi);
+            let points: Vec<(String, String)> = position["points"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| {
+                    let label = p["label"].as_str().unwrap_or("").to_string();
+                    let class = p["class"].as_str().unwrap_or("");
+                    assert_eq!(class, outcome_of(&label), "{at}: {p}");
+                    let fill = p["fill"].as_str().unwrap().to_string();
+                    let first = fills
+                        .entry(class.to_string())
+                        .or_insert_with(|| fill.clone());
+                    assert_eq!(*first, fill, "{at}: every {class} point has one colour");
+                    (p["move"].as_str().unwrap().to_string(), label)
+                })
+                .collect();
+            let engine_points: Vec<(String, String)> = listed
+                .iter()
+                .filter(|(m, _)| m != "pass")
+                .cloned()
+                .collect();
+            assert_eq!(points, engine_points, "{at}: the points shown");
+            let pass = position["pass"].as_str().unwrap();
+            match listed.iter().find(|(m, _)| m == "pass") {
+                Some((_, label)) => assert_eq!(
+                    pass,
+                    format!("{label} ({})", outcome_of(label)),
+                    "{at}: the pass button's value"
+                ),
+                None => assert_eq!(pass, "-", "{at}"),
+            }
+            let status = position["status"].as_str().unwrap();
+            if listed.is_empty() {
+                assert!(status.starts_with("game over"), "{at}: {status}");
+            } else {
+                assert!(
+                    status.ends_with(&format!("gives {result}")),
+                    "{at}: {status} / {result}"
+                );
+            }
+        }
+        let last = seen.last().unwrap();
+        assert_eq!(last["final"], true, "play.mjs ends with the final position");
+        assert!(
+            last["status"].as_str().unwrap().starts_with("game over"),
+            "the game is played to its end in 80 plies: {last}"
+        );
+        assert_eq!(
+            fills.len(),
+            3,
+            "the game met wins, draws and losses: {fills:?}"
+        );
+        let distinct: std::collections::BTreeSet<_> = fills.values().collect();
+        assert_eq!(
+            distinct.len(),
+            3,
+            "each result has its own colour: {fills:?}"
+        );
     }
 }

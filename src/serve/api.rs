@@ -9,7 +9,7 @@
 
 use serde_json::{json, Map, Value as Json};
 
-use crate::game::perfect::{choose, principal_variation, rate, PRINCIPAL_VARIATION_LIMIT};
+use crate::game::perfect::{choose, principal_variation, rate};
 use crate::game::{Ending, Game};
 use crate::gtp::komi::Komi;
 use crate::gtp::parse::{move_text, MoveText};
@@ -242,30 +242,44 @@ fn exact_points(text: &str) -> Json {
     }
 }
 
-/// An outcome's fields, from the view of the player it belongs to:
-/// `outcome` (`win`, `draw`, `loss`), `margin` (exact, never negative),
-/// `plies` (to the end; `null` for a draw), `black_margin` (positive when
-/// Black wins) and `label` (`+9`, `=0`, `-3`, as the engine labels moves).
-fn outcome_fields(into: &mut Map<String, Json>, komi: &Komi, outcome: Outcome, mover: Colour) {
+/// A result at the komi, as docs/json.md writes one: `winner` (`black`,
+/// `white`, or `null` for a draw), `margin` (the winner's, komi included,
+/// exact up to a double; 0 for a draw), `plies` (to the end with perfect
+/// play; `null` for a draw) and `score` (as GTP `final_score` writes it,
+/// the margin exact). `outcome` is from the view of `mover`.
+fn result_json(komi: &Komi, outcome: Outcome, mover: Colour) -> Json {
     let proxy_black = outcome.black_margin(mover.is_black());
-    let mover_margin = komi.mover_margin_text(proxy_black, mover.is_black());
-    let black_margin = komi.mover_margin_text(proxy_black, true);
-    let (word, plies) = match outcome {
-        Outcome::MoverWins { plies, .. } => ("win", json!(plies)),
-        Outcome::Draw => ("draw", Json::Null),
-        Outcome::OpponentWins { plies, .. } => ("loss", json!(plies)),
+    let (winner, plies) = match outcome {
+        Outcome::MoverWins { plies, .. } => (Some(mover), json!(plies)),
+        Outcome::Draw => (None, Json::Null),
+        Outcome::OpponentWins { plies, .. } => (Some(mover.opposite()), json!(plies)),
     };
-    into.insert("outcome".into(), json!(word));
-    into.insert(
-        "margin".into(),
-        exact_points(mover_margin.trim_start_matches('-')),
-    );
-    into.insert("plies".into(), plies);
-    into.insert("black_margin".into(), exact_points(&black_margin));
-    into.insert(
-        "label".into(),
-        json!(komi.label(proxy_black, mover.is_black())),
-    );
+    let margin = match winner {
+        Some(_) => exact_points(
+            komi.mover_margin_text(proxy_black, true)
+                .trim_start_matches('-'),
+        ),
+        None => json!(0),
+    };
+    json!({
+        "winner": winner.map(colour_word),
+        "margin": margin,
+        "plies": plies,
+        "score": komi.score_text(proxy_black),
+    })
+}
+
+/// The result of a game that is over, from its score (`B+8.5`, `W+2`,
+/// `0`): its plies to the end are `null`.
+fn final_result(score: &str) -> Json {
+    let (winner, margin) = if let Some(number) = score.strip_prefix("B+") {
+        (json!("black"), exact_points(number))
+    } else if let Some(number) = score.strip_prefix("W+") {
+        (json!("white"), exact_points(number))
+    } else {
+        (Json::Null, json!(0))
+    };
+    json!({ "winner": winner, "margin": margin, "plies": null, "score": score })
 }
 
 fn point_names(board: &Board, set: PointSet) -> Json {
@@ -275,13 +289,15 @@ fn point_names(board: &Board, set: PointSet) -> Json {
         .collect::<Vec<String>>())
 }
 
-/// The fields every position answer starts with: the board, the komi, the
-/// setup, the moves played, the stones now and the player to move.
-fn position_fields(values: &BoardValues, request: &Request) -> Map<String, Json> {
+/// The fields every position answer starts with: its `kind`, the board,
+/// the komi, the setup, the moves played, the stones now and the player
+/// to move.
+fn position_fields(kind: &str, values: &BoardValues, request: &Request) -> Map<String, Json> {
     let board = *request.game.board();
     let start = request.game.start();
     let now = request.game.current();
     let mut object = Map::new();
+    object.insert("kind".into(), json!(kind));
     object.insert("board".into(), json!(board.name()));
     object.insert("komi".into(), exact_points(&request.komi.text()));
     object.insert("komi_text".into(), json!(request.komi.text()));
@@ -314,45 +330,27 @@ fn forced(margin: Option<i8>, depth: u16) -> Json {
     }
 }
 
-fn value_json(value: &Value) -> Json {
-    json!({
-        "mover": forced(value.mover_margin, value.mover_depth),
-        "opponent": forced(value.opponent_margin, value.opponent_depth),
-    })
-}
-
-/// When the game is over: how it ended, and its result at the komi.
-fn ended_fields(object: &mut Map<String, Json>, request: &Request, ending: Ending) {
-    let (how, black_area) = match ending {
-        Ending::Drawn => ("repetition", None),
-        Ending::Scored { black_margin } => ("two passes", Some(black_margin)),
-    };
-    object.insert("over".into(), json!(true));
-    object.insert("ending".into(), json!(how));
-    let result = match black_area {
-        Some(area) => request.komi.area_score_text(area as i64),
-        None => "0".to_string(),
-    };
-    let black_margin = match black_area {
-        Some(area) => {
-            let text = request.komi.area_score_text(area as i64);
-            signed_score(&text)
-        }
-        None => json!(0),
-    };
-    object.insert("result".into(), json!(result));
-    object.insert("black_margin".into(), black_margin);
-    object.insert("plies".into(), json!(0));
-}
-
-/// `B+9` as 9, `W+5.5` as -5.5, `0` as 0.
-fn signed_score(text: &str) -> Json {
-    if let Some(number) = text.strip_prefix("B+") {
-        exact_points(number)
-    } else if let Some(number) = text.strip_prefix("W+") {
-        exact_points(&format!("-{number}"))
+/// A stored value as docs/json.md writes one, whoever is to move:
+/// `black_can_force` and `white_can_force`.
+fn value_json(value: &Value, mover: Colour) -> Json {
+    let mover_side = forced(value.mover_margin, value.mover_depth);
+    let opponent_side = forced(value.opponent_margin, value.opponent_depth);
+    let (black, white) = if mover.is_black() {
+        (mover_side, opponent_side)
     } else {
-        json!(0)
+        (opponent_side, mover_side)
+    };
+    json!({ "black_can_force": black, "white_can_force": white })
+}
+
+/// How a game ended (`passes` or `repetition`) and its result at the komi.
+fn ending_json(request: &Request, ending: Ending) -> (Json, Json) {
+    match ending {
+        Ending::Drawn => (json!("repetition"), final_result("0")),
+        Ending::Scored { black_margin } => (
+            json!("passes"),
+            final_result(&request.komi.area_score_text(black_margin as i64)),
+        ),
     }
 }
 
@@ -376,10 +374,13 @@ fn internal(message: String) -> ApiError {
 /// `GET /v1/BOARD`: the position's value at the komi and every legal move
 /// of the player to move, most preferred first.
 pub fn position(values: &BoardValues, request: &Request) -> Result<Json, ApiError> {
-    let mut object = position_fields(values, request);
+    let mut object = position_fields("position", values, request);
     let game = &request.game;
     if let Some(ending) = game.ending() {
-        ended_fields(&mut object, request, ending);
+        let (ended, result) = ending_json(request, ending);
+        object.insert("ended".into(), ended);
+        object.insert("result".into(), result);
+        object.insert("label".into(), Json::Null);
         object.insert("value".into(), Json::Null);
         object.insert("moves".into(), json!([]));
         return Ok(Json::Object(object));
@@ -389,27 +390,28 @@ pub fn position(values: &BoardValues, request: &Request) -> Result<Json, ApiErro
         .value_of(&game.state_for(side))
         .map_err(|e| internal(e.to_string()))?;
     let outcome = value.outcome(request.komi.proxy(), side.is_black());
-    object.insert("over".into(), json!(false));
-    object.insert("ending".into(), Json::Null);
+    object.insert("ended".into(), Json::Null);
+    object.insert("result".into(), result_json(&request.komi, outcome, side));
     object.insert(
-        "result".into(),
+        "label".into(),
         json!(request
             .komi
-            .score_text(outcome.black_margin(side.is_black()))),
+            .label(outcome.black_margin(side.is_black()), side.is_black())),
     );
-    outcome_fields(&mut object, &request.komi, outcome, side);
-    object.insert("value".into(), value_json(&value));
+    object.insert("value".into(), value_json(&value, side));
     let ratings = ordered(values, request)?;
     let best = keeping_best(&ratings);
     let board = *game.board();
     let moves: Vec<Json> = ratings
         .iter()
         .map(|rating| {
-            let mut entry = Map::new();
-            entry.insert("move".into(), json!(rating.mv.name(&board)));
-            outcome_fields(&mut entry, &request.komi, rating.outcome, side);
-            entry.insert("best".into(), json!(best.contains(&rating.mv)));
-            Json::Object(entry)
+            let proxy_black = rating.outcome.black_margin(side.is_black());
+            json!({
+                "point": rating.mv.name(&board),
+                "outcome": result_json(&request.komi, rating.outcome, side),
+                "label": request.komi.label(proxy_black, side.is_black()),
+                "best": best.contains(&rating.mv),
+            })
         })
         .collect();
     object.insert("moves".into(), json!(moves));
@@ -420,7 +422,7 @@ pub fn position(values: &BoardValues, request: &Request) -> Result<Json, ApiErro
 /// position to the end of the game (at most `PRINCIPAL_VARIATION_LIMIT`),
 /// and the result it reaches.
 pub fn mainline(values: &BoardValues, request: &Request) -> Result<Json, ApiError> {
-    let mut object = position_fields(values, request);
+    let mut object = position_fields("mainline", values, request);
     let game = &request.game;
     let board = *game.board();
     let (line, end) = if game.is_over() {
@@ -436,29 +438,18 @@ pub fn mainline(values: &BoardValues, request: &Request) -> Result<Json, ApiErro
     let steps: Vec<Json> = line
         .iter()
         .map(|mv: &Move| {
-            let step = json!({ "colour": colour_word(colour), "move": mv.name(&board) });
+            let step = json!({ "colour": colour_word(colour), "point": mv.name(&board) });
             colour = colour.opposite();
             step
         })
         .collect();
     object.insert("mainline".into(), json!(steps));
-    match end.ending() {
-        Some(ending) => {
-            let mut tail = Map::new();
-            ended_fields(&mut tail, request, ending);
-            object.insert("ending".into(), tail["ending"].clone());
-            object.insert("result".into(), tail["result"].clone());
-            object.insert("black_margin".into(), tail["black_margin"].clone());
-        }
-        None => {
-            object.insert(
-                "ending".into(),
-                json!(format!("the limit of {PRINCIPAL_VARIATION_LIMIT} moves")),
-            );
-            object.insert("result".into(), Json::Null);
-            object.insert("black_margin".into(), Json::Null);
-        }
-    }
+    let (ended, result) = match end.ending() {
+        Some(ending) => ending_json(request, ending),
+        None => (Json::Null, Json::Null),
+    };
+    object.insert("ended".into(), ended);
+    object.insert("result".into(), result);
     Ok(Json::Object(object))
 }
 
@@ -483,31 +474,43 @@ mod tests {
     #[test]
     fn a_position_lists_every_move_best_first_with_the_pass() {
         let json = answer("3x3", &[("moves", "B2")]).unwrap();
+        assert_eq!(json["kind"], "position");
         assert_eq!(json["to_move"], "white");
-        assert_eq!(json["result"], "B+9");
-        assert_eq!(json["outcome"], "loss");
-        assert_eq!(json["margin"], 9);
-        assert_eq!(json["black_margin"], 9);
+        assert_eq!(
+            json["result"],
+            json!({"winner": "black", "margin": 9, "plies": 14, "score": "B+9"})
+        );
+        assert_eq!(json["label"], "-9");
+        assert_eq!(
+            json["value"],
+            json!({
+                "black_can_force": {"margin": 9, "plies": 14},
+                "white_can_force": {"margin": -9, "plies": 16},
+            })
+        );
         let moves = json["moves"].as_array().unwrap();
         assert_eq!(moves.len(), 9, "8 points and pass");
-        assert!(moves.iter().any(|m| m["move"] == "pass"));
+        assert!(moves.iter().any(|m| m["point"] == "pass"));
         assert!(moves
             .iter()
-            .all(|m| m["label"] == "-9" && m["best"] == true));
+            .all(|m| m["label"] == "-9" && m["best"] == true && m["outcome"]["winner"] == "black"));
         let drawn = answer("3x3", &[("moves", "B2"), ("komi", "9")]).unwrap();
-        assert_eq!(drawn["moves"][0]["move"], "pass", "a draw passes first");
-        assert_eq!(drawn["outcome"], "draw");
-        assert_eq!(drawn["plies"], Json::Null);
+        assert_eq!(drawn["moves"][0]["point"], "pass", "a draw passes first");
+        assert_eq!(
+            drawn["result"],
+            json!({"winner": null, "margin": 0, "plies": null, "score": "0"})
+        );
     }
 
     #[test]
     fn an_exact_komi_gives_exact_margins() {
         let json = answer("3x3", &[("komi", "9.0000001")]).unwrap();
-        assert_eq!(json["result"], "W+0.0000001");
-        assert_eq!(json["black_margin"], -0.0000001);
+        assert_eq!(json["result"]["score"], "W+0.0000001");
+        assert_eq!(json["result"]["winner"], "white");
+        assert_eq!(json["result"]["margin"], 0.0000001);
         let huge = answer("3x3", &[("komi", "-1e300")]).unwrap();
-        assert_eq!(huge["outcome"], "win");
-        assert_eq!(huge["margin"], 1e300);
+        assert_eq!(huge["result"]["winner"], "black");
+        assert_eq!(huge["result"]["margin"], 1e300);
     }
 
     #[test]
@@ -560,13 +563,18 @@ mod tests {
         let values = Tablebase::new().values(board).unwrap();
         let request = Request::parse(board, &query(&[])).unwrap();
         let line = mainline(&values, &request).unwrap();
-        assert_eq!(line["result"], "B+9");
-        assert_eq!(line["mainline"][0]["move"], "B2");
+        assert_eq!(line["kind"], "mainline");
+        assert_eq!(line["result"]["score"], "B+9");
+        assert_eq!(line["ended"], "passes");
+        assert_eq!(line["mainline"][0]["point"], "B2");
         let steps = line["mainline"].as_array().unwrap();
-        assert_eq!(steps.last().unwrap()["move"], "pass");
+        assert_eq!(steps.last().unwrap()["point"], "pass");
         let over = answer("3x3", &[("moves", "B2,pass,pass"), ("komi", "0.5")]).unwrap();
-        assert_eq!(over["over"], true);
-        assert_eq!(over["result"], "B+8.5");
+        assert_eq!(over["ended"], "passes");
+        assert_eq!(
+            over["result"],
+            json!({"winner": "black", "margin": 8.5, "plies": null, "score": "B+8.5"})
+        );
         assert_eq!(over["moves"], json!([]));
     }
 }

@@ -90,24 +90,27 @@ function draw() {
       add("circle", { cx: x(p.column), cy: y(p.top), r: CELL * 0.45, fill, stroke: "#000" });
     }
   }
+  // A move's result for the player making it: win, draw or loss.
+  const word = (result) =>
+    result.winner === null ? "draw" : result.winner === a.to_move ? "win" : "loss";
   let passLabel = "-";
   a.moves.forEach((move, i) => {
-    if (move.move === "pass") {
-      passLabel = move.label + " (" + move.outcome + ")";
+    if (move.point === "pass") {
+      passLabel = move.label + " (" + word(move.outcome) + ")";
       return;
     }
-    const p = point(move.move, s.rows);
+    const p = point(move.point, s.rows);
     if (i === 0) {
       add("circle", { cx: x(p.column), cy: y(p.top), r: CELL * 0.42, fill: "none", stroke: "#00f", "stroke-width": 2 });
     }
-    add("circle", { cx: x(p.column), cy: y(p.top), r: CELL * 0.3, class: move.outcome, "data-move": move.move, opacity: 0.8 });
+    add("circle", { cx: x(p.column), cy: y(p.top), r: CELL * 0.3, class: word(move.outcome), "data-move": move.point, opacity: 0.8 });
     add("text", { x: x(p.column), y: y(p.top), class: "label" }, move.label);
   });
   $("passValue").textContent = passLabel;
   const side = a.to_move;
-  $("status").textContent = a.over
-    ? "game over (" + a.ending + "): " + a.result
-    : side + " to play; perfect play gives " + a.result + " at komi " + a.komi_text;
+  $("status").textContent = a.ended
+    ? "game over (" + a.ended + "): " + a.result.score
+    : side + " to play; perfect play gives " + a.result.score + " at komi " + a.komi_text;
   svg.onclick = (event) => {
     const move = event.target.getAttribute("data-move");
     if (move) play(move);
@@ -164,7 +167,8 @@ $("redo").onclick = () => {
 $("perfect").onclick = async () => {
   try {
     const line = await get(boardPath() + "/mainline?" + query(state.moves));
-    $("line").textContent = line.mainline.map((step) => step.move).join(" ") + "  (" + line.result + ")";
+    const end = line.result ? line.result.score : "the line goes on";
+    $("line").textContent = line.mainline.map((step) => step.point).join(" ") + "  (" + end + ")";
   } catch (error) {
     $("error").textContent = error.message;
   }

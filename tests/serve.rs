@@ -383,6 +383,7 @@ mod with_serve {
         assert!(built.status.success(), "{}", built.stderr);
         let server = Server::start(&["--tables", folder.path().to_str().unwrap()]);
         let boards = server.ok("/v1/boards");
+        assert_eq!(boards["kind"], "boards");
         let names: Vec<&str> = boards["boards"]
             .as_array()
             .unwrap()

@@ -242,6 +242,7 @@ fn boards_json(boards: &Boards) -> Json {
         })
         .collect();
     json!({
+        "kind": "boards",
         "boards": list,
         "solve_on_the_spot": {
             "max_states": SOLVE_ON_THE_SPOT_STATES,

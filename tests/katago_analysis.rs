@@ -22,6 +22,12 @@ fn answers(queries: &[Json]) -> Vec<Json> {
         .collect()
 }
 
+fn text(value: &Json) -> &str {
+    value
+        .as_str()
+        .unwrap_or_else(|| panic!("not a string: {value}"))
+}
+
 /// Black's lead in an `outcome` of `analyze position --json`.
 fn black_lead(outcome: &Json) -> f64 {
     let margin = outcome["margin"].as_f64().unwrap();
@@ -187,6 +193,12 @@ fn bad_queries_get_katagos_errors_and_the_engine_goes_on() {
         assert!(!answer["error"].as_str().unwrap().is_empty(), "{answer}");
         assert!(answer.get("moveInfos").is_none(), "{answer}");
     }
+    // KaTrain looks for KataGo's words to tell an illegal move.
+    assert!(
+        text(&answers[3]["error"]).starts_with("Illegal move 1"),
+        "{}",
+        answers[3]
+    );
     assert_eq!(answers[9]["id"], "good");
     assert_eq!(answers[9]["turnNumber"], 0);
     assert!(!answers[9]["moveInfos"].as_array().unwrap().is_empty());

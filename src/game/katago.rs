@@ -215,7 +215,7 @@ impl Analyzer {
             game.play(colour, mv).map_err(|_| {
                 fault(
                     "moves",
-                    format!("illegal move {number}: {}", move_name(&board, mv)),
+                    format!("Illegal move {number}: {}", move_name(&board, mv)),
                 )
             })?;
             games.push(game.clone());

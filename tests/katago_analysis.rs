@@ -206,3 +206,82 @@ fn bad_queries_get_katagos_errors_and_the_engine_goes_on() {
     assert!(answers[10]["version"].is_string());
     assert_eq!(answers[11], queries[10]);
 }
+
+/// Runs `python -m ARGUMENTS` (or the venv's program), failing the test
+/// with what it wrote if it fails.
+fn run(program: &std::path::Path, arguments: &[&str]) {
+    let output = std::process::Command::new(program)
+        .args(arguments)
+        .output()
+        .unwrap_or_else(|e| panic!("{}: {e}", program.display()));
+    assert!(
+        output.status.success(),
+        "{} {arguments:?}: {}{}",
+        program.display(),
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+/// KaTrain's own engine client (`katrain.core.engine.KataGoEngine`, from
+/// PyPI into a fresh venv: KaTrain without its GUI dependencies, with Kivy
+/// and pysgf, which its engine module imports) starts smallgo as it starts
+/// KataGo, sends its query for a 3x3 position, and reads back the scores,
+/// the ownership and each move's points lost as analyze position gives
+/// them (`tests/katrain/engine.py`).
+#[test]
+fn katrains_engine_client_reads_the_answers() {
+    let folder = tempfile::tempdir().unwrap();
+    let venv = folder.path().join("venv");
+    run(
+        std::path::Path::new("python3"),
+        &["-m", "venv", venv.to_str().unwrap()],
+    );
+    let pip = venv.join("bin/pip");
+    run(&pip, &["install", "-q", "kivy", "pysgf"]);
+    run(&pip, &["install", "-q", "--no-deps", "katrain"]);
+    let out = folder.path().join("katrain.json");
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/katrain/engine.py");
+    let binary = env!("CARGO_BIN_EXE_smallgo");
+    run(
+        &venv.join("bin/python"),
+        &[script, binary, out.to_str().unwrap(), "0.5", "B2", "A1"],
+    );
+    let read: Json = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(read["errors"], json!([]), "{read}");
+    assert_eq!(read["command"][1], "analysis", "{read}");
+    assert_eq!(read["completed"], true, "{read}");
+    assert_eq!(read["next_player"], "B");
+    let position: Json = serde_json::from_str(
+        smallgo(&[
+            "analyze", "position", "3x3", "--json", "--komi", "0.5", "B2", "A1",
+        ])
+        .stdout
+        .trim(),
+    )
+    .unwrap();
+    let root = black_lead(&position["result"]);
+    assert_eq!(read["score"].as_f64(), Some(root), "{read}");
+    assert_eq!(
+        read["ownership"].as_array().map(Vec::len),
+        Some(9),
+        "{read}"
+    );
+    let expected = position["moves"].as_array().unwrap();
+    let candidates = read["candidates"].as_array().unwrap();
+    assert_eq!(candidates.len(), expected.len(), "{read}");
+    for candidate in candidates {
+        let listed = expected
+            .iter()
+            .find(|m| m["point"] == candidate["move"])
+            .unwrap_or_else(|| panic!("{candidate} not in {position}"));
+        let lead = black_lead(&listed["outcome"]);
+        assert_eq!(candidate["scoreLead"].as_f64(), Some(lead), "{candidate}");
+        // Black to move: the points lost are the root's lead less the move's.
+        assert_eq!(
+            candidate["pointsLost"].as_f64(),
+            Some(root - lead),
+            "{candidate}"
+        );
+    }
+}

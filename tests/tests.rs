@@ -22,6 +22,7 @@ mod gtp_analysis;
 mod gtp_protocol;
 mod gtp_regress;
 mod json;
+mod katago_analysis;
 mod layers;
 mod line_rule;
 mod matches;

@@ -24,6 +24,7 @@ macro_rules! outln {
     };
 }
 
+mod analysis;
 mod analyze;
 mod bench;
 mod build;
@@ -185,6 +186,9 @@ enum Command {
     /// Serve the tables over HTTP as a JSON API (feature `serve`): every
     /// move's value, the perfect line, the boards (docs/serve.md).
     Serve(serve::ServeArguments),
+    /// KataGo's JSON analysis engine on standard input and output, for
+    /// KaTrain and scripts (docs/gtp.md#katagos-analysis-engine).
+    Analysis(analysis::AnalysisArguments),
 }
 
 #[derive(Args, Debug)]
@@ -492,6 +496,7 @@ pub fn run(arguments: impl IntoIterator<Item = OsString>) -> ExitCode {
         Some(Command::Count(arguments)) => count::run(&arguments),
         Some(Command::Solve(arguments)) => solve::run(&arguments),
         Some(Command::Serve(arguments)) => serve::run(&arguments),
+        Some(Command::Analysis(arguments)) => analysis::run(&arguments),
         Some(Command::Review(review)) => review::run(
             &review.game,
             review::ReviewOptions {

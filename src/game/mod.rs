@@ -19,6 +19,7 @@
 //! but they change neither the result nor whether the game is over; undo
 //! back past the end reopens the game.
 
+pub mod katago;
 pub mod ownership;
 pub mod perfect;
 pub mod problem;

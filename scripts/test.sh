@@ -15,6 +15,9 @@
 #   download: the system's Chromium is used). npm comes with Debian's
 #   nodejs as the package npm; a nodejs that brings its own npm (and
 #   conflicts with Debian's) is left as it is.
+# - Python with venv runs KaTrain's own engine client against
+#   `smallgo analysis` (tests/katago_analysis.rs, tests/katrain/engine.py):
+#   the test installs KaTrain from PyPI into a fresh venv.
 #
 # As root the packages are installed with apt-get; otherwise the script
 # checks they are there and names the missing ones. `--no-install` skips
@@ -25,7 +28,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(gnugo libopenmpi-dev openmpi-bin libclang-14-dev chromium nodejs)
+packages=(gnugo libopenmpi-dev openmpi-bin libclang-14-dev chromium nodejs python3 python3-venv)
 install=yes
 for argument in "$@"; do
   case "$argument" in

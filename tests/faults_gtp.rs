@@ -11,7 +11,6 @@ use std::fs;
 use std::io::Read;
 use std::os::unix::fs::FileTypeExt;
 use std::path::Path;
-use std::sync::mpsc;
 use std::thread;
 use std::time::Duration;
 
@@ -200,18 +199,39 @@ fn huge_games_are_refused() {
     assert!(review.stderr.contains("nodes"), "{}", review.stderr);
 }
 
-/// Reads what arrives on FIFO `path` on a thread of its own.
-fn read_fifo(path: &Path) -> mpsc::Receiver<String> {
-    let (sender, receiver) = mpsc::channel();
-    let path = path.to_path_buf();
-    thread::spawn(move || {
-        let mut text = String::new();
-        if let Ok(mut file) = fs::File::open(&path) {
-            let _ = file.read_to_string(&mut text);
+/// A reader of FIFO `path`, there from the moment this returns: the FIFO
+/// is opened without blocking (a reader thread that had yet to reach its
+/// `open` would leave the writer facing a FIFO nobody reads).
+fn read_fifo(path: &Path) -> fs::File {
+    use std::os::unix::fs::OpenOptionsExt;
+    fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .unwrap()
+}
+
+/// What a writer sent into the FIFO `reader` reads, up to the writer's
+/// close (the text of one SGF game fits in the pipe's buffer).
+fn fifo_text(mut reader: fs::File) -> String {
+    let start = std::time::Instant::now();
+    let mut bytes = Vec::new();
+    let mut buffer = [0u8; 4096];
+    loop {
+        match reader.read(&mut buffer) {
+            Ok(0) => break,
+            Ok(n) => bytes.extend_from_slice(&buffer[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                assert!(
+                    start.elapsed() < LIMIT,
+                    "the FIFO's writer did not close it"
+                );
+                thread::sleep(Duration::from_millis(10));
+            }
+            Err(e) => panic!("reading the FIFO: {e}"),
         }
-        let _ = sender.send(text);
-    });
-    receiver
+    }
+    String::from_utf8(bytes).unwrap()
 }
 
 /// The outputs `printsgf` and `review -o` are named: a symbolic link stays
@@ -236,7 +256,7 @@ fn check_outputs(write: &dyn Fn(&Path, &str) -> Result<(), String>) {
     make_fifo(&at("read.fifo"));
     let read = read_fifo(&at("read.fifo"));
     write(&at("read.fifo"), "read.fifo").unwrap();
-    let text = read.recv_timeout(LIMIT).expect("the FIFO's reader ends");
+    let text = fifo_text(read);
     assert!(text.starts_with("(;"), "{text:?}");
     // A FIFO nobody reads, and a folder.
     make_fifo(&at("unread.fifo"));

@@ -2,7 +2,9 @@
 //! every position of a game, before and after each move, from the tables
 //! the engine plays with. A mistake is a move that changes the result: a
 //! win turned into a draw or a loss, a draw into a loss, or a smaller
-//! margin. The review is printed (with `--json` as one `review` object,
+//! margin. Each move's points lost are the mover's exact margin before it
+//! less the margin after it (a draw counts as 0), and each player gets a
+//! summary: moves, mistakes, points lost. The review is printed (with `--json` as one `review` object,
 //! `docs/json.md`), and OUT.sgf gets the game (its game
 //! information, such as the players, result and date, and its root comment
 //! kept as they were) with comments,
@@ -83,6 +85,139 @@ pub struct Reviewed {
     pub best: Vec<Move>,
     /// Perfect play from the position before a mistake.
     pub perfect_line: Vec<Move>,
+    /// The mover's exact margin before the move minus after it (0 for a
+    /// move that keeps the best result; a draw counts as a margin of 0);
+    /// `None` after the end.
+    pub points_lost: Option<Exact>,
+}
+
+/// An exact signed decimal, for points lost and their sums (a komi may
+/// have any number of fraction digits).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Exact {
+    negative: bool,
+    /// The magnitude's digits, least significant first, at `scale`
+    /// fraction digits.
+    digits: Vec<u8>,
+    scale: usize,
+}
+
+impl Exact {
+    /// Reads `-?digits(.digits)?`, as `Komi` writes margins.
+    fn parse(text: &str) -> Exact {
+        let (negative, body) = match text.strip_prefix('-') {
+            Some(body) => (true, body),
+            None => (false, text),
+        };
+        let (integer, fraction) = body.split_once('.').unwrap_or((body, ""));
+        let digits = integer
+            .bytes()
+            .chain(fraction.bytes())
+            .rev()
+            .map(|b| b - b'0')
+            .collect();
+        Exact {
+            negative,
+            digits,
+            scale: fraction.len(),
+        }
+        .normalized()
+    }
+
+    fn normalized(mut self) -> Exact {
+        while self.scale > 0 && self.digits.first() == Some(&0) {
+            self.digits.remove(0);
+            self.scale -= 1;
+        }
+        while self.digits.last() == Some(&0) {
+            self.digits.pop();
+        }
+        if self.digits.is_empty() {
+            self.negative = false;
+            self.scale = 0;
+        }
+        self
+    }
+
+    /// The magnitude's digits at `scale >= self.scale`, `length` of them.
+    fn at(&self, scale: usize, length: usize) -> Vec<u8> {
+        let mut digits = vec![0; scale - self.scale];
+        digits.extend(&self.digits);
+        digits.resize(length, 0);
+        digits
+    }
+
+    fn negated(&self) -> Exact {
+        Exact {
+            negative: !self.negative,
+            ..self.clone()
+        }
+        .normalized()
+    }
+
+    fn sum(&self, other: &Exact) -> Exact {
+        let scale = self.scale.max(other.scale);
+        let length = 1
+            + (self.digits.len() + scale - self.scale)
+                .max(other.digits.len() + scale - other.scale);
+        let (a, b) = (self.at(scale, length), other.at(scale, length));
+        if self.negative == other.negative {
+            let mut carry = 0;
+            let mut out = Vec::with_capacity(length);
+            for (x, y) in a.iter().zip(&b) {
+                let d = x + y + carry;
+                out.push(d % 10);
+                carry = d / 10;
+            }
+            return Exact {
+                negative: self.negative,
+                digits: out,
+                scale,
+            }
+            .normalized();
+        }
+        // Opposite signs: the larger magnitude less the smaller one.
+        let a_larger = a.iter().rev().cmp(b.iter().rev()) != std::cmp::Ordering::Less;
+        let (big, small, negative) = if a_larger {
+            (a, b, self.negative)
+        } else {
+            (b, a, other.negative)
+        };
+        let mut borrow = 0;
+        let mut out = Vec::with_capacity(length);
+        for (x, y) in big.iter().zip(&small) {
+            let (x, y) = (*x as i8, *y as i8 + borrow);
+            if x >= y {
+                out.push((x - y) as u8);
+                borrow = 0;
+            } else {
+                out.push((x + 10 - y) as u8);
+                borrow = 1;
+            }
+        }
+        Exact {
+            negative,
+            digits: out,
+            scale,
+        }
+        .normalized()
+    }
+
+    /// The number as it reads: `3.5`, `0`, `-2`.
+    pub fn text(&self) -> String {
+        if self.digits.is_empty() {
+            return "0".to_string();
+        }
+        let mut digits: Vec<u8> = self.digits.clone();
+        digits.resize(digits.len().max(self.scale + 1), 0);
+        let text: String = digits.iter().rev().map(|d| (b'0' + d) as char).collect();
+        let (integer, fraction) = text.split_at(text.len() - self.scale);
+        format!(
+            "{}{integer}{}{fraction}",
+            if self.negative { "-" } else { "" },
+            if fraction.is_empty() { "" } else { "." }
+        )
+    }
 }
 
 /// A reviewed game.
@@ -158,6 +293,7 @@ pub fn review(text: &str, options: &ReviewOptions) -> Result<Review, String> {
                 verdict: Verdict::AfterTheEnd,
                 best: Vec::new(),
                 perfect_line: Vec::new(),
+                points_lost: None,
             });
             continue;
         }
@@ -188,6 +324,10 @@ pub fn review(text: &str, options: &ReviewOptions) -> Result<Review, String> {
             _ => Vec::new(),
         };
         let black_view = |outcome: &Outcome| outcome.black_margin(colour.is_black());
+        let mover_exact = |outcome: &Outcome| {
+            Exact::parse(&komi.mover_margin_text(black_view(outcome), colour.is_black()))
+        };
+        let points_lost = mover_exact(&best).sum(&mover_exact(&played.outcome).negated());
         moves.push(Reviewed {
             colour,
             mv,
@@ -200,6 +340,7 @@ pub fn review(text: &str, options: &ReviewOptions) -> Result<Review, String> {
             verdict,
             best: keeping,
             perfect_line,
+            points_lost: Some(points_lost),
         });
         game.play(colour, mv).map_err(|_| illegal())?;
     }
@@ -212,6 +353,14 @@ pub fn review(text: &str, options: &ReviewOptions) -> Result<Review, String> {
     })
 }
 
+fn colour_name(colour: Colour) -> &'static str {
+    if colour.is_black() {
+        "black"
+    } else {
+        "white"
+    }
+}
+
 /// Moves by their GTP names, space separated.
 fn move_names(board: &Board, moves: &[Move]) -> String {
     moves
@@ -221,7 +370,34 @@ fn move_names(board: &Board, moves: &[Move]) -> String {
         .join(" ")
 }
 
+/// One player's moves in a review.
+#[derive(Clone, Debug, Default)]
+pub struct Summary {
+    /// Moves reviewed (those after the end aside).
+    pub moves: usize,
+    /// Moves that changed who wins or gave up a draw or a win.
+    pub mistakes: usize,
+    /// Points lost over all its moves.
+    pub points_lost: Exact,
+}
+
 impl Review {
+    /// Black's and White's summaries.
+    pub fn summaries(&self) -> [(Colour, Summary); 2] {
+        [Colour::Black, Colour::White].map(|colour| {
+            let mut summary = Summary::default();
+            for reviewed in self.moves.iter().filter(|m| m.colour == colour) {
+                let Some(lost) = &reviewed.points_lost else {
+                    continue;
+                };
+                summary.moves += 1;
+                summary.mistakes += (reviewed.verdict == Verdict::Mistake) as usize;
+                summary.points_lost = summary.points_lost.sum(lost);
+            }
+            (colour, summary)
+        })
+    }
+
     /// The review as text, a line a move.
     pub fn text(&self) -> String {
         let board = &self.board;
@@ -254,8 +430,12 @@ impl Review {
                             )
                         }
                     };
+                    let lost = reviewed
+                        .points_lost
+                        .as_ref()
+                        .map_or(String::new(), Exact::text);
                     format!(
-                        "{head} {:>7} -> {:<7} {note}",
+                        "{head} {:>7} -> {:<7} lost {lost:<4} {note}",
                         reviewed.before, reviewed.after
                     )
                 }
@@ -264,6 +444,15 @@ impl Review {
             out.push('\n');
         }
         out.push_str(&format!("{mistakes} moves changed the result\n"));
+        for (colour, summary) in self.summaries() {
+            out.push_str(&format!(
+                "{}: {} moves, {} mistakes, {} points lost\n",
+                colour_name(colour),
+                summary.moves,
+                summary.mistakes,
+                summary.points_lost.text()
+            ));
+        }
         out
     }
 
@@ -314,7 +503,24 @@ impl Review {
                 )
                 .with("best_moves", json::moves(board, &reviewed.best))
                 .with("perfect_line", json::moves(board, &reviewed.perfect_line))
+                .with(
+                    "points_lost",
+                    reviewed
+                        .points_lost
+                        .as_ref()
+                        .map(|lost| Json::decimal(&lost.text())),
+                )
         });
+        let mut players = Json::object();
+        for (colour, summary) in self.summaries() {
+            players = players.with(
+                colour_name(colour),
+                Json::object()
+                    .with("moves", summary.moves)
+                    .with("mistakes", summary.mistakes)
+                    .with("points_lost", Json::decimal(&summary.points_lost.text())),
+            );
+        }
         let changed = self
             .moves
             .iter()
@@ -330,6 +536,7 @@ impl Review {
             .with("to_move", json::colour(self.record.first_to_play()))
             .with("moves", Json::list(moves))
             .with("changed", changed)
+            .with("players", players)
     }
 
     /// The game as SGF with the review in it.
@@ -504,5 +711,27 @@ pub fn run(game: &Path, options: ReviewOptions) -> ExitCode {
     match written {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => super::output_failed(&error),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Exact;
+
+    fn sum(a: &str, b: &str) -> String {
+        Exact::parse(a).sum(&Exact::parse(b)).text()
+    }
+
+    #[test]
+    fn exact_sums_keep_every_digit_and_sign() {
+        assert_eq!(sum("3.5", "7"), "10.5");
+        assert_eq!(sum("8.9999999", "-0.0000001"), "8.9999998");
+        assert_eq!(sum("0.0000001", "-8.9999999"), "-8.9999998");
+        assert_eq!(sum("-2.75", "-0.25"), "-3");
+        assert_eq!(sum("4.5", "-4.5"), "0");
+        assert_eq!(sum("0", "-0.5"), "-0.5");
+        assert_eq!(sum("99.99", "0.01"), "100");
+        assert_eq!(Exact::parse("-0").text(), "0");
+        assert_eq!(Exact::parse("12.50").text(), "12.5");
     }
 }

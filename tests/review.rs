@@ -147,6 +147,48 @@ fn review_agrees_with_the_engine_and_writes_readable_sgf() {
         for node in main.iter().skip(1) {
             assert!(node.get("C").is_some(), "{name}: a move without a comment");
         }
+        // The analysis properties Sabaki and ogatak read back: Black's win
+        // chance and score lead after each move, as V and GB/GW/DM say,
+        // and at the root the value before the first move.
+        let values: Vec<&(String, String, f64, String)> = lines.iter().flatten().collect();
+        let mut analysed = 0;
+        for (i, node) in main.iter().enumerate() {
+            let Some(v) = node.get("V") else {
+                continue;
+            };
+            let one = |name: &str| node.get(name).map(|values| values[0].clone());
+            let expected_chance = match (one("GB"), one("GW"), one("DM")) {
+                (Some(_), None, None) => "100",
+                (None, Some(_), None) => "0",
+                (None, None, Some(_)) => "50",
+                other => panic!("{name}: node {i}: {other:?}"),
+            };
+            assert_eq!(
+                one("SBKV").as_deref(),
+                Some(expected_chance),
+                "{name}: node {i}"
+            );
+            assert_eq!(
+                one("OGSC").as_deref(),
+                Some(v[0].as_str()),
+                "{name}: node {i}"
+            );
+            analysed += 1;
+        }
+        assert_eq!(analysed, values.len(), "{name}: a reviewed move without V");
+        if let Some(Some((first_before, _, _, _))) = lines.first() {
+            let root = |key: &str| main[0].get(key).map(|values| values[0].clone());
+            let ogsc: f64 = root("OGSC").expect("root OGSC").parse().unwrap();
+            assert_eq!(ogsc, margin(first_before), "{name}: root OGSC");
+            let chance = if ogsc > 0.0 {
+                "100"
+            } else if ogsc < 0.0 {
+                "0"
+            } else {
+                "50"
+            };
+            assert_eq!(root("SBKV").as_deref(), Some(chance), "{name}: root SBKV");
+        }
         reviewed += 1;
     }
     assert!(reviewed >= 4);

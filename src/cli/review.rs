@@ -11,8 +11,9 @@
 //! the standard move and position properties (`BM` a move that changes who
 //! wins or draws, `DO` one that only gives up points, `TE` the only move
 //! that keeps the result; `GB`, `GW` or `DM` for who wins after it; `V` the
-//! exact margin for Black) and the perfect line as a variation at each
-//! mistake.
+//! exact margin for Black; `SBKV` and `OGSC`, the win chance and score
+//! lead Sabaki and ogatak read back) and the perfect line as a variation
+//! at each mistake.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -571,7 +572,7 @@ impl Review {
             }
         }
         let note = format!(
-            "Reviewed by smallgo at komi {}: exact values from its tables. BM marks a move that changes who wins (or the draw), DO one that only gives up points, TE the only move that keeps the result; V is Black's margin with perfect play after the move.",
+            "Reviewed by smallgo at komi {}: exact values from its tables. BM marks a move that changes who wins (or the draw), DO one that only gives up points, TE the only move that keeps the result; V is Black's margin with perfect play after the move; SBKV is Black's chance to win (100, 50 for a draw, 0) and OGSC Black's score lead, read back by Sabaki and ogatak.",
             self.komi.text()
         );
         // The game's own comment stays first, the review's note after it.
@@ -580,6 +581,13 @@ impl Review {
             _ => note,
         };
         root.push_str(&format!("C[{}]", sgf::escape(&comment)));
+        if let Some(first) = self
+            .moves
+            .first()
+            .filter(|m| m.verdict != Verdict::AfterTheEnd)
+        {
+            root.push_str(&self.analysis_properties(first.before_margin));
+        }
         let mut out = root;
         let mut variations: Vec<String> = Vec::new();
         for reviewed in &self.moves {
@@ -647,7 +655,28 @@ impl Review {
             "DM[1]"
         });
         node.push_str(&format!("V[{}]", self.komi.mover_margin_text(margin, true)));
+        node.push_str(&self.analysis_properties(margin));
         node
+    }
+
+    /// The properties analysis tools read back without a new run, for a
+    /// position Black's margin at the stand-in komi `margin` after
+    /// perfect play: `SBKV` Black's chance to win in percent (Sabaki
+    /// writes and reads it; ogatak reads it for its graph), 100, 0 or 50
+    /// for a draw, and `OGSC` Black's score lead (ogatak writes it): the
+    /// exact margin, 0 for a draw.
+    fn analysis_properties(&self, margin: f64) -> String {
+        let chance = if margin > 0.0 {
+            "100"
+        } else if margin < 0.0 {
+            "0"
+        } else {
+            "50"
+        };
+        format!(
+            "SBKV[{chance}]OGSC[{}]",
+            self.komi.mover_margin_text(margin, true)
+        )
     }
 
     /// The perfect line at a mistake, as a variation's nodes.

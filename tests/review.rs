@@ -365,3 +365,79 @@ fn review_keeps_the_games_own_properties_and_comment() {
     );
     assert!(reviewed.contains("Reviewed by smallgo"), "{reviewed}");
 }
+
+/// `--plot FILE` writes the score graph as SVG: one circle a reviewed move,
+/// higher on the page where Black's score lead after the move is larger.
+#[cfg(feature = "plot")]
+#[test]
+fn review_plot_is_svg_with_one_point_per_move() {
+    let folder = tempfile::tempdir().unwrap();
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("gtp-tests/sgf/gnugo-selfplay-4x4.sgf");
+    let plot = folder.path().join("score.svg");
+    let output = smallgo(&[
+        "review",
+        file.to_str().unwrap(),
+        "--json",
+        "--plot",
+        plot.to_str().unwrap(),
+    ]);
+    let review = crate::json::object(&output, "review");
+    let leads: Vec<f64> = review["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["verdict"] != "after the end")
+        .map(|m| black_margin(&m["after"]))
+        .collect();
+    let svg = std::fs::read_to_string(&plot).unwrap();
+    assert!(
+        svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"),
+        "{svg}"
+    );
+    let heights: Vec<f64> = svg
+        .lines()
+        .filter(|l| l.starts_with("<circle"))
+        .map(|l| {
+            let at = l.find("cy=\"").unwrap() + 4;
+            l[at..].split('"').next().unwrap().parse().unwrap()
+        })
+        .collect();
+    assert_eq!(heights.len(), leads.len(), "one point a move");
+    assert!(
+        leads.iter().any(|&l| l != leads[0]),
+        "the game's lead never changes"
+    );
+    for i in 0..leads.len() {
+        for j in 0..leads.len() {
+            if leads[i] > leads[j] {
+                assert!(heights[i] < heights[j], "moves {} and {}", i + 1, j + 1);
+            }
+        }
+    }
+}
+
+/// Without feature `plot`, `--plot` is refused by name and nothing is
+/// written.
+#[cfg(not(feature = "plot"))]
+#[test]
+fn review_plot_without_the_feature_is_refused() {
+    let folder = tempfile::tempdir().unwrap();
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("gtp-tests/sgf/gnugo-selfplay-3x3.sgf");
+    let plot = folder.path().join("score.svg");
+    let out = folder.path().join("out.sgf");
+    let output = smallgo(&[
+        "review",
+        file.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--plot",
+        plot.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        output.stderr.contains("--plot") && output.stderr.contains("feature plot"),
+        "{}",
+        output.stderr
+    );
+    assert!(!plot.exists() && !out.exists(), "a file was written");
+}

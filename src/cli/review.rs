@@ -45,6 +45,8 @@ pub struct ReviewOptions {
     pub tables: Option<PathBuf>,
     /// Print the review as one JSON line instead of text.
     pub json: bool,
+    /// Where to write the score graph (SVG).
+    pub plot: Option<PathBuf>,
 }
 
 /// How a move compares with the best one.
@@ -540,6 +542,67 @@ impl Review {
             .with("players", players)
     }
 
+    /// Black's exact score lead after each reviewed move (0 for a draw),
+    /// by move number.
+    #[cfg(feature = "plot")]
+    pub fn score_leads(&self) -> Vec<(usize, f64)> {
+        self.moves
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| m.verdict != Verdict::AfterTheEnd)
+            .map(|(i, m)| {
+                let lead = self.komi.mover_margin_text(m.after_margin, true);
+                (i + 1, lead.parse().unwrap_or(m.after_margin))
+            })
+            .collect()
+    }
+
+    /// The score graph as SVG: Black's score lead after each move, a line
+    /// through one circle a move, the zero line (a draw) across; no text,
+    /// so no font is needed.
+    #[cfg(feature = "plot")]
+    pub fn plot(&self) -> Result<String, String> {
+        use plotters::prelude::*;
+        let leads = self.score_leads();
+        let last = leads.last().map_or(1, |&(n, _)| n.max(1));
+        let top = leads.iter().map(|&(_, y)| y.abs()).fold(1.0, f64::max) * 1.1;
+        let mut svg = String::new();
+        {
+            let root = SVGBackend::with_string(&mut svg, (640, 360)).into_drawing_area();
+            let failed = |e: &dyn std::fmt::Display| format!("cannot draw the graph: {e}");
+            root.fill(&WHITE).map_err(|e| failed(&e))?;
+            let mut chart = ChartBuilder::on(&root)
+                .margin(20)
+                .build_cartesian_2d(0f64..last as f64, -top..top)
+                .map_err(|e| failed(&e))?;
+            chart
+                .draw_series(LineSeries::new(
+                    [(0.0, 0.0), (last as f64, 0.0)],
+                    BLACK.mix(0.3),
+                ))
+                .map_err(|e| failed(&e))?;
+            let points: Vec<(f64, f64)> = leads.iter().map(|&(n, y)| (n as f64, y)).collect();
+            chart
+                .draw_series(LineSeries::new(points.iter().copied(), BLUE))
+                .map_err(|e| failed(&e))?;
+            chart
+                .draw_series(
+                    points
+                        .iter()
+                        .map(|&point| Circle::new(point, 3, BLUE.filled())),
+                )
+                .map_err(|e| failed(&e))?;
+            root.present().map_err(|e| failed(&e))?;
+        }
+        Ok(svg)
+    }
+
+    /// Without feature `plot` there is no graph.
+    #[cfg(not(feature = "plot"))]
+    pub fn plot(&self) -> Result<String, String> {
+        Err("this smallgo was built without feature plot (cargo build --features plot)".to_string())
+    }
+
     /// The game as SGF with the review in it.
     pub fn sgf(&self) -> String {
         let board = &self.board;
@@ -723,12 +786,30 @@ pub fn run(game: &Path, options: ReviewOptions) -> ExitCode {
             return ExitCode::from(EXIT_FAILURE);
         }
     };
+    // The graph is drawn before anything is written, so that a graph that
+    // cannot be drawn leaves no file behind.
+    let svg = match options.plot.as_ref().map(|_| review.plot()).transpose() {
+        Ok(svg) => svg,
+        Err(error) => {
+            eprintln!("smallgo: review: --plot: {error}");
+            return ExitCode::from(EXIT_FAILURE);
+        }
+    };
     if let Some(output) = &options.output {
         if let Err(error) = crate::common::files::write_output(output, review.sgf().as_bytes()) {
             eprintln!(
                 "smallgo: review: cannot write {}: {error}",
                 output.display()
             );
+            return ExitCode::from(EXIT_FAILURE);
+        }
+    }
+    if let Some(plot) = &options.plot {
+        let written = svg.as_ref().map(|svg| {
+            crate::common::files::write_output(plot, svg.as_bytes()).map_err(|e| e.to_string())
+        });
+        if let Some(Err(error)) = written {
+            eprintln!("smallgo: review: cannot write {}: {error}", plot.display());
             return ExitCode::from(EXIT_FAILURE);
         }
     }

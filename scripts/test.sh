@@ -22,7 +22,7 @@
 # As root the packages are installed with apt-get; otherwise the script
 # checks they are there and names the missing ones. `--no-install` skips
 # that step. The MPI build goes to its own target folder (target/mpi), and
-# the HTTP server's (feature `serve`) to target/serve, so that
+# the HTTP server's and the review plot's (features `serve`, `plot`) to target/serve, so that
 # target/release/smallgo stays the plain binary, linked to no MPI library:
 # the last step checks it.
 set -euo pipefail
@@ -79,7 +79,7 @@ fi
 # The HTTP server's tests (feature `serve`: the integration tests' module
 # `serve`, among them the page's test in headless Chromium, and its unit
 # tests), in a target folder of their own too.
-cargo test --release --features serve --target-dir target/serve --lib --test integration serve::
+cargo test --release --features serve,plot --target-dir target/serve --lib --test integration -- serve:: review::
 
 # The binary the README names must need no MPI library.
 binary=target/release/smallgo

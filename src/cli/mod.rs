@@ -300,6 +300,11 @@ struct ReviewArguments {
     #[arg(long)]
     json: bool,
 
+    /// Write the game's score graph, Black's exact score lead after each
+    /// move, to this SVG file (a build with feature `plot`).
+    #[arg(long, value_name = "FILE")]
+    plot: Option<PathBuf>,
+
     /// Folder of tables, preferred to the built-in ones, as the engine's
     /// --tables.
     #[arg(long, value_name = "DIR")]
@@ -504,6 +509,7 @@ pub fn run(arguments: impl IntoIterator<Item = OsString>) -> ExitCode {
                 output: review.output,
                 tables: review.tables,
                 json: review.json,
+                plot: review.plot,
             },
         ),
         Some(Command::Verify(verify)) => verify::run(

@@ -2,15 +2,18 @@
 //! every position of a game, before and after each move, from the tables
 //! the engine plays with. A mistake is a move that changes the result: a
 //! win turned into a draw or a loss, a draw into a loss, or a smaller
-//! margin. The review is printed (with `--json` as one `review` object,
+//! margin. Each move's points lost are the mover's exact margin before it
+//! less the margin after it (a draw counts as 0), and each player gets a
+//! summary: moves, mistakes, points lost. The review is printed (with `--json` as one `review` object,
 //! `docs/json.md`), and OUT.sgf gets the game (its game
 //! information, such as the players, result and date, and its root comment
 //! kept as they were) with comments,
 //! the standard move and position properties (`BM` a move that changes who
 //! wins or draws, `DO` one that only gives up points, `TE` the only move
 //! that keeps the result; `GB`, `GW` or `DM` for who wins after it; `V` the
-//! exact margin for Black) and the perfect line as a variation at each
-//! mistake.
+//! exact margin for Black; `SBKV` and `OGSC`, the win chance and score
+//! lead Sabaki and ogatak read back) and the perfect line as a variation
+//! at each mistake.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -42,6 +45,8 @@ pub struct ReviewOptions {
     pub tables: Option<PathBuf>,
     /// Print the review as one JSON line instead of text.
     pub json: bool,
+    /// Where to write the score graph (SVG).
+    pub plot: Option<PathBuf>,
 }
 
 /// How a move compares with the best one.
@@ -83,6 +88,139 @@ pub struct Reviewed {
     pub best: Vec<Move>,
     /// Perfect play from the position before a mistake.
     pub perfect_line: Vec<Move>,
+    /// The mover's exact margin before the move minus after it (0 for a
+    /// move that keeps the best result; a draw counts as a margin of 0);
+    /// `None` after the end.
+    pub points_lost: Option<Exact>,
+}
+
+/// An exact signed decimal, for points lost and their sums (a komi may
+/// have any number of fraction digits).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Exact {
+    negative: bool,
+    /// The magnitude's digits, least significant first, at `scale`
+    /// fraction digits.
+    digits: Vec<u8>,
+    scale: usize,
+}
+
+impl Exact {
+    /// Reads `-?digits(.digits)?`, as `Komi` writes margins.
+    fn parse(text: &str) -> Exact {
+        let (negative, body) = match text.strip_prefix('-') {
+            Some(body) => (true, body),
+            None => (false, text),
+        };
+        let (integer, fraction) = body.split_once('.').unwrap_or((body, ""));
+        let digits = integer
+            .bytes()
+            .chain(fraction.bytes())
+            .rev()
+            .map(|b| b - b'0')
+            .collect();
+        Exact {
+            negative,
+            digits,
+            scale: fraction.len(),
+        }
+        .normalized()
+    }
+
+    fn normalized(mut self) -> Exact {
+        while self.scale > 0 && self.digits.first() == Some(&0) {
+            self.digits.remove(0);
+            self.scale -= 1;
+        }
+        while self.digits.last() == Some(&0) {
+            self.digits.pop();
+        }
+        if self.digits.is_empty() {
+            self.negative = false;
+            self.scale = 0;
+        }
+        self
+    }
+
+    /// The magnitude's digits at `scale >= self.scale`, `length` of them.
+    fn at(&self, scale: usize, length: usize) -> Vec<u8> {
+        let mut digits = vec![0; scale - self.scale];
+        digits.extend(&self.digits);
+        digits.resize(length, 0);
+        digits
+    }
+
+    fn negated(&self) -> Exact {
+        Exact {
+            negative: !self.negative,
+            ..self.clone()
+        }
+        .normalized()
+    }
+
+    fn sum(&self, other: &Exact) -> Exact {
+        let scale = self.scale.max(other.scale);
+        let length = 1
+            + (self.digits.len() + scale - self.scale)
+                .max(other.digits.len() + scale - other.scale);
+        let (a, b) = (self.at(scale, length), other.at(scale, length));
+        if self.negative == other.negative {
+            let mut carry = 0;
+            let mut out = Vec::with_capacity(length);
+            for (x, y) in a.iter().zip(&b) {
+                let d = x + y + carry;
+                out.push(d % 10);
+                carry = d / 10;
+            }
+            return Exact {
+                negative: self.negative,
+                digits: out,
+                scale,
+            }
+            .normalized();
+        }
+        // Opposite signs: the larger magnitude less the smaller one.
+        let a_larger = a.iter().rev().cmp(b.iter().rev()) != std::cmp::Ordering::Less;
+        let (big, small, negative) = if a_larger {
+            (a, b, self.negative)
+        } else {
+            (b, a, other.negative)
+        };
+        let mut borrow = 0;
+        let mut out = Vec::with_capacity(length);
+        for (x, y) in big.iter().zip(&small) {
+            let (x, y) = (*x as i8, *y as i8 + borrow);
+            if x >= y {
+                out.push((x - y) as u8);
+                borrow = 0;
+            } else {
+                out.push((x + 10 - y) as u8);
+                borrow = 1;
+            }
+        }
+        Exact {
+            negative,
+            digits: out,
+            scale,
+        }
+        .normalized()
+    }
+
+    /// The number as it reads: `3.5`, `0`, `-2`.
+    pub fn text(&self) -> String {
+        if self.digits.is_empty() {
+            return "0".to_string();
+        }
+        let mut digits: Vec<u8> = self.digits.clone();
+        digits.resize(digits.len().max(self.scale + 1), 0);
+        let text: String = digits.iter().rev().map(|d| (b'0' + d) as char).collect();
+        let (integer, fraction) = text.split_at(text.len() - self.scale);
+        format!(
+            "{}{integer}{}{fraction}",
+            if self.negative { "-" } else { "" },
+            if fraction.is_empty() { "" } else { "." }
+        )
+    }
 }
 
 /// A reviewed game.
@@ -158,6 +296,7 @@ pub fn review(text: &str, options: &ReviewOptions) -> Result<Review, String> {
                 verdict: Verdict::AfterTheEnd,
                 best: Vec::new(),
                 perfect_line: Vec::new(),
+                points_lost: None,
             });
             continue;
         }
@@ -188,6 +327,10 @@ pub fn review(text: &str, options: &ReviewOptions) -> Result<Review, String> {
             _ => Vec::new(),
         };
         let black_view = |outcome: &Outcome| outcome.black_margin(colour.is_black());
+        let mover_exact = |outcome: &Outcome| {
+            Exact::parse(&komi.mover_margin_text(black_view(outcome), colour.is_black()))
+        };
+        let points_lost = mover_exact(&best).sum(&mover_exact(&played.outcome).negated());
         moves.push(Reviewed {
             colour,
             mv,
@@ -200,6 +343,7 @@ pub fn review(text: &str, options: &ReviewOptions) -> Result<Review, String> {
             verdict,
             best: keeping,
             perfect_line,
+            points_lost: Some(points_lost),
         });
         game.play(colour, mv).map_err(|_| illegal())?;
     }
@@ -212,6 +356,14 @@ pub fn review(text: &str, options: &ReviewOptions) -> Result<Review, String> {
     })
 }
 
+fn colour_name(colour: Colour) -> &'static str {
+    if colour.is_black() {
+        "black"
+    } else {
+        "white"
+    }
+}
+
 /// Moves by their GTP names, space separated.
 fn move_names(board: &Board, moves: &[Move]) -> String {
     moves
@@ -221,7 +373,34 @@ fn move_names(board: &Board, moves: &[Move]) -> String {
         .join(" ")
 }
 
+/// One player's moves in a review.
+#[derive(Clone, Debug, Default)]
+pub struct Summary {
+    /// Moves reviewed (those after the end aside).
+    pub moves: usize,
+    /// Moves that changed who wins or gave up a draw or a win.
+    pub mistakes: usize,
+    /// Points lost over all its moves.
+    pub points_lost: Exact,
+}
+
 impl Review {
+    /// Black's and White's summaries.
+    pub fn summaries(&self) -> [(Colour, Summary); 2] {
+        [Colour::Black, Colour::White].map(|colour| {
+            let mut summary = Summary::default();
+            for reviewed in self.moves.iter().filter(|m| m.colour == colour) {
+                let Some(lost) = &reviewed.points_lost else {
+                    continue;
+                };
+                summary.moves += 1;
+                summary.mistakes += (reviewed.verdict == Verdict::Mistake) as usize;
+                summary.points_lost = summary.points_lost.sum(lost);
+            }
+            (colour, summary)
+        })
+    }
+
     /// The review as text, a line a move.
     pub fn text(&self) -> String {
         let board = &self.board;
@@ -254,8 +433,12 @@ impl Review {
                             )
                         }
                     };
+                    let lost = reviewed
+                        .points_lost
+                        .as_ref()
+                        .map_or(String::new(), Exact::text);
                     format!(
-                        "{head} {:>7} -> {:<7} {note}",
+                        "{head} {:>7} -> {:<7} lost {lost:<4} {note}",
                         reviewed.before, reviewed.after
                     )
                 }
@@ -264,6 +447,15 @@ impl Review {
             out.push('\n');
         }
         out.push_str(&format!("{mistakes} moves changed the result\n"));
+        for (colour, summary) in self.summaries() {
+            out.push_str(&format!(
+                "{}: {} moves, {} mistakes, {} points lost\n",
+                colour_name(colour),
+                summary.moves,
+                summary.mistakes,
+                summary.points_lost.text()
+            ));
+        }
         out
     }
 
@@ -314,7 +506,24 @@ impl Review {
                 )
                 .with("best_moves", json::moves(board, &reviewed.best))
                 .with("perfect_line", json::moves(board, &reviewed.perfect_line))
+                .with(
+                    "points_lost",
+                    reviewed
+                        .points_lost
+                        .as_ref()
+                        .map(|lost| Json::decimal(&lost.text())),
+                )
         });
+        let mut players = Json::object();
+        for (colour, summary) in self.summaries() {
+            players = players.with(
+                colour_name(colour),
+                Json::object()
+                    .with("moves", summary.moves)
+                    .with("mistakes", summary.mistakes)
+                    .with("points_lost", Json::decimal(&summary.points_lost.text())),
+            );
+        }
         let changed = self
             .moves
             .iter()
@@ -330,6 +539,68 @@ impl Review {
             .with("to_move", json::colour(self.record.first_to_play()))
             .with("moves", Json::list(moves))
             .with("changed", changed)
+            .with("players", players)
+    }
+
+    /// Black's exact score lead after each reviewed move (0 for a draw),
+    /// by move number.
+    #[cfg(feature = "plot")]
+    pub fn score_leads(&self) -> Vec<(usize, f64)> {
+        self.moves
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| m.verdict != Verdict::AfterTheEnd)
+            .map(|(i, m)| {
+                let lead = self.komi.mover_margin_text(m.after_margin, true);
+                (i + 1, lead.parse().unwrap_or(m.after_margin))
+            })
+            .collect()
+    }
+
+    /// The score graph as SVG: Black's score lead after each move, a line
+    /// through one circle a move, the zero line (a draw) across; no text,
+    /// so no font is needed.
+    #[cfg(feature = "plot")]
+    pub fn plot(&self) -> Result<String, String> {
+        use plotters::prelude::*;
+        let leads = self.score_leads();
+        let last = leads.last().map_or(1, |&(n, _)| n.max(1));
+        let top = leads.iter().map(|&(_, y)| y.abs()).fold(1.0, f64::max) * 1.1;
+        let mut svg = String::new();
+        {
+            let root = SVGBackend::with_string(&mut svg, (640, 360)).into_drawing_area();
+            let failed = |e: &dyn std::fmt::Display| format!("cannot draw the graph: {e}");
+            root.fill(&WHITE).map_err(|e| failed(&e))?;
+            let mut chart = ChartBuilder::on(&root)
+                .margin(20)
+                .build_cartesian_2d(0f64..last as f64, -top..top)
+                .map_err(|e| failed(&e))?;
+            chart
+                .draw_series(LineSeries::new(
+                    [(0.0, 0.0), (last as f64, 0.0)],
+                    BLACK.mix(0.3),
+                ))
+                .map_err(|e| failed(&e))?;
+            let points: Vec<(f64, f64)> = leads.iter().map(|&(n, y)| (n as f64, y)).collect();
+            chart
+                .draw_series(LineSeries::new(points.iter().copied(), BLUE))
+                .map_err(|e| failed(&e))?;
+            chart
+                .draw_series(
+                    points
+                        .iter()
+                        .map(|&point| Circle::new(point, 3, BLUE.filled())),
+                )
+                .map_err(|e| failed(&e))?;
+            root.present().map_err(|e| failed(&e))?;
+        }
+        Ok(svg)
+    }
+
+    /// Without feature `plot` there is no graph.
+    #[cfg(not(feature = "plot"))]
+    pub fn plot(&self) -> Result<String, String> {
+        Err("this smallgo was built without feature plot (cargo build --features plot)".to_string())
     }
 
     /// The game as SGF with the review in it.
@@ -364,7 +635,7 @@ impl Review {
             }
         }
         let note = format!(
-            "Reviewed by smallgo at komi {}: exact values from its tables. BM marks a move that changes who wins (or the draw), DO one that only gives up points, TE the only move that keeps the result; V is Black's margin with perfect play after the move.",
+            "Reviewed by smallgo at komi {}: exact values from its tables. BM marks a move that changes who wins (or the draw), DO one that only gives up points, TE the only move that keeps the result; V is Black's margin with perfect play after the move; SBKV is Black's chance to win (100, 50 for a draw, 0) and OGSC Black's score lead, read back by Sabaki and ogatak.",
             self.komi.text()
         );
         // The game's own comment stays first, the review's note after it.
@@ -373,6 +644,13 @@ impl Review {
             _ => note,
         };
         root.push_str(&format!("C[{}]", sgf::escape(&comment)));
+        if let Some(first) = self
+            .moves
+            .first()
+            .filter(|m| m.verdict != Verdict::AfterTheEnd)
+        {
+            root.push_str(&self.analysis_properties(first.before_margin));
+        }
         let mut out = root;
         let mut variations: Vec<String> = Vec::new();
         for reviewed in &self.moves {
@@ -440,7 +718,28 @@ impl Review {
             "DM[1]"
         });
         node.push_str(&format!("V[{}]", self.komi.mover_margin_text(margin, true)));
+        node.push_str(&self.analysis_properties(margin));
         node
+    }
+
+    /// The properties analysis tools read back without a new run, for a
+    /// position Black's margin at the stand-in komi `margin` after
+    /// perfect play: `SBKV` Black's chance to win in percent (Sabaki
+    /// writes and reads it; ogatak reads it for its graph), 100, 0 or 50
+    /// for a draw, and `OGSC` Black's score lead (ogatak writes it): the
+    /// exact margin, 0 for a draw.
+    fn analysis_properties(&self, margin: f64) -> String {
+        let chance = if margin > 0.0 {
+            "100"
+        } else if margin < 0.0 {
+            "0"
+        } else {
+            "50"
+        };
+        format!(
+            "SBKV[{chance}]OGSC[{}]",
+            self.komi.mover_margin_text(margin, true)
+        )
     }
 
     /// The perfect line at a mistake, as a variation's nodes.
@@ -487,12 +786,30 @@ pub fn run(game: &Path, options: ReviewOptions) -> ExitCode {
             return ExitCode::from(EXIT_FAILURE);
         }
     };
+    // The graph is drawn before anything is written, so that a graph that
+    // cannot be drawn leaves no file behind.
+    let svg = match options.plot.as_ref().map(|_| review.plot()).transpose() {
+        Ok(svg) => svg,
+        Err(error) => {
+            eprintln!("smallgo: review: --plot: {error}");
+            return ExitCode::from(EXIT_FAILURE);
+        }
+    };
     if let Some(output) = &options.output {
         if let Err(error) = crate::common::files::write_output(output, review.sgf().as_bytes()) {
             eprintln!(
                 "smallgo: review: cannot write {}: {error}",
                 output.display()
             );
+            return ExitCode::from(EXIT_FAILURE);
+        }
+    }
+    if let Some(plot) = &options.plot {
+        let written = svg.as_ref().map(|svg| {
+            crate::common::files::write_output(plot, svg.as_bytes()).map_err(|e| e.to_string())
+        });
+        if let Some(Err(error)) = written {
+            eprintln!("smallgo: review: cannot write {}: {error}", plot.display());
             return ExitCode::from(EXIT_FAILURE);
         }
     }
@@ -504,5 +821,27 @@ pub fn run(game: &Path, options: ReviewOptions) -> ExitCode {
     match written {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => super::output_failed(&error),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Exact;
+
+    fn sum(a: &str, b: &str) -> String {
+        Exact::parse(a).sum(&Exact::parse(b)).text()
+    }
+
+    #[test]
+    fn exact_sums_keep_every_digit_and_sign() {
+        assert_eq!(sum("3.5", "7"), "10.5");
+        assert_eq!(sum("8.9999999", "-0.0000001"), "8.9999998");
+        assert_eq!(sum("0.0000001", "-8.9999999"), "-8.9999998");
+        assert_eq!(sum("-2.75", "-0.25"), "-3");
+        assert_eq!(sum("4.5", "-4.5"), "0");
+        assert_eq!(sum("0", "-0.5"), "-0.5");
+        assert_eq!(sum("99.99", "0.01"), "100");
+        assert_eq!(Exact::parse("-0").text(), "0");
+        assert_eq!(Exact::parse("12.50").text(), "12.5");
     }
 }

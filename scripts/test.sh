@@ -78,7 +78,8 @@ if ! { [ -f "$installed" ] && grep -q '"version": "24.43.1"' "$installed"; }; th
 fi
 # The HTTP server's tests (feature `serve`: the integration tests' module
 # `serve`, among them the page's test in headless Chromium, and its unit
-# tests), in a target folder of their own too.
+# tests) and the review's (feature `plot`: the score graph), in a target
+# folder of their own too.
 cargo test --release --features serve,plot --target-dir target/serve --lib --test integration -- serve:: review::
 
 # The binary the README names must need no MPI library.

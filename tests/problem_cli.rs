@@ -61,10 +61,8 @@ fn corner_edge_and_centre_problems_are_solved() {
     );
 }
 
-/// Every problem of gtp-tests/problems solves to the JSON committed
-/// beside it.
-#[test]
-fn the_problem_set_solves_to_its_committed_output() {
+/// The problems of gtp-tests/problems, in name order (at least ten).
+fn problem_files() -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(problems())
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -72,6 +70,14 @@ fn the_problem_set_solves_to_its_committed_output() {
         .collect();
     files.sort();
     assert!(files.len() >= 10, "{files:?}");
+    files
+}
+
+/// Every problem of gtp-tests/problems solves to the JSON committed
+/// beside it.
+#[test]
+fn the_problem_set_solves_to_its_committed_output() {
+    let files = problem_files();
     for file in files {
         let name = file.file_name().unwrap().to_str().unwrap();
         let outcome = Smallgo::new(&["solve", name, "--json"])
@@ -294,13 +300,7 @@ fn the_json_document_has_the_documented_keys() {
 /// long.
 #[test]
 fn the_proof_search_gives_the_full_solvers_results() {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(problems())
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "sgf"))
-        .collect();
-    files.sort();
-    assert!(files.len() >= 10, "{files:?}");
+    let files = problem_files();
     for file in files {
         let name = file.to_str().unwrap();
         let full = parse_json(&solve(&[name, "--json", "--solver", "full"]));

@@ -7,21 +7,8 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::support::command::{smallgo, Smallgo};
+use crate::support::command::{gtp_answers, smallgo};
 use crate::support::sgf;
-
-/// Answers of the GTP engine to `commands`, one string per command.
-fn gtp(commands: &[String]) -> Vec<String> {
-    let mut input = commands.join("\n");
-    input.push_str("\nquit\n");
-    let text = Smallgo::new(&[]).input(&input).run().stdout;
-    let mut answers: Vec<String> = text
-        .split("\n\n")
-        .map(|a| a.trim_start_matches(['=', '?']).trim().to_string())
-        .collect();
-    answers.truncate(commands.len());
-    answers
-}
 
 fn sgf_files() -> Vec<PathBuf> {
     let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("gtp-tests/sgf");
@@ -98,7 +85,7 @@ fn review_agrees_with_the_engine_and_writes_readable_sgf() {
                 ]
             })
             .collect();
-        let answers = gtp(&commands);
+        let answers = gtp_answers(&commands);
         let mut flagged = 0;
         for (i, line) in lines.iter().enumerate() {
             let Some((before, after, shown_lost, note)) = line else {

@@ -40,7 +40,7 @@ mod with_serve {
 
     use serde_json::Value as Json;
 
-    use crate::support::command::{smallgo, Smallgo};
+    use crate::support::command::{gtp_answers, smallgo};
 
     /// A running server, killed when dropped.
     struct Server {
@@ -255,19 +255,6 @@ mod with_serve {
         assert!(compared >= 40, "{compared} positions compared");
     }
 
-    /// Answers of the GTP engine to `commands`, one string per command.
-    fn gtp(commands: &[String]) -> Vec<String> {
-        let mut input = commands.join("\n");
-        input.push_str("\nquit\n");
-        let text = Smallgo::new(&[]).input(&input).run().stdout;
-        let mut answers: Vec<String> = text
-            .split("\n\n")
-            .map(|a| a.trim_start_matches(['=', '?']).trim().to_string())
-            .collect();
-        answers.truncate(commands.len());
-        answers
-    }
-
     #[test]
     fn setup_stones_and_the_mainline_agree_with_the_gtp_engine() {
         let server = Server::start(&[]);
@@ -336,7 +323,7 @@ mod with_serve {
                 "smallgo-pv".to_string(),
                 "smallgo-value".to_string(),
             ]);
-            let answers = gtp(&commands);
+            let answers = gtp_answers(&commands);
             let n = answers.len();
             assert_eq!(json["to_move"], mover, "{board}");
             // Labels per point, in point order (pass aside).

@@ -21,6 +21,21 @@ pub(crate) fn smallgo(arguments: &[&str]) -> Outcome {
     Smallgo::new(arguments).run()
 }
 
+/// The answers of the GTP engine (`smallgo` with no arguments) to
+/// `commands`, sent in one go: one string a command, its `=` or `?` and
+/// the spaces around it left off.
+pub(crate) fn gtp_answers(commands: &[String]) -> Vec<String> {
+    let mut input = commands.join("\n");
+    input.push_str("\nquit\n");
+    let text = Smallgo::new(&[]).input(&input).run().stdout;
+    let mut answers: Vec<String> = text
+        .split("\n\n")
+        .map(|a| a.trim_start_matches(['=', '?']).trim().to_string())
+        .collect();
+    answers.truncate(commands.len());
+    answers
+}
+
 /// How a run ended and what it wrote.
 #[derive(Debug)]
 pub(crate) struct Outcome {

@@ -30,6 +30,7 @@ mod mpi;
 mod problem_cli;
 mod problem_gtp;
 mod review;
+mod rules_and_pieces;
 mod seki;
 mod serve;
 

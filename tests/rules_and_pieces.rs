@@ -1,0 +1,102 @@
+//! `analyze piece` and `analyze rules` driven as a script drives them:
+//! their `--json` lines held against `analyze position`, which reads the
+//! same boards' values its own way (a diagram on a piece, moves on a line).
+
+use serde_json::Value as Json;
+
+use crate::json::{object, objects};
+use crate::support::command::{smallgo, Smallgo};
+
+/// Black's margin of a `result` object: positive when Black wins.
+fn black_margin(result: &Json) -> i64 {
+    let margin = result["margin"].as_i64().unwrap();
+    match result["winner"].as_str() {
+        Some("black") => margin,
+        Some("white") => -margin,
+        _ => 0,
+    }
+}
+
+/// Every class of the 2x2 open and edge pieces: its `{l|r}` pair is the
+/// result of `analyze position` on the class's diagram with Black, then
+/// White, to move, where the pair says the game ends.
+#[test]
+fn a_pieces_pairs_are_the_results_of_its_positions() {
+    for piece in ["2x2-open", "2x2-edge"] {
+        let output = smallgo(&["analyze", "piece", piece, "--json"]);
+        assert!(output.status.success(), "{}", output.stderr);
+        let lines = objects(&output.stdout);
+        assert_eq!(lines[0]["kind"], "piece");
+        let classes = &lines[1..];
+        assert_eq!(classes.len() as u64, lines[0]["classes"].as_u64().unwrap());
+        let mut batch = String::new();
+        for class in classes {
+            assert_eq!(class["kind"], "piece-class");
+            let diagram = class["diagram"].as_str().unwrap();
+            for colour in ["black", "white"] {
+                batch.push_str(&format!("{piece} --diagram {diagram} --to-move {colour}\n"));
+            }
+        }
+        let positions = Smallgo::new(&["analyze", "position", "--batch", "-", "--json"])
+            .input(&batch)
+            .run();
+        assert!(positions.status.success(), "{}", positions.stderr);
+        let positions = objects(&positions.stdout);
+        assert_eq!(positions.len(), 2 * classes.len());
+        let mut compared = 0;
+        for (class, pair) in classes.iter().zip(positions.chunks(2)) {
+            for (key, position) in [("l", &pair[0]), ("r", &pair[1])] {
+                assert_eq!(position["kind"], "position", "{position}");
+                if let Some(value) = class[key].as_i64() {
+                    // A pair's value is komi 0's result, and a draw by
+                    // endless play is no value of the pair.
+                    assert_eq!(
+                        value,
+                        black_margin(&position["result"]),
+                        "{piece} {key}: {class}\n{position}"
+                    );
+                    compared += 1;
+                }
+            }
+        }
+        assert!(
+            compared >= classes.len(),
+            "{piece}: {compared} values compared"
+        );
+    }
+}
+
+/// Every row of `analyze rules 1x4`: its loop-draw result is what
+/// `analyze position` gives for the same opening, and under superko the
+/// empty board is worth the best opening or 0, whichever is more.
+#[test]
+fn the_rule_sets_rows_agree_with_analyze_position() {
+    let rules = object(&smallgo(&["analyze", "rules", "1x4", "--json"]), "rules");
+    let rows = rules["rows"].as_array().unwrap();
+    // The empty board, then the openings up to the line's mirror: A1, B1.
+    assert_eq!(rows.len(), 1 + 2);
+    assert!(rows[0]["point"].is_null());
+    for row in rows {
+        let mut arguments = vec!["analyze", "position", "1x4", "--json"];
+        if let Some(point) = row["point"].as_str() {
+            arguments.push(point);
+        }
+        let position = object(&smallgo(&arguments), "position");
+        let loop_draw = &row["loop_draw"];
+        assert_eq!(
+            loop_draw["black_can_force"]["margin"], position["value"]["black_can_force"]["margin"],
+            "{row}"
+        );
+        assert_eq!(
+            loop_draw["result"].as_i64().unwrap(),
+            black_margin(&position["result"]),
+            "{row}"
+        );
+    }
+    let best_opening = rows[1..]
+        .iter()
+        .map(|r| r["superko"].as_i64().unwrap())
+        .max()
+        .unwrap();
+    assert_eq!(rows[0]["superko"].as_i64().unwrap(), best_opening.max(0));
+}

@@ -40,7 +40,7 @@ use std::collections::HashSet;
 use rayon::prelude::*;
 
 use crate::index::StateIndex;
-use crate::rules::board::{Board, Point, PointSet};
+use crate::rules::board::{Board, PointSet};
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
 use crate::rules::state::{Child, State};
@@ -275,22 +275,6 @@ pub fn shared_liberties(board: &Board, position: &Position) -> PointSet {
         .fold(PointSet::EMPTY, |set, point| set | PointSet::single(point))
 }
 
-/// Whether the mover of `position` can fill `point` without losing the
-/// stone at once: the placement is legal, and it captures or leaves its
-/// string two liberties or more.
-fn fills_safely(board: &Board, position: &Position, point: Point) -> bool {
-    match position.place(board, point) {
-        None => false,
-        Some(placed) => {
-            if !placed.captured.is_empty() {
-                return true;
-            }
-            let string = board.flood(PointSet::single(point), placed.position.us());
-            placed.position.liberties(board, string).len() >= 2
-        }
-    }
-}
-
 /// The stricter test, on the stones alone (ko and side to move aside):
 /// there is a shared liberty, and neither player can fill any shared
 /// liberty safely.
@@ -298,8 +282,7 @@ pub fn seki_shape(board: &Board, position: &Position) -> bool {
     let shared = shared_liberties(board, position);
     !shared.is_empty()
         && shared.iter().all(|point| {
-            !fills_safely(board, position, point)
-                && !fills_safely(board, &position.swapped(), point)
+            !position.fills_safely(board, point) && !position.swapped().fills_safely(board, point)
         })
 }
 

@@ -112,22 +112,6 @@ struct Settled {
     seki_empty: PointSet,
 }
 
-/// Whether the mover of `position` can fill `point` without losing the
-/// stone at once: the placement is legal, and it captures or leaves its
-/// string two liberties or more.
-fn fills_safely(board: &Board, position: &Position, point: Point) -> bool {
-    match position.place(board, point) {
-        None => false,
-        Some(placed) => {
-            if !placed.captured.is_empty() {
-                return true;
-            }
-            let string = board.flood(PointSet::single(point), placed.position.us());
-            placed.position.liberties(board, string).len() >= 2
-        }
-    }
-}
-
 fn settle(board: &Board, state: &FullState) -> Settled {
     let position = Position::new(state.black, state.white);
     let (black, white) = position.areas(board);
@@ -143,7 +127,7 @@ fn settle(board: &Board, state: &FullState) -> Settled {
             continue;
         }
         let fillable = region.iter().any(|point| {
-            fills_safely(board, &position, point) || fills_safely(board, &position.swapped(), point)
+            position.fills_safely(board, point) || position.swapped().fills_safely(board, point)
         });
         if fillable {
             continue;

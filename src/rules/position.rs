@@ -119,6 +119,22 @@ impl Position {
         board.adjacent(string) & self.empty_points(board)
     }
 
+    /// Whether the mover can fill `point` without losing the stone at once:
+    /// the placement is legal, and it captures or leaves its string two
+    /// liberties or more.
+    pub(crate) fn fills_safely(&self, board: &Board, point: Point) -> bool {
+        match self.place(board, point) {
+            None => false,
+            Some(placed) => {
+                if !placed.captured.is_empty() {
+                    return true;
+                }
+                let string = board.flood(PointSet::single(point), placed.position.us());
+                placed.position.liberties(board, string).len() >= 2
+            }
+        }
+    }
+
     /// The mover places a stone at `point`. `None` if the point is occupied or
     /// the move is suicide. Ko is not checked here: that is the state's rule.
     #[inline]

@@ -30,7 +30,7 @@ use std::process::ExitCode;
 use clap::{Args, Parser, ValueEnum};
 
 use super::json::{self, Json};
-use super::{existing_folder, output_failed, parse_komi, turned_too, EXIT_FAILURE};
+use super::{existing_folder, no_table, output_failed, parse_komi, EXIT_FAILURE};
 use crate::game::{Ending, Game};
 use crate::gtp::parse::{move_text, MoveText};
 use crate::rules::board::Board;
@@ -190,16 +190,10 @@ impl Oracles {
         if let Some(values) = self.opened.get(&board) {
             return Ok(values.clone());
         }
-        let values = self.library.open(board).ok_or_else(|| {
-            let looked = match &self.tables {
-                Some(folder) => format!("in {} nor built in", folder.display()),
-                None => "built in".to_string(),
-            };
-            format!(
-                "no table of board {board}{}, {looked}, and it is too large to solve here",
-                turned_too(board),
-            )
-        })?;
+        let values = self
+            .library
+            .open(board)
+            .ok_or_else(|| no_table(board, self.tables.as_deref()))?;
         self.opened.insert(board, values.clone());
         Ok(values)
     }

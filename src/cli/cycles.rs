@@ -8,7 +8,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use super::json::{self, Json};
-use super::{existing_folder, finish_analysis, turned_too};
+use super::{existing_folder, finish_analysis, no_table};
 use crate::analyses::cycles::{
     cycle_dependent, example_cycle, size_buckets, state_kinds, strongly_connected, value_counts,
     Components, ExampleCycle, SizeBucket, StateGraph, ValueCounts, BYTES_PER_EDGE, BYTES_PER_STATE,
@@ -87,16 +87,7 @@ fn analyze(board: Board, tables: Option<&Path>, passes: bool) -> Result<Report, 
         }
     }
     let library = Tablebase::with_sources(tables, false);
-    let oracle = library.open(board).ok_or_else(|| {
-        let looked = match tables {
-            Some(folder) => format!("in {} nor built in", folder.display()),
-            None => "built in".to_string(),
-        };
-        format!(
-            "no table of board {board}{}, {looked}, and it is too large to solve here",
-            turned_too(board),
-        )
-    })?;
+    let oracle = library.open(board).ok_or_else(|| no_table(board, tables))?;
     let started = std::time::Instant::now();
     let lap = |what: &str| {
         log::info!(

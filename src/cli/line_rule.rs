@@ -11,7 +11,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use super::json::{self, Json};
-use super::{existing_folder, finish_analysis, parse_komi};
+use super::{existing_folder, finish_analysis, looked_in, parse_komi};
 use crate::analyses::line_rule::{
     check, Check, Counterexample, Extent, FirstBlack, LineRule, Memory, Orientation, Rule, StepTwo,
     Thesis,
@@ -267,10 +267,7 @@ fn analyze(arguments: &LineRuleArguments) -> Result<Report, String> {
 }
 
 fn no_table(board: Board, tables: Option<&Path>) -> String {
-    let looked = match tables {
-        Some(folder) => format!("in {} nor built in", folder.display()),
-        None => "built in".to_string(),
-    };
+    let looked = looked_in(tables);
     format!(
         "no table of board {board}, {looked}, and it is too large to solve on the spot: \
          build it with `smallgo build {board} --tables DIR` and give --tables DIR"

@@ -453,14 +453,19 @@ fn existing_folder(folder: &Path) -> Result<(), String> {
 /// Why no values serve `board`: no table in `tables` (or built in, or of
 /// the turned board), and the board is too large to solve on the spot.
 fn no_table(board: Board, tables: Option<&Path>) -> String {
-    let looked = match tables {
+    format!(
+        "no table of board {board}{}, {}, and it is too large to solve here",
+        turned_too(board),
+        looked_in(tables),
+    )
+}
+
+/// Where tables were looked for: `in DIR nor built in`, or `built in`.
+fn looked_in(tables: Option<&Path>) -> String {
+    match tables {
         Some(folder) => format!("in {} nor built in", folder.display()),
         None => "built in".to_string(),
-    };
-    format!(
-        "no table of board {board}{}, {looked}, and it is too large to solve here",
-        turned_too(board),
-    )
+    }
 }
 
 /// `, or of RxC turned` when the turned board's table would serve `board`

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use clap::{Args, ValueEnum};
 
 use super::json::{self, Json};
-use super::{existing_folder, finish_analysis, parse_board, parse_komi, turned_too};
+use super::{existing_folder, finish_analysis, looked_in, parse_board, parse_komi, turned_too};
 use crate::analyses::seki::{census, Best, Census, Criteria, DenseValues, Example, Reading, Tally};
 use crate::game::diagram;
 use crate::rules::board::Board;
@@ -84,13 +84,10 @@ fn values(board: Board, tables: Option<&Path>) -> Result<(DenseValues, String), 
         .table(board)
         .or_else(|| board.turned().and_then(|t| library.table(t)))
         .ok_or_else(|| {
-            let looked = match tables {
-                Some(folder) => format!("in {} nor built in", folder.display()),
-                None => "built in".to_string(),
-            };
             format!(
-                "no table of board {board}{}, {looked}: build it with `smallgo build {board}`",
+                "no table of board {board}{}, {}: build it with `smallgo build {board}`",
                 turned_too(board),
+                looked_in(tables),
             )
         })?;
     let mut source = table.origin().to_string();

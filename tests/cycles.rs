@@ -16,7 +16,7 @@ fn the_report_gives_the_figures() {
         "on a cycle  239 states (81.57%)",
         "example cycle 1",
         "Black to move",
-        "the empty board: A -6 in 12 / B -6 in 11 (cycle-dependent, not on a cycle)",
+        "the empty board: Black (to move) can force -6 in 12 plies; White can force -6 in 11 plies (cycle-dependent, not on a cycle)",
     ] {
         assert!(report.contains(line), "{line}\n{report}");
     }

@@ -427,9 +427,8 @@ fn print(analysis: &Analysis) -> io::Result<()> {
             outln!("to move   {side}")?;
             let other = colour_name(game.to_move().opposite());
             outln!(
-                "value     {side} (to move) {}; {other} {} (each its own area margin, komi aside)",
-                can_force(value.mover_margin, value.mover_depth),
-                can_force(value.opponent_margin, value.opponent_depth)
+                "value     {} (each its own area margin, komi aside)",
+                value.describe(side, other)
             )?;
         }
         (None, None) => {}
@@ -699,15 +698,6 @@ fn run_batch(batch: &Path, arguments: &PositionArguments, oracles: &mut Oracles)
         ExitCode::from(EXIT_FAILURE)
     } else {
         ExitCode::SUCCESS
-    }
-}
-
-/// What one side can force, from its half of a value: its area margin and
-/// the plies to the end, or that it cannot force the game to end.
-fn can_force(margin: Option<i8>, depth: u16) -> String {
-    match margin {
-        Some(margin) => format!("can force {margin:+} in {depth} plies"),
-        None => "cannot force the game to end".to_string(),
     }
 }
 

@@ -281,7 +281,7 @@ fn print_text(report: &Report) -> std::io::Result<()> {
     }
     let values = &report.values;
     outln!(
-        "values that depend on never-ending play being a draw (A + B < 0, or a side cannot force an end):"
+        "values that depend on never-ending play being a draw (the margins the two sides can force do not meet, or a side cannot force an end):"
     )?;
     outln!(
         "  {} states ({:.2}%): {} on a cycle, {} off any cycle but reaching one, {} reaching none",
@@ -305,7 +305,7 @@ fn print_text(report: &Report) -> std::io::Result<()> {
     }
     outln!(
         "  the empty board: {} ({}cycle-dependent, {}on a cycle)",
-        report.start_value,
+        report.start_value.describe("Black", "White"),
         if report.start_dependent { "" } else { "not " },
         if report.start_on_cycle { "" } else { "not " }
     )?;

@@ -160,10 +160,11 @@ fn example_text(census: &Census, example: &Example) -> String {
         .state
         .ko()
         .map_or("none".to_string(), |point| board.point_name(point));
+    let other = if side == "Black" { "White" } else { "Black" };
     format!(
-        "{} to move, ko {ko}, value {}\n{}",
+        "{} to move, ko {ko}, value: {}\n{}",
         side,
-        example.value,
+        example.value.describe(side, other),
         diagram(&board, black, white)
     )
 }

@@ -90,18 +90,38 @@ impl Outcome {
     }
 }
 
+impl Value {
+    /// The value in words, each side named: `Black (to move) can force +9
+    /// in 15 plies; White can force -9 in 17 plies` (each its own area
+    /// margin, komi aside; a side that cannot force an end says so).
+    pub fn describe(&self, mover: &str, opponent: &str) -> String {
+        format!(
+            "{mover} (to move) {}; {opponent} {}",
+            can_force(self.mover_margin, self.mover_depth),
+            can_force(self.opponent_margin, self.opponent_depth)
+        )
+    }
+}
+
 impl fmt::Display for Value {
+    /// `the side to move can force +9 in 15 plies; the other can force -9
+    /// in 17 plies`, for messages that do not know the colours.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let side = |margin: Option<i8>, depth: u16| match margin {
-            Some(m) => format!("{m:+} in {depth}"),
-            None => "none".to_string(),
-        };
         write!(
             f,
-            "A {} / B {}",
-            side(self.mover_margin, self.mover_depth),
-            side(self.opponent_margin, self.opponent_depth)
+            "the side to move {}; the other {}",
+            can_force(self.mover_margin, self.mover_depth),
+            can_force(self.opponent_margin, self.opponent_depth)
         )
+    }
+}
+
+/// What one side can force, from its half of a value: its area margin and
+/// the plies to the end, or that it cannot force the game to end.
+fn can_force(margin: Option<i8>, depth: u16) -> String {
+    match margin {
+        Some(margin) => format!("can force {margin:+} in {depth} plies"),
+        None => "cannot force the game to end".to_string(),
     }
 }
 

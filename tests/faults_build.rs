@@ -320,7 +320,7 @@ fn a_checkpoint_edited_with_its_checksum_never_makes_a_wrong_table() {
         } else {
             let k: usize = what.strip_prefix("tally byte ").unwrap().parse().unwrap();
             let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
-            let start = 104 + 16 * (u32_at(60) + u32_at(64)) as usize;
+            let start = 120 + 16 * (u32_at(60) + u32_at(64)) as usize;
             let at = start + (bytes.len() - start) * k / 6;
             bytes[at] ^= 0x03;
         }

@@ -61,7 +61,7 @@ use crate::table::{built_in, file_name, Table, TableError};
 /// How to build.
 #[derive(Clone, Copy, Debug)]
 pub struct BuildOptions {
-    /// Save a checkpoint at most this often (zero: before every level).
+    /// Save a checkpoint at most this often (zero: at every level and layer).
     pub checkpoint_interval: Duration,
     /// Use at most this many bytes of memory.
     pub memory: Option<u64>,

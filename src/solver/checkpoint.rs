@@ -1,7 +1,7 @@
 //! The working folder of a build, `RxC.sgtb.work` beside the table: the
 //! solve's spools (seeds and values) and its checkpoint, so that a build
 //! killed on the way (even by `kill -9`) goes on from the last saved level
-//! when it is run again, and writes the same table.
+//! or layer when it is run again, and writes the same table.
 //!
 //! ```text
 //! checkpoint (little-endian)
@@ -13,7 +13,9 @@
 //!   56  partition shift (u32)         60  spools (u32)
 //!   64  value partitions (u32)        68  table format version (u32)
 //!   72  the program's name and version (32 bytes ASCII, zero padded)
-//!  104  per spool: length (u64), CRC-32 (u32), 4 zero bytes
+//!  104  next depth (u32: 0 at a level's start)      108  4 zero bytes
+//!  112  flips of the next level so far (u64)
+//!  120  per spool: length (u64), CRC-32 (u32), 4 zero bytes
 //!       per value partition: its last layer's level (i32) and depth (u32,
 //!       0 for none), its last state (u64)
 //!       the tallies, a byte per state, eight to a word
@@ -27,7 +29,7 @@
 //! written to a temporary name, flushed and renamed, after the spools are
 //! flushed to disk; at most once per interval, and no sooner than twenty
 //! times the last save's duration after it, so that saving costs about 5%
-//! of a long build. An interval of zero saves before every level. The
+//! of a long build. An interval of zero saves at every boundary. The
 //! folder holds a lock while a build uses it, so two builds of one board
 //! in one folder cannot mix their files; the system drops the lock when the
 //! process ends, however it ends. Before it makes or touches the folder, a
@@ -51,8 +53,9 @@ use crate::solver::spool::{SpoolFolder, SpoolMark};
 use crate::solver::SolveProgress;
 
 const MAGIC: [u8; 8] = *b"SMALLGOW";
-const VERSION: u32 = 2;
-const HEADER_SIZE: usize = 104;
+const VERSION: u32 = 3;
+/// The bytes of a checkpoint before its spools' marks.
+pub const HEADER_SIZE: usize = 120;
 const PROGRAM: &str = concat!("smallgo ", env!("CARGO_PKG_VERSION"));
 const _: () = assert!(PROGRAM.len() <= 32, "the program's name must fit its field");
 /// Tally words converted to bytes at a time.
@@ -262,7 +265,7 @@ pub struct PartitionMark {
     pub last: u64,
 }
 
-/// A solve between levels, as a checkpoint holds it.
+/// A solve between levels or layers, as a checkpoint holds it.
 pub struct Saved {
     pub progress: SolveProgress,
     pub shift: u32,
@@ -363,8 +366,8 @@ impl WorkFolder {
             Ok(saved) => {
                 self.resumed.store(true, Ordering::Relaxed);
                 log::info!(
-                    "{board}: resuming at margin {:+} from {}",
-                    saved.progress.next_level,
+                    "{board}: resuming at {} from {}",
+                    resume_place(&saved.progress),
                     path.display()
                 );
                 Some(saved)
@@ -406,7 +409,7 @@ impl WorkFolder {
         Ok(())
     }
 
-    /// The solve reached a level boundary: saves it if one is due.
+    /// The solve reached a boundary (a level's, or a layer's): saves it if one is due.
     /// `mark_spools` flushes the spools to disk and gives where they stand.
     pub fn offer(
         &self,
@@ -434,7 +437,7 @@ impl WorkFolder {
         ended.elapsed() >= wait
     }
 
-    /// Saves the solve at a level boundary now; whether it was saved.
+    /// Saves the solve at a boundary now; whether it was saved.
     pub fn save(
         &self,
         board: Board,
@@ -461,8 +464,8 @@ impl WorkFolder {
         match saved {
             Ok(()) => {
                 log::info!(
-                    "{board}: checkpoint before margin {:+} saved in {:.1} s",
-                    progress.next_level,
+                    "{board}: checkpoint {} saved in {:.1} s",
+                    place(&progress),
                     started.elapsed().as_secs_f64()
                 );
                 true
@@ -521,11 +524,29 @@ impl WorkFolder {
         let saved = read(&current, board, states)?;
         self.resumed.store(true, Ordering::Relaxed);
         log::info!(
-            "{board}: resuming at margin {:+} from {}",
-            saved.progress.next_level,
+            "{board}: resuming at {} from {}",
+            resume_place(&saved.progress),
             current.display()
         );
         Ok(saved)
+    }
+}
+
+/// Where a checkpoint stands, for the log: `before margin +3`, or `in
+/// margin +3, before layer 12,`.
+fn place(progress: &SolveProgress) -> String {
+    match progress.next_depth {
+        0 => format!("before margin {:+}", progress.next_level),
+        depth => format!("in margin {:+}, before layer {depth},", progress.next_level),
+    }
+}
+
+/// Where a resumed solve goes on, for the log: `margin +3`, or `margin +3,
+/// layer 12,`.
+fn resume_place(progress: &SolveProgress) -> String {
+    match progress.next_depth {
+        0 => format!("margin {:+}", progress.next_level),
+        depth => format!("margin {:+}, layer {depth},", progress.next_level),
     }
 }
 
@@ -588,6 +609,9 @@ fn header_bytes(
     let mut program = [0u8; 32];
     program[..PROGRAM.len()].copy_from_slice(PROGRAM.as_bytes());
     out.extend_from_slice(&program);
+    put_u32(&mut out, progress.next_depth);
+    put_u32(&mut out, 0);
+    put_u64(&mut out, progress.level_flips);
     debug_assert_eq!(out.len(), HEADER_SIZE);
     for spool in spools {
         put_u64(&mut out, spool.len);
@@ -698,6 +722,8 @@ fn read(path: &Path, board: Board, states: u64) -> Result<Saved, String> {
     let progress = SolveProgress {
         edges: u64_at(24),
         next_level: u32_at(32) as i32,
+        next_depth: u32_at(104),
+        level_flips: u64_at(112),
         largest_depth: u32_at(36),
         largest_layer: u64_at(40),
         flips: u64_at(48),
@@ -708,6 +734,19 @@ fn read(path: &Path, board: Board, states: u64) -> Result<Saved, String> {
             "next level {} is not on this board",
             progress.next_level
         ));
+    }
+    if progress.next_depth > 0
+        && (progress.next_level < -points
+            || progress.next_depth > crate::solver::cell::MAX_MOVER_DEPTH
+            || progress.level_flips > progress.flips)
+    {
+        return Err(format!(
+            "layer {} of level {} is not one this solve can be in",
+            progress.next_depth, progress.next_level
+        ));
+    }
+    if progress.next_depth == 0 && progress.level_flips != 0 || u32_at(108) != 0 {
+        return Err("its header has bytes that should be zero".into());
     }
     let shift = u32_at(56);
     if !(crate::solver::MIN_PARTITION_SHIFT..64).contains(&shift) {
@@ -778,6 +817,8 @@ mod tests {
         let path = folder.path().join("checkpoint");
         let progress = SolveProgress {
             next_level: 3,
+            next_depth: 4,
+            level_flips: 5,
             edges: 100,
             largest_depth: 7,
             largest_layer: 9,
@@ -791,7 +832,7 @@ mod tests {
             let refused = read(&path, other, 100).err().expect("another topology");
             assert_eq!(refused, format!("it is for board {saved}"));
             let again = read(&path, saved, 100).unwrap();
-            assert_eq!(again.progress.next_level, 3);
+            assert_eq!(again.progress, progress);
         }
     }
 

@@ -114,10 +114,11 @@ fn resume(folder: &SpoolFolder, saved: Saved, points: i32, states: u64) -> Resul
     Ok((saved.tallies, seeds, log, saved.progress))
 }
 
-/// Offers the solve at a level boundary to the working folder's
-/// checkpoints. In a shared solve the processes save together, when any
-/// of them is due, each setting its last checkpoint aside until every one
-/// has saved the new one.
+/// Offers the solve at a level boundary, or between two layers of a
+/// level, to the working folder's checkpoints. In a shared solve the
+/// processes save together, when any of them is due, each setting its last
+/// checkpoint aside until every one has saved the new one; they save at
+/// level boundaries only.
 fn offer(
     work: Workspace<'_>,
     exchange: &dyn Exchange,
@@ -145,6 +146,8 @@ fn offer(
     match work {
         Workspace::Memory => {}
         Workspace::Folder(work) => work.offer(board, states, progress, shift, mark_spools, tallies),
+        // The processes of a shared solve save at level boundaries only.
+        Workspace::Shared(_) if progress.next_depth > 0 => {}
         Workspace::Shared(work) => {
             let mut due = [work.due() as u64];
             exchange.max(&mut due)?;
@@ -217,10 +220,10 @@ fn resume_shared(
 /// values in spools in `work`, the values in partitions of `2^shift`
 /// states (by default about a 256th of the states; at least
 /// `MIN_PARTITION_SHIFT`). In a working folder the solve resumes from its
-/// checkpoint if there is one, and offers it one after counting children
-/// and after each level: the tallies and spools at a level boundary
-/// determine the rest of the solve, so a resumed solve ends exactly as an
-/// uninterrupted one.
+/// checkpoint if there is one, and offers it one after counting children,
+/// after each layer and after each level: the tallies and spools at such a
+/// boundary (with the level and layer) determine the rest of the solve, so
+/// a resumed solve ends exactly as an uninterrupted one.
 pub fn solve(
     board: Board,
     work: Workspace<'_>,
@@ -382,12 +385,18 @@ pub fn solve_share(
     let mut outgoing: Vec<Vec<u64>> = vec![Vec::new(); exchange.processes()];
     for level in (-points..=progress.next_level).rev() {
         observer.level_started(level);
-        let mut waiting = [seed_level(&tallies, &flags, &mut seeds, level, points)?];
-        exchange.sum(&mut waiting)?;
-        let mut waiting = waiting[0];
+        let (mut waiting, mut depth) = if progress.next_depth > 0 {
+            // Resumed inside the level: its next layer is in the tallies.
+            let mut waiting = [flags.mark_pending(&tallies, progress.next_depth & 1)];
+            exchange.sum(&mut waiting)?;
+            (waiting[0], progress.next_depth)
+        } else {
+            let mut waiting = [seed_level(&tallies, &flags, &mut seeds, level, points)?];
+            exchange.sum(&mut waiting)?;
+            (waiting[0], 1)
+        };
         flags.advance();
-        let mut depth = 1;
-        let mut level_flips = 0u64;
+        let mut level_flips = progress.level_flips;
         while waiting > 0 {
             if cancelled(exchange, observer)? {
                 return Err(SolveError::Cancelled);
@@ -422,14 +431,30 @@ pub fn solve_share(
             debug_assert_eq!(here, waiting);
             flags.advance();
             level_flips += here;
+            progress.flips += here;
             observer.advanced(here);
             progress.largest_layer = progress.largest_layer.max(here);
             progress.largest_depth = progress.largest_depth.max(depth);
             waiting = next;
             depth += 1;
+            if waiting > 0 {
+                progress.next_level = level;
+                progress.next_depth = depth;
+                progress.level_flips = level_flips;
+                offer(
+                    work,
+                    exchange,
+                    (board, states),
+                    progress,
+                    &tallies,
+                    &mut seeds,
+                    &mut log,
+                )?;
+            }
         }
-        progress.flips += level_flips;
         progress.next_level = level - 1;
+        progress.next_depth = 0;
+        progress.level_flips = 0;
         observer.level_finished(level, depth - 1, level_flips);
         offer(
             work,

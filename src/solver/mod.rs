@@ -514,6 +514,35 @@ impl LayerFlags {
         }
     }
 
+    /// Marks for the next layer the states whose tallies are pending in
+    /// the layer of parity `parity`: a layer that a checkpoint saved
+    /// between two layers holds only in the tallies. Returns how many.
+    fn mark_pending(&self, tallies: &[AtomicU64], parity: u32) -> StateNumber {
+        const WORDS_PER_FLAG: usize = STATES_PER_FLAG as usize / tally::PER_WORD;
+        self.next
+            .par_iter()
+            .enumerate()
+            .map(|(w, word)| {
+                let mut bits = 0u64;
+                let mut found = 0;
+                for bit in 0..64 {
+                    let first = (w * 64 + bit) * WORDS_PER_FLAG;
+                    if first >= tallies.len() {
+                        break;
+                    }
+                    let last = (first + WORDS_PER_FLAG).min(tallies.len());
+                    let pending = tally::pending(&tallies[first..last], parity);
+                    if pending != 0 {
+                        bits |= 1 << bit;
+                        found += pending.count_ones() as StateNumber;
+                    }
+                }
+                word.store(bits, Ordering::Relaxed);
+                found
+            })
+            .sum()
+    }
+
     /// The next layer becomes the current one.
     fn advance(&mut self) {
         std::mem::swap(&mut self.current, &mut self.next);
@@ -674,12 +703,19 @@ fn push_updates(
     here
 }
 
-/// Where a solve stands between levels: enough, with the cells, to go on
-/// from there.
+/// Where a solve stands between levels, or between two layers of a level:
+/// enough, with the cells, to go on from there.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SolveProgress {
     /// The next threshold to solve; every threshold above it is done.
     pub next_level: i32,
+    /// 0: `next_level` starts from its seeds. `d > 0`: `next_level` is
+    /// under way, its layers before depth `d` done, and the states of
+    /// layer `d` are the tallies' pending marks of parity `d & 1`.
+    pub next_depth: u32,
+    /// The states decided in `next_level`'s layers done so far (0 when
+    /// `next_depth` is 0).
+    pub level_flips: u64,
     pub edges: u64,
     pub largest_depth: u32,
     pub largest_layer: u64,

@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
 use crate::rules::board::Board;
-use crate::solver::checkpoint::WorkFolder;
+use crate::solver::checkpoint::{WorkFolder, HEADER_SIZE};
 use crate::solver::{solve, solve_in, solve_in_partitions, Observer, Silent, Workspace};
 use crate::table::writer::encode;
 
@@ -108,6 +108,63 @@ fn a_stopped_solve_resumes_to_the_same_table() {
     }
 }
 
+/// Stops a solve once it has done `layers` layers (of any levels).
+struct StopAfterLayers {
+    layers: u32,
+    done: AtomicU32,
+    /// Whether the retrograde has begun (`advanced` also counts the work
+    /// of the phases before it).
+    started: std::sync::atomic::AtomicBool,
+}
+
+impl Observer for StopAfterLayers {
+    fn level_started(&self, _level: i32) {
+        self.started.store(true, Ordering::Relaxed);
+    }
+
+    fn advanced(&self, _states: u64) {
+        if self.started.load(Ordering::Relaxed) {
+            self.done.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    fn cancelled(&self) -> bool {
+        self.done.load(Ordering::Relaxed) >= self.layers
+    }
+}
+
+/// A solve saving at every boundary and stopped between two layers of a
+/// level resumes from the checkpoint saved there (inside the level, as its
+/// header says) to the table of an uninterrupted solve.
+#[test]
+fn a_solve_stopped_inside_a_level_resumes_to_the_same_table() {
+    let folder = tempfile::tempdir().unwrap();
+    let mut inside = 0;
+    for (name, layers) in [("2x4", 3), ("3x3", 40), ("3x4", 7), ("3x4", 150)] {
+        let table = folder.path().join(format!("{name}.sgtb"));
+        let work = WorkFolder::open(&table, Duration::ZERO).unwrap();
+        let stop = StopAfterLayers {
+            layers,
+            done: AtomicU32::new(0),
+            started: Default::default(),
+        };
+        assert!(solve_in(board(name), Workspace::Folder(&work), &stop).is_err());
+        drop(work);
+        let checkpoint =
+            std::fs::read(table.with_extension("sgtb.work").join("checkpoint")).unwrap();
+        let next_depth = u32::from_le_bytes(checkpoint[104..108].try_into().unwrap());
+        inside += (next_depth > 1) as u32;
+        assert!(
+            resume(&table, name) == shipped(name),
+            "{name} after {layers} layers"
+        );
+    }
+    assert!(
+        inside >= 3,
+        "only {inside} of the stops were inside a level"
+    );
+}
+
 /// Every bit of a small checkpoint's header, and a bit of every few bytes
 /// of its spool marks, its tallies and its spools: each flip is refused
 /// (the solve starts afresh) and the table comes out the same.
@@ -138,7 +195,7 @@ fn a_damaged_checkpoint_or_spool_never_gives_another_table() {
         let is_checkpoint = path.file_name().unwrap() == "checkpoint";
         // The checkpoint's header bit by bit; elsewhere a bit of every few
         // bytes.
-        let header = if is_checkpoint { 104 } else { 0 };
+        let header = if is_checkpoint { HEADER_SIZE } else { 0 };
         let places = (0..header).chain((header..bytes.len()).step_by(5));
         for at in places {
             let bits: Vec<u8> = if at < header {

@@ -66,6 +66,12 @@ pub struct PositionArguments {
     #[arg(long)]
     json: bool,
 
+    /// Also draw the position to this SVG file: every legal move's value,
+    /// the perfect line numbered, the ownership at its end shaded
+    /// (docs/pictures.md).
+    #[arg(long, value_name = "FILE", conflicts_with = "batch")]
+    svg: Option<PathBuf>,
+
     /// Folder of tables, preferred to the built-in ones, as the engine's
     /// --tables.
     #[arg(long, value_name = "DIR")]
@@ -565,16 +571,46 @@ pub fn run(arguments: &PositionArguments) -> ExitCode {
             return ExitCode::from(EXIT_USAGE);
         }
     }
-    match analyze_spec(&arguments.position, None, &mut oracles) {
-        Ok(analysis) => match write(&analysis, arguments.json, None) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(error) => output_failed(&error),
-        },
+    let analysis = match analyze_spec(&arguments.position, None, &mut oracles) {
+        Ok(analysis) => analysis,
         Err(message) => {
             eprintln!("smallgo: analyze position: {message}");
-            ExitCode::from(EXIT_FAILURE)
+            return ExitCode::from(EXIT_FAILURE);
+        }
+    };
+    if let Some(file) = &arguments.svg {
+        if let Err(message) = draw(&analysis, &mut oracles, file) {
+            eprintln!("smallgo: analyze position: {message}");
+            return ExitCode::from(EXIT_FAILURE);
         }
     }
+    match write(&analysis, arguments.json, None) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => output_failed(&error),
+    }
+}
+
+/// Draws the analysis's position into the SVG file `file`, whole or not
+/// at all.
+fn draw(analysis: &Analysis, oracles: &mut Oracles, file: &Path) -> Result<(), String> {
+    let oracle = oracles.open(analysis.board)?;
+    let mut title = analysis.board.name();
+    match &analysis.start {
+        Start::Empty => {}
+        Start::Diagram(diagram) => title.push_str(&format!(" from {diagram}")),
+        Start::Game { file, before } => match before {
+            Some(number) => title.push_str(&format!(", {file} before move {number}")),
+            None => title.push_str(&format!(", {file}")),
+        },
+    }
+    if !analysis.moves.is_empty() {
+        title.push_str(&format!(" after {}", analysis.moves.join(" ")));
+    }
+    let svg =
+        crate::game::drawing::position_svg(&oracle, analysis.komi, &analysis.game, &title, None)
+            .map_err(|error| format!("--svg {}: {error}", file.display()))?;
+    crate::common::files::write_output(file, svg.as_bytes())
+        .map_err(|error| format!("cannot write {}: {error}", file.display()))
 }
 
 /// One line of a batch, read whole (at most `MAX_LINE` bytes, its end of

@@ -3,8 +3,12 @@
 //! a cycle, the states whose value depends on never-ending play being a draw
 //! (read from the board's table), and example cycles drawn as moves
 //! (`crate::analyses::cycles` does the work; docs/analyses.md tells what it means).
+//! With `--svg-dir DIR` each example is drawn as `DIR/cycles-BOARD-N.svg`
+//! (`crate::game::drawing`, N its place in the list of examples from 1):
+//! its start's move values, perfect play and ownership at komi 0, and the
+//! cycle's moves numbered.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use super::json::{self, Json};
@@ -60,9 +64,16 @@ struct Report {
     buckets: Vec<SizeBucket>,
     values: ValueCounts,
     examples: Vec<Example>,
+    /// The pictures written with --svg-dir.
+    drawn: Vec<PathBuf>,
 }
 
-fn analyze(board: Board, tables: Option<&Path>, passes: bool) -> Result<Report, String> {
+fn analyze(
+    board: Board,
+    tables: Option<&Path>,
+    passes: bool,
+    svg_dir: Option<&Path>,
+) -> Result<Report, String> {
     if let Some(folder) = tables {
         existing_folder(folder)?;
     }
@@ -139,6 +150,13 @@ fn analyze(board: Board, tables: Option<&Path>, passes: bool) -> Result<Report, 
     let start = State::start();
     let start_value = oracle.value_of(&start).map_err(|e| e.to_string())?;
     let start_number = index.rank(&start).expect("the empty board is a state") as u32;
+    let drawn = match svg_dir {
+        Some(folder) => {
+            let pictures = pictures(board, &oracle, &examples)?;
+            super::pictures::write_all(folder, &pictures)?
+        }
+        None => Vec::new(),
+    };
     Ok(Report {
         board,
         passes,
@@ -158,7 +176,45 @@ fn analyze(board: Board, tables: Option<&Path>, passes: bool) -> Result<Report, 
         buckets: size_buckets(&components),
         values,
         examples,
+        drawn,
     })
+}
+
+/// Each example drawn, with its file's name: the position at its start
+/// (Black to move) at komi 0, and the cycle as a line of its own.
+fn pictures(
+    board: Board,
+    oracle: &crate::table::library::BoardValues,
+    examples: &[Example],
+) -> Result<Vec<(String, String)>, String> {
+    let mut pictures = Vec::new();
+    for (number, example) in examples.iter().enumerate() {
+        let number = number + 1;
+        let cycle = &example.cycle;
+        let (black, white) = cycle.stones();
+        let state = crate::game::FullState {
+            black,
+            white,
+            to_move: Colour::Black,
+            ko: cycle.start.ko(),
+            passes: u8::from(cycle.start.passed()),
+        };
+        let game = Game::from_state(board, state)
+            .ok_or_else(|| format!("example {number} is not a legal position"))?;
+        let title = format!(
+            "{board}, example cycle {number} ({}, of {} states)",
+            example.what, example.component_states
+        );
+        let caption = format!("the cycle: {} moves", cycle.moves.len());
+        let line = crate::game::drawing::Line {
+            caption: &caption,
+            first: Colour::Black,
+            moves: &cycle.moves,
+        };
+        let svg = crate::game::drawing::position_svg(oracle, 0.0, &game, &title, Some(line))?;
+        pictures.push((format!("cycles-{}-{number}.svg", board.file_stem()), svg));
+    }
+    Ok(pictures)
 }
 
 /// The largest component with a cycle, the lowest numbered among equals.
@@ -341,6 +397,9 @@ fn print_text(report: &Report) -> std::io::Result<()> {
             outln!("  {}", line.join(", "))?;
         }
     }
+    for path in &report.drawn {
+        outln!("drawn       {}", path.display())?;
+    }
     Ok(())
 }
 
@@ -418,10 +477,16 @@ fn json(report: &Report) -> Json {
 }
 
 /// `smallgo analyze cycles`.
-pub fn run(board: Board, tables: Option<&Path>, as_json: bool, passes: bool) -> ExitCode {
+pub fn run(
+    board: Board,
+    tables: Option<&Path>,
+    as_json: bool,
+    passes: bool,
+    svg_dir: Option<&Path>,
+) -> ExitCode {
     finish_analysis(
         "cycles",
-        analyze(board, tables, passes),
+        analyze(board, tables, passes, svg_dir),
         as_json,
         json,
         print_text,

@@ -37,6 +37,7 @@ mod cycles;
 pub mod fuzzing;
 mod json;
 mod line_rule;
+mod pictures;
 mod piece;
 mod progress;
 mod review;
@@ -274,6 +275,13 @@ struct CyclesArguments {
     /// alone (ko fights and capture sequences).
     #[arg(long)]
     placements_only: bool,
+
+    /// Draw each example cycle into this folder (made if missing) as an
+    /// SVG picture, cycles-BOARD-N.svg: its start's move values, perfect
+    /// play and ownership at komi 0, and the cycle's moves numbered
+    /// (docs/pictures.md).
+    #[arg(long, value_name = "DIR")]
+    svg_dir: Option<PathBuf>,
 
     /// Folder of tables, preferred to the built-in ones, as the engine's
     /// --tables.
@@ -547,6 +555,7 @@ pub fn run(arguments: impl IntoIterator<Item = OsString>) -> ExitCode {
             cycles.tables.as_deref(),
             cycles.json,
             !cycles.placements_only,
+            cycles.svg_dir.as_deref(),
         ),
         Some(Command::Bench(Bench::Build(bench))) => {
             let boards = if bench.boards.is_empty() {

@@ -1,6 +1,8 @@
 //! `smallgo analyze seki RxC`: the seki census of one board's table
 //! (`crate::analyses::seki`), printed as a plain report or, with `--json`, as one
-//! JSON object.
+//! JSON object; with `--svg-dir DIR`, each example drawn as
+//! `DIR/seki-BOARD-N.svg` (`crate::game::drawing`), N its place in the
+//! JSON's list of examples from 1 and BOARD the board it is drawn on.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -47,6 +49,12 @@ pub struct SekiArguments {
     #[arg(long)]
     json: bool,
 
+    /// Draw each example into this folder (made if missing) as an SVG
+    /// picture, seki-BOARD-N.svg: its move values, perfect play and
+    /// ownership (docs/pictures.md).
+    #[arg(long, value_name = "DIR")]
+    svg_dir: Option<PathBuf>,
+
     /// Folder of tables, preferred to the built-in ones, as the engine's
     /// --tables.
     #[arg(long, value_name = "DIR")]
@@ -72,6 +80,8 @@ struct Report {
     asked: Board,
     source: String,
     census: Census,
+    /// The pictures written with --svg-dir.
+    drawn: Vec<PathBuf>,
 }
 
 /// Opens the table of `board`, or of `board` turned, and reads it whole.
@@ -115,11 +125,55 @@ fn analyze(arguments: &SekiArguments) -> Result<Report, String> {
         },
     };
     let census = census(&values, criteria, arguments.examples).map_err(|e| e.to_string())?;
-    Ok(Report {
+    let mut report = Report {
         asked: arguments.board,
         source,
         census,
-    })
+        drawn: Vec::new(),
+    };
+    if let Some(folder) = &arguments.svg_dir {
+        let pictures = pictures(&report.census, arguments)?;
+        report.drawn = super::pictures::write_all(folder, &pictures)?;
+    }
+    Ok(report)
+}
+
+/// Each example drawn, with its file's name.
+fn pictures(census: &Census, arguments: &SekiArguments) -> Result<Vec<(String, String)>, String> {
+    let board = census.board;
+    let library = Tablebase::with_sources(arguments.tables.as_deref(), false);
+    let oracle = library
+        .open(board)
+        .ok_or_else(|| super::no_table(board, arguments.tables.as_deref()))?;
+    let mut pictures = Vec::new();
+    for (number, example) in census.examples.iter().enumerate() {
+        let number = number + 1;
+        let (black, white) = example.stones();
+        let to_move = if example.mover_is_black {
+            Colour::Black
+        } else {
+            Colour::White
+        };
+        let state = crate::game::FullState {
+            black,
+            white,
+            to_move,
+            ko: example.state.ko(),
+            passes: u8::from(example.state.passed()),
+        };
+        let game = crate::game::Game::from_state(board, state)
+            .ok_or_else(|| format!("example {number} is not a legal position"))?;
+        let kind = if example.strict {
+            "strict seki"
+        } else {
+            "the criteria without the seki shape"
+        };
+        let title = format!("{board}, seki example {number}: {kind}");
+        let svg =
+            crate::game::drawing::position_svg(&oracle, census.criteria.komi, &game, &title, None)?;
+        pictures.push((format!("seki-{}-{number}.svg", board.file_stem()), svg));
+    }
+    Ok(pictures)
 }
 
 fn tally_lines(name: &str, tally: &Tally) -> Vec<String> {
@@ -222,6 +276,9 @@ fn print(report: &Report) -> std::io::Result<()> {
         for example in shown {
             outln!("{}\n", example_text(census, example))?;
         }
+    }
+    for path in &report.drawn {
+        outln!("drawn     {}", path.display())?;
     }
     Ok(())
 }

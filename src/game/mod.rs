@@ -2,7 +2,8 @@
 //! count of consecutive passes, and the history of full states for undo and for
 //! the draw by repetition (`docs/rules.md#the-game`: in a live game the first
 //! repetition of a full state ends the game as a draw). Perfect play in such a
-//! game is `perfect`, and who owns each point at its end `ownership`; a
+//! game is `perfect`, who owns each point at its end `ownership`, and
+//! both drawn as an SVG picture `drawing`; a
 //! life-and-death problem played as a game is
 //! `problem`. The GTP engine and the commands of `smallgo` both play
 //! through this module; it builds on the rules, the values and their
@@ -19,6 +20,7 @@
 //! but they change neither the result nor whether the game is over; undo
 //! back past the end reopens the game.
 
+pub mod drawing;
 pub mod katago;
 pub mod ownership;
 pub mod perfect;
@@ -130,6 +132,19 @@ impl Game {
             history: Vec::new(),
             end: None,
         })
+    }
+
+    /// A game that begins from `state` (stones, side to move, ko point,
+    /// passes just played, as an analysis's example state has them);
+    /// `None` if its stones overlap or a string has no liberty.
+    pub fn from_state(board: Board, state: FullState) -> Option<Game> {
+        let mut game = Game::from_setup(board, state.black, state.white, state.to_move)?;
+        game.start = FullState {
+            passes: state.passes.min(1),
+            ..state
+        };
+        game.current = game.start;
+        Some(game)
     }
 
     /// Where the game began.

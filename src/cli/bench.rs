@@ -414,11 +414,13 @@ struct BenchProblem {
     target: &'static str,
 }
 
-/// The problems of `bench problems`, by growing number of empty points:
-/// a white group along the lower edge from the corner (`corner N`: an eye
-/// space on the first line, with a black stone in it from 7 points on,
-/// and two rows of outside liberties), and white rings in the centre with
-/// liberties all around. Black to move first.
+/// The problems of `bench problems`, by family and growing number of
+/// empty points: a white group along the lower edge from the corner
+/// (`corner N`: an eye space on the first line, with a black stone in it
+/// from 7 points on, and two rows of outside liberties), white groups in
+/// the corner with a straight three (`three N`) or a bent eye space
+/// (`bent N`) and open rows above them, and white rings in the centre
+/// with liberties all around (`centre N`). Black to move first.
 const PROBLEMS: &[BenchProblem] = &[
     BenchProblem {
         name: "corner 5",
@@ -496,6 +498,16 @@ const PROBLEMS: &[BenchProblem] = &[
         target: "A2",
     },
     BenchProblem {
+        name: "three 15",
+        diagram: "......#/......#/OOOOOO#/...OOO#",
+        target: "A2",
+    },
+    BenchProblem {
+        name: "three 17",
+        diagram: ".......#/.......#/OOOOOOO#/...OOOO#",
+        target: "A2",
+    },
+    BenchProblem {
         name: "three 21",
         diagram: ".........#/.........#/OOOOOOOOO#/...OOOOOO#",
         target: "A2",
@@ -504,6 +516,11 @@ const PROBLEMS: &[BenchProblem] = &[
         name: "three 24",
         diagram: ".......#/.......#/.......#/OOOOOOO#/...OOOO#",
         target: "A2",
+    },
+    BenchProblem {
+        name: "bent 16",
+        diagram: "......#/......#/OOOOOO#/.OOOOO#/...OOO#",
+        target: "A3",
     },
     BenchProblem {
         name: "bent 20",
@@ -518,6 +535,16 @@ const PROBLEMS: &[BenchProblem] = &[
     BenchProblem {
         name: "centre 23",
         diagram: "......./.OOOOO./.O...O./.OOOOO./.......",
+        target: "B2",
+    },
+    BenchProblem {
+        name: "centre 26",
+        diagram: "......../.OOOOOO./.O....O./.OOOOOO./........",
+        target: "B2",
+    },
+    BenchProblem {
+        name: "centre 29",
+        diagram: "........./.OOOOOOO./.O.....O./.OOOOOOO./.........",
         target: "B2",
     },
 ];
@@ -554,6 +581,17 @@ fn status_word(status: Status) -> String {
 /// take it about 100 s and 4 GiB).
 const FULL_MAX_EMPTY: usize = 16;
 
+/// The proof searches of `bench problems`: the default, then
+/// (`--compare`) the earlier treatment of repetitions.
+const SEARCHES: [Options; 2] = [
+    Options {
+        repetitions: Repetitions::Closure,
+    },
+    Options {
+        repetitions: Repetitions::OnPath,
+    },
+];
+
 /// Which problems `bench problems` runs, and how.
 pub struct ProblemChoice {
     /// Only the problems of these names (all if empty).
@@ -577,14 +615,13 @@ fn search_row(
     problem: &Problem,
     memory: u64,
     max_nodes: u64,
-    repetitions: Repetitions,
+    options: Options,
 ) -> std::io::Result<()> {
     let limits = SearchLimits {
         max_bytes: memory,
         max_nodes,
     };
-    let options = Options { repetitions };
-    let method = match repetitions {
+    let method = match options.repetitions {
         Repetitions::Closure => "search",
         Repetitions::OnPath => "on-path",
     };
@@ -684,8 +721,8 @@ pub fn problems(
                 KoAssumption::AttackerIgnoresKo => "att-ko",
                 KoAssumption::DefenderIgnoresKo => "def-ko",
             };
-            for repetitions in [Repetitions::Closure, Repetitions::OnPath] {
-                if repetitions == Repetitions::OnPath && !choice.compare {
+            for options in SEARCHES {
+                if options.repetitions == Repetitions::OnPath && !choice.compare {
                     continue;
                 }
                 written = written.and_then(|()| {
@@ -695,7 +732,7 @@ pub fn problems(
                         &problem,
                         memory,
                         choice.max_nodes,
-                        repetitions,
+                        options,
                     )
                 });
             }

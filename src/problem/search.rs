@@ -3,31 +3,45 @@
 //! the states it needs to prove a value, where `solve` enumerates them all.
 //!
 //! The game (see the parent module) is a reachability game: the attacker
-//! wins a state iff he can force a capture state in finitely many moves.
-//! `prove` searches a state's moves depth first (the attacker's: one won
-//! child is enough; the defender's: one child not won is enough). A state
-//! already on the current path counts as not won (a repetition): the
-//! attacker must make progress. The table is keyed on the whole state
-//! (stones, side to move, ko point, passes, target strings left;
-//! `Codec`'s 128 bits). Why the results are sound (the graph-history
-//! interaction): write `G_R` for the game in which reaching any state of
-//! the set `R` is the defender's win. More forbidden states only help the
-//! defender, and a state's value in `G_R` does not change when the state
-//! itself is added to `R` (a winning strategy of the attacker's that
-//! never revisits a state exists: his distance to the capture falls at
-//! each of his moves). Each call returns, with its value, the set `R` of
-//! the path's states whose repetition it met, the state itself left out.
-//! By induction on the calls: a win returned is a win of the real game (it
-//! rests only on captures and on wins, never on a repetition); a loss
-//! returned with `R` is a loss in `G_R` (a repetition of `s` is a loss in
-//! `G_{s}`; the attacker's loss holds in the union of his children's
-//! sets, the defender's in the set of the child he plays, each child's
-//! own state dropped by the remark above). So a loss with `R` empty is a
-//! loss of the real game and is stored in the table; a loss with `R` not
-//! empty is kept apart with `R`, and used again only while every state of
-//! `R` is on the current path (then `R` is forbidden there, and the loss
-//! holds, with the same `R`); at the root every result is true. Wins are
-//! always stored and used whatever the path.
+//! wins a state iff he can force a capture state in finitely many moves;
+//! play that goes on forever is the defender's. The search takes a
+//! state's moves depth first (the attacker's: one won child is enough;
+//! the defender's: one child not won is enough). A state already on the
+//! current path counts as not won (a repetition): the attacker must make
+//! progress. The table is keyed on the whole state (stones, side to move,
+//! ko point, passes, target strings left; `Codec`'s 128 bits). Wins rest
+//! only on captures and on other wins, whatever the path: they are always
+//! stored and used (a loss taken wrongly can only make more losses, never
+//! a win, as the value is monotone in the children's). Losses that rest
+//! on a repetition are the graph-history interaction: write `G_R` for the
+//! game in which reaching any state of the set `R` is the defender's win.
+//! More forbidden states only help the defender, and a state's value in
+//! `G_R` does not change when the state itself is added to `R` (a winning
+//! strategy of the attacker's that never revisits a state exists: his
+//! distance to the capture falls at each of his moves). A loss that met
+//! no repetition but of its own state is therefore a loss of the real
+//! game, and stored as one. The others are treated as `Options` says:
+//!
+//! - `Repetitions::Closure` (the default, `prove_closure`): the loss is
+//!   stored as provisional and used as a loss from any path, and a result
+//!   that used one is itself provisional. When the start's loss is
+//!   provisional, `close` takes the table's provisional losses and keeps
+//!   the greatest set of them in which every attacker move leads into the
+//!   set, to a proved loss or to the game's end, and some defender move
+//!   does: the defender can keep to that set forever, so each of its
+//!   states is a loss of the real game, and is stored as one. The rest are
+//!   unmarked, and the start searched again. A round that leaves the start
+//!   out has stored a new win (a provisional loss leaves the set only
+//!   through a win its search took for a repetition), so the rounds end.
+//! - `Repetitions::OnPath` (`prove`): each call returns, with its value,
+//!   the set `R` of the path's states whose repetition it met, the state
+//!   itself left out; a loss returned with `R` is a loss in `G_R` (by
+//!   induction: a repetition of `s` is a loss in `G_{s}`; the attacker's
+//!   loss holds in the union of his children's sets, the defender's in the
+//!   set of the child he plays). A loss with `R` not empty is kept apart
+//!   with `R` and used again only while every state of `R` is on the
+//!   current path; at the root every result is true. It searches the same
+//!   losses again from every path that does not hold `R`.
 //!
 //! Pruning: the attacker never passes (after his pass the defender passes
 //! and the game ends, or his pass is the second and ends it: either way

@@ -31,7 +31,7 @@ use super::EXIT_FAILURE;
 use crate::build::BuildOptions;
 use crate::common::units::human_bytes;
 use crate::problem::baseline::Baseline;
-use crate::problem::search::{Search, SearchLimits};
+use crate::problem::search::{Options, Repetitions, Search, SearchLimits};
 use crate::problem::solve::{Limits, Solution, Status};
 use crate::problem::{KoAssumption, Problem};
 use crate::rules::board::Board;
@@ -414,11 +414,13 @@ struct BenchProblem {
     target: &'static str,
 }
 
-/// The problems of `bench problems`, by growing number of empty points:
-/// a white group along the lower edge from the corner (`corner N`: an eye
-/// space on the first line, with a black stone in it from 7 points on,
-/// and two rows of outside liberties), and white rings in the centre with
-/// liberties all around. Black to move first.
+/// The problems of `bench problems`, by family and growing number of
+/// empty points: a white group along the lower edge from the corner
+/// (`corner N`: an eye space on the first line, with a black stone in it
+/// from 7 points on, and two rows of outside liberties), white groups in
+/// the corner with a straight three (`three N`) or a bent eye space
+/// (`bent N`) and open rows above them, and white rings in the centre
+/// with liberties all around (`centre N`). Black to move first.
 const PROBLEMS: &[BenchProblem] = &[
     BenchProblem {
         name: "corner 5",
@@ -496,6 +498,16 @@ const PROBLEMS: &[BenchProblem] = &[
         target: "A2",
     },
     BenchProblem {
+        name: "three 15",
+        diagram: "......#/......#/OOOOOO#/...OOO#",
+        target: "A2",
+    },
+    BenchProblem {
+        name: "three 17",
+        diagram: ".......#/.......#/OOOOOOO#/...OOOO#",
+        target: "A2",
+    },
+    BenchProblem {
         name: "three 21",
         diagram: ".........#/.........#/OOOOOOOOO#/...OOOOOO#",
         target: "A2",
@@ -504,6 +516,11 @@ const PROBLEMS: &[BenchProblem] = &[
         name: "three 24",
         diagram: ".......#/.......#/.......#/OOOOOOO#/...OOOO#",
         target: "A2",
+    },
+    BenchProblem {
+        name: "bent 16",
+        diagram: "......#/......#/OOOOOO#/.OOOOO#/...OOO#",
+        target: "A3",
     },
     BenchProblem {
         name: "bent 20",
@@ -518,6 +535,16 @@ const PROBLEMS: &[BenchProblem] = &[
     BenchProblem {
         name: "centre 23",
         diagram: "......./.OOOOO./.O...O./.OOOOO./.......",
+        target: "B2",
+    },
+    BenchProblem {
+        name: "centre 26",
+        diagram: "......../.OOOOOO./.O....O./.OOOOOO./........",
+        target: "B2",
+    },
+    BenchProblem {
+        name: "centre 29",
+        diagram: "........./.OOOOOOO./.O.....O./.OOOOOOO./.........",
         target: "B2",
     },
 ];
@@ -554,37 +581,75 @@ fn status_word(status: Status) -> String {
 /// take it about 100 s and 4 GiB).
 const FULL_MAX_EMPTY: usize = 16;
 
-/// The most states the proof search of a problem expands (a few minutes)
-/// before it stops with its figures.
-const SEARCH_MAX_NODES: u64 = 100_000_000;
+/// The proof searches of `bench problems`: the default, then
+/// (`--compare`) the earlier treatment of repetitions.
+const SEARCHES: [Options; 2] = [
+    Options {
+        repetitions: Repetitions::Closure,
+    },
+    Options {
+        repetitions: Repetitions::OnPath,
+    },
+];
+
+/// Which problems `bench problems` runs, and how.
+pub struct ProblemChoice {
+    /// Only the problems of these names (all if empty).
+    pub only: Vec<String>,
+    /// The most states each proof search expands before it stops with its
+    /// figures.
+    pub max_nodes: u64,
+    /// Also the search with `Repetitions::OnPath`.
+    pub compare: bool,
+    /// No full solver.
+    pub search_only: bool,
+}
 
 /// The proof search's line of a problem: the states it expanded, the
-/// entries its table kept, its wall time, the resident memory it added,
-/// its table's peak, and the start's value (won or not).
-fn search_row(name: &str, ko_word: &str, problem: &Problem, memory: u64) -> std::io::Result<()> {
+/// entries its table kept, its rounds and the provisional losses its
+/// closures checked, its wall time, the resident memory it added, its
+/// table's peak, and the start's value (won or not).
+fn search_row(
+    name: &str,
+    ko_word: &str,
+    problem: &Problem,
+    memory: u64,
+    max_nodes: u64,
+    options: Options,
+) -> std::io::Result<()> {
     let limits = SearchLimits {
         max_bytes: memory,
-        max_nodes: SEARCH_MAX_NODES,
+        max_nodes,
     };
-    let ((result, nodes, entries, counted), seconds, peak) =
-        measured(|| match Search::new(problem, limits) {
+    let method = match options.repetitions {
+        Repetitions::Closure => "search",
+        Repetitions::OnPath => "on-path",
+    };
+    let ((result, nodes, entries, counted, rounds, closed), seconds, peak) =
+        measured(|| match Search::with_options(problem, limits, options) {
             Ok(mut search) => {
                 let start = search.start();
                 let result = search.wins(&start);
-                let figures = (search.nodes(), search.entries(), search.peak_bytes());
-                (result, figures.0, figures.1, figures.2)
+                (
+                    result,
+                    search.nodes(),
+                    search.entries(),
+                    search.peak_bytes(),
+                    search.rounds(),
+                    search.closed(),
+                )
             }
-            Err(error) => (Err(error), 0, 0, 0),
+            Err(error) => (Err(error), 0, 0, 0, 0, 0),
         });
     let peak_text = peak.map_or("?".to_string(), |b| human_bytes(b as f64));
     match result {
         Ok(won) => outln!(
-            "{name:<11} {ko_word:<6}   search {nodes:>11} expanded {entries:>11} kept {seconds:>8.2} s {peak_text:>10} {:>10}  {}",
+            "{name:<11} {ko_word:<6}   {method:<7} {nodes:>11} expanded {entries:>11} kept {rounds:>3} rounds {closed:>10} closed {seconds:>8.2} s {peak_text:>10} {:>10}  {}",
             human_bytes(counted as f64),
             if won { "killed" } else { "lives" }
         ),
         Err(error) => outln!(
-            "{name:<11} {ko_word:<6}   search stopped after {seconds:.2} s ({peak_text} resident): {error}"
+            "{name:<11} {ko_word:<6}   {method:<7} stopped after {seconds:.2} s ({peak_text} resident, {rounds} rounds): {error}"
         ),
     }
 }
@@ -592,7 +657,13 @@ fn search_row(name: &str, ko_word: &str, problem: &Problem, memory: u64) -> std:
 const PROBLEMS_HEADER: &str = "problem     ko      empty points      states         edges    pruned   wall s       peak    counted  B/st  start";
 
 /// `smallgo bench problems`.
-pub fn problems(memory: u64, baseline: bool, all_ko: bool, max_empty: Option<usize>) -> ExitCode {
+pub fn problems(
+    memory: u64,
+    baseline: bool,
+    all_ko: bool,
+    max_empty: Option<usize>,
+    choice: ProblemChoice,
+) -> ExitCode {
     let assumptions: &[KoAssumption] = if all_ko {
         &KoAssumption::ALL
     } else {
@@ -605,7 +676,22 @@ pub fn problems(memory: u64, baseline: bool, all_ko: bool, max_empty: Option<usi
         rayon::current_num_threads()
     )
     .and_then(|()| outln!("{PROBLEMS_HEADER}"));
+    if let Some(name) = choice
+        .only
+        .iter()
+        .find(|name| !PROBLEMS.iter().any(|p| p.name == name.as_str()))
+    {
+        let names: Vec<&str> = PROBLEMS.iter().map(|p| p.name).collect();
+        eprintln!(
+            "smallgo: bench problems: --only {name:?}: no such problem (the problems: {})",
+            names.join(", ")
+        );
+        return ExitCode::from(EXIT_FAILURE);
+    }
     for bench in PROBLEMS {
+        if !choice.only.is_empty() && !choice.only.iter().any(|n| n == bench.name) {
+            continue;
+        }
         let diagram = bench.diagram.replace('/', "\n");
         let problem = match Problem::from_diagram(
             &diagram,
@@ -635,7 +721,24 @@ pub fn problems(memory: u64, baseline: bool, all_ko: bool, max_empty: Option<usi
                 KoAssumption::AttackerIgnoresKo => "att-ko",
                 KoAssumption::DefenderIgnoresKo => "def-ko",
             };
-            written = written.and_then(|()| search_row(bench.name, ko_word, &problem, memory));
+            for options in SEARCHES {
+                if options.repetitions == Repetitions::OnPath && !choice.compare {
+                    continue;
+                }
+                written = written.and_then(|()| {
+                    search_row(
+                        bench.name,
+                        ko_word,
+                        &problem,
+                        memory,
+                        choice.max_nodes,
+                        options,
+                    )
+                });
+            }
+            if choice.search_only {
+                continue;
+            }
             if empty > FULL_MAX_EMPTY {
                 written = written.and_then(|()| {
                     outln!(

@@ -358,6 +358,25 @@ struct BenchProblemsArguments {
     /// Only the problems with at most this many empty points.
     #[arg(long, value_name = "N")]
     max_empty: Option<usize>,
+
+    /// Only the problems of these names (for example "centre 17"; may be
+    /// given more than once).
+    #[arg(long, value_name = "NAME")]
+    only: Vec<String>,
+
+    /// The most states each proof search may expand.
+    #[arg(long, value_name = "N", default_value_t = 100_000_000)]
+    max_nodes: u64,
+
+    /// Also run the proof search with its earlier treatment of
+    /// repetitions (losses resting on one kept with the repeated states,
+    /// used only while they are on the path), for its figures alongside.
+    #[arg(long)]
+    compare: bool,
+
+    /// Skip the full solver (the proof search alone).
+    #[arg(long)]
+    search_only: bool,
 }
 
 #[derive(Args, Debug)]
@@ -574,6 +593,12 @@ pub fn run(arguments: impl IntoIterator<Item = OsString>) -> ExitCode {
             problems.baseline,
             problems.all_ko,
             problems.max_empty,
+            bench::ProblemChoice {
+                only: problems.only,
+                max_nodes: problems.max_nodes,
+                compare: problems.compare,
+                search_only: problems.search_only,
+            },
         ),
         Some(Command::Bench(Bench::Row(row))) => bench::row(
             row.board,

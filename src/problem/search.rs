@@ -3,31 +3,45 @@
 //! the states it needs to prove a value, where `solve` enumerates them all.
 //!
 //! The game (see the parent module) is a reachability game: the attacker
-//! wins a state iff he can force a capture state in finitely many moves.
-//! `prove` searches a state's moves depth first (the attacker's: one won
-//! child is enough; the defender's: one child not won is enough). A state
-//! already on the current path counts as not won (a repetition): the
-//! attacker must make progress. The table is keyed on the whole state
-//! (stones, side to move, ko point, passes, target strings left;
-//! `Codec`'s 128 bits). Why the results are sound (the graph-history
-//! interaction): write `G_R` for the game in which reaching any state of
-//! the set `R` is the defender's win. More forbidden states only help the
-//! defender, and a state's value in `G_R` does not change when the state
-//! itself is added to `R` (a winning strategy of the attacker's that
-//! never revisits a state exists: his distance to the capture falls at
-//! each of his moves). Each call returns, with its value, the set `R` of
-//! the path's states whose repetition it met, the state itself left out.
-//! By induction on the calls: a win returned is a win of the real game (it
-//! rests only on captures and on wins, never on a repetition); a loss
-//! returned with `R` is a loss in `G_R` (a repetition of `s` is a loss in
-//! `G_{s}`; the attacker's loss holds in the union of his children's
-//! sets, the defender's in the set of the child he plays, each child's
-//! own state dropped by the remark above). So a loss with `R` empty is a
-//! loss of the real game and is stored in the table; a loss with `R` not
-//! empty is kept apart with `R`, and used again only while every state of
-//! `R` is on the current path (then `R` is forbidden there, and the loss
-//! holds, with the same `R`); at the root every result is true. Wins are
-//! always stored and used whatever the path.
+//! wins a state iff he can force a capture state in finitely many moves;
+//! play that goes on forever is the defender's. The search takes a
+//! state's moves depth first (the attacker's: one won child is enough;
+//! the defender's: one child not won is enough). A state already on the
+//! current path counts as not won (a repetition): the attacker must make
+//! progress. The table is keyed on the whole state (stones, side to move,
+//! ko point, passes, target strings left; `Codec`'s 128 bits). Wins rest
+//! only on captures and on other wins, whatever the path: they are always
+//! stored and used (a loss taken wrongly can only make more losses, never
+//! a win, as the value is monotone in the children's). Losses that rest
+//! on a repetition are the graph-history interaction: write `G_R` for the
+//! game in which reaching any state of the set `R` is the defender's win.
+//! More forbidden states only help the defender, and a state's value in
+//! `G_R` does not change when the state itself is added to `R` (a winning
+//! strategy of the attacker's that never revisits a state exists: his
+//! distance to the capture falls at each of his moves). A loss that met
+//! no repetition but of its own state is therefore a loss of the real
+//! game, and stored as one. The others are treated as `Options` says:
+//!
+//! - `Repetitions::Closure` (the default, `prove_closure`): the loss is
+//!   stored as provisional and used as a loss from any path, and a result
+//!   that used one is itself provisional. When the start's loss is
+//!   provisional, `close` takes the table's provisional losses and keeps
+//!   the greatest set of them in which every attacker move leads into the
+//!   set, to a proved loss or to the game's end, and some defender move
+//!   does: the defender can keep to that set forever, so each of its
+//!   states is a loss of the real game, and is stored as one. The rest are
+//!   unmarked, and the start searched again. A round that leaves the start
+//!   out has stored a new win (a provisional loss leaves the set only
+//!   through a win its search took for a repetition), so the rounds end.
+//! - `Repetitions::OnPath` (`prove`): each call returns, with its value,
+//!   the set `R` of the path's states whose repetition it met, the state
+//!   itself left out; a loss returned with `R` is a loss in `G_R` (by
+//!   induction: a repetition of `s` is a loss in `G_{s}`; the attacker's
+//!   loss holds in the union of his children's sets, the defender's in the
+//!   set of the child he plays). A loss with `R` not empty is kept apart
+//!   with `R` and used again only while every state of `R` is on the
+//!   current path; at the root every result is true. It searches the same
+//!   losses again from every path that does not hold `R`.
 //!
 //! Pruning: the attacker never passes (after his pass the defender passes
 //! and the game ends, or his pass is the second and ends it: either way
@@ -49,6 +63,7 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::common::units::human_bytes;
 use crate::problem::benson::{unconditionally_alive, Adjacency};
@@ -74,6 +89,26 @@ impl SearchLimits {
             max_nodes: u64::MAX,
         }
     }
+}
+
+/// How a search treats a loss that rests on a repetition of a state on
+/// the path (see the module's paragraph).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum Repetitions {
+    /// Stored as provisional and used again from any path; when the
+    /// start's loss rests on one, the provisional losses are proved
+    /// together as a closed set, and those not in it searched again.
+    #[default]
+    Closure,
+    /// Kept apart with the repeated states, used again only while every
+    /// one of them is on the path.
+    OnPath,
+}
+
+/// How a search works (its limits apart).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Options {
+    pub(crate) repetitions: Repetitions,
 }
 
 /// A search that stopped, or a problem it does not take on.
@@ -122,12 +157,15 @@ impl std::error::Error for SearchTooLarge {}
 /// An entry of the table: the best move (bits 0 to 7: a point, `PASS`, or
 /// `NO_MOVE`), whether the attacker wins (bit 8) or not (bit 9), and
 /// bounds of the distance: at least bits 16 to 31, at most bits 32 to 47
-/// (`UNKNOWN`: none).
+/// (`UNKNOWN`: none); bit 10: a provisional loss.
 type Entry = u64;
 
 const NO_MOVE: u8 = 0xfe;
 const WON: u64 = 1 << 8;
 const LOST: u64 = 1 << 9;
+/// A loss that rests on a repetition or on other provisional losses, not
+/// yet proved (`Repetitions::Closure`).
+const PROVISIONAL: u64 = 1 << 10;
 const UNKNOWN: u64 = 0xffff;
 const EMPTY_ENTRY: Entry = NO_MOVE as u64 | UNKNOWN << 32;
 
@@ -252,6 +290,29 @@ impl Table {
     }
 }
 
+/// A hasher for packed keys (already well mixed by `hash`).
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+    }
+    fn write_u128(&mut self, key: u128) {
+        self.0 = hash(key);
+    }
+}
+
+/// What a result of `Repetitions::Closure`'s search rests on: nothing
+/// (`CERTAIN`), a provisional loss of the table (0), or `1 + i`: a
+/// repetition of the path's state at ply `i` at the earliest.
+const CERTAIN: u32 = u32::MAX;
+
 /// The history index of a move: its point, or 64 for the pass.
 fn history_index(mv: u8) -> usize {
     if mv == PASS {
@@ -277,6 +338,15 @@ pub(crate) struct Search {
     nodes: u64,
     stopped: Option<SearchTooLarge>,
     start: StateKey,
+    options: Options,
+    /// The plies of the states on the path (`Repetitions::Closure`).
+    on_path: HashMap<u128, u32, BuildHasherDefault<KeyHasher>>,
+    /// The rounds of search and closure of `Repetitions::Closure`, and the
+    /// provisional losses it checked.
+    rounds: u64,
+    closed: u64,
+    reopened: u64,
+    closure_peak: usize,
     store_dependent: bool,
     deep_stack: bool,
     /// The losses that rest on repetitions of other states, with those
@@ -298,6 +368,16 @@ impl Search {
     /// A search of `problem`'s states, within `limits`; refused before any
     /// work when the key does not hold the problem's target strings.
     pub(crate) fn new(problem: &Problem, limits: SearchLimits) -> Result<Search, SearchTooLarge> {
+        Search::with_options(problem, limits, Options::default())
+    }
+
+    /// A search of `problem`'s states, within `limits`, working as
+    /// `options` say.
+    pub(crate) fn with_options(
+        problem: &Problem,
+        limits: SearchLimits,
+        options: Options,
+    ) -> Result<Search, SearchTooLarge> {
         let board = *problem.board();
         let codec = Codec::new(&board, problem).map_err(SearchTooLarge::Key)?;
         let mut neighbours = [0u64; 64];
@@ -319,6 +399,12 @@ impl Search {
             nodes: 0,
             stopped: None,
             start: StateKey::start(problem),
+            options,
+            on_path: HashMap::default(),
+            rounds: 0,
+            closed: 0,
+            reopened: 0,
+            closure_peak: 0,
             store_dependent: false,
             deep_stack: false,
             dependent: HashMap::new(),
@@ -344,7 +430,23 @@ impl Search {
 
     /// The most memory the table held at once, in bytes.
     pub(crate) fn peak_bytes(&self) -> usize {
-        self.table.peak_bytes + self.dependent_peak
+        self.table.peak_bytes + self.dependent_peak.max(self.closure_peak)
+    }
+
+    /// The rounds of search (`Repetitions::Closure`: one, and one more
+    /// after each closure that left the start unproved).
+    pub(crate) fn rounds(&self) -> u64 {
+        self.rounds
+    }
+
+    /// The provisional losses the closures checked (`Repetitions::Closure`).
+    pub(crate) fn closed(&self) -> u64 {
+        self.closed
+    }
+
+    /// The provisional losses the closures left out, to be searched again.
+    pub(crate) fn reopened(&self) -> u64 {
+        self.reopened
     }
 
     /// For the tests only: stores losses that rest on a repetition of an
@@ -387,9 +489,15 @@ impl Search {
     pub(crate) fn wins(&mut self, key: &StateKey) -> Result<bool, SearchTooLarge> {
         let key = *key;
         let won = self.deep(move |search| {
-            search.path.clear();
             let packed = search.codec.pack(&key);
-            search.prove(&key, packed).0
+            match search.options.repetitions {
+                Repetitions::OnPath => {
+                    search.path.clear();
+                    search.rounds += 1;
+                    search.prove(&key, packed).0
+                }
+                Repetitions::Closure => search.wins_closure(&key, packed),
+            }
         });
         self.stopped()?;
         Ok(won)
@@ -653,6 +761,245 @@ impl Search {
                 });
             }
             (false, rests)
+        }
+    }
+
+    /// Whether the attacker wins `key` (packed as `packed`), by
+    /// `Repetitions::Closure`: a search; if the start's loss rests on
+    /// provisional losses, their closure, and the search again while the
+    /// start is not proved.
+    fn wins_closure(&mut self, key: &StateKey, packed: u128) -> bool {
+        loop {
+            self.path.clear();
+            self.on_path.clear();
+            self.rounds += 1;
+            let (won, rests) = self.prove_closure(key, packed);
+            if self.stopped.is_some() {
+                return false;
+            }
+            if won || rests != 0 || self.store_dependent {
+                return won;
+            }
+            self.close();
+            if self.stopped.is_some() {
+                return false;
+            }
+            if self.table.get(packed) & LOST != 0 {
+                return false;
+            }
+        }
+    }
+
+    /// The value of `key` (packed as `packed`) on the current path, and
+    /// what it rests on (`CERTAIN`, 0 or `1 + i`: see `CERTAIN`). A loss
+    /// that rests on nothing but repetitions of the state itself is a loss
+    /// of the real game (the module's paragraph) and stored as one; a loss
+    /// that rests on more is stored as provisional, to be proved by
+    /// `close`.
+    fn prove_closure(&mut self, key: &StateKey, packed: u128) -> (bool, u32) {
+        if key.is_capture() {
+            return (true, CERTAIN);
+        }
+        let entry = self.table.get(packed);
+        if entry & WON != 0 {
+            return (true, CERTAIN);
+        }
+        if entry & LOST != 0 {
+            return (false, CERTAIN);
+        }
+        if entry & PROVISIONAL != 0 {
+            return (false, 0);
+        }
+        if let Some(&ply) = self.on_path.get(&packed) {
+            return (false, ply + 1);
+        }
+        if !self.expand() {
+            return (false, CERTAIN);
+        }
+        if unconditionally_alive(&self.adjacency, key.defender, key.attacker) & key.targets != 0 {
+            self.store(packed, with_lower(entry | LOST, u32::MAX));
+            return (false, CERTAIN);
+        }
+        let ply = self.path.len();
+        let children = self.ordered(key, best_of(entry), ply);
+        self.path.push(packed);
+        self.on_path.insert(packed, ply as u32);
+        let attacker = key.attacker_to_move;
+        let mut won = !attacker;
+        let mut rests = CERTAIN;
+        let mut best = NO_MOVE;
+        for &(mv, child) in &children {
+            let (child_won, child_rests) = match child {
+                None => (false, CERTAIN),
+                Some(child) => {
+                    let packed = self.codec.pack(&child);
+                    self.prove_closure(&child, packed)
+                }
+            };
+            if self.stopped.is_some() {
+                break;
+            }
+            if attacker {
+                if child_won {
+                    won = true;
+                    best = mv;
+                    break;
+                }
+                rests = rests.min(child_rests);
+            } else if !child_won {
+                won = false;
+                rests = child_rests;
+                best = mv;
+                break;
+            }
+        }
+        self.path.pop();
+        self.on_path.remove(&packed);
+        self.buffers[ply] = children;
+        if self.stopped.is_some() {
+            return (false, CERTAIN);
+        }
+        if best != NO_MOVE {
+            self.cut(attacker, best, ply);
+        }
+        if won {
+            self.store(packed, with_best(entry | WON, best));
+            (true, CERTAIN)
+        } else if rests > ply as u32 {
+            self.store(packed, with_best(with_lower(entry | LOST, u32::MAX), best));
+            (false, CERTAIN)
+        } else {
+            self.store(packed, with_best(entry | PROVISIONAL, best));
+            (false, rests)
+        }
+    }
+
+    /// Proves the table's provisional losses that form a closed set: the
+    /// greatest set of them in which every move of the attacker's leads
+    /// into the set, to a proved loss or to the end of the game, and some
+    /// move of the defender's does. The defender keeps to the set forever
+    /// or ends the game, and the targets are never captured: each is a
+    /// loss of the real game, and stored as one. The others are not known:
+    /// their marks are removed, for the next round to search them again.
+    fn close(&mut self) {
+        let slots: Vec<usize> = (0..self.table.keys.len())
+            .filter(|&s| {
+                self.table.keys[s] != FREE
+                    && self.table.values[s] & (PROVISIONAL | WON | LOST) == PROVISIONAL
+            })
+            .collect();
+        let n = slots.len();
+        self.closed += n as u64;
+        // Per provisional loss: whether the attacker moves, whether it is
+        // out of the set, and how many of its children in the set it
+        // still has (the attacker needs them all, the defender one).
+        let mut attacker = vec![false; n];
+        let mut out = vec![false; n];
+        let mut needs = vec![0u32; n];
+        // (child, parent) for each move from one provisional loss to
+        // another that the parent needs.
+        let mut edges: Vec<(u32, u32)> = Vec::new();
+        let mut children = Vec::new();
+        for (i, &slot) in slots.iter().enumerate() {
+            let key = self.codec.unpack(self.table.keys[slot]);
+            attacker[i] = key.attacker_to_move;
+            children.clear();
+            successors(&self.board, self.ko, &key, &mut children);
+            let first_edge = edges.len();
+            let mut escapes = false;
+            let mut held = false;
+            for &(mv, child) in &children {
+                if attacker[i] && mv == PASS {
+                    continue;
+                }
+                let inside = match child {
+                    None => Some(true),
+                    Some(child) if child.is_capture() => Some(false),
+                    Some(child) => match self.table.slot(self.codec.pack(&child)) {
+                        (slot, true) => {
+                            let value = self.table.values[slot];
+                            if value & WON != 0 {
+                                Some(false)
+                            } else if value & LOST != 0 {
+                                Some(true)
+                            } else if value & PROVISIONAL != 0 {
+                                let j = slots.binary_search(&slot).expect("a provisional loss");
+                                edges.push((j as u32, i as u32));
+                                None
+                            } else {
+                                Some(false)
+                            }
+                        }
+                        _ => Some(false),
+                    },
+                };
+                match inside {
+                    Some(true) => held = true,
+                    Some(false) => escapes = true,
+                    None => {}
+                }
+            }
+            let linked = (edges.len() - first_edge) as u32;
+            if attacker[i] {
+                out[i] = escapes;
+                needs[i] = linked;
+            } else if held {
+                edges.truncate(first_edge);
+            } else {
+                needs[i] = linked;
+                out[i] = linked == 0;
+            }
+        }
+        let bytes = n * (8 + 1 + 1 + 4 + 4 + 4) + edges.len() * (8 + 4);
+        self.closure_peak = self.closure_peak.max(bytes);
+        if (self.table.bytes() + bytes) as u64 > self.limits.max_bytes {
+            self.stopped = Some(SearchTooLarge::Memory {
+                nodes: self.nodes,
+                entries: self.table.len as u64,
+                bytes: (self.table.bytes() + bytes) as u64,
+                limit: self.limits.max_bytes,
+            });
+            return;
+        }
+        // The parents of each provisional loss, grouped by child.
+        let mut first = vec![0u32; n + 1];
+        for &(child, _) in &edges {
+            first[child as usize + 1] += 1;
+        }
+        for i in 0..n {
+            first[i + 1] += first[i];
+        }
+        let mut parents = vec![0u32; edges.len()];
+        let mut fill = first.clone();
+        for &(child, parent) in &edges {
+            parents[fill[child as usize] as usize] = parent;
+            fill[child as usize] += 1;
+        }
+        drop(edges);
+        drop(fill);
+        let mut queue: Vec<u32> = (0..n as u32).filter(|&i| out[i as usize]).collect();
+        while let Some(child) = queue.pop() {
+            let child = child as usize;
+            for &parent in &parents[first[child] as usize..first[child + 1] as usize] {
+                let parent = parent as usize;
+                if out[parent] {
+                    continue;
+                }
+                needs[parent] -= 1;
+                if attacker[parent] || needs[parent] == 0 {
+                    out[parent] = true;
+                    queue.push(parent as u32);
+                }
+            }
+        }
+        self.reopened += out.iter().filter(|&&o| o).count() as u64;
+        for (i, &slot) in slots.iter().enumerate() {
+            let value = self.table.values[slot] & !PROVISIONAL;
+            self.table.values[slot] = if out[i] {
+                value
+            } else {
+                with_lower(value | LOST, u32::MAX)
+            };
         }
     }
 

@@ -100,3 +100,52 @@ fn the_rule_sets_rows_agree_with_analyze_position() {
         .unwrap();
     assert_eq!(rows[0]["superko"].as_i64().unwrap(), best_opening.max(0));
 }
+
+/// With `--tables DIR` holding the piece's table (`smallgo build
+/// RxC-KIND`), `analyze piece` reads it instead of solving in memory, and
+/// every class gets the same line from either; Bouzy's evaluation, which
+/// no table holds, is still solved; a piece past the solve's size with no
+/// table is refused with the command that builds one.
+#[test]
+fn analyze_piece_reads_the_pieces_table() {
+    let folder = tempfile::tempdir().unwrap();
+    let tables = folder.path().to_str().unwrap();
+    let piece = "3x3-corner";
+    let build = smallgo(&["build", piece, "--tables", tables]);
+    assert!(build.status.success(), "{}", build.stderr);
+    let analyze = |extra: &[&str]| {
+        let mut arguments = vec!["analyze", "piece", piece, "--json"];
+        arguments.extend_from_slice(extra);
+        let output = smallgo(&arguments);
+        assert!(output.status.success(), "{}", output.stderr);
+        objects(&output.stdout)
+    };
+    let memory = analyze(&[]);
+    let table = analyze(&["--tables", tables]);
+    assert_eq!(memory[0]["source"], "solved in memory");
+    let source = table[0]["source"].as_str().unwrap();
+    assert!(
+        source.starts_with("table ") && source.contains(tables),
+        "{source}"
+    );
+    assert_eq!(memory[0]["classes"], table[0]["classes"]);
+    assert_eq!(
+        memory.len() as u64,
+        memory[0]["classes"].as_u64().unwrap() + 1
+    );
+    assert_eq!(memory[1..], table[1..]);
+
+    let bouzy = analyze(&["--tables", tables, "--scoring", "bouzy", "--empty"]);
+    assert_eq!(bouzy[0]["source"], "solved in memory");
+
+    let refused = smallgo(&["analyze", "piece", "4x4-corner", "--tables", tables]);
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(
+        refused
+            .stderr
+            .contains("smallgo build 4x4-corner --tables DIR"),
+        "{}",
+        refused.stderr
+    );
+    assert!(refused.stdout.is_empty(), "{}", refused.stdout);
+}

@@ -100,3 +100,156 @@ fn the_rule_sets_rows_agree_with_analyze_position() {
         .unwrap();
     assert_eq!(rows[0]["superko"].as_i64().unwrap(), best_opening.max(0));
 }
+
+/// With `--tables DIR` holding the piece's table (`smallgo build
+/// RxC-KIND`), `analyze piece` reads it instead of solving in memory, and
+/// every class gets the same line from either; Bouzy's evaluation, which
+/// no table holds, is still solved; a piece past the solve's size with no
+/// table is refused with the command that builds one.
+#[test]
+fn analyze_piece_reads_the_pieces_table() {
+    let folder = tempfile::tempdir().unwrap();
+    let tables = folder.path().to_str().unwrap();
+    let piece = "3x3-corner";
+    let build = smallgo(&["build", piece, "--tables", tables]);
+    assert!(build.status.success(), "{}", build.stderr);
+    let analyze = |extra: &[&str]| {
+        let mut arguments = vec!["analyze", "piece", piece, "--json"];
+        arguments.extend_from_slice(extra);
+        let output = smallgo(&arguments);
+        assert!(output.status.success(), "{}", output.stderr);
+        objects(&output.stdout)
+    };
+    let memory = analyze(&[]);
+    let table = analyze(&["--tables", tables]);
+    assert_eq!(memory[0]["source"], "solved in memory");
+    let source = table[0]["source"].as_str().unwrap();
+    assert!(
+        source.starts_with("table ") && source.contains(tables),
+        "{source}"
+    );
+    assert_eq!(memory[0]["classes"], table[0]["classes"]);
+    assert_eq!(
+        memory.len() as u64,
+        memory[0]["classes"].as_u64().unwrap() + 1
+    );
+    assert_eq!(memory[1..], table[1..]);
+
+    let bouzy = analyze(&["--tables", tables, "--scoring", "bouzy", "--empty"]);
+    assert_eq!(bouzy[0]["source"], "solved in memory");
+
+    let refused = smallgo(&["analyze", "piece", "4x4-corner", "--tables", tables]);
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(
+        refused
+            .stderr
+            .contains("smallgo build 4x4-corner --tables DIR"),
+        "{}",
+        refused.stderr
+    );
+    assert!(refused.stdout.is_empty(), "{}", refused.stdout);
+}
+
+/// The diagram of a 3x3 corner or edge piece holding the stones of the
+/// 9x9 board's rows 1 to 3, columns `first..first + 3` (the lower left
+/// corner, or a window of the bottom side), from `stones` (colour, vertex).
+fn region_diagram(stones: &[(&str, &str)], first: usize, edge: bool) -> String {
+    let letters = ["A", "B", "C", "D", "E", "F", "G", "H", "J"];
+    let mut rows = vec![if edge { "#+++#" } else { "+++#" }.to_string()];
+    for row in (1..=3).rev() {
+        let mut line = if edge { "+" } else { "" }.to_string();
+        for letter in &letters[first..first + 3] {
+            let vertex = format!("{letter}{row}");
+            line.push(match stones.iter().find(|(_, v)| *v == vertex) {
+                Some(("b", _)) => 'X',
+                Some(_) => 'O',
+                None => '.',
+            });
+        }
+        line.push('+');
+        rows.push(line);
+    }
+    rows.join("/")
+}
+
+/// `smallgo-pieces` on a 9x9 setup board: a region's `{l|r}` is `analyze
+/// position`'s result on the piece holding the region's stones, Black then
+/// White to move, the move labelled for White is one it rates best, and a
+/// corner's mirror image in the opposite corner has the same pair.
+#[test]
+fn the_gtp_pieces_are_the_results_of_analyze_position() {
+    let stones = [
+        ("b", "B2"),
+        ("w", "E2"),
+        ("b", "D1"),
+        // The lower left corner's stone turned half a turn.
+        ("b", "H8"),
+    ];
+    let mut commands = vec!["boardsize 9".to_string()];
+    commands.extend(stones.iter().map(|(c, v)| format!("play {c} {v}")));
+    commands.push("smallgo-pieces white".to_string());
+    let answers = crate::support::command::gtp_answers(&commands);
+    let gfx = answers.last().unwrap();
+    let text = gfx.lines().find(|l| l.starts_with("TEXT ")).unwrap();
+    let region = |name: &str| -> Vec<String> {
+        let part = text.split("; ").find(|p| p.contains(name)).unwrap();
+        let words: Vec<&str> = part.split(' ').collect();
+        let at = words.iter().position(|w| *w == name).unwrap();
+        words[at..at + 5].iter().map(|w| w.to_string()).collect()
+    };
+    for (name, piece, first) in [("A1-C3", "3x3-corner", 0), ("D1-F3", "3x3-edge", 3)] {
+        let words = region(name);
+        assert_eq!(words[1], piece, "{text}");
+        let diagram = region_diagram(&stones, first, piece.ends_with("edge"));
+        let result = |colour: &str| {
+            let outcome = smallgo(&[
+                "analyze",
+                "position",
+                piece,
+                "--diagram",
+                &diagram,
+                "--to-move",
+                colour,
+                "--json",
+            ]);
+            object(&outcome, "position")
+        };
+        let (black, white) = (result("black"), result("white"));
+        let signed = |v: i64| {
+            if v > 0 {
+                format!("+{v}")
+            } else {
+                v.to_string()
+            }
+        };
+        let pair = format!(
+            "{{{}|{}}}",
+            signed(black_margin(&black["result"])),
+            signed(black_margin(&white["result"]))
+        );
+        assert_eq!(words[2], pair, "{name} {diagram}: {text}");
+        // The move labelled, named on the board; on the piece the corner's
+        // points have the board's names, the side's are one column on.
+        let labelled = &words[4];
+        let on_piece = if first == 0 {
+            labelled.clone()
+        } else {
+            let column = labelled.chars().next().unwrap() as u8 - b'D' + b'B';
+            format!("{}{}", column as char, &labelled[1..])
+        };
+        let best: Vec<&str> = white["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|m| m["best"] == true)
+            .map(|m| m["point"].as_str().unwrap())
+            .collect();
+        assert!(
+            best.contains(&on_piece.as_str()),
+            "{name} {labelled}: {best:?}"
+        );
+        assert!(gfx.contains(&format!("{labelled} {pair}")), "{gfx}");
+    }
+    assert_eq!(region("G7-J9")[2], region("A1-C3")[2], "{text}");
+    assert_ne!(region("A1-C3")[2], "{+1|-1}", "{text}");
+}

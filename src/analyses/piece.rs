@@ -15,6 +15,12 @@
 //! when it has no open side and all its neighbours are that colour's
 //! stones. The rules of play are ours (basic ko, endless play a draw),
 //! not the paper's superko.
+//!
+//! The pairs are read from any source of margins (`PieceMargins`): this
+//! solve, or a board's values as the tables give them (`TableMargins`,
+//! area scoring only), which is how pieces past the solve's size are read.
+//! The classes are enumerated one at a time (`for_each_class`), so that a
+//! large piece's are written as they come without being listed first.
 
 use std::collections::HashMap;
 
@@ -23,6 +29,7 @@ use crate::rules::moves::Move;
 use crate::rules::position::Position;
 use crate::rules::state::{Child, State};
 use crate::symmetry::symmetries;
+use crate::table::values::Values;
 
 /// The most points a piece solved here may have: its states are listed
 /// one by one in memory.
@@ -77,10 +84,7 @@ pub struct Margins {
 
 /// Every state of a board, solved.
 pub struct Solved {
-    pub board: Board,
-    pub scoring: Scoring,
     index: HashMap<State, u32>,
-    states: Vec<State>,
     margins: Vec<Margins>,
 }
 
@@ -179,13 +183,7 @@ pub fn solve(board: Board, scoring: Scoring) -> Result<Solved, String> {
             }
         }
     }
-    Ok(Solved {
-        board,
-        scoring,
-        index,
-        states,
-        margins,
-    })
+    Ok(Solved { index, margins })
 }
 
 /// For threshold `m`: the states whose mover can force the end with a
@@ -305,98 +303,206 @@ impl PieceValue {
     }
 }
 
+/// Whatever gives the margins of a piece's states: the solve here
+/// (`Solved`), or the tables' values (`TableMargins`).
+pub trait PieceMargins {
+    /// The margins of a legal state; `Ok(None)` if the source does not
+    /// hold it, `Err` if it fails to read it.
+    fn margins_of(&self, state: &State) -> Result<Option<Margins>, String>;
+}
+
+impl PieceMargins for Solved {
+    fn margins_of(&self, state: &State) -> Result<Option<Margins>, String> {
+        Ok(self.margins(state))
+    }
+}
+
+/// A board's values (a table, or whatever `table::library` serves) read
+/// as margins: A(s) and B(s) without their plies. The tables score the
+/// end by area, so these are `Scoring::Area`'s margins.
+pub struct TableMargins<'a>(pub &'a dyn Values);
+
+impl PieceMargins for TableMargins<'_> {
+    fn margins_of(&self, state: &State) -> Result<Option<Margins>, String> {
+        let value = self.0.value_of(state).map_err(|error| {
+            let mut message = error.to_string();
+            let mut source = std::error::Error::source(&error);
+            while let Some(cause) = source {
+                message.push_str(&format!(": {cause}"));
+                source = cause.source();
+            }
+            message
+        })?;
+        Ok(Some(Margins {
+            mover: value.mover_margin.map(i32::from),
+            opponent: value.opponent_margin.map(i32::from),
+        }))
+    }
+}
+
+/// The value of the position of `board` with these stones, no ko and no
+/// pass pending, each side to move first, from `source`, the ends scored
+/// by `scoring` (the scoring `source` was solved with); `Ok(None)` if it
+/// is not a legal position.
+pub fn piece_value(
+    board: &Board,
+    scoring: Scoring,
+    source: &dyn PieceMargins,
+    black: PointSet,
+    white: PointSet,
+) -> Result<Option<PieceValue>, String> {
+    let black_position = Position::new(black, white);
+    if !black_position.is_legal(board) {
+        return Ok(None);
+    }
+    let black_state = State::from_parts(black_position, None, false);
+    let white_state = State::from_parts(Position::new(white, black), None, false);
+    let (Some(black_margins), Some(white_margins)) = (
+        source.margins_of(&black_state)?,
+        source.margins_of(&white_state)?,
+    ) else {
+        return Ok(None);
+    };
+    Ok(Some(PieceValue {
+        black,
+        white,
+        black_first: Range {
+            low: black_margins.mover,
+            high: black_margins.opponent.map(|b| -b),
+        },
+        white_first: Range {
+            low: white_margins.opponent,
+            high: white_margins.mover.map(|a| -a),
+        },
+        black_moves: best_moves(board, scoring, source, &black_state, black_margins)?,
+        white_moves: best_moves(board, scoring, source, &white_state, white_margins)?,
+    }))
+}
+
+/// The moves of `state` that keep the most its mover can force: to an end
+/// worth that much, or to a state where the opponent, now to move, can be
+/// held to it. None when the mover cannot force the end.
+fn best_moves(
+    board: &Board,
+    scoring: Scoring,
+    source: &dyn PieceMargins,
+    state: &State,
+    margins: Margins,
+) -> Result<Vec<Move>, String> {
+    let Some(best) = margins.mover else {
+        return Ok(Vec::new());
+    };
+    let mut moves = Vec::new();
+    for mv in state.legal_moves(board) {
+        let keeps = match state.play(board, mv) {
+            Some(Child::End { .. }) => scoring.margin(board, &state.position()) >= best,
+            Some(Child::State(child)) => source
+                .margins_of(&child)?
+                .and_then(|m| m.opponent)
+                .is_some_and(|b| b >= best),
+            None => false,
+        };
+        if keeps {
+            moves.push(mv);
+        }
+    }
+    Ok(moves)
+}
+
+/// Calls `each` with one position of every class of legal positions of
+/// `board` under its symmetries (the one with the smallest image, as
+/// `(black, white)` bits), fewest stones first, then by Black's stones'
+/// bits, then White's; stops at the first error. The positions are made
+/// one at a time: nothing is listed.
+pub fn for_each_class<E>(
+    board: &Board,
+    mut each: impl FnMut(PointSet, PointSet) -> Result<(), E>,
+) -> Result<(), E> {
+    let group = symmetries(board);
+    let all = board.all();
+    let points = all.len();
+    let canonical = |black: PointSet, white: PointSet| {
+        group
+            .iter()
+            .all(|s| (black.0, white.0) <= (s.apply_set(black).0, s.apply_set(white).0))
+    };
+    for stones in 0..=points {
+        // Black's sets in increasing order of their bits: the subsets of
+        // `all`, each the next above the last.
+        let mut black = 0u64;
+        loop {
+            let black_set = PointSet(black);
+            let whites = stones.checked_sub(black_set.len());
+            if let Some(whites) = whites {
+                let rest: Vec<u64> = PointSet(all.0 & !black)
+                    .iter()
+                    .map(|p| PointSet::single(p).0)
+                    .collect();
+                if whites <= rest.len() {
+                    // White's sets of `whites` points among `rest`, in
+                    // increasing order: the `whites`-bit numbers below
+                    // 2^rest.len() in order (Gosper's), each bit i standing
+                    // for rest[i].
+                    let limit = 1u64 << rest.len();
+                    let mut pick = (1u64 << whites) - 1;
+                    while pick < limit {
+                        let mut white = 0;
+                        let mut bits = pick;
+                        while bits != 0 {
+                            white |= rest[bits.trailing_zeros() as usize];
+                            bits &= bits - 1;
+                        }
+                        let white_set = PointSet(white);
+                        if canonical(black_set, white_set)
+                            && Position::new(black_set, white_set).is_legal(board)
+                        {
+                            each(black_set, white_set)?;
+                        }
+                        if pick == 0 {
+                            break;
+                        }
+                        let low = pick & pick.wrapping_neg();
+                        let ripple = pick + low;
+                        pick = (((ripple ^ pick) >> 2) / low) | ripple;
+                    }
+                }
+            }
+            if black == all.0 {
+                break;
+            }
+            black = ((black | !all.0).wrapping_add(1)) & all.0;
+        }
+    }
+    Ok(())
+}
+
 impl Solved {
     /// The margins of a state.
     pub fn margins(&self, state: &State) -> Option<Margins> {
         self.index.get(state).map(|&at| self.margins[at as usize])
     }
+}
 
-    /// The value of the position with these stones, no ko and no pass
-    /// pending; `None` if it is not legal.
-    pub fn value(&self, black: PointSet, white: PointSet) -> Option<PieceValue> {
-        let black_state = State::from_parts(Position::new(black, white), None, false);
-        let white_state = State::from_parts(Position::new(white, black), None, false);
-        let (black_margins, white_margins) =
-            (self.margins(&black_state)?, self.margins(&white_state)?);
-        Some(PieceValue {
-            black,
-            white,
-            black_first: Range {
-                low: black_margins.mover,
-                high: black_margins.opponent.map(|b| -b),
-            },
-            white_first: Range {
-                low: white_margins.opponent,
-                high: white_margins.mover.map(|a| -a),
-            },
-            black_moves: self.best_moves(&black_state, black_margins),
-            white_moves: self.best_moves(&white_state, white_margins),
+/// The position as rows from the top separated by `/`: `X` Black, `O`
+/// White, `.` empty, `#` a cell of the grid that is no point, `+` an open
+/// cell.
+pub fn diagram(board: &Board, black: PointSet, white: PointSet) -> String {
+    let shape = board.shape_geometry();
+    (0..board.rows())
+        .rev()
+        .map(|row| {
+            (0..board.columns())
+                .map(|column| match board.point_at(row, column) {
+                    Some(p) if black.contains(p) => 'X',
+                    Some(p) if white.contains(p) => 'O',
+                    Some(_) => '.',
+                    None => match shape.map(|s| s.cell(row, column)) {
+                        Some(Cell::Open) => '+',
+                        _ => '#',
+                    },
+                })
+                .collect::<String>()
         })
-    }
-
-    /// The moves of `state` that keep the most its mover can force: to an
-    /// end worth that much, or to a state where the opponent, now to move,
-    /// can be held to it. None when the mover cannot force the end.
-    fn best_moves(&self, state: &State, margins: Margins) -> Vec<Move> {
-        let Some(best) = margins.mover else {
-            return Vec::new();
-        };
-        state
-            .legal_moves(&self.board)
-            .into_iter()
-            .filter(|&mv| match state.play(&self.board, mv) {
-                Some(Child::End { .. }) => {
-                    self.scoring.margin(&self.board, &state.position()) >= best
-                }
-                Some(Child::State(child)) => self
-                    .margins(&child)
-                    .and_then(|m| m.opponent)
-                    .is_some_and(|b| b >= best),
-                None => false,
-            })
-            .collect()
-    }
-
-    /// One position of each class under the board's symmetries (the one
-    /// with the smallest image), legal, in order of their sets.
-    pub fn classes(&self) -> Vec<(PointSet, PointSet)> {
-        let group = symmetries(&self.board);
-        let mut classes: Vec<(PointSet, PointSet)> = self
-            .states
-            .iter()
-            .filter(|state| state.ko().is_none() && !state.passed())
-            .map(|state| (state.position().us(), state.position().them()))
-            .filter(|&(black, white)| {
-                group
-                    .iter()
-                    .all(|s| (black.0, white.0) <= (s.apply_set(black).0, s.apply_set(white).0))
-            })
-            .collect();
-        classes.sort_by_key(|&(black, white)| ((black | white).len(), black.0, white.0));
-        classes
-    }
-
-    /// The position as rows from the top separated by `/`: `X` Black, `O`
-    /// White, `.` empty, `#` a cell of the grid that is no point, `+` an
-    /// open cell.
-    pub fn diagram(&self, black: PointSet, white: PointSet) -> String {
-        let shape = self.board.shape_geometry();
-        (0..self.board.rows())
-            .rev()
-            .map(|row| {
-                (0..self.board.columns())
-                    .map(|column| match self.board.point_at(row, column) {
-                        Some(p) if black.contains(p) => 'X',
-                        Some(p) if white.contains(p) => 'O',
-                        Some(_) => '.',
-                        None => match shape.map(|s| s.cell(row, column)) {
-                            Some(Cell::Open) => '+',
-                            _ => '#',
-                        },
-                    })
-                    .collect::<String>()
-            })
-            .collect::<Vec<_>>()
-            .join("/")
-    }
+        .collect::<Vec<_>>()
+        .join("/")
 }

@@ -5,18 +5,33 @@
 //! (Black to move first, White to move first), its temperature and the
 //! moves that keep each side's result. `crate::analyses::piece` solves.
 //!
-//! Each line is written as soon as it is made; with `--json` every line is
-//! one JSON object, the first the piece's, then one a position.
+//! Under area scoring the values are read from the piece's table when one
+//! is found where `analyze position` looks (`--tables DIR`, then the
+//! built-in tables): the table of `smallgo build RxC-KIND`. Without one, a
+//! piece of at most 12 points is solved in memory; a larger one is refused
+//! with what to build. Bouzy's evaluation has no tables (they are built
+//! with area scoring): it is solved in memory, up to 12 points.
+//!
+//! Each line is written as soon as it is made, the classes enumerated one
+//! at a time (`for_each_class`), so that a large piece's lines stream;
+//! with `--json` every line is one JSON object, the first the piece's,
+//! then one a position.
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
 
 use super::json::{self, Json};
-use super::{output_failed, parse_board, EXIT_FAILURE};
-use crate::analyses::piece::{solve, PieceValue, Range, Scoring, Solved};
+use super::{existing_folder, looked_in, output_failed, parse_board, EXIT_FAILURE};
+use crate::analyses::piece::{
+    diagram, for_each_class, piece_value, solve, PieceMargins, PieceValue, Range, Scoring,
+    TableMargins, MAX_PIECE_POINTS,
+};
 use crate::rules::board::{Board, PointSet};
 use crate::rules::moves::Move;
+use crate::table::library::Tablebase;
+use crate::table::Table;
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum ScoringName {
@@ -46,15 +61,72 @@ pub struct PieceArguments {
     /// Only the empty piece's line.
     #[arg(long)]
     empty: bool,
+
+    /// Folder of tables, looked in before the built-in ones, as
+    /// `analyze position`'s: the piece's table there is read instead of
+    /// solving it (area scoring).
+    #[arg(long, value_name = "DIR")]
+    tables: Option<PathBuf>,
 }
 
-fn moves_text(solved: &Solved, moves: &[Move]) -> String {
+/// Where a piece's values come from.
+enum Source {
+    /// Its table, read through the prober.
+    Table(Box<Table>),
+    /// Solved here, in memory.
+    Memory(crate::analyses::piece::Solved),
+}
+
+impl Source {
+    /// The source as the header says it.
+    fn description(&self) -> String {
+        match self {
+            Source::Table(table) => format!("table {}", table.origin()),
+            Source::Memory(_) => "solved in memory".to_string(),
+        }
+    }
+}
+
+/// The piece's table under area scoring, if one is found; else its solve
+/// in memory, if it is small enough; else why neither.
+fn source(arguments: &PieceArguments, scoring: Scoring) -> Result<Source, String> {
+    let board = arguments.board;
+    let name = board.piece_name();
+    if let Some(folder) = &arguments.tables {
+        existing_folder(folder)?;
+    }
+    if scoring == Scoring::Area {
+        let library = Tablebase::with_sources(arguments.tables.as_deref(), false);
+        if let Some(table) = library.table(board) {
+            return Ok(Source::Table(Box::new(table)));
+        }
+    }
+    if board.points() <= MAX_PIECE_POINTS {
+        return solve(board, scoring).map(Source::Memory);
+    }
+    Err(match scoring {
+        Scoring::Area => format!(
+            "no table of {name} (board {board}) {}, and its {} points are past the {MAX_PIECE_POINTS} \
+             solved in memory: build it with `smallgo build {name} --tables DIR`, then give \
+             --tables DIR",
+            looked_in(arguments.tables.as_deref()),
+            board.points()
+        ),
+        Scoring::Bouzy => format!(
+            "{name} has {} points: Bouzy's evaluation is solved in memory up to \
+             {MAX_PIECE_POINTS} points, and the tables hold area scoring's values only",
+            board.points()
+        ),
+    })
+}
+
+fn moves_text(board: &Board, moves: &[Move]) -> String {
     if moves.is_empty() {
         return "-".to_string();
     }
     moves
         .iter()
-        .map(|mv| mv.name(&solved.board))
+        .map(|mv| mv.name(board))
         .collect::<Vec<_>>()
         .join(" ")
 }
@@ -65,11 +137,10 @@ fn range_json(range: &Range) -> Json {
     Json::list([range.low, range.high])
 }
 
-fn line(solved: &Solved, value: &PieceValue, json: bool) -> String {
-    let diagram = solved.diagram(value.black, value.white);
+fn line(board: &Board, value: &PieceValue, json: bool) -> String {
+    let diagram = diagram(board, value.black, value.white);
     let temperature = value.temperature();
     if json {
-        let board = &solved.board;
         return Json::kind("piece-class")
             .with("diagram", diagram)
             .with("l", value.black_first.exact())
@@ -85,8 +156,8 @@ fn line(solved: &Solved, value: &PieceValue, json: bool) -> String {
         "{diagram}  {}  t={}  Black: {}  White: {}",
         value.pair(),
         temperature.map_or("?".to_string(), |t| t.to_string()),
-        moves_text(solved, &value.black_moves),
-        moves_text(solved, &value.white_moves),
+        moves_text(board, &value.black_moves),
+        moves_text(board, &value.white_moves),
     )
 }
 
@@ -95,13 +166,28 @@ fn report(arguments: &PieceArguments) -> Result<(), Result<String, std::io::Erro
         ScoringName::Area => Scoring::Area,
         ScoringName::Bouzy => Scoring::Bouzy,
     };
-    let solved = solve(arguments.board, scoring).map_err(Ok)?;
-    let classes = if arguments.empty {
-        vec![(PointSet::EMPTY, PointSet::EMPTY)]
-    } else {
-        solved.classes()
+    let board = arguments.board;
+    let source = source(arguments, scoring).map_err(Ok)?;
+    let table_margins;
+    let margins: &dyn PieceMargins = match &source {
+        Source::Table(table) => {
+            table_margins = TableMargins(table.as_ref());
+            &table_margins
+        }
+        Source::Memory(solved) => solved,
     };
-    let name = arguments.board.piece_name();
+    let classes = if arguments.empty {
+        1
+    } else {
+        let mut classes = 0usize;
+        for_each_class(&board, |_, _| {
+            classes += 1;
+            Ok::<(), ()>(())
+        })
+        .expect("counting fails nowhere");
+        classes
+    };
+    let name = board.piece_name();
     let scoring_word = match scoring {
         Scoring::Area => "area",
         Scoring::Bouzy => "bouzy",
@@ -109,26 +195,31 @@ fn report(arguments: &PieceArguments) -> Result<(), Result<String, std::io::Erro
     if arguments.json {
         let header = Json::kind("piece")
             .with("piece", name.as_str())
-            .with("board", arguments.board.name())
+            .with("board", board.name())
             .with("scoring", scoring_word)
-            .with("classes", classes.len());
+            .with("classes", classes)
+            .with("source", source.description());
         outln!("{header}").map_err(Err)?;
     } else {
         outln!(
-            "piece {name} (board {}), {scoring_word} scoring, basic ko, endless play a draw: {} position{}, one per class under its symmetries; {{l|r}} is the result from Black's view with Black, then White, to move first (LOW..HIGH: each side can force only its end of it, play that never ends between)",
-            arguments.board.name(),
-            classes.len(),
-            if classes.len() == 1 { "" } else { "s" }
+            "piece {name} (board {}), {scoring_word} scoring, basic ko, endless play a draw, values {}: {classes} position{}, one per class under its symmetries; {{l|r}} is the result from Black's view with Black, then White, to move first (LOW..HIGH: each side can force only its end of it, play that never ends between)",
+            board.name(),
+            source.description(),
+            if classes == 1 { "" } else { "s" }
         )
         .map_err(Err)?;
     }
-    for (black, white) in classes {
-        let value = solved
-            .value(black, white)
+    let write = |black: PointSet, white: PointSet| {
+        let value = piece_value(&board, scoring, margins, black, white)
+            .map_err(|error| Ok(format!("{name}: {error}")))?
             .ok_or_else(|| Ok(format!("a class of {name} is not solved")))?;
-        outln!("{}", line(&solved, &value, arguments.json)).map_err(Err)?;
+        outln!("{}", line(&board, &value, arguments.json)).map_err(Err)
+    };
+    if arguments.empty {
+        write(PointSet::EMPTY, PointSet::EMPTY)
+    } else {
+        for_each_class(&board, write)
     }
-    Ok(())
 }
 
 /// `smallgo analyze piece`.

@@ -1,6 +1,7 @@
 //! The GTP engine: the protocol's own commands and the game commands, and
 //! what they do to the game. The analysis commands, which only read the
-//! game, are in `analyze`.
+//! game, are in `analyze`; Bouzy's pieces read on the setup board in
+//! `pieces`.
 //!
 //! Moves are chosen as `docs/rules.md#how-the-engine-picks-a-move` says, from
 //! the values of the children read for the current komi, with one addition from
@@ -45,6 +46,7 @@ use crate::game::{Ending, Game};
 use crate::table::library::{BoardValues, Tablebase};
 
 mod analyze;
+mod pieces;
 mod problem;
 mod setup;
 
@@ -82,6 +84,7 @@ enum Command {
     SmallgoMoveLabels,
     SmallgoMoveValues,
     SmallgoOwnership,
+    SmallgoPieces,
     SmallgoProblem,
     SmallgoProblemClear,
     SmallgoProblemHere,
@@ -126,6 +129,7 @@ impl Command {
         Command::SmallgoMoveLabels,
         Command::SmallgoMoveValues,
         Command::SmallgoOwnership,
+        Command::SmallgoPieces,
         Command::SmallgoProblem,
         Command::SmallgoProblemClear,
         Command::SmallgoProblemHere,
@@ -169,6 +173,7 @@ impl Command {
             Command::SmallgoMoveLabels => "smallgo-move-labels",
             Command::SmallgoMoveValues => "smallgo-move-values",
             Command::SmallgoOwnership => "smallgo-ownership",
+            Command::SmallgoPieces => "smallgo-pieces",
             Command::SmallgoProblem => "smallgo-problem",
             Command::SmallgoProblemClear => "smallgo-problem-clear",
             Command::SmallgoProblemHere => "smallgo-problem-here",
@@ -461,6 +466,7 @@ impl Engine {
             Command::SmallgoBestMoves => self.analyze_moves(arguments, Engine::best_moves),
             Command::SmallgoPv => self.analyze_moves(arguments, Engine::principal_variation_text),
             Command::SmallgoOwnership => self.analyze_moves(arguments, Engine::ownership_gfx),
+            Command::SmallgoPieces => self.pieces(arguments),
             Command::GoguiAnalyzeCommands if arguments.is_empty() => {
                 success(GOGUI_ANALYZE_COMMANDS)
             }

@@ -8,7 +8,7 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::analyses::count::{classes, count_board, Classes};
-use crate::analyses::piece::{solve, Scoring};
+use crate::analyses::piece::{for_each_class, piece_value, solve, Scoring};
 use crate::index::code::Codec;
 use crate::rules::board::{Board, PieceKind, Point, PointSet};
 use crate::rules::position::Position;
@@ -170,6 +170,42 @@ fn brute_classes(board: &Board) -> Classes {
     }
 }
 
+/// `for_each_class` gives, one at a time, what a brute force gets by
+/// listing every legal placement, keeping the least of each class (its
+/// bits compared as (black, white) under every symmetry) and sorting by
+/// stones, then Black's bits, then White's.
+#[test]
+fn classes_are_enumerated_in_order_once_each() {
+    for name in [
+        "1x1-open",
+        "2x2-corner",
+        "2x3-edge",
+        "3x3-open",
+        "3x3-corner",
+        "2x3",
+    ] {
+        let board: Board = name.parse().unwrap();
+        let group = symmetries(&board);
+        let mut brute: Vec<(PointSet, PointSet)> = placements(&board)
+            .filter(|&(black, white)| every_string_breathes(&board, black, white))
+            .filter(|&(black, white)| {
+                group
+                    .iter()
+                    .all(|s| (black.0, white.0) <= (s.apply_set(black).0, s.apply_set(white).0))
+            })
+            .collect();
+        brute.sort_by_key(|&(black, white)| ((black | white).len(), black.0, white.0));
+        let mut enumerated = Vec::new();
+        for_each_class(&board, |black, white| {
+            enumerated.push((black, white));
+            Ok::<(), ()>(())
+        })
+        .unwrap();
+        assert!(brute.len() > 1, "{name}");
+        assert_eq!(enumerated, brute, "{name}");
+    }
+}
+
 #[test]
 fn classes_of_pieces_match_a_brute_force() {
     let mut boards = Vec::new();
@@ -298,7 +334,9 @@ fn values_of_every_3x3_piece_match_a_brute_force() {
             }
             // The paper's values of the empty pieces: {+1|-1} on the open,
             // edge and corner pieces, {+9|-9} on the closed one.
-            let value = solved.value(PointSet::EMPTY, PointSet::EMPTY).unwrap();
+            let value = piece_value(&board, scoring, &solved, PointSet::EMPTY, PointSet::EMPTY)
+                .unwrap()
+                .unwrap();
             let first = if kind == PieceKind::Closed { 9 } else { 1 };
             assert_eq!(
                 (value.black_first.exact(), value.white_first.exact()),

@@ -33,6 +33,7 @@ pub(super) const GOGUI_ANALYZE_COMMANDS: &str = "gfx/Perfect move values/smallgo
     plist/Perfect best moves/smallgo-best-moves\n\
     var/Perfect principal variation/smallgo-pv\n\
     gfx/Perfect ownership/smallgo-ownership\n\
+    gfx/Pieces: values and best local moves (Bouzy)/smallgo-pieces\n\
     string/Perfect result/smallgo-value\n\
     none/Circular board from the next game/smallgo-topology circular\n\
     none/Plain board from the next game/smallgo-topology plain\n\

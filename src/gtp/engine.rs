@@ -23,6 +23,10 @@
 //! size, `clear_board` or a `loadsgf` of a game: the game commands then
 //! play the problem on its whole board (`problem`).
 //!
+//! The rules are loop-draw, the tables', unless `smallgo-rules` sets
+//! positional or situational superko: the game commands then play under
+//! it and solve the game's state by search (`superko`).
+//!
 //! A board size without a table, at least 7 and at most 25 points a side
 //! (plain topology), makes a setup board instead of a game (`setup`): the
 //! engine keeps the stones `play` puts there, as GoGui and Sabaki send a
@@ -47,6 +51,7 @@ use crate::table::library::{BoardValues, Tablebase};
 mod analyze;
 mod problem;
 mod setup;
+mod superko;
 
 use analyze::GOGUI_ANALYZE_COMMANDS;
 pub use analyze::{AnalyzeFormat, AnalyzeRequest};
@@ -89,6 +94,7 @@ enum Command {
     SmallgoProblemResults,
     SmallgoProblemStatus,
     SmallgoPv,
+    SmallgoRules,
     SmallgoTopology,
     SmallgoValue,
     TimeLeft,
@@ -133,6 +139,7 @@ impl Command {
         Command::SmallgoProblemResults,
         Command::SmallgoProblemStatus,
         Command::SmallgoPv,
+        Command::SmallgoRules,
         Command::SmallgoTopology,
         Command::SmallgoValue,
         Command::TimeLeft,
@@ -176,6 +183,7 @@ impl Command {
             Command::SmallgoProblemResults => "smallgo-problem-results",
             Command::SmallgoProblemStatus => "smallgo-problem-status",
             Command::SmallgoPv => "smallgo-pv",
+            Command::SmallgoRules => "smallgo-rules",
             Command::SmallgoTopology => "smallgo-topology",
             Command::SmallgoValue => "smallgo-value",
             Command::TimeLeft => "time_left",
@@ -279,6 +287,9 @@ pub struct Engine {
     /// made of them is played in `problem`, to which
     /// `smallgo-problem-clear` goes back.
     setup: Option<setup::SetupBoard>,
+    /// The superko game played beside `game`, when the rules are a
+    /// superko rule (`smallgo-rules`).
+    superko: Option<superko::SuperkoPlay>,
 }
 
 impl Engine {
@@ -297,6 +308,7 @@ impl Engine {
             settings,
             problem: None,
             setup: None,
+            superko: None,
         }
     }
 
@@ -339,6 +351,9 @@ impl Engine {
     /// Runs a command the engine knows; a syntax error if the arguments do
     /// not fit it.
     fn run(&mut self, command: Command, arguments: &[&str]) -> Reply {
+        if let Some(reply) = self.run_under_superko(command, arguments) {
+            return reply;
+        }
         if let Some(reply) = self.run_in_problem(command, arguments) {
             return reply;
         }
@@ -467,6 +482,7 @@ impl Engine {
             Command::KataAnalyze => self.analyze_request(arguments, AnalyzeFormat::Kata),
             Command::LzAnalyze => self.analyze_request(arguments, AnalyzeFormat::Lz),
             Command::SmallgoProblem => self.load_problem(arguments),
+            Command::SmallgoRules => self.set_rules(arguments),
             Command::SmallgoProblemHere => failure(
                 "no setup board: boardsize 7 to 25 (a size without a table), then play its stones",
             ),

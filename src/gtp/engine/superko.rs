@@ -448,7 +448,8 @@ impl Engine {
             }
         };
         if board != self.board() {
-            self.oracle = self.open_oracle(board);
+            // Loop-draw values are opened when loop-draw asks for them.
+            self.oracle = None;
         }
         let solver = self
             .superko

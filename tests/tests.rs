@@ -33,6 +33,7 @@ mod review;
 mod rules_and_pieces;
 mod seki;
 mod serve;
+mod superko_gtp;
 mod svg;
 
 /// Every `.rs` file of `tests/` is a module of this binary: with

@@ -24,6 +24,10 @@
 //! size, `clear_board` or a `loadsgf` of a game: the game commands then
 //! play the problem on its whole board (`problem`).
 //!
+//! The rules are loop-draw, the tables', unless `smallgo-rules` sets
+//! positional or situational superko: the game commands then play under
+//! it and solve the game's state by search (`superko`).
+//!
 //! A board size without a table, at least 7 and at most 25 points a side
 //! (plain topology), makes a setup board instead of a game (`setup`): the
 //! engine keeps the stones `play` puts there, as GoGui and Sabaki send a
@@ -49,6 +53,7 @@ mod analyze;
 mod pieces;
 mod problem;
 mod setup;
+mod superko;
 
 use analyze::GOGUI_ANALYZE_COMMANDS;
 pub use analyze::{AnalyzeFormat, AnalyzeRequest};
@@ -92,6 +97,7 @@ enum Command {
     SmallgoProblemResults,
     SmallgoProblemStatus,
     SmallgoPv,
+    SmallgoRules,
     SmallgoTopology,
     SmallgoValue,
     TimeLeft,
@@ -137,6 +143,7 @@ impl Command {
         Command::SmallgoProblemResults,
         Command::SmallgoProblemStatus,
         Command::SmallgoPv,
+        Command::SmallgoRules,
         Command::SmallgoTopology,
         Command::SmallgoValue,
         Command::TimeLeft,
@@ -181,6 +188,7 @@ impl Command {
             Command::SmallgoProblemResults => "smallgo-problem-results",
             Command::SmallgoProblemStatus => "smallgo-problem-status",
             Command::SmallgoPv => "smallgo-pv",
+            Command::SmallgoRules => "smallgo-rules",
             Command::SmallgoTopology => "smallgo-topology",
             Command::SmallgoValue => "smallgo-value",
             Command::TimeLeft => "time_left",
@@ -284,6 +292,9 @@ pub struct Engine {
     /// made of them is played in `problem`, to which
     /// `smallgo-problem-clear` goes back.
     setup: Option<setup::SetupBoard>,
+    /// The superko game played beside `game`, when the rules are a
+    /// superko rule (`smallgo-rules`).
+    superko: Option<superko::SuperkoPlay>,
 }
 
 impl Engine {
@@ -302,6 +313,7 @@ impl Engine {
             settings,
             problem: None,
             setup: None,
+            superko: None,
         }
     }
 
@@ -344,6 +356,9 @@ impl Engine {
     /// Runs a command the engine knows; a syntax error if the arguments do
     /// not fit it.
     fn run(&mut self, command: Command, arguments: &[&str]) -> Reply {
+        if let Some(reply) = self.run_under_superko(command, arguments) {
+            return reply;
+        }
         if let Some(reply) = self.run_in_problem(command, arguments) {
             return reply;
         }
@@ -473,6 +488,7 @@ impl Engine {
             Command::KataAnalyze => self.analyze_request(arguments, AnalyzeFormat::Kata),
             Command::LzAnalyze => self.analyze_request(arguments, AnalyzeFormat::Lz),
             Command::SmallgoProblem => self.load_problem(arguments),
+            Command::SmallgoRules => self.set_rules(arguments),
             Command::SmallgoProblemHere => failure(
                 "no setup board: boardsize 7 to 25 (a size without a table), then play its stones",
             ),

@@ -21,6 +21,12 @@
 //! a wrong value. An entry keeps the larger of two subtrees (a bucket of
 //! two, the one with less work replaced).
 //!
+//! A search can be stopped after a number of states or at a time
+//! (`with_budget`, `set_deadline`: the engine's time limit under superko);
+//! a stopped search's values mean nothing, and the caller is told
+//! (`stopped`). `best_move` gives a move of the current state's exact
+//! value, proven by a null-window search once the value is known.
+//!
 //! Pruning used, each proven here and switchable for the benchmark:
 //! - the end by a pass: after the opponent's pass the mover can end the
 //!   game at once, so that ending is searched first and the state's value is
@@ -32,6 +38,8 @@
 //!   it), the value is the larger of 0 and the best opening placement, so
 //!   the pass from the empty board is not searched (`empty_board_value`;
 //!   the tests check it against the brute force).
+
+use std::time::Instant;
 
 use crate::rules::board::{Board, Point};
 use crate::rules::moves::Move;
@@ -131,8 +139,14 @@ pub struct Solver {
     /// Stop after this many states (0: never); once stopped, every search
     /// returns at once, stores nothing, and its values mean nothing.
     budget: u64,
+    /// Stop at this time (checked every `CLOCK_STATES` states); once
+    /// stopped, as with the budget.
+    deadline: Option<Instant>,
     stopped: bool,
 }
+
+/// The states searched between two looks at the clock.
+const CLOCK_STATES: u64 = 1 << 12;
 
 impl std::fmt::Debug for Solver {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -169,8 +183,18 @@ impl Solver {
             depth: 0,
             cutoffs: [[0; MOVES + 1]; 2],
             budget: 0,
+            deadline: None,
             stopped: false,
         }
+    }
+
+    /// Stops the searches at `deadline` (`None`: never), and forgets an
+    /// earlier stop, so that the next search runs to its end or to the
+    /// deadline. The tables kept from a stopped search hold only what
+    /// finished searches stored, so they stay sound.
+    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
+        self.stopped = false;
     }
 
     /// Stops the searches after `nodes` states in all (for the benchmark's
@@ -180,7 +204,8 @@ impl Solver {
         self
     }
 
-    /// Whether the budget ran out: the values given since mean nothing.
+    /// Whether the budget or the time ran out: the values given since mean
+    /// nothing.
     pub fn stopped(&self) -> bool {
         self.stopped
     }
@@ -217,7 +242,7 @@ impl Solver {
         let value = if self.options.mtdf {
             let (mut lower, mut upper) = (-n, n);
             let mut guess = 0;
-            while lower < upper {
+            while lower < upper && !self.stopped {
                 let beta = if guess == lower { guess + 1 } else { guess };
                 self.stats.searches += 1;
                 guess = self.search(seen, node, beta - 1, beta);
@@ -233,6 +258,48 @@ impl Solver {
             self.search(seen, node, -n - 1, n + 1)
         };
         Some(value)
+    }
+
+    /// A best move of the game's current state with its exact value for
+    /// the side to move, or `None` once the game is over (or when the
+    /// search stopped: `stopped`). The value comes first (`value`); then
+    /// the moves, the one the search found best first, are tested with a
+    /// null-window search each until one is proven to reach it: no move
+    /// reaches more, so that one is exactly best.
+    pub fn best_move(&mut self, game: &mut Game) -> Option<(Move, i32)> {
+        let value = self.value(game)?;
+        if self.stopped {
+            return None;
+        }
+        let mut moves = game.legal_moves();
+        if self.options.ordering {
+            let hint = match self.order[self.order_slot(&game.node)] {
+                NO_MOVE => None,
+                PASS => Some(Move::Pass),
+                point => Some(Move::Place(Point::new(usize::from(point)))),
+            };
+            if let Some(at) = moves.iter().position(|&mv| Some(mv) == hint) {
+                moves[..=at].rotate_right(1);
+            }
+        }
+        for mv in moves {
+            let reached = if mv == Move::Pass && game.node.passed {
+                game.node.position.area_score(&self.board)
+            } else {
+                game.play(mv).expect("a legal move");
+                let child = game.node;
+                let bound = self.search(&mut game.seen, child, -value, 1 - value);
+                game.undo();
+                -bound
+            };
+            if self.stopped {
+                return None;
+            }
+            if reached >= value {
+                return Some((mv, value));
+            }
+        }
+        unreachable!("some move reaches the state's value")
     }
 
     /// The value for Black of each first placement on the empty board, one
@@ -290,6 +357,14 @@ impl Solver {
         }
         self.stats.nodes += 1;
         if self.budget != 0 && self.stats.nodes >= self.budget {
+            self.stopped = true;
+            return 0;
+        }
+        if self.stats.nodes.is_multiple_of(CLOCK_STATES)
+            && self
+                .deadline
+                .is_some_and(|deadline| Instant::now() >= deadline)
+        {
             self.stopped = true;
             return 0;
         }

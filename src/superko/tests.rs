@@ -270,3 +270,54 @@ fn boards_too_large_or_not_plain_are_refused() {
     assert!(Game::new(board("2x5c"), Superko::Positional).is_err());
     assert!(Game::new(board("5x5"), Superko::Positional).is_ok());
 }
+
+/// `best_move` on every state along random games: its value is the brute
+/// force's, and the brute force gives the move that value.
+#[test]
+fn the_best_move_reaches_the_brute_force_value() {
+    let mut random = SplitMix::new(7);
+    for rule in [Superko::Positional, Superko::Situational] {
+        for name in ["1x4", "1x5", "2x2"] {
+            let board = board(name);
+            let mut solver = Solver::new(board, rule, Options::default());
+            for _ in 0..4 {
+                let mut game = Game::new(board, rule).unwrap();
+                let mut plain = Plain::start();
+                while let Some((best, value)) = solver.best_move(&mut game) {
+                    assert_eq!(value, plain.exact(&board, rule), "{name} {rule}");
+                    let reached = match plain.after(&board, rule, best) {
+                        Some(Ok(next)) => -next.exact(&board, rule),
+                        Some(Err(margin)) => margin,
+                        None => panic!("{name} {rule}: {best:?} is not legal"),
+                    };
+                    assert_eq!(reached, value, "{name} {rule}: {best:?}");
+                    let moves = game.legal_moves();
+                    let mv = moves[random.below(moves.len() as u64) as usize];
+                    let Some(Ok(next)) = plain.after(&board, rule, mv) else {
+                        break;
+                    };
+                    game.play(mv).unwrap();
+                    plain = next;
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_search_past_its_deadline_stops_and_says_so() {
+    let board = board("1x7");
+    let mut solver = Solver::new(board, Superko::Positional, Options::default());
+    let mut game = Game::new(board, Superko::Positional).unwrap();
+    solver.set_deadline(Some(std::time::Instant::now()));
+    assert_eq!(solver.best_move(&mut game), None);
+    assert!(solver.stopped());
+    // A new deadline forgets the stop; 1x3 finishes within it.
+    let board = self::board("1x3");
+    let mut solver = Solver::new(board, Superko::Positional, Options::default());
+    solver.set_deadline(Some(std::time::Instant::now()));
+    solver.set_deadline(None);
+    let mut game = Game::new(board, Superko::Positional).unwrap();
+    assert_eq!(solver.best_move(&mut game).map(|(_, v)| v), Some(3));
+    assert!(!solver.stopped());
+}

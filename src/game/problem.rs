@@ -859,6 +859,97 @@ mod tests {
         OOOOX./
         ...OX.";
 
+    /// A bent four in the corner (`gtp-tests/sgf/problem-ko.sgf`): a ko.
+    const KO: &str = "O.OX../.OOX../OXXX../X...../....../......";
+
+    /// The same problem served by the full solver and by the proof search.
+    fn both(diagram: &str, to_move: Colour, ko: KoAssumption) -> (ProblemGame, ProblemGame) {
+        let options = InputOptions {
+            player: Some(to_move),
+            ..InputOptions::default()
+        };
+        let region = from_diagram(diagram, &options).unwrap();
+        let full = ProblemGame::within(region.clone(), ko, u64::MAX).unwrap();
+        let searched = ProblemGame::searched(region, ko, u64::MAX).unwrap();
+        assert!(!full.is_searched() && searched.is_searched());
+        (full, searched)
+    }
+
+    /// Walks every line of both games together up to `depth` moves and
+    /// checks that they answer alike everywhere; the number of positions.
+    fn agree(full: &mut ProblemGame, searched: &mut ProblemGame, depth: usize) -> usize {
+        let line: Vec<String> = full.moves().map(|(_, mv)| full.move_name(mv)).collect();
+        assert_eq!(full.to_move(), searched.to_move(), "{line:?}");
+        assert_eq!(full.status(), searched.status(), "{line:?}");
+        let statuses = full.statuses().unwrap();
+        let searched_statuses = searched.statuses().unwrap();
+        for k in 0..3 {
+            if let Some(status) = statuses[k] {
+                assert_eq!(Some(status), searched_statuses[k], "{line:?} {k}");
+            }
+        }
+        assert_eq!(full.current_fate(), searched.current_fate(), "{line:?}");
+        assert_eq!(full.move_results(), searched.move_results(), "{line:?}");
+        assert_eq!(full.choose(), searched.choose(), "{line:?}");
+        assert_eq!(full.lives_in_seki(), searched.lives_in_seki(), "{line:?}");
+        if let Ok(Some(first)) = full.choose() {
+            assert_eq!(
+                full.line_after(first, 20),
+                searched.line_after(first, 20),
+                "{line:?}"
+            );
+        }
+        let mut positions = 1;
+        let Some(colour) = full.to_move() else {
+            return positions;
+        };
+        if depth == 0 {
+            return positions;
+        }
+        for result in full.move_results().unwrap() {
+            full.play(colour, result.mv).unwrap();
+            searched.play(colour, result.mv).unwrap();
+            positions += agree(full, searched, depth - 1);
+            assert!(full.undo() && searched.undo());
+        }
+        positions
+    }
+
+    /// The proof search serves the game exactly as the full solver does:
+    /// the same values, judgements, choices and lines in every position
+    /// of every line, under each ko assumption, with either side first.
+    #[test]
+    fn the_search_serves_the_game_as_the_full_solver_does() {
+        let mut positions = 0;
+        for (diagram, depth) in [(THREE, 5), (KO, 4)] {
+            for to_move in [Colour::Black, Colour::White] {
+                for ko in KoAssumption::ALL {
+                    let (mut full, mut searched) = both(diagram, to_move, ko);
+                    assert_eq!(full.verdict(), searched.verdict());
+                    positions += agree(&mut full, &mut searched, depth);
+                }
+            }
+        }
+        assert!(positions > 100, "{positions}");
+    }
+
+    /// A problem whose bound of states passes the full solver's is served
+    /// by the proof search; a smaller one by the full solver.
+    #[test]
+    fn the_solver_is_chosen_by_the_bound_of_states() {
+        let small = game(THREE, Colour::Black);
+        assert!(!small.is_searched());
+        assert!(fits_full_solver(small.problem()));
+        // Twenty empty points: the bench's corner 20.
+        let large = game(
+            "............./............./XXXXXX......./......X....../......XXXX.../OOOOOOOOOOX../.X.......OX..",
+            Colour::Black,
+        );
+        assert!(!fits_full_solver(large.problem()));
+        assert!(large.is_searched());
+        assert!(large.solver_text().starts_with("proof search"));
+    }
+
     #[test]
     fn a_problem_too_large_for_its_memory_is_refused_with_figures() {
         let options = InputOptions {

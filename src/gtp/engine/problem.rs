@@ -511,4 +511,18 @@ mod tests {
             "{ko}"
         );
     }
+
+    /// A problem past the full solver's bound, served by the proof search:
+    /// the defender's pass (genmove's move) first, every move of the
+    /// twenty empty points and the pass a win whatever the ko threats.
+    #[test]
+    fn kata_analyze_rates_the_moves_of_a_searched_problem() {
+        let line = analysis("problem-corner-20.sgf", &["w"]);
+        assert!(
+            line.starts_with("info move pass visits 210 winrate 1.0 "),
+            "{line}"
+        );
+        assert_eq!(line.matches(" winrate 1.0 ").count(), 21, "{line}");
+        assert_eq!(analysis("problem-corner-20.sgf", &["b"]), "");
+    }
 }

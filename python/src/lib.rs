@@ -705,6 +705,8 @@ impl Tablebase {
     }
 
     /// The position's value at `komi` and every legal move, best first.
+    // The arguments are the Python call's.
+    #[allow(clippy::too_many_arguments)]
     #[pyo3(signature = (board, moves, komi, black, white, to_move))]
     fn probe(
         &self,
@@ -722,6 +724,7 @@ impl Tablebase {
     }
 
     /// The line perfect play follows from the position.
+    #[allow(clippy::too_many_arguments)]
     #[pyo3(signature = (board, moves, komi, black, white, to_move))]
     fn mainline(
         &self,
@@ -789,12 +792,17 @@ impl Tablebase {
 #[pyfunction]
 fn build(py: Python<'_>, board: &str, directory: PathBuf) -> PyResult<String> {
     let board = board_of(board)?;
-    match py.detach(|| build_table(board, &directory)) {
+    // The error as its message, and whether the board does not fit.
+    let built = py.detach(|| {
+        build_table(board, &directory).map_err(|error| {
+            let fits = !matches!(error, smallgo::BuildError::DoesNotFit(_));
+            (fits, chain(&error))
+        })
+    });
+    match built {
         Ok(path) => Ok(path.display().to_string()),
-        Err(error @ smallgo::BuildError::DoesNotFit(_)) => {
-            Err(DoesNotFitError::new_err(chain(&error)))
-        }
-        Err(error) => Err(BuildError::new_err(chain(&error))),
+        Err((false, message)) => Err(DoesNotFitError::new_err(message)),
+        Err((true, message)) => Err(BuildError::new_err(message)),
     }
 }
 

@@ -1,7 +1,13 @@
 //! `smallgo analysis`, KataGo's JSON analysis engine, driven with JSON
 //! lines as a script would: its answers checked against
 //! `smallgo analyze position --json` for the same positions, and bad
-//! queries answered with KataGo's error shape while the engine goes on.
+//! queries answered with KataGo's error shape while the engine goes on;
+//! KaTrain's own code (from PyPI, in a venv) as its engine client and as
+//! the reader of the analysis `smallgo review -o` saves in its `KT`
+//! property.
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use serde_json::{json, Value as Json};
 
@@ -209,7 +215,7 @@ fn bad_queries_get_katagos_errors_and_the_engine_goes_on() {
 
 /// Runs `python -m ARGUMENTS` (or the venv's program), failing the test
 /// with what it wrote if it fails.
-fn run(program: &std::path::Path, arguments: &[&str]) {
+fn run(program: &Path, arguments: &[&str]) {
     let output = std::process::Command::new(program)
         .args(arguments)
         .output()
@@ -223,28 +229,52 @@ fn run(program: &std::path::Path, arguments: &[&str]) {
     );
 }
 
-/// KaTrain's own engine client (`katrain.core.engine.KataGoEngine`, from
-/// PyPI into a fresh venv: KaTrain without its GUI dependencies, with Kivy
-/// and pysgf, which its engine module imports) starts smallgo as it starts
+/// The Python of a venv with KaTrain from PyPI (without its GUI
+/// dependencies, with Kivy and pysgf, which its engine and game modules
+/// import), made once in the test build's temporary folder and kept for
+/// the next run while KaTrain imports from it.
+fn katrain_python() -> PathBuf {
+    static PYTHON: OnceLock<PathBuf> = OnceLock::new();
+    PYTHON
+        .get_or_init(|| {
+            let venv = Path::new(env!("CARGO_TARGET_TMPDIR")).join("katrain-venv");
+            let python = venv.join("bin/python");
+            let ready = std::process::Command::new(&python)
+                .args(["-c", "import katrain.core.game, katrain.core.engine, pysgf"])
+                .env("KIVY_NO_ARGS", "1")
+                .env("KIVY_NO_CONSOLELOG", "1")
+                .env("KIVY_NO_FILELOG", "1")
+                .output()
+                .is_ok_and(|output| output.status.success());
+            if !ready {
+                let _ = std::fs::remove_dir_all(&venv);
+                run(
+                    Path::new("python3"),
+                    &["-m", "venv", venv.to_str().unwrap()],
+                );
+                let pip = venv.join("bin/pip");
+                run(&pip, &["install", "-q", "kivy", "pysgf"]);
+                run(&pip, &["install", "-q", "--no-deps", "katrain"]);
+            }
+            python
+        })
+        .clone()
+}
+
+/// KaTrain's own engine client (`katrain.core.engine.KataGoEngine`, in
+/// `katrain_python`'s venv) starts smallgo as it starts
 /// KataGo, sends its query for a 3x3 position, and reads back the scores,
 /// the ownership and each move's points lost as analyze position gives
 /// them (`tests/katrain/engine.py`).
 #[test]
 fn katrains_engine_client_reads_the_answers() {
     let folder = tempfile::tempdir().unwrap();
-    let venv = folder.path().join("venv");
-    run(
-        std::path::Path::new("python3"),
-        &["-m", "venv", venv.to_str().unwrap()],
-    );
-    let pip = venv.join("bin/pip");
-    run(&pip, &["install", "-q", "kivy", "pysgf"]);
-    run(&pip, &["install", "-q", "--no-deps", "katrain"]);
+    let python = katrain_python();
     let out = folder.path().join("katrain.json");
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/katrain/engine.py");
     let binary = env!("CARGO_BIN_EXE_smallgo");
     run(
-        &venv.join("bin/python"),
+        &python,
         &[script, binary, out.to_str().unwrap(), "0.5", "B2", "A1"],
     );
     let read: Json = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
@@ -283,5 +313,107 @@ fn katrains_engine_client_reads_the_answers() {
             Some(root - lead),
             "{candidate}"
         );
+    }
+}
+
+/// `smallgo review -o` saves its analysis in KaTrain's own `KT` property:
+/// KaTrain's SGF reader and analysis loader (`tests/katrain/review.py`)
+/// find on every node of the reviewed game the scores the review gives,
+/// the moves, scores and order `smallgo analysis` gives for the position,
+/// its ownership and policy, and each move's points lost as the review
+/// counts them; on a square board and a rectangular one.
+#[test]
+fn katrain_loads_the_analysis_review_saves() {
+    let folder = tempfile::tempdir().unwrap();
+    let python = katrain_python();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/katrain/review.py");
+    for name in ["gnugo-selfplay-4x4.sgf", "sabaki-2x5.sgf"] {
+        let game = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("gtp-tests/sgf")
+            .join(name);
+        let reviewed = folder.path().join(name);
+        let output = smallgo(&[
+            "review",
+            game.to_str().unwrap(),
+            "-o",
+            reviewed.to_str().unwrap(),
+            "--json",
+        ]);
+        assert!(output.status.success(), "{name}: {}", output.stderr);
+        let review: Json = serde_json::from_str(output.stdout.trim()).unwrap();
+        let seen_file = folder.path().join(format!("{name}.json"));
+        run(
+            &python,
+            &[
+                script,
+                reviewed.to_str().unwrap(),
+                seen_file.to_str().unwrap(),
+            ],
+        );
+        let seen: Json =
+            serde_json::from_str(&std::fs::read_to_string(&seen_file).unwrap()).unwrap();
+        let moves = review["moves"].as_array().unwrap();
+        let nodes = seen["nodes"].as_array().unwrap();
+        assert_eq!(nodes.len(), moves.len() + 1, "{name}: {seen}");
+        let columns = seen["board_size"][0].as_u64().unwrap();
+        let rows = seen["board_size"][1].as_u64().unwrap();
+        let squares = (columns * rows) as usize;
+        // The analysis engine's answer for every position of the game.
+        let played: Vec<Json> = moves
+            .iter()
+            .map(|m| json!([if m["colour"] == "black" { "B" } else { "W" }, m["point"]]))
+            .collect();
+        let query = json!({
+            "id": name, "moves": played, "rules": "chinese", "komi": review["komi"],
+            "boardXSize": columns, "boardYSize": rows,
+            "analyzeTurns": (0..=moves.len()).collect::<Vec<_>>(),
+            "includeOwnership": true, "includePolicy": true,
+        });
+        let answers = answers(&[query]);
+        assert_eq!(answers.len(), nodes.len(), "{name}: {answers:?}");
+        for (turn, (node, answer)) in nodes.iter().zip(&answers).enumerate() {
+            let at = format!("{name} node {turn}");
+            assert_eq!(
+                node["loaded"], true,
+                "{at}: KaTrain loads no analysis: {node}"
+            );
+            assert_eq!(node["complete"], true, "{at}");
+            let result = match turn {
+                0 => &moves[0]["before"],
+                _ => &moves[turn - 1]["after"],
+            };
+            let lead = black_lead(result);
+            assert_eq!(node["score"].as_f64(), Some(lead), "{at}: {node}");
+            assert_eq!(answer["rootInfo"]["scoreLead"].as_f64(), Some(lead), "{at}");
+            let winrate = answer["rootInfo"]["winrate"].as_f64();
+            assert_eq!(node["winrate"].as_f64(), winrate, "{at}");
+            // Ownership is -1, 0 or 1, exact in half floats.
+            assert_eq!(node["ownership"], answer["ownership"], "{at}");
+            assert_eq!(node["ownership"].as_array().map(Vec::len), Some(squares));
+            let infos = answer["moveInfos"].as_array().unwrap();
+            if infos.is_empty() {
+                // The game has ended: no policy, and KaTrain shows a pass.
+                assert_eq!(node["policy"], Json::Null, "{at}");
+            } else {
+                let policy = node["policy"].as_array().unwrap();
+                let expected = answer["policy"].as_array().unwrap();
+                assert_eq!(policy.len(), squares + 1, "{at}");
+                for (read, wrote) in policy.iter().zip(expected) {
+                    let (read, wrote) = (read.as_f64().unwrap(), wrote.as_f64().unwrap());
+                    assert!((read - wrote).abs() < 1e-3, "{at}: {policy:?}");
+                }
+                let candidates = node["candidates"].as_array().unwrap();
+                assert_eq!(candidates.len(), infos.len(), "{at}: {node}");
+                for (candidate, info) in candidates.iter().zip(infos) {
+                    for key in ["move", "order", "scoreLead", "winrate", "pv"] {
+                        assert_eq!(candidate[key], info[key], "{at}: {key}");
+                    }
+                }
+            }
+            if turn > 0 {
+                let lost = moves[turn - 1]["points_lost"].as_f64();
+                assert_eq!(node["points_lost"].as_f64(), lost, "{at}: {node}");
+            }
+        }
     }
 }

@@ -36,6 +36,7 @@ mod cycles;
 #[doc(hidden)]
 pub mod fuzzing;
 mod json;
+mod katrain;
 mod line_rule;
 mod pictures;
 mod piece;

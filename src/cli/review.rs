@@ -12,26 +12,27 @@
 //! wins or draws, `DO` one that only gives up points, `TE` the only move
 //! that keeps the result; `GB`, `GW` or `DM` for who wins after it; `V` the
 //! exact margin for Black; `SBKV` and `OGSC`, the win chance and score
-//! lead Sabaki and ogatak read back) and the perfect line as a variation
-//! at each mistake.
+//! lead Sabaki and ogatak read back; `KT`, KaTrain's packed analysis of
+//! each position as `smallgo analysis` answers for it, with `KTV` on the
+//! root) and the perfect line as a variation at each mistake.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use crate::game::perfect;
-use crate::game::Game;
+use crate::game::{katago, perfect, Game};
 use crate::gtp::komi::Komi;
 use crate::rules::board::Board;
 use crate::rules::colour::Colour;
 use crate::rules::moves::Move;
 use crate::rules::value::Outcome;
 use crate::sgf;
-use crate::table::library::Tablebase;
+use crate::table::library::{BoardValues, Tablebase};
 use crate::table::values::rating::{
     compare_outcomes, keeping_best, preference_order, same_result, Rating,
 };
 
 use super::json::{self, Json};
+use super::katrain;
 use super::EXIT_FAILURE;
 
 /// What `review` was asked for.
@@ -92,6 +93,9 @@ pub struct Reviewed {
     /// move that keeps the best result; a draw counts as a margin of 0);
     /// `None` after the end.
     pub points_lost: Option<Exact>,
+    /// KaTrain's `KT` values for the position after the move, the
+    /// opponent to move (when OUT.sgf is asked for; `None` after the end).
+    pub katrain: Option<[String; 3]>,
 }
 
 /// An exact signed decimal, for points lost and their sums (a komi may
@@ -232,6 +236,8 @@ pub struct Review {
     pub komi: Komi,
     pub record: sgf::Record,
     pub moves: Vec<Reviewed>,
+    /// KaTrain's `KT` values for the position before the first move.
+    pub root_katrain: Option<[String; 3]>,
 }
 
 /// The plies to the end of an outcome; `None` for a draw.
@@ -297,6 +303,7 @@ pub fn review(text: &str, options: &ReviewOptions) -> Result<Review, String> {
                 best: Vec::new(),
                 perfect_line: Vec::new(),
                 points_lost: None,
+                katrain: None,
             });
             continue;
         }
@@ -344,16 +351,51 @@ pub fn review(text: &str, options: &ReviewOptions) -> Result<Review, String> {
             best: keeping,
             perfect_line,
             points_lost: Some(points_lost),
+            katrain: None,
         });
         game.play(colour, mv).map_err(|_| illegal())?;
+        if options.output.is_some() {
+            let analysed = katrain_values(&oracle, &komi, &game, colour.opposite())?;
+            moves.last_mut().expect("just pushed").katrain = Some(analysed);
+        }
     }
+    // The root's analysis, the first mover to play, as its `SBKV` is.
+    let root_katrain = match moves.first() {
+        Some(first) if options.output.is_some() && first.verdict != Verdict::AfterTheEnd => {
+            let start = Game::from_setup(board, record.black, record.white, to_move)
+                .ok_or("its setup stones leave a string without liberty")?;
+            Some(katrain_values(&oracle, &komi, &start, first.colour)?)
+        }
+        _ => None,
+    };
     Ok(Review {
         board,
         source: oracle.description().to_string(),
         komi,
         record,
         moves,
+        root_katrain,
     })
+}
+
+/// KaTrain's `KT` values for `side` to move in `game`: the analysis
+/// engine's answer for the position (`smallgo analysis`), with ownership
+/// and (unless the game has ended) policy, read at the stand-in komi and
+/// its scores made exact.
+fn katrain_values(
+    oracle: &BoardValues,
+    komi: &Komi,
+    game: &Game,
+    side: Colour,
+) -> Result<[String; 3], String> {
+    // A game that has ended has no moves to rank: no policy, as KaTrain
+    // then shows a pass.
+    let policy = !game.is_over();
+    let answer = katago::position_answer(oracle, komi.proxy(), game, side, true, policy)?;
+    Ok(katrain::kt_values(&answer, |lead| {
+        let exact = komi.mover_margin_text(lead, true);
+        exact.parse().unwrap_or(lead)
+    }))
 }
 
 fn colour_name(colour: Colour) -> &'static str {
@@ -635,7 +677,7 @@ impl Review {
             }
         }
         let note = format!(
-            "Reviewed by smallgo at komi {}: exact values from its tables. BM marks a move that changes who wins (or the draw), DO one that only gives up points, TE the only move that keeps the result; V is Black's margin with perfect play after the move; SBKV is Black's chance to win (100, 50 for a draw, 0) and OGSC Black's score lead, read back by Sabaki and ogatak.",
+            "Reviewed by smallgo at komi {}: exact values from its tables. BM marks a move that changes who wins (or the draw), DO one that only gives up points, TE the only move that keeps the result; V is Black's margin with perfect play after the move; SBKV is Black's chance to win (100, 50 for a draw, 0) and OGSC Black's score lead, read back by Sabaki and ogatak; KT is the analysis of each position as KaTrain saves and reloads it.",
             self.komi.text()
         );
         // The game's own comment stays first, the review's note after it.
@@ -650,6 +692,10 @@ impl Review {
             .filter(|m| m.verdict != Verdict::AfterTheEnd)
         {
             root.push_str(&self.analysis_properties(first.before_margin));
+        }
+        if let Some(values) = &self.root_katrain {
+            root.push_str(&format!("KTV[{}]", katrain::FORMAT_VERSION));
+            root.push_str(&kt_property(values));
         }
         let mut out = root;
         let mut variations: Vec<String> = Vec::new();
@@ -719,6 +765,9 @@ impl Review {
         });
         node.push_str(&format!("V[{}]", self.komi.mover_margin_text(margin, true)));
         node.push_str(&self.analysis_properties(margin));
+        if let Some(values) = &reviewed.katrain {
+            node.push_str(&kt_property(values));
+        }
         node
     }
 
@@ -768,6 +817,11 @@ impl Review {
         }
         out
     }
+}
+
+/// The `KT` property, its three values on a line of their own.
+fn kt_property(values: &[String; 3]) -> String {
+    format!("\nKT[{}][{}][{}]", values[0], values[1], values[2])
 }
 
 /// Runs `smallgo review`.

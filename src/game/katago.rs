@@ -230,28 +230,18 @@ impl Analyzer {
                     None => first,
                 },
             };
-            let mut answer =
-                turn_answer(&oracle, komi, &games[turn], side).map_err(|message| Fault {
-                    field: None,
-                    message,
-                })?;
-            if with_ownership {
-                let map = ownership::final_ownership(&oracle, komi, &games[turn], side).map_err(
-                    |message| Fault {
-                        field: None,
-                        message,
-                    },
-                )?;
-                let values: Vec<f64> = map
-                    .values_for(Colour::Black)
-                    .into_iter()
-                    .map(f64::from)
-                    .collect();
-                answer.insert("ownership".into(), values.into());
-            }
-            if with_policy {
-                answer.insert("policy".into(), policy(&oracle, komi, &games[turn], side)?);
-            }
+            let mut answer = position_answer(
+                &oracle,
+                komi,
+                &games[turn],
+                side,
+                with_ownership,
+                with_policy,
+            )
+            .map_err(|message| Fault {
+                field: None,
+                message,
+            })?;
             answer.insert("id".into(), id.into());
             answer.insert("isDuringSearch".into(), false.into());
             answer.insert("turnNumber".into(), turn.into());
@@ -259,6 +249,34 @@ impl Analyzer {
         }
         Ok(answers)
     }
+}
+
+/// One position's answer as the analysis engine gives it, `side` to move
+/// in `game` at `komi`: `moveInfos` and `rootInfo`, with `ownership` and
+/// `policy` when asked for. `smallgo review` saves the same answer in the
+/// SGF for KaTrain.
+pub fn position_answer(
+    oracle: &BoardValues,
+    komi: f64,
+    game: &Game,
+    side: Colour,
+    with_ownership: bool,
+    with_policy: bool,
+) -> Result<Map<String, Value>, String> {
+    let mut answer = turn_answer(oracle, komi, game, side)?;
+    if with_ownership {
+        let map = ownership::final_ownership(oracle, komi, game, side)?;
+        let values: Vec<f64> = map
+            .values_for(Colour::Black)
+            .into_iter()
+            .map(f64::from)
+            .collect();
+        answer.insert("ownership".into(), values.into());
+    }
+    if with_policy {
+        answer.insert("policy".into(), policy(oracle, komi, game, side)?);
+    }
+    Ok(answer)
 }
 
 /// Accepts the rules that agree with ours (area scoring, simple ko with a
@@ -464,17 +482,14 @@ fn root(winrate: f64, lead: f64, visits: usize, current: &str) -> Value {
 
 /// KataGo's `policy`: one value per point in its order, then pass; -1 for
 /// an illegal move, the moves that keep the best result sharing 1.
-fn policy(oracle: &BoardValues, komi: f64, game: &Game, side: Colour) -> Result<Value, Fault> {
+fn policy(oracle: &BoardValues, komi: f64, game: &Game, side: Colour) -> Result<Value, String> {
     let board = *game.board();
     let cells = board.rows() * board.columns();
     let mut values = vec![-1.0; cells + 1];
     if game.ending().is_some() {
         return Ok(values.into());
     }
-    let all = perfect::rate(oracle, komi, game, side).map_err(|message| Fault {
-        field: None,
-        message,
-    })?;
+    let all = perfect::rate(oracle, komi, game, side)?;
     let keeping = keeping_best(&all);
     for rating in &all {
         let index = match rating.mv {

@@ -377,6 +377,11 @@ struct BenchProblemsArguments {
     /// Skip the full solver (the proof search alone).
     #[arg(long)]
     search_only: bool,
+
+    /// Print one JSON object a problem and ko assumption, each on one line
+    /// (docs/json.md).
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Args, Debug)]
@@ -599,6 +604,7 @@ pub fn run(arguments: impl IntoIterator<Item = OsString>) -> ExitCode {
                 compare: problems.compare,
                 search_only: problems.search_only,
             },
+            problems.json,
         ),
         Some(Command::Bench(Bench::Row(row))) => bench::row(
             row.board,

@@ -17,7 +17,10 @@
 #   conflicts with Debian's) is left as it is.
 # - Python with venv runs KaTrain's own engine client against
 #   `smallgo analysis` (tests/katago_analysis.rs, tests/katrain/engine.py):
-#   the test installs KaTrain from PyPI into a fresh venv.
+#   the test installs KaTrain from PyPI into a fresh venv. The same
+#   packages build and test the Python module (python/test.sh: maturin,
+#   pytest and sgfmill from PyPI into a venv in target/python; PyO3's
+#   abi3 needs no Python headers).
 #
 # As root the packages are installed with apt-get; otherwise the script
 # checks they are there and names the missing ones. `--no-install` skips
@@ -81,6 +84,10 @@ fi
 # tests) and the review's (feature `plot`: the score graph), in a target
 # folder of their own too.
 cargo test --release --features serve,plot --target-dir target/serve --lib --test integration -- serve:: review::
+# The Python module (python/, docs/python.md): its wheel built with maturin
+# into target/python, installed in a venv and tested with pytest against
+# target/release/smallgo.
+bash python/test.sh
 
 # The binary the README names must need no MPI library.
 binary=target/release/smallgo

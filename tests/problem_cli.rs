@@ -821,3 +821,27 @@ fn trees_written_back_by_gogui_and_sabaki_read_the_same() {
     }
     assert_eq!(read, 4);
 }
+
+/// The classic shapes of gtp-tests/problems/large, whose bounds of states
+/// pass `--solver auto`'s (the proof search would serve them), solved by
+/// the full solver to the JSON committed beside them.
+#[test]
+fn the_large_problems_solve_to_their_committed_output() {
+    let folder = problems().join("large");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&folder)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "sgf"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty());
+    for file in files {
+        let name = file.file_name().unwrap().to_str().unwrap();
+        let outcome = Smallgo::new(&["solve", name, "--solver", "full", "--json"])
+            .folder(&folder)
+            .run();
+        assert!(outcome.status.success(), "{name}: {}", outcome.stderr);
+        let expected = std::fs::read_to_string(file.with_extension("json")).unwrap();
+        assert_eq!(outcome.stdout.trim(), expected.trim(), "{name}");
+    }
+}

@@ -253,3 +253,24 @@ fn smallgo_lives_against_every_reply() {
     against_every_reply("problem-four-white.sgf", "white", 10, lives);
     against_every_reply("problem-straight-four.sgf", "white", 10, lives);
 }
+
+/// The targets live, and the proof search served the game (the problem is
+/// past the full solver's bound of states).
+fn lives_by_search(status: &str) -> bool {
+    lives(status) && status.contains("\nsolver: proof search")
+}
+
+/// The corner 20 of `smallgo bench problems`, twenty empty points: smallgo
+/// defends it against GNU Go's attack, and, as the attacker that cannot
+/// kill, lets GNU Go's defence live.
+#[test]
+fn smallgo_plays_a_problem_past_the_full_solver_against_gnugo() {
+    games("problem-corner-20.sgf", "white", lives_by_search);
+    games("problem-corner-20.sgf", "black", lives_by_search);
+}
+
+/// The same problem against every reply of the attacker, two moves deep.
+#[test]
+fn smallgo_lives_past_the_full_solver_against_every_reply() {
+    against_every_reply("problem-corner-20.sgf", "white", 3, lives_by_search);
+}

@@ -109,8 +109,8 @@ pub(crate) enum SolverChoice {
 }
 
 /// The largest state bound (`state_bound`) `--solver auto` gives to the
-/// full solver (about a second's solve).
-const AUTO_FULL_BOUND: f64 = 4e7;
+/// full solver (about a second's solve), the GTP problem game's too.
+const AUTO_FULL_BOUND: f64 = crate::game::problem::FULL_SOLVER_BOUND;
 
 /// The states each proof search may expand by default.
 const DEFAULT_MAX_NODES: u64 = 1_000_000_000;

@@ -1,12 +1,24 @@
 //! A life-and-death problem played as a live game: the whole board (the
-//! region's points placed on it, and the safe stones outside), the problem
-//! solved under the three ko assumptions, the ko assumption the game is
-//! played under (basic unless set), the current state's number in that
-//! solution, and the moves played, for undo. Moves are the solution's
-//! edges, so a move is legal exactly when the problem's game allows it;
-//! the game ends when every target is captured (the attacker has won) or
-//! at two passes in a row (the defender has). Vertices are the whole
-//! board's (`B18` on 19x19).
+//! region's points placed on it, and the safe stones outside), the solver
+//! that serves it, the ko assumption the game is played under (basic
+//! unless set), the current state, and the states before each move, for
+//! undo. A move is legal exactly when the problem's game allows it; the
+//! game ends when every target is captured (the attacker has won) or at
+//! two passes in a row (the defender has). Vertices are the whole board's
+//! (`B18` on 19x19).
+//!
+//! Two solvers serve, by the rule `smallgo solve --solver auto` follows
+//! (`FULL_SOLVER_BOUND`): a problem whose bound of states fits is solved
+//! whole under the three ko assumptions when it is loaded (every state
+//! reachable kept); a larger one is answered by three proof searches
+//! (`problem::search`, one per assumption), asked about the current state
+//! and its children as the game goes, their tables kept between questions.
+//! Either gives the exact value of a state, which depends on the state
+//! alone (stones, side to move, ko point, passes, targets left): the
+//! problem's game has basic ko and no superko, so the positions played
+//! before do not change it, and the search's rule that a repetition on its
+//! own path is the defender's is a proof device that its results do not
+//! depend on.
 //!
 //! Each move is judged under all three assumptions: the target stones are
 //! `Dead` after it when the attacker captures them even if the defender
@@ -18,12 +30,24 @@
 //! that a settled problem ends); among equals, the move whose result holds
 //! whatever the ko threats.
 
+use std::cell::RefCell;
+
 use crate::problem::input::{RegionProblem, Vertex};
-use crate::problem::solve::{Limits, Solution, StateKey, Status};
+use crate::problem::search::{verdict_of, Search, SearchLimits};
+use crate::problem::seki::{state_bound, SekiTests};
+use crate::problem::solve::{successors, Limits, StateKey, Status, PASS};
 use crate::problem::{KoAssumption, KoReport, Problem, Verdict};
 use crate::rules::board::{Board, Point, PointSet};
 use crate::rules::colour::Colour;
 use crate::rules::moves::Move;
+
+/// The largest bound of states (`problem::seki::state_bound`) of a problem
+/// the full solver takes on by default, in the game and in `smallgo solve
+/// --solver auto` (about a second's solve); past it, the proof search.
+pub(crate) const FULL_SOLVER_BOUND: f64 = 4e7;
+
+/// The states a proof search telling seki from life may expand.
+const SEKI_MAX_NODES: u64 = 200_000;
 
 /// What the target stones come to after a move (or in a state), judged
 /// under the three ko assumptions.
@@ -74,19 +98,31 @@ impl std::fmt::Display for PlayError {
     }
 }
 
-/// Where the game stands in the solution.
+/// Where the game stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Place {
-    /// The state's number in the solution of the game's assumption.
-    state: usize,
-    /// Two passes in a row have ended the game (after `state`).
+    /// The state.
+    key: StateKey,
+    /// Two passes in a row have ended the game (after `key`).
     ended: bool,
+}
+
+/// The solver that serves a game.
+enum Solver {
+    /// Every state reachable, solved under each assumption (in the order
+    /// of `KoAssumption::ALL`).
+    Full(KoReport),
+    /// A proof search under each assumption (in the order of
+    /// `KoAssumption::ALL`), and the seki tests made so far.
+    Search(RefCell<(Vec<Search>, SekiTests)>),
 }
 
 /// A problem as a live game (see the module's paragraph).
 pub struct ProblemGame {
     region: RegionProblem,
-    report: KoReport,
+    solver: Solver,
+    /// The problem's status from its start.
+    verdict: Verdict,
     ko: KoAssumption,
     /// The places before each move played, and the move.
     history: Vec<(Place, Colour, Move)>,
@@ -117,21 +153,41 @@ pub fn parse_ko(text: &str) -> Option<KoAssumption> {
         .find(|&ko| ko_name(ko) == text.to_ascii_lowercase())
 }
 
+/// The words for a proof search that stopped (or refused a problem).
+fn search_failed(ko: KoAssumption, error: crate::problem::search::SearchTooLarge) -> String {
+    format!(
+        "the proof search of the problem (ko assumption {}) stopped: {error}",
+        ko_name(ko)
+    )
+}
+
+/// Whether the full solver takes on `problem` (`FULL_SOLVER_BOUND`).
+pub(crate) fn fits_full_solver(problem: &Problem) -> bool {
+    state_bound(problem) <= FULL_SOLVER_BOUND
+}
+
 impl ProblemGame {
-    /// Solves the problem under the three ko assumptions and starts its
-    /// game, played under `ko`.
+    /// Starts the problem's game, played under `ko`, served by the full
+    /// solver when its bound of states fits (`fits_full_solver`), else by
+    /// the proof search.
     ///
-    /// The three solves share the memory available here; a problem too
-    /// large for it is refused with the solver's figures, before the
-    /// memory runs out.
+    /// The three solves (or searches) share the memory available here; a
+    /// problem too large for the full solver's share is refused with its
+    /// figures, before the memory runs out, and a search that passes its
+    /// share stops the command that asked it with its figures.
     pub fn new(region: RegionProblem, ko: KoAssumption) -> Result<ProblemGame, String> {
         let max_bytes = crate::common::host::available_memory().map_or(u64::MAX, |bytes| bytes / 3);
-        ProblemGame::within(region, ko, max_bytes)
+        if fits_full_solver(region.problem()) {
+            ProblemGame::within(region, ko, max_bytes)
+        } else {
+            ProblemGame::searched(region, ko, max_bytes)
+        }
     }
 
-    /// As `new`, each of the three solves within `max_bytes`. Every state
-    /// reachable is kept (no pruning): the game may go on past a point
-    /// where a target has become unconditionally alive.
+    /// As `new` with the full solver, each of the three solves within
+    /// `max_bytes`. Every state reachable is kept (no pruning): the game
+    /// may go on past a point where a target has become unconditionally
+    /// alive.
     fn within(
         region: RegionProblem,
         ko: KoAssumption,
@@ -144,13 +200,66 @@ impl ProblemGame {
                 ko_name(ko)
             )
         })?;
+        let start = report.solutions[0].key(0);
+        log::info!(
+            "problem: {} region points, served by the full solver ({} states)",
+            region.region().len(),
+            report.solutions[slot(ko)].len()
+        );
         Ok(ProblemGame {
+            verdict: report.verdict,
             region,
-            report,
+            solver: Solver::Full(report),
             ko,
             history: Vec::new(),
             current: Place {
-                state: 0,
+                key: start,
+                ended: false,
+            },
+        })
+    }
+
+    /// As `new` with the proof search, each of the three searches within
+    /// `max_bytes`; the start is proved under each assumption here.
+    fn searched(
+        region: RegionProblem,
+        ko: KoAssumption,
+        max_bytes: u64,
+    ) -> Result<ProblemGame, String> {
+        let limits = SearchLimits {
+            max_bytes,
+            max_nodes: u64::MAX,
+        };
+        let mut searches = Vec::new();
+        for assumption in KoAssumption::ALL {
+            let search = Search::new(&region.problem().with_ko(assumption), limits)
+                .map_err(|error| search_failed(assumption, error))?;
+            searches.push(search);
+        }
+        let start = searches[0].start();
+        let mut killed = [false; 3];
+        for (k, search) in searches.iter_mut().enumerate() {
+            killed[k] = search
+                .wins(&start)
+                .map_err(|error| search_failed(KoAssumption::ALL[k], error))?;
+        }
+        let seki = SekiTests::by_search(SearchLimits {
+            max_bytes,
+            max_nodes: SEKI_MAX_NODES,
+        });
+        log::info!(
+            "problem: {} region points, up to {:.1e} states: served by the proof search",
+            region.region().len(),
+            state_bound(region.problem())
+        );
+        Ok(ProblemGame {
+            verdict: verdict_of(killed),
+            region,
+            solver: Solver::Search(RefCell::new((searches, seki))),
+            ko,
+            history: Vec::new(),
+            current: Place {
+                key: start,
                 ended: false,
             },
         })
@@ -172,19 +281,32 @@ impl ProblemGame {
 
     /// The problem's status from its start, under the three assumptions.
     pub fn verdict(&self) -> Verdict {
-        self.report.verdict
+        self.verdict
     }
 
-    fn solution(&self) -> &Solution {
-        &self.report.solutions[slot(self.ko)]
+    /// Whether the proof search serves the game (else the full solver).
+    pub fn is_searched(&self) -> bool {
+        matches!(self.solver, Solver::Search(_))
     }
 
-    fn key_at(&self, place: Place) -> StateKey {
-        self.solution().key(place.state)
-    }
-
-    fn key(&self) -> StateKey {
-        self.key_at(self.current)
+    /// The solver that serves the game, in words.
+    pub fn solver_text(&self) -> String {
+        match &self.solver {
+            Solver::Full(report) => format!(
+                "full solver ({} states)",
+                report.solutions[slot(self.ko)].len()
+            ),
+            Solver::Search(cell) => {
+                let searches = &cell.borrow().0;
+                format!(
+                    "proof search (up to {:.1e} states, past the full solver's {:.0e}; \
+                     {} states searched so far)",
+                    state_bound(self.problem()),
+                    FULL_SOLVER_BOUND,
+                    searches.iter().map(Search::nodes).sum::<u64>()
+                )
+            }
+        }
     }
 
     /// The attacker's colour.
@@ -202,7 +324,7 @@ impl ProblemGame {
 
     /// The colour whose turn the state gives, ended or not.
     fn mover(&self) -> Colour {
-        if self.key().attacker_to_move {
+        if self.current.key.attacker_to_move {
             self.attacker()
         } else {
             self.problem().defender()
@@ -210,7 +332,7 @@ impl ProblemGame {
     }
 
     fn is_over_at(&self, place: Place) -> bool {
-        place.ended || self.key_at(place).is_capture()
+        place.ended || place.key.is_capture()
     }
 
     /// Every target captured, or two passes in a row.
@@ -218,32 +340,89 @@ impl ProblemGame {
         self.is_over_at(self.current)
     }
 
-    fn status_at(&self, place: Place) -> Status {
-        if place.ended {
-            return Status(None);
+    /// The value of `key` under the assumption in slot `k`: `None` where
+    /// the full solver's game of that assumption does not reach it.
+    fn value(&self, k: usize, key: &StateKey) -> Result<Option<Status>, String> {
+        match &self.solver {
+            Solver::Full(report) => {
+                let solution = &report.solutions[k];
+                Ok(solution.find(key).map(|i| solution.status(i)))
+            }
+            Solver::Search(cell) => {
+                let searches = &mut cell.borrow_mut().0;
+                searches[k]
+                    .status(key)
+                    .map(Some)
+                    .map_err(|error| search_failed(KoAssumption::ALL[k], error))
+            }
         }
-        self.solution().status(place.state)
+    }
+
+    /// Whether the attacker wins `key` under the assumption in slot `k`
+    /// (`None` as for `value`).
+    fn wins(&self, k: usize, key: &StateKey) -> Result<Option<bool>, String> {
+        match &self.solver {
+            Solver::Full(_) => Ok(self.value(k, key)?.map(Status::attacker_wins)),
+            Solver::Search(cell) => {
+                let searches = &mut cell.borrow_mut().0;
+                searches[k]
+                    .wins(key)
+                    .map(Some)
+                    .map_err(|error| search_failed(KoAssumption::ALL[k], error))
+            }
+        }
+    }
+
+    /// Whether the attacker wins `key` within `plies` under the game's
+    /// assumption.
+    fn wins_within(&self, key: &StateKey, plies: u32) -> Result<bool, String> {
+        let k = slot(self.ko);
+        match &self.solver {
+            Solver::Full(_) => Ok(self
+                .value(k, key)?
+                .and_then(|status| status.0)
+                .is_some_and(|d| d <= plies)),
+            Solver::Search(cell) => {
+                let searches = &mut cell.borrow_mut().0;
+                searches[k]
+                    .wins_within(key, plies)
+                    .map_err(|error| search_failed(self.ko, error))
+            }
+        }
+    }
+
+    fn status_at(&self, place: Place) -> Result<Status, String> {
+        if place.ended {
+            return Ok(Status(None));
+        }
+        Ok(self
+            .value(slot(self.ko), &place.key)?
+            .expect("the game's states are its solution's"))
     }
 
     /// Whether the attacker wins under the game's assumption (has won, when
     /// every target is captured), and in how many plies.
-    pub fn status(&self) -> Status {
+    pub fn status(&self) -> Result<Status, String> {
         self.status_at(self.current)
     }
 
     /// The status of the current state under each ko assumption, in the
     /// order of `KoAssumption::ALL`; `None` where that assumption's game
-    /// does not reach the state.
-    pub fn statuses(&self) -> [Option<Status>; 3] {
+    /// does not reach the state (the full solver's games only).
+    pub fn statuses(&self) -> Result<[Option<Status>; 3], String> {
         if self.current.ended {
-            return [Some(Status(None)); 3];
+            return Ok([Some(Status(None)); 3]);
         }
-        self.statuses_of(&self.key())
+        let mut out = [None; 3];
+        for (k, status) in out.iter_mut().enumerate() {
+            *status = self.value(k, &self.current.key)?;
+        }
+        Ok(out)
     }
 
     /// The stones of each colour in the region now.
     pub fn region_stones(&self, colour: Colour) -> PointSet {
-        let key = self.key();
+        let key = self.current.key;
         if colour == self.attacker() {
             PointSet(key.attacker)
         } else {
@@ -253,16 +432,28 @@ impl ProblemGame {
 
     /// The target stones still on the board.
     pub fn targets(&self) -> PointSet {
-        PointSet(self.key().targets)
+        PointSet(self.current.key.targets)
     }
 
     /// Whether the defender, living here under the game's assumption, lives
     /// in seki: the attacker's stones in the region cannot be captured
-    /// either (`problem::seki::seki_at`).
-    pub fn lives_in_seki(&self) -> bool {
-        let mut tests = crate::problem::seki::SekiTests::default();
-        !self.status().attacker_wins()
-            && crate::problem::seki::seki_at(self.problem(), self.key(), &mut tests)
+    /// either (`problem::seki::seki_at`; with the proof search, a test past
+    /// its limits says life).
+    pub fn lives_in_seki(&self) -> Result<bool, String> {
+        if self.status()?.attacker_wins() {
+            return Ok(false);
+        }
+        let key = self.current.key;
+        Ok(match &self.solver {
+            Solver::Full(_) => {
+                let mut tests = SekiTests::default();
+                crate::problem::seki::seki_at(self.problem(), key, &mut tests)
+            }
+            Solver::Search(cell) => {
+                let tests = &mut cell.borrow_mut().1;
+                crate::problem::seki::seki_at(self.problem(), key, tests)
+            }
+        })
     }
 
     /// The whole board's point of a region point.
@@ -288,17 +479,37 @@ impl ProblemGame {
         }
     }
 
+    /// The moves of `place` under the game's assumption, each with the
+    /// state it leads to (`None`: the game ends): placements in point
+    /// order, then the pass; none once the game is over.
+    fn children(&self, place: Place) -> Vec<(Move, Option<StateKey>)> {
+        if self.is_over_at(place) {
+            return Vec::new();
+        }
+        let mut found = Vec::new();
+        successors(self.problem().board(), self.ko, &place.key, &mut found);
+        found
+            .into_iter()
+            .map(|(mv, child)| {
+                let mv = if mv == PASS {
+                    Move::Pass
+                } else {
+                    Move::Place(Point::new(mv as usize))
+                };
+                (mv, child)
+            })
+            .collect()
+    }
+
     /// Where `mv` leads from `place`, if the problem's game allows it.
     fn after(&self, place: Place, mv: Move) -> Option<Place> {
-        Some(match self.solution().child(place.state, mv)? {
+        let (_, child) = self.children(place).into_iter().find(|&(m, _)| m == mv)?;
+        Some(match child {
             None => Place {
-                state: place.state,
+                key: place.key,
                 ended: true,
             },
-            Some(child) => Place {
-                state: child,
-                ended: false,
-            },
+            Some(key) => Place { key, ended: false },
         })
     }
 
@@ -334,144 +545,193 @@ impl ProblemGame {
         self.history.iter().map(|&(_, colour, mv)| (colour, mv))
     }
 
-    /// Plays the game under another ko assumption from here: every state
-    /// of the game so far must be one the other assumption's game reaches;
-    /// otherwise the game is unchanged.
+    /// Plays the game under another ko assumption from here. With the full
+    /// solver every state of the game so far must be one the other
+    /// assumption's game reaches; otherwise the game is unchanged. The
+    /// proof search takes any state under any assumption.
     pub fn set_ko(&mut self, ko: KoAssumption) -> Result<(), String> {
-        let target = &self.report.solutions[slot(ko)];
-        let source = self.solution();
-        let map = |place: Place| -> Option<Place> {
-            Some(Place {
-                state: target.find(&source.key(place.state))?,
-                ended: place.ended,
-            })
-        };
-        let unreached = || {
-            format!(
-                "the game so far is not one the {} ko assumption allows",
-                ko_name(ko)
-            )
-        };
-        let mut history = Vec::with_capacity(self.history.len());
-        for &(place, colour, mv) in &self.history {
-            history.push((map(place).ok_or_else(unreached)?, colour, mv));
+        if let Solver::Full(report) = &self.solver {
+            let target = &report.solutions[slot(ko)];
+            let reached = self
+                .history
+                .iter()
+                .map(|&(place, _, _)| place)
+                .chain([self.current])
+                .all(|place| target.find(&place.key).is_some());
+            if !reached {
+                return Err(format!(
+                    "the game so far is not one the {} ko assumption allows",
+                    ko_name(ko)
+                ));
+            }
         }
-        let current = map(self.current).ok_or_else(unreached)?;
-        self.history = history;
-        self.current = current;
         self.ko = ko;
         Ok(())
     }
 
-    fn statuses_of(&self, key: &StateKey) -> [Option<Status>; 3] {
-        let mut out = [None; 3];
-        for (i, solution) in self.report.solutions.iter().enumerate() {
-            out[i] = solution.find(key).map(|s| solution.status(s));
-        }
-        out
-    }
-
-    /// The fate of a state from its status under each assumption; the
-    /// game's assumption's stands in where another's game does not reach
-    /// the state.
-    fn fate(&self, key: &StateKey, here: Status) -> Fate {
-        let statuses = self.statuses_of(key);
-        let under = |ko: KoAssumption| statuses[slot(ko)].unwrap_or(here).attacker_wins();
-        if under(KoAssumption::DefenderIgnoresKo) {
+    /// The fate of a state from whether the attacker wins it under each
+    /// assumption; `here`, the game's assumption's, stands in where
+    /// another's game does not reach the state.
+    fn fate(&self, key: &StateKey, here: bool) -> Result<Fate, String> {
+        let under = |ko: KoAssumption| -> Result<bool, String> {
+            if ko == self.ko {
+                return Ok(here);
+            }
+            Ok(self.wins(slot(ko), key)?.unwrap_or(here))
+        };
+        Ok(if under(KoAssumption::DefenderIgnoresKo)? {
             Fate::Dead
-        } else if !under(KoAssumption::AttackerIgnoresKo) {
+        } else if !under(KoAssumption::AttackerIgnoresKo)? {
             Fate::Alive
         } else {
             Fate::Ko {
-                attacker_wins: here.attacker_wins(),
+                attacker_wins: here,
             }
-        }
+        })
     }
 
     /// The fate of the targets in the current state.
-    pub fn current_fate(&self) -> Fate {
+    pub fn current_fate(&self) -> Result<Fate, String> {
         if self.current.ended {
-            return Fate::Alive;
+            return Ok(Fate::Alive);
         }
-        self.fate(&self.key(), self.status())
+        self.fate(&self.current.key, self.status()?.attacker_wins())
     }
 
-    fn move_results_at(&self, place: Place) -> Vec<MoveResult> {
-        if self.is_over_at(place) {
-            return Vec::new();
-        }
-        let solution = self.solution();
-        let attacker_moves = self.key_at(place).attacker_to_move;
-        solution
-            .moves_of(place.state)
-            .into_iter()
-            .map(|(mv, status)| {
-                let fate = match solution.child(place.state, mv) {
-                    Some(Some(child)) => self.fate(&solution.key(child), status),
-                    // The pass that ends the game.
-                    _ => Fate::Alive,
-                };
-                MoveResult {
-                    mv,
-                    status,
-                    fate,
-                    mover_wins: status.attacker_wins() == attacker_moves,
-                }
-            })
-            .collect()
+    /// The result of the move `mv` leading to `child` (`None`: the pass
+    /// that ends the game), for a mover who is the attacker or not.
+    fn result_of(
+        &self,
+        mv: Move,
+        child: Option<StateKey>,
+        attacker_moves: bool,
+    ) -> Result<MoveResult, String> {
+        let (status, fate) = match child {
+            Some(child) => {
+                let status = self.status_at(Place {
+                    key: child,
+                    ended: false,
+                })?;
+                (status, self.fate(&child, status.attacker_wins())?)
+            }
+            None => (Status(None), Fate::Alive),
+        };
+        Ok(MoveResult {
+            mv,
+            status,
+            fate,
+            mover_wins: status.attacker_wins() == attacker_moves,
+        })
     }
 
     /// Every move of the side to move with its result, placements in point
     /// order, then the pass; none once the game has ended.
-    pub fn move_results(&self) -> Vec<MoveResult> {
-        self.move_results_at(self.current)
+    pub fn move_results(&self) -> Result<Vec<MoveResult>, String> {
+        let attacker_moves = self.current.key.attacker_to_move;
+        self.children(self.current)
+            .into_iter()
+            .map(|(mv, child)| self.result_of(mv, child, attacker_moves))
+            .collect()
     }
 
-    fn choose_at(&self, place: Place) -> Option<Move> {
-        if self.is_over_at(place) {
-            return None;
+    /// The best moves of `place` for its mover, whose value there is
+    /// `here`, in the order of `children`: the attacker's shortest win, the
+    /// defender's moves that live, else its longest resistance (as
+    /// `Solution::best_moves`).
+    fn best_moves(
+        &self,
+        place: Place,
+        here: Status,
+    ) -> Result<Vec<(Move, Option<StateKey>)>, String> {
+        let attacker_moves = place.key.attacker_to_move;
+        let mut best = Vec::new();
+        for (mv, child) in self.children(place) {
+            let keep = match (child, here.0) {
+                // The attacker wins in `d`: a child won within `d - 1`
+                // (none is won in fewer). The defender loses in `d`: a
+                // child not won within `d - 2` (each is won within
+                // `d - 1`).
+                (Some(child), Some(d)) if attacker_moves => self.wins_within(&child, d - 1)?,
+                (Some(child), Some(d)) => d < 2 || !self.wins_within(&child, d - 2)?,
+                (None, Some(_)) => false,
+                (_, None) if attacker_moves => true,
+                (Some(child), None) => !self
+                    .status_at(Place {
+                        key: child,
+                        ended: false,
+                    })?
+                    .attacker_wins(),
+                (None, None) => true,
+            };
+            if keep {
+                best.push((mv, child));
+            }
         }
-        let attacker_moves = self.key_at(place).attacker_to_move;
-        let mover_wins = self.status_at(place).attacker_wins() == attacker_moves;
+        Ok(best)
+    }
+
+    fn choose_at(&self, place: Place) -> Result<Option<Move>, String> {
+        if self.is_over_at(place) {
+            return Ok(None);
+        }
+        let attacker_moves = place.key.attacker_to_move;
+        let here = self.status_at(place)?;
+        let mover_wins = here.attacker_wins() == attacker_moves;
         if !mover_wins && attacker_moves {
             // Nothing kills: the attacker passes.
-            return Some(Move::Pass);
+            return Ok(Some(Move::Pass));
         }
-        let best = self.solution().best_moves(place.state);
-        let results = self.move_results_at(place);
         // The mover's preference among the best moves: a result that holds
         // whatever the threats first, a ko next.
-        let rank = |result: &MoveResult| -> u8 {
-            match (result.fate, attacker_moves) {
+        let rank = |fate: Fate| -> u8 {
+            match (fate, attacker_moves) {
                 (Fate::Dead, true) | (Fate::Alive, false) => 0,
                 (Fate::Ko { .. }, _) => 1,
                 _ => 2,
             }
         };
-        let candidates: Vec<&MoveResult> =
-            results.iter().filter(|r| best.contains(&r.mv)).collect();
-        let top = candidates.iter().map(|r| rank(r)).min()?;
-        let chosen: Vec<&MoveResult> = candidates.into_iter().filter(|r| rank(r) == top).collect();
-        // A defender who lives passes when passing keeps it alive.
-        if mover_wins && !attacker_moves && chosen.iter().any(|r| r.mv == Move::Pass) {
-            return Some(Move::Pass);
+        let mut ranked = Vec::new();
+        for (mv, child) in self.best_moves(place, here)? {
+            let fate = match child {
+                Some(child) => {
+                    let wins = self
+                        .value(slot(self.ko), &child)?
+                        .expect("the game's states are its solution's")
+                        .attacker_wins();
+                    self.fate(&child, wins)?
+                }
+                None => Fate::Alive,
+            };
+            ranked.push((rank(fate), mv));
         }
-        chosen.first().map(|r| r.mv)
+        let Some(top) = ranked.iter().map(|&(r, _)| r).min() else {
+            return Ok(None);
+        };
+        let chosen: Vec<Move> = ranked
+            .into_iter()
+            .filter(|&(r, _)| r == top)
+            .map(|(_, mv)| mv)
+            .collect();
+        // A defender who lives passes when passing keeps it alive.
+        if mover_wins && !attacker_moves && chosen.contains(&Move::Pass) {
+            return Ok(Some(Move::Pass));
+        }
+        Ok(chosen.first().copied())
     }
 
     /// The move perfect play chooses for the side to move (see the module's
     /// paragraph); `None` once the game has ended.
-    pub fn choose(&self) -> Option<Move> {
+    pub fn choose(&self) -> Result<Option<Move>, String> {
         self.choose_at(self.current)
     }
 
     /// The line perfect play follows after the side to move plays `first`,
     /// by `choose`, up to the end of the game, a state met again, or
     /// `limit` moves.
-    pub fn line_after(&self, first: Move, limit: usize) -> Vec<Move> {
+    pub fn line_after(&self, first: Move, limit: usize) -> Result<Vec<Move>, String> {
         let mut line = Vec::new();
         let mut place = self.current;
-        let mut seen = std::collections::HashSet::from([place.state]);
+        let mut seen = std::collections::HashSet::from([place.key]);
         let mut next = Some(first);
         while let Some(mv) = next {
             if line.len() >= limit {
@@ -482,12 +742,12 @@ impl ProblemGame {
             };
             line.push(mv);
             place = after;
-            if !seen.insert(place.state) {
+            if !seen.insert(place.key) {
                 break;
             }
-            next = self.choose_at(place);
+            next = self.choose_at(place)?;
         }
-        line
+        Ok(line)
     }
 
     /// The stones of `colour` on the whole board: the safe ones and those
@@ -548,7 +808,7 @@ impl ProblemGame {
         ));
         out.push_str(&match self.to_move() {
             Some(colour) => format!("{colour} to play, {} ko", ko_name(self.ko)),
-            None if self.key().is_capture() => "over: the targets are captured".to_string(),
+            None if self.current.key.is_capture() => "over: the targets are captured".to_string(),
             None => "over: two passes, the targets live".to_string(),
         });
         out
@@ -581,7 +841,7 @@ mod tests {
     fn play_out(game: &mut ProblemGame) -> Vec<String> {
         let mut line = Vec::new();
         while let Some(colour) = game.to_move() {
-            let chosen = game.choose().unwrap();
+            let chosen = game.choose().unwrap().unwrap();
             line.push(game.move_name(chosen));
             game.play(colour, chosen).unwrap();
             assert!(line.len() < 100, "{line:?}");
@@ -598,6 +858,128 @@ mod tests {
         XXXXX./
         OOOOX./
         ...OX.";
+
+    /// A bent four in the corner (`gtp-tests/sgf/problem-ko.sgf`): a ko.
+    const KO: &str = "O.OX../.OOX../OXXX../X...../....../......";
+
+    /// The same problem served by the full solver and by the proof search.
+    fn both(diagram: &str, to_move: Colour, ko: KoAssumption) -> (ProblemGame, ProblemGame) {
+        let options = InputOptions {
+            player: Some(to_move),
+            ..InputOptions::default()
+        };
+        let region = from_diagram(diagram, &options).unwrap();
+        let full = ProblemGame::within(region.clone(), ko, u64::MAX).unwrap();
+        let searched = ProblemGame::searched(region, ko, u64::MAX).unwrap();
+        assert!(!full.is_searched() && searched.is_searched());
+        (full, searched)
+    }
+
+    /// Walks every line of both games together up to `depth` moves and
+    /// checks that they answer alike everywhere; the number of positions.
+    fn agree(full: &mut ProblemGame, searched: &mut ProblemGame, depth: usize) -> usize {
+        let line: Vec<String> = full.moves().map(|(_, mv)| full.move_name(mv)).collect();
+        assert_eq!(full.to_move(), searched.to_move(), "{line:?}");
+        assert_eq!(full.status(), searched.status(), "{line:?}");
+        let statuses = full.statuses().unwrap();
+        let searched_statuses = searched.statuses().unwrap();
+        for k in 0..3 {
+            if let Some(status) = statuses[k] {
+                assert_eq!(Some(status), searched_statuses[k], "{line:?} {k}");
+            }
+        }
+        // The full solver judges a state that another assumption's game
+        // does not reach by the game's own value; the search has the other
+        // assumption's value there too. Fates (and the choices they rank)
+        // are compared where the full solver reaches every state.
+        let reached = |key: Option<StateKey>| {
+            key.is_none_or(|key| (0..3).all(|k| full.value(k, &key).unwrap().is_some()))
+        };
+        let here_reached = full.current.ended || reached(Some(full.current.key));
+        if here_reached {
+            assert_eq!(full.current_fate(), searched.current_fate(), "{line:?}");
+        }
+        let full_results = full.move_results().unwrap();
+        let searched_results = searched.move_results().unwrap();
+        assert_eq!(full_results.len(), searched_results.len(), "{line:?}");
+        let mut all_reached = here_reached;
+        for ((f, s), (_, child)) in full_results
+            .iter()
+            .zip(&searched_results)
+            .zip(full.children(full.current))
+        {
+            assert_eq!(
+                (f.mv, f.status, f.mover_wins),
+                (s.mv, s.status, s.mover_wins),
+                "{line:?}"
+            );
+            if reached(child) {
+                assert_eq!(f.fate, s.fate, "{line:?}");
+            } else {
+                all_reached = false;
+            }
+        }
+        assert_eq!(full.lives_in_seki(), searched.lives_in_seki(), "{line:?}");
+        if all_reached {
+            assert_eq!(full.choose(), searched.choose(), "{line:?}");
+        }
+        if let (true, Ok(Some(first))) = (all_reached, full.choose()) {
+            assert_eq!(
+                full.line_after(first, 20),
+                searched.line_after(first, 20),
+                "{line:?}"
+            );
+        }
+        let mut positions = 1;
+        let Some(colour) = full.to_move() else {
+            return positions;
+        };
+        if depth == 0 {
+            return positions;
+        }
+        for result in full.move_results().unwrap() {
+            full.play(colour, result.mv).unwrap();
+            searched.play(colour, result.mv).unwrap();
+            positions += agree(full, searched, depth - 1);
+            assert!(full.undo() && searched.undo());
+        }
+        positions
+    }
+
+    /// The proof search serves the game exactly as the full solver does:
+    /// the same values, judgements, choices and lines in every position
+    /// of every line, under each ko assumption, with either side first.
+    #[test]
+    fn the_search_serves_the_game_as_the_full_solver_does() {
+        let mut positions = 0;
+        for (diagram, depth) in [(THREE, 5), (KO, 4)] {
+            for to_move in [Colour::Black, Colour::White] {
+                for ko in KoAssumption::ALL {
+                    let (mut full, mut searched) = both(diagram, to_move, ko);
+                    assert_eq!(full.verdict(), searched.verdict());
+                    positions += agree(&mut full, &mut searched, depth);
+                }
+            }
+        }
+        assert!(positions > 100, "{positions}");
+    }
+
+    /// A problem whose bound of states passes the full solver's is served
+    /// by the proof search; a smaller one by the full solver.
+    #[test]
+    fn the_solver_is_chosen_by_the_bound_of_states() {
+        let small = game(THREE, Colour::Black);
+        assert!(!small.is_searched());
+        assert!(fits_full_solver(small.problem()));
+        // Twenty empty points: the bench's corner 20.
+        let large = game(
+            "............./............./XXXXXX......./......X....../......XXXX.../OOOOOOOOOOX../.X.......OX..",
+            Colour::Black,
+        );
+        assert!(!fits_full_solver(large.problem()));
+        assert!(large.is_searched());
+        assert!(large.solver_text().starts_with("proof search"));
+    }
 
     #[test]
     fn a_problem_too_large_for_its_memory_is_refused_with_figures() {
@@ -619,7 +1001,7 @@ mod tests {
         let mut attack = game(THREE, Colour::Black);
         assert_eq!(attack.verdict(), Verdict::Dead);
         assert_eq!(
-            attack.choose().map(|m| attack.move_name(m)),
+            attack.choose().unwrap().map(|m| attack.move_name(m)),
             Some("B1".to_string())
         );
         let line = play_out(&mut attack);
@@ -627,12 +1009,12 @@ mod tests {
         let mut defend = game(THREE, Colour::White);
         assert_eq!(defend.verdict(), Verdict::Alive);
         assert_eq!(
-            defend.choose().map(|m| defend.move_name(m)),
+            defend.choose().unwrap().map(|m| defend.move_name(m)),
             Some("B1".to_string())
         );
         let line = play_out(&mut defend);
         assert!(!defend.targets().is_empty(), "{line:?}");
-        assert_eq!(defend.status(), Status(None));
+        assert_eq!(defend.status(), Ok(Status(None)));
     }
 
     #[test]
@@ -663,7 +1045,7 @@ mod tests {
     #[test]
     fn every_move_is_judged() {
         let g = game(THREE, Colour::Black);
-        let results = g.move_results();
+        let results = g.move_results().unwrap();
         let named: Vec<(String, bool)> = results
             .iter()
             .map(|r| (g.move_name(r.mv), r.mover_wins))

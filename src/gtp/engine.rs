@@ -539,10 +539,8 @@ impl Engine {
             }
             Command::Showboard if arguments.is_empty() => success(format!("\n{}", game.diagram())),
             Command::FinalStatusList => problem::final_status_list(game, arguments),
-            Command::SmallgoProblemStatus if arguments.is_empty() => success(problem::status(game)),
-            Command::SmallgoProblemResults if arguments.is_empty() => {
-                success(problem::results_gfx(game))
-            }
+            Command::SmallgoProblemStatus if arguments.is_empty() => problem::status(game),
+            Command::SmallgoProblemResults if arguments.is_empty() => problem::results_gfx(game),
             Command::SmallgoProblemKo => problem::ko(game, arguments),
             Command::Printsgf => problem::print_sgf(game, arguments),
             Command::SmallgoProblemHere => {

@@ -41,6 +41,7 @@ use crate::rules::value::{Outcome, Value};
 use crate::solver::plan::estimate;
 #[cfg(feature = "solver")]
 use crate::solver::{solve, Silent, Solution};
+use crate::table::values::rating::{preference_order, rate_moves};
 use crate::table::values::Values;
 use crate::table::{
     board_of_name, built_in, check_name, error_chain, file_name, format, Table, TableError,
@@ -829,6 +830,58 @@ impl BoardValues {
         )?)
     }
 
+    /// Every legal move of `state`, pass included, with its outcome for
+    /// the side to move, `mover`, at komi `komi`, most preferred first in
+    /// the engine's order (`docs/rules.md`, how the engine picks a move:
+    /// wins by more first, then in fewer plies; then draws, a pass first;
+    /// then losses by less, then in more plies; ties in point order, pass
+    /// last); [`ProbeError::WrongBoard`] if `state` is on another board.
+    ///
+    /// A move in `drawn` is rated a draw whatever the values say: a game
+    /// that keeps its history names the moves that bring back a full state
+    /// it has stood in, which ends the game as a draw (`docs/rules.md`,
+    /// the game). With `drawn` empty the outcomes are the values', and the
+    /// first move is one of [`best_moves`](BoardValues::best_moves).
+    ///
+    /// ```
+    /// use smallgo::{Board, BoardState, Colour, Move, Outcome, Tablebase};
+    ///
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let board: Board = "3x3".parse()?;
+    /// let values = Tablebase::new().values(board)?;
+    /// let start = BoardState::start(board);
+    /// let rated = values.rated_moves(&start, 0.0, Colour::Black, &[])?;
+    /// assert_eq!(rated.len(), 10, "nine points and the pass");
+    /// let (first, outcome) = rated[0];
+    /// assert!(values.best_moves(&start, 0.0, Colour::Black)?.contains(&first));
+    /// // The first move drawn by repetition gives way to another.
+    /// let drawn = values.rated_moves(&start, 0.0, Colour::Black, &[first])?;
+    /// assert_ne!(drawn[0].0, first);
+    /// assert!(drawn.contains(&(first, Outcome::Draw)));
+    /// assert!(matches!(outcome, Outcome::MoverWins { .. }));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn rated_moves(
+        &self,
+        state: &BoardState,
+        komi: f64,
+        mover: Colour,
+        drawn: &[Move],
+    ) -> Result<Vec<(Move, Outcome)>, ProbeError> {
+        let state = self.check_board(state)?;
+        let mut ratings = rate_moves(self, state, komi, mover.is_black())?;
+        for rating in &mut ratings {
+            if drawn.contains(&rating.mv) {
+                rating.outcome = Outcome::Draw;
+            }
+        }
+        Ok(preference_order(&ratings)
+            .into_iter()
+            .map(|i| (ratings[i].mv, ratings[i].outcome))
+            .collect())
+    }
+
     /// The state of `state` if it is on this board.
     fn check_board<'a>(&self, state: &'a BoardState) -> Result<&'a State, ProbeError> {
         if state.board != self.board {
@@ -930,6 +983,80 @@ mod tests {
             "{faults:?}"
         );
         assert!(faults[0].to_string().starts_with("--tables "));
+    }
+
+    /// `rated_moves`, given the moves that repeat a state of a game, rates
+    /// and orders every move as the engine does in that game
+    /// (`game::perfect::rate` in preference order), along games of random
+    /// moves (where repetitions come), at komi that give wins, draws and
+    /// losses.
+    #[cfg(feature = "cli")]
+    #[test]
+    fn rated_moves_are_the_engines_order_in_a_game() {
+        use crate::game::perfect::rate;
+        use crate::game::Game;
+        let mut repetitions = 0;
+        let mut random = crate::common::random::SplitMix::new(42);
+        for (name, komi) in [
+            ("2x2", 0.5),
+            ("3x3", 0.0),
+            ("3x3", 9.0),
+            ("2x3", 0.5),
+            ("2x3c", -1.0),
+            ("1x5", 2.0),
+        ] {
+            let board: Board = name.parse().unwrap();
+            let values = Tablebase::new().values(board).unwrap();
+            for _ in 0..5 {
+                let mut game = Game::new(board);
+                while !game.is_over() && game.moves().count() < 60 {
+                    let side = game.to_move();
+                    let state = BoardState {
+                        board,
+                        state: game.state_for(side),
+                    };
+                    let drawn: Vec<Move> = state
+                        .legal_moves()
+                        .into_iter()
+                        .filter(|&mv| game.after(side, mv).is_ok_and(|next| game.has_stood(&next)))
+                        .collect();
+                    let undrawn = values.rated_moves(&state, komi, side, &[]).unwrap();
+                    repetitions += undrawn
+                        .iter()
+                        .filter(|(mv, outcome)| drawn.contains(mv) && *outcome != Outcome::Draw)
+                        .count();
+                    let engine = rate(&values, komi, &game, side).unwrap();
+                    let expected: Vec<(Move, Outcome)> = preference_order(&engine)
+                        .into_iter()
+                        .map(|i| (engine[i].mv, engine[i].outcome))
+                        .collect();
+                    let rated = values.rated_moves(&state, komi, side, &drawn).unwrap();
+                    assert_eq!(
+                        rated,
+                        expected,
+                        "{name} after {} moves",
+                        game.moves().count()
+                    );
+                    // Points mostly, a pass one time in ten, so that
+                    // games go on long enough to repeat.
+                    let points: Vec<Move> = state
+                        .legal_moves()
+                        .into_iter()
+                        .filter(|&mv| mv != Move::Pass)
+                        .collect();
+                    let mv = if points.is_empty() || random.below(10) == 0 {
+                        Move::Pass
+                    } else {
+                        points[random.below(points.len() as u64) as usize]
+                    };
+                    game.play(side, mv).unwrap();
+                }
+            }
+        }
+        assert!(
+            repetitions > 0,
+            "some move that the values do not draw repeated a state"
+        );
     }
 
     /// A board with no table that is not solved on the spot says why: too

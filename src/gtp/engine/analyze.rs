@@ -344,7 +344,7 @@ impl Engine {
     /// the division leaves, 0 for the others, and `lcb` the winrate.
     pub fn analyze_line(&mut self, request: &AnalyzeRequest) -> Result<String, String> {
         if let Some(game) = &self.problem {
-            return Ok(super::problem::analyze_line(game, request));
+            return super::problem::analyze_line(game, request);
         }
         let board = self.board();
         let side = request.colour;

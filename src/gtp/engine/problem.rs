@@ -93,8 +93,10 @@ pub(super) fn generate(game: &mut ProblemGame, arguments: &[&str], play: bool) -
         Ok(side) => side,
         Err(reply) => return reply,
     };
-    let Some(mv) = game.choose() else {
-        return success("pass");
+    let mv = match game.choose() {
+        Ok(Some(mv)) => mv,
+        Ok(None) => return success("pass"),
+        Err(error) => return failure(error),
     };
     if play {
         if let Err(error) = game.play(side, mv) {
@@ -114,9 +116,18 @@ pub(super) fn final_status_list(game: &ProblemGame, arguments: &[&str]) -> Reply
         return failure(SYNTAX_ERROR);
     };
     let targets = || game.targets().iter().map(|p| game.vertex(p));
-    let (dead, seki): (Vec<Vertex>, Vec<Vertex>) = if game.status().attacker_wins() {
+    let (captures, seki) = match game.status().and_then(|status| {
+        Ok((
+            status.attacker_wins(),
+            !status.attacker_wins() && game.lives_in_seki()?,
+        ))
+    }) {
+        Ok(found) => found,
+        Err(error) => return failure(error),
+    };
+    let (dead, seki): (Vec<Vertex>, Vec<Vertex>) = if captures {
         (targets().collect(), Vec::new())
-    } else if game.lives_in_seki() {
+    } else if seki {
         let attackers = game.region_stones(game.attacker());
         (
             Vec::new(),
@@ -151,8 +162,17 @@ pub(super) fn final_status_list(game: &ProblemGame, arguments: &[&str]) -> Reply
 
 /// `smallgo-problem-status`: who is to play and in which role, the
 /// targets left, the status of the current state under each ko assumption
-/// and what they make together (dead, alive, or a ko and who must win it).
-pub(super) fn status(game: &ProblemGame) -> String {
+/// and what they make together (dead, alive, or a ko and who must win it),
+/// the problem's status from its start, and, when the proof search serves
+/// the game, a line saying so; `? ...` when a search stops.
+pub(super) fn status(game: &ProblemGame) -> Reply {
+    match status_text_of(game) {
+        Ok(text) => success(text),
+        Err(error) => failure(error),
+    }
+}
+
+fn status_text_of(game: &ProblemGame) -> Result<String, String> {
     let defender = game.problem().defender();
     let targets: Vec<String> = game
         .targets()
@@ -175,7 +195,7 @@ pub(super) fn status(game: &ProblemGame) -> String {
             targets.join(" ")
         ),
     }];
-    let statuses = game.statuses();
+    let statuses = game.statuses()?;
     for (i, ko) in KoAssumption::ALL.into_iter().enumerate() {
         let text = statuses[i].map_or("not reached".to_string(), status_text);
         let playing = if ko == game.ko() { " (played)" } else { "" };
@@ -186,11 +206,14 @@ pub(super) fn status(game: &ProblemGame) -> String {
         };
         lines.push(format!("{name}{playing}: {text}"));
     }
-    let verdict = match game.current_fate() {
+    let verdict = match game.current_fate()? {
         Fate::Dead => Verdict::Dead,
         Fate::Alive => Verdict::Alive,
         Fate::Ko { .. } => {
-            let basic = statuses[0].unwrap_or(game.status());
+            let basic = match statuses[0] {
+                Some(status) => status,
+                None => game.status()?,
+            };
             if basic.attacker_wins() {
                 Verdict::KoDefenderMustWin
             } else {
@@ -200,7 +223,10 @@ pub(super) fn status(game: &ProblemGame) -> String {
     };
     lines.push(format!("status: {verdict}"));
     lines.push(format!("the problem from its start: {}", game.verdict()));
-    lines.join("\n")
+    if game.is_searched() {
+        lines.push(format!("solver: {}", game.solver_text()));
+    }
+    Ok(lines.join("\n"))
 }
 
 /// `smallgo-problem-ko [basic|attacker|defender]`: shows or sets the ko
@@ -225,13 +251,20 @@ pub(super) fn ko(game: &mut ProblemGame, arguments: &[&str]) -> Reply {
 /// with what the targets come to after it (`K5` captured in 5 plies, `L`
 /// alive, `ko`), green where the mover wins whatever the ko threats,
 /// yellow a ko, red a loss; the move `genmove` plays marked; a line of
-/// text with the status.
-pub(super) fn results_gfx(game: &ProblemGame) -> String {
+/// text with the status; `? ...` when a search stops.
+pub(super) fn results_gfx(game: &ProblemGame) -> Reply {
+    match results_gfx_of(game) {
+        Ok(text) => success(text),
+        Err(error) => failure(error),
+    }
+}
+
+fn results_gfx_of(game: &ProblemGame) -> Result<String, String> {
     let Some(side) = game.to_move() else {
-        return "TEXT the problem is over".to_string();
+        return Ok("TEXT the problem is over".to_string());
     };
     let attacker_moves = side != game.problem().defender();
-    let results = game.move_results();
+    let results = game.move_results()?;
     let mut labels = Vec::new();
     let mut colours: [Vec<String>; 3] = Default::default();
     let mut pass = String::from("-");
@@ -260,12 +293,11 @@ pub(super) fn results_gfx(game: &ProblemGame) -> String {
             lines.push(format!("COLOR {name} {}", points.join(" ")));
         }
     }
-    if let Some(Move::Place(point)) = game.choose() {
+    let choice = game.choose()?;
+    if let Some(Move::Place(point)) = choice {
         lines.push(format!("MARK {}", game.vertex(point).name()));
     }
-    let chosen = game
-        .choose()
-        .map_or("-".to_string(), |mv| game.move_name(mv));
+    let chosen = choice.map_or("-".to_string(), |mv| game.move_name(mv));
     lines.push(format!(
         "TEXT {side} ({}) plays {chosen}; pass {pass}; {}",
         if attacker_moves {
@@ -273,9 +305,9 @@ pub(super) fn results_gfx(game: &ProblemGame) -> String {
         } else {
             "defender"
         },
-        status_text(game.status())
+        status_text(game.status()?)
     ));
-    lines.join("\n")
+    Ok(lines.join("\n"))
 }
 
 /// One `kata-analyze` or `lz-analyze` line in a problem: an `info` entry
@@ -285,17 +317,17 @@ pub(super) fn results_gfx(game: &ProblemGame) -> String {
 /// the first move and 0 for the others, `lcb` the winrate); `scoreLead`,
 /// `scoreMean` and `scoreStdev` 0; the principal variation by perfect
 /// play. Ownership, if asked for: 1.0 the mover's stones as they stand,
-/// -1.0 the opponent's, 0.0 elsewhere.
-pub(super) fn analyze_line(game: &ProblemGame, request: &AnalyzeRequest) -> String {
+/// -1.0 the opponent's, 0.0 elsewhere. An error when a search stops.
+pub(super) fn analyze_line(game: &ProblemGame, request: &AnalyzeRequest) -> Result<String, String> {
     let Some(side) = game.to_move() else {
-        return String::new();
+        return Ok(String::new());
     };
     if side != request.colour {
-        return String::new();
+        return Ok(String::new());
     }
     let attacker_moves = side != game.problem().defender();
-    let mut results = game.move_results();
-    let chosen = game.choose();
+    let mut results = game.move_results()?;
+    let chosen = game.choose()?;
     // genmove's move first, then wins, kos, losses, each in point order.
     results.sort_by_key(|r| {
         (
@@ -314,7 +346,7 @@ pub(super) fn analyze_line(game: &ProblemGame, request: &AnalyzeRequest) -> Stri
     let mut entries = Vec::with_capacity(count + 1);
     for (order, result) in results.iter().enumerate() {
         let pv: Vec<String> = game
-            .line_after(result.mv, PV_LIMIT)
+            .line_after(result.mv, PV_LIMIT)?
             .into_iter()
             .map(|mv| game.move_name(mv))
             .collect();
@@ -362,7 +394,7 @@ pub(super) fn analyze_line(game: &ProblemGame, request: &AnalyzeRequest) -> Stri
         }
         entries.push(format!("ownership {}", values.join(" ")));
     }
-    entries.join(" ")
+    Ok(entries.join(" "))
 }
 
 /// `printsgf [FILE]` in a problem: the whole board, its stones at the
@@ -478,5 +510,19 @@ mod tests {
             ko.starts_with("info move A18 visits 10 winrate 0.5 "),
             "{ko}"
         );
+    }
+
+    /// A problem past the full solver's bound, served by the proof search:
+    /// the defender's pass (genmove's move) first, every move of the
+    /// twenty empty points and the pass a win whatever the ko threats.
+    #[test]
+    fn kata_analyze_rates_the_moves_of_a_searched_problem() {
+        let line = analysis("problem-corner-20.sgf", &["w"]);
+        assert!(
+            line.starts_with("info move pass visits 210 winrate 1.0 "),
+            "{line}"
+        );
+        assert_eq!(line.matches(" winrate 1.0 ").count(), 21, "{line}");
+        assert_eq!(analysis("problem-corner-20.sgf", &["b"]), "");
     }
 }

@@ -581,3 +581,34 @@ fn bench_problems_is_one_object_a_problem_with_the_texts_figures() {
     assert_eq!(wrong.status.code(), Some(1));
     assert!(wrong.stdout.is_empty() && wrong.stderr.contains("corner 6"));
 }
+
+/// `solve --json` is one `solve` object in the shared shape: the board by
+/// its name, `to_move` and `point` as elsewhere, plies and states as
+/// numbers.
+#[test]
+fn solve_is_one_object_in_the_shared_shape() {
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/gtp-tests/problems/straight-three.sgf"
+    );
+    let json = object(&smallgo(&["solve", file, "--json"]), "solve");
+    assert_eq!(json["board"], "19x19", "{json}");
+    assert!(json["region"]["size"].is_u64(), "{json}");
+    let sides = json["sides"].as_array().unwrap();
+    let movers: Vec<&str> = sides.iter().map(|s| text(&s["to_move"])).collect();
+    assert_eq!(movers, ["black", "white"], "{json}");
+    for side in sides {
+        for ko in ["basic", "attacker_ignores_ko", "defender_ignores_ko"] {
+            let start = &side["ko_assumptions"][ko];
+            assert!(start["states"].is_u64(), "{json}");
+            assert_eq!(start["plies"].is_u64(), start["captured"] == true, "{json}");
+        }
+        for first in side["moves"].as_array().unwrap() {
+            assert!(first["point"].is_string(), "{json}");
+            assert!(
+                first["plies"].is_u64() || first["plies"].is_null(),
+                "{json}"
+            );
+        }
+    }
+}

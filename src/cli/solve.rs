@@ -1,19 +1,19 @@
-//! `smallgo solve PROBLEM.sgf [--region ...] [--targets ...] [--json]
-//! [-o SOLVED.sgf]`: a life-and-death problem read from an SGF file (or a
-//! diagram), its region and targets found (`problem::input`), solved
-//! exactly for each side to play first under the three ko assumptions
-//! (within `--memory`, or refused with the solver's figures) by the full
-//! solver or, past a bound of states or with `--solver search`, by the
-//! proof search (`problem::search`, within `--max-nodes`), and
-//! reported: the region drawn, the status (dead, alive, seki, or a ko
-//! and who must win it), every first move with its result, the main line;
-//! as text or one `solve` JSON object (`docs/json.md`). `-o` writes the solution tree as problem
-//! collections have it: every first move of the side to play, the correct
-//! ones continued with perfect replies to the end, the wrong ones with
-//! their refutation (with the search: the main line after each first
-//! move), with comments saying why, on the whole board's
-//! coordinates with the original setup. The rules, the definition of seki
-//! and the file conventions are those of docs/life-and-death.md.
+//! `smallgo solve PROBLEM.sgf [--region ...] [--targets ...] [--json] [-o
+//! SOLVED.sgf]`: a life-and-death problem read from an SGF file (or a
+//! diagram), its region and targets found (`problem::input`), solved exactly
+//! for each side to play first under the three ko assumptions (within
+//! `--memory`, or refused with the solver's figures) by the full solver or,
+//! past a bound of states or with `--solver search`, by the proof search
+//! (`problem::search`, within `--max-nodes`), and reported: the region drawn,
+//! the status (dead, alive, seki, or a ko and who must win it), every first
+//! move with its result, the main line; as text or one `solve` JSON object
+//! (`docs/json.md`). `-o` writes the solution tree as problem collections
+//! have it: every first move of the side to play, the correct ones continued
+//! with perfect replies to the end, the wrong ones with their refutation
+//! (with the search: the main line after each first move), with comments
+//! saying why, on the whole board's coordinates with the original setup. The
+//! rules, the definition of seki and the file conventions are those of
+//! docs/life-and-death.md.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

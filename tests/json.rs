@@ -474,3 +474,141 @@ fn bench_engine_is_one_object_of_numbers() {
     assert!(number(&genmove["moves"]) > 0.0, "{json}");
     assert!(number(&json["memory"]["boards"]) > 0.0, "{json}");
 }
+
+/// `bench problems --json`: one `bench-problem` object a problem and ko
+/// assumption, in the set's order, its figures numbers and the same as the
+/// text's; the proof search and the full solver agree; a full solver
+/// refused by the memory limit says so with the figures it reached.
+#[test]
+fn bench_problems_is_one_object_a_problem_with_the_texts_figures() {
+    let chosen = [
+        "bench", "problems", "--only", "corner 7", "--only", "corner 5",
+    ];
+    let run = smallgo(&[&chosen[..], &["--baseline", "--compare", "--json"]].concat());
+    assert!(run.status.success(), "{}", run.stderr);
+    let rows = objects(&run.stdout);
+    let names: Vec<&str> = rows.iter().map(|r| text(&r["problem"])).collect();
+    assert_eq!(names, ["corner 5", "corner 7"]);
+    let text_run = smallgo(&[&chosen[..], &["--baseline", "--compare"]].concat());
+    assert!(text_run.status.success(), "{}", text_run.stderr);
+    for row in &rows {
+        assert_eq!(row["kind"], "bench-problem", "{row}");
+        assert_eq!(row["ko_assumption"], "basic", "{row}");
+        assert_eq!(row["to_move"], "black", "{row}");
+        assert_eq!(row["targets"], serde_json::json!(["A2"]), "{row}");
+        let diagram = text(&row["diagram"]);
+        let empty = diagram.matches('.').count() as f64;
+        assert_eq!(number(&row["empty_points"]), empty, "{row}");
+        let searches = row["searches"].as_array().unwrap();
+        let methods: Vec<&str> = searches.iter().map(|s| text(&s["repetitions"])).collect();
+        assert_eq!(methods, ["closure", "on-path"], "{row}");
+        let full = &row["full_solver"];
+        assert_eq!(full["finished"], true, "{row}");
+        assert!(
+            full["skipped"].is_null() && full["error"].is_null(),
+            "{row}"
+        );
+        for search in searches {
+            assert_eq!(search["finished"], true, "{row}");
+            assert_eq!(search["captured"], full["captured"], "{row}");
+            assert!(number(&search["expanded"]) >= 1.0, "{row}");
+            assert!(number(&search["seconds"]) >= 0.0, "{row}");
+        }
+        let baseline = &row["baseline"];
+        assert_eq!(baseline["agrees"], true, "{row}");
+        assert_eq!(baseline["captured"], full["captured"], "{row}");
+        // The text's full solver line: name, ko, empty points, points,
+        // states, edges, pruned.
+        let line = text_run
+            .stdout
+            .lines()
+            .find(|l| l.starts_with(text(&row["problem"])) && !l.contains("expanded"))
+            .unwrap_or_else(|| panic!("no full solver line\n{}", text_run.stdout));
+        let words: Vec<f64> = line
+            .split_whitespace()
+            .skip(3)
+            .take(5)
+            .map(|w| w.parse().unwrap())
+            .collect();
+        let json_figures: Vec<f64> = ["empty_points", "points"]
+            .iter()
+            .map(|k| number(&row[*k]))
+            .chain(
+                ["states", "edges", "pruned"]
+                    .iter()
+                    .map(|k| number(&full[*k])),
+            )
+            .collect();
+        assert_eq!(words, json_figures, "{line}\n{row}");
+    }
+    // Past the memory limit: the search finishes, the full solver is
+    // refused with the states it reached; more than 16 empty points and
+    // --search-only skip it, saying why.
+    let refused = object(
+        &smallgo(&[
+            "bench",
+            "problems",
+            "--only",
+            "corner 10",
+            "--memory",
+            "100K",
+            "--json",
+        ]),
+        "bench-problem",
+    );
+    let full = &refused["full_solver"];
+    assert_eq!(full["finished"], false, "{refused}");
+    assert!(
+        full["captured"].is_null() && full["states"].is_u64(),
+        "{refused}"
+    );
+    assert!(text(&full["error"]).contains("memory"), "{refused}");
+    let skipped = object(
+        &smallgo(&[
+            "bench",
+            "problems",
+            "--only",
+            "corner 8",
+            "--search-only",
+            "--json",
+        ]),
+        "bench-problem",
+    );
+    assert_eq!(skipped["full_solver"]["skipped"], "search only");
+    assert!(skipped["full_solver"]["states"].is_null() && skipped["baseline"].is_null());
+    // A name not in the set: an error naming it, nothing on standard output.
+    let wrong = smallgo(&["bench", "problems", "--only", "corner 6", "--json"]);
+    assert_eq!(wrong.status.code(), Some(1));
+    assert!(wrong.stdout.is_empty() && wrong.stderr.contains("corner 6"));
+}
+
+/// `solve --json` is one `solve` object in the shared shape: the board by
+/// its name, `to_move` and `point` as elsewhere, plies and states as
+/// numbers.
+#[test]
+fn solve_is_one_object_in_the_shared_shape() {
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/gtp-tests/problems/straight-three.sgf"
+    );
+    let json = object(&smallgo(&["solve", file, "--json"]), "solve");
+    assert_eq!(json["board"], "19x19", "{json}");
+    assert!(json["region"]["size"].is_u64(), "{json}");
+    let sides = json["sides"].as_array().unwrap();
+    let movers: Vec<&str> = sides.iter().map(|s| text(&s["to_move"])).collect();
+    assert_eq!(movers, ["black", "white"], "{json}");
+    for side in sides {
+        for ko in ["basic", "attacker_ignores_ko", "defender_ignores_ko"] {
+            let start = &side["ko_assumptions"][ko];
+            assert!(start["states"].is_u64(), "{json}");
+            assert_eq!(start["plies"].is_u64(), start["captured"] == true, "{json}");
+        }
+        for first in side["moves"].as_array().unwrap() {
+            assert!(first["point"].is_string(), "{json}");
+            assert!(
+                first["plies"].is_u64() || first["plies"].is_null(),
+                "{json}"
+            );
+        }
+    }
+}

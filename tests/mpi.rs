@@ -411,6 +411,41 @@ mod with_mpi {
         assert!(first.finish().status.success());
         assert!(table(folder.path(), "3x5") == single_process_table("3x5"));
     }
+
+    /// `--json` under `mpirun`: the plain build's `build` object, every key
+    /// of it, with the job's processes and each one's figures in
+    /// `by_process`.
+    #[test]
+    fn a_jobs_summary_is_the_plain_builds_json_object() {
+        let single = tempfile::tempdir().unwrap();
+        let alone = Smallgo::new(&["build", "2x5", "--json", "--tables"])
+            .arg(single.path())
+            .run();
+        let alone = crate::json::object(&alone, "build");
+        let folder = tempfile::tempdir().unwrap();
+        let job = Smallgo::new(&["build", "2x5", "--json", "--tables"])
+            .arg(folder.path())
+            .under(&mpirun(2))
+            .run();
+        let job = crate::json::object(&job, "build");
+        let keys = |object: &serde_json::Value| -> Vec<String> {
+            object.as_object().unwrap().keys().cloned().collect()
+        };
+        assert_eq!(keys(&job), keys(&alone), "{job}\n{alone}");
+        for key in ["states", "solver_edges", "result", "best_first_moves"] {
+            assert_eq!(job[key], alone[key], "{key}");
+        }
+        assert_eq!(job["table"]["crc32"], alone["table"]["crc32"]);
+        assert_eq!(job["processes"], 2, "{job}");
+        let ranks = job["by_process"].as_array().unwrap();
+        assert_eq!(ranks.len(), 2, "{job}");
+        for (rank, figures) in ranks.iter().enumerate() {
+            assert_eq!(figures["rank"], rank, "{job}");
+            assert!(figures["index_bytes"].as_u64().unwrap() > 0, "{job}");
+            assert!(figures["sent_bytes"].is_u64(), "{job}");
+        }
+        assert_eq!(alone["by_process"].as_array().unwrap().len(), 1);
+    }
 }
 
 #[cfg(not(feature = "mpi"))]

@@ -106,7 +106,7 @@ fn the_main_line_is_as_long_as_the_basic_ko_capture() {
     for file in files {
         let json = parse_json(&solve(&[file.to_str().unwrap(), "--json"]));
         for side in json.at("sides").list() {
-            let basic = side.at("ko").at("basic");
+            let basic = side.at("ko_assumptions").at("basic");
             if basic.at("captured") != &Json::Bool(true) {
                 continue;
             }
@@ -142,8 +142,8 @@ fn regions_and_targets_given_by_marks_and_options() {
     // The whole string of C1 is in the region: C1-C4, A4, B4.
     assert!(text.contains("A1-C1,A2-C2,A3-C3,A4-C4"), "{text}");
     let json = parse_json(&solve(&[file, "--json"]));
-    assert_eq!(json.at("region").at("source").text(), "marked");
-    assert_eq!(json.at("targets_source").text(), "marked");
+    assert_eq!(json.at("region").at("from").text(), "marked");
+    assert_eq!(json.at("targets_from").text(), "marked");
     // Options replace the marks.
     let text = solve(&[file, "--region", "A1-B3", "--targets", "A4,B4"]);
     assert!(text.contains("given by --region"), "{text}");
@@ -248,6 +248,7 @@ fn bad_input_fails_with_a_clear_message_and_no_output() {
 #[test]
 fn the_json_document_has_the_documented_keys() {
     let json = parse_json(&solve(&[&problem("bent-four-corner"), "--json"]));
+    assert_eq!(json.at("kind").text(), "solve");
     for key in [
         "problem",
         "board",
@@ -255,14 +256,14 @@ fn the_json_document_has_the_documented_keys() {
         "attacker",
         "defender",
         "targets",
-        "targets_source",
+        "targets_from",
         "safe_stones",
         "seki_untested",
         "sides",
     ] {
         json.at(key);
     }
-    assert_eq!(json.at("board").at("rows").number(), 19.0);
+    assert_eq!(json.at("board").text(), "19x19");
     assert_eq!(json.at("region").at("size").number(), 10.0);
     assert_eq!(json.at("region").at("empty").number(), 4.0);
     assert_eq!(json.at("region").at("frame").text(), "A1-E4");
@@ -271,10 +272,10 @@ fn the_json_document_has_the_documented_keys() {
     let sides = json.at("sides").list();
     assert_eq!(sides.len(), 2);
     let black = &sides[0];
-    assert_eq!(black.at("to_play").text(), "black");
+    assert_eq!(black.at("to_move").text(), "black");
     assert_eq!(black.at("role").text(), "attacker");
     assert_eq!(black.at("status").text(), "ko_defender_must_win");
-    let ko = black.at("ko");
+    let ko = black.at("ko_assumptions");
     assert_eq!(ko.at("basic").at("captured"), &Json::Bool(true));
     assert_eq!(
         ko.at("defender_ignores_ko").at("captured"),
@@ -283,7 +284,7 @@ fn the_json_document_has_the_documented_keys() {
     assert_eq!(ko.at("defender_ignores_ko").at("plies"), &Json::Null);
     assert!(ko.at("attacker_ignores_ko").at("states").number() > 0.0);
     let moves = black.at("moves").list();
-    let b1 = moves.iter().find(|m| m.at("move").text() == "B1").unwrap();
+    let b1 = moves.iter().find(|m| m.at("point").text() == "B1").unwrap();
     assert_eq!(b1.at("correct"), &Json::Bool(true));
     assert_eq!(b1.at("captured").list().len(), 3);
     assert!(!black.at("main_line").list().is_empty());
@@ -313,8 +314,8 @@ fn the_proof_search_gives_the_full_solvers_results() {
             for ko in ["basic", "attacker_ignores_ko", "defender_ignores_ko"] {
                 for key in ["captured", "plies"] {
                     assert_eq!(
-                        a.at("ko").at(ko).at(key),
-                        b.at("ko").at(ko).at(key),
+                        a.at("ko_assumptions").at(ko).at(key),
+                        b.at("ko_assumptions").at(ko).at(key),
                         "{name}"
                     );
                 }
@@ -363,7 +364,7 @@ fn the_solution_tree_reads_back_and_replays() {
         assert_eq!(sorted(&root, "AW"), sorted(&input, "AW"), "{name}");
         assert_eq!(root.get("SZ"), Some(vec!["19".to_string()]));
         let side = &json.at("sides").list()[0];
-        let first = if side.at("to_play").text() == "black" {
+        let first = if side.at("to_move").text() == "black" {
             Color::Black
         } else {
             Color::White
@@ -379,7 +380,7 @@ fn the_solution_tree_reads_back_and_replays() {
         let moves = side.at("moves").list();
         assert_eq!(root.children.len(), moves.len(), "{name}");
         for m in moves {
-            let vertex = m.at("move").text();
+            let vertex = m.at("point").text();
             let child = root
                 .children
                 .iter()
@@ -812,7 +813,7 @@ fn trees_written_back_by_gogui_and_sabaki_read_the_same() {
             assert_eq!(theirs[1..], written[1..], "{}", fixture.display());
             for file in [&fixture, &original] {
                 let again = parse_json(&solve(&[file.to_str().unwrap(), "--json"]));
-                assert_eq!(again.at("region").at("source").text(), "marked");
+                assert_eq!(again.at("region").at("from").text(), "marked");
                 assert_eq!(again.at("targets").list(), json.at("targets").list());
                 assert_eq!(again.at("sides"), json.at("sides"), "{}", file.display());
             }

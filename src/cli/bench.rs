@@ -18,7 +18,8 @@
 //!   the full solver runs only up to `FULL_MAX_EMPTY` empty points. Then
 //!   the proof search (`problem::search`) on the same problem: states
 //!   expanded, table entries, wall time, peak memory and the status.
-//!   `--baseline` runs the first solver alongside.
+//!   `--baseline` runs the first solver alongside. With `--json`, one
+//!   `bench-problem` object a problem and ko assumption.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -32,7 +33,7 @@ use crate::build::BuildOptions;
 use crate::common::units::human_bytes;
 use crate::problem::baseline::Baseline;
 use crate::problem::search::{Options, Repetitions, Search, SearchLimits};
-use crate::problem::solve::{Limits, Solution, Status};
+use crate::problem::solve::{Limits, Solution, Status, TooLarge};
 use crate::problem::{KoAssumption, Problem};
 use crate::rules::board::Board;
 use crate::rules::colour::Colour;
@@ -605,31 +606,37 @@ pub struct ProblemChoice {
     pub search_only: bool,
 }
 
-/// The proof search's line of a problem: the states it expanded, the
-/// entries its table kept, its rounds and the provisional losses its
-/// closures checked, its wall time, the resident memory it added, its
-/// table's peak, and the start's value (won or not).
-fn search_row(
-    name: &str,
-    ko_word: &str,
+/// What one proof search of a problem gave: whether it proved the capture
+/// (or why it stopped), the states it expanded, the entries its table
+/// kept, its rounds and the provisional losses its closures checked, its
+/// wall time, the resident memory it added and its table's peak.
+struct SearchFigures {
+    repetitions: Repetitions,
+    result: Result<bool, String>,
+    nodes: u64,
+    entries: usize,
+    counted: usize,
+    rounds: u64,
+    closed: u64,
+    seconds: f64,
+    peak: Option<u64>,
+}
+
+fn search_figures(
     problem: &Problem,
     memory: u64,
     max_nodes: u64,
     options: Options,
-) -> std::io::Result<()> {
+) -> SearchFigures {
     let limits = SearchLimits {
         max_bytes: memory,
         max_nodes,
-    };
-    let method = match options.repetitions {
-        Repetitions::Closure => "search",
-        Repetitions::OnPath => "on-path",
     };
     let ((result, nodes, entries, counted, rounds, closed), seconds, peak) =
         measured(|| match Search::with_options(problem, limits, options) {
             Ok(mut search) => {
                 let start = search.start();
-                let result = search.wins(&start);
+                let result = search.wins(&start).map_err(|e| e.to_string());
                 (
                     result,
                     search.nodes(),
@@ -639,14 +646,43 @@ fn search_row(
                     search.closed(),
                 )
             }
-            Err(error) => (Err(error), 0, 0, 0, 0, 0),
+            Err(error) => (Err(error.to_string()), 0, 0, 0, 0, 0),
         });
-    let peak_text = peak.map_or("?".to_string(), |b| human_bytes(b as f64));
-    match result {
+    SearchFigures {
+        repetitions: options.repetitions,
+        result,
+        nodes,
+        entries,
+        counted,
+        rounds,
+        closed,
+        seconds,
+        peak,
+    }
+}
+
+/// The proof search's line of a problem.
+fn search_line(name: &str, ko_word: &str, figures: &SearchFigures) -> std::io::Result<()> {
+    let method = match figures.repetitions {
+        Repetitions::Closure => "search",
+        Repetitions::OnPath => "on-path",
+    };
+    let SearchFigures {
+        nodes,
+        entries,
+        rounds,
+        closed,
+        seconds,
+        ..
+    } = figures;
+    let peak_text = figures
+        .peak
+        .map_or("?".to_string(), |b| human_bytes(b as f64));
+    match &figures.result {
         Ok(won) => outln!(
             "{name:<11} {ko_word:<6}   {method:<7} {nodes:>11} expanded {entries:>11} kept {rounds:>3} rounds {closed:>10} closed {seconds:>8.2} s {peak_text:>10} {:>10}  {}",
-            human_bytes(counted as f64),
-            if won { "killed" } else { "lives" }
+            human_bytes(figures.counted as f64),
+            if *won { "killed" } else { "lives" }
         ),
         Err(error) => outln!(
             "{name:<11} {ko_word:<6}   {method:<7} stopped after {seconds:.2} s ({peak_text} resident, {rounds} rounds): {error}"
@@ -654,28 +690,207 @@ fn search_row(
     }
 }
 
+/// A proof search as a part of a `bench-problem` object.
+fn search_json(figures: &SearchFigures) -> Json {
+    let (finished, captured, error) = match &figures.result {
+        Ok(won) => (true, Some(*won), None),
+        Err(error) => (false, None, Some(error.as_str())),
+    };
+    Json::object()
+        .with(
+            "repetitions",
+            match figures.repetitions {
+                Repetitions::Closure => "closure",
+                Repetitions::OnPath => "on-path",
+            },
+        )
+        .with("finished", finished)
+        .with("captured", captured)
+        .with("expanded", figures.nodes)
+        .with("entries", figures.entries)
+        .with("rounds", figures.rounds)
+        .with("closed", figures.closed)
+        .with("seconds", figures.seconds)
+        .with("peak_bytes", figures.peak)
+        .with("counted_bytes", figures.counted)
+        .with("error", error)
+}
+
+/// What the full solver gave on a problem, or why it was not run.
+enum FullFigures {
+    /// Not run: `--search-only`.
+    SearchOnly,
+    /// Not run: more than `FULL_MAX_EMPTY` empty points.
+    TooManyEmpty,
+    Solved {
+        states: usize,
+        edges: usize,
+        pruned: usize,
+        counted: usize,
+        start: Status,
+        seconds: f64,
+        peak: Option<u64>,
+    },
+    Refused {
+        error: TooLarge,
+        seconds: f64,
+        peak: Option<u64>,
+    },
+}
+
+/// The full solver as a part of a `bench-problem` object.
+fn full_json(figures: &FullFigures) -> Json {
+    let object = Json::object();
+    let skipped = match figures {
+        FullFigures::SearchOnly => Some("search only".to_string()),
+        FullFigures::TooManyEmpty => Some(format!("more than {FULL_MAX_EMPTY} empty points")),
+        _ => None,
+    };
+    match figures {
+        FullFigures::SearchOnly | FullFigures::TooManyEmpty => object
+            .with("skipped", skipped)
+            .with("finished", false)
+            .with("captured", None::<bool>)
+            .with("plies", None::<u32>)
+            .with("states", None::<usize>)
+            .with("edges", None::<usize>)
+            .with("pruned", None::<usize>)
+            .with("seconds", None::<f64>)
+            .with("peak_bytes", None::<u64>)
+            .with("counted_bytes", None::<usize>)
+            .with("error", None::<String>),
+        FullFigures::Solved {
+            states,
+            edges,
+            pruned,
+            counted,
+            start,
+            seconds,
+            peak,
+        } => object
+            .with("skipped", None::<String>)
+            .with("finished", true)
+            .with("captured", start.attacker_wins())
+            .with("plies", start.0)
+            .with("states", *states)
+            .with("edges", *edges)
+            .with("pruned", *pruned)
+            .with("seconds", *seconds)
+            .with("peak_bytes", *peak)
+            .with("counted_bytes", *counted)
+            .with("error", None::<String>),
+        FullFigures::Refused {
+            error,
+            seconds,
+            peak,
+        } => {
+            let (states, edges) = match error {
+                TooLarge::Memory { states, edges, .. } => (Some(*states), Some(*edges)),
+                _ => (None, None),
+            };
+            object
+                .with("skipped", None::<String>)
+                .with("finished", false)
+                .with("captured", None::<bool>)
+                .with("plies", None::<u32>)
+                .with("states", states)
+                .with("edges", edges)
+                .with("pruned", None::<usize>)
+                .with("seconds", *seconds)
+                .with("peak_bytes", *peak)
+                .with("counted_bytes", None::<usize>)
+                .with("error", error.to_string())
+        }
+    }
+}
+
+/// What the first solver gave on a problem, or why it was not run.
+enum BaselineFigures {
+    /// Its states would not fit the memory limit.
+    Skipped,
+    Ran {
+        states: usize,
+        edges: usize,
+        counted: usize,
+        start: Status,
+        seconds: f64,
+        peak: Option<u64>,
+        /// Whether its start's value is the full solver's.
+        agrees: bool,
+        /// The states and counted bytes of the full solver without pruning.
+        unpruned_states: usize,
+        unpruned_counted: usize,
+    },
+}
+
+/// The first solver as a part of a `bench-problem` object.
+fn baseline_json(figures: &BaselineFigures) -> Json {
+    match figures {
+        BaselineFigures::Skipped => Json::object()
+            .with("skipped", "past the limit")
+            .with("captured", None::<bool>)
+            .with("plies", None::<u32>)
+            .with("states", None::<usize>)
+            .with("edges", None::<usize>)
+            .with("seconds", None::<f64>)
+            .with("peak_bytes", None::<u64>)
+            .with("counted_bytes", None::<usize>)
+            .with("agrees", None::<bool>)
+            .with("unpruned_states", None::<usize>)
+            .with("unpruned_counted_bytes", None::<usize>),
+        BaselineFigures::Ran {
+            states,
+            edges,
+            counted,
+            start,
+            seconds,
+            peak,
+            agrees,
+            unpruned_states,
+            unpruned_counted,
+        } => Json::object()
+            .with("skipped", None::<String>)
+            .with("captured", start.attacker_wins())
+            .with("plies", start.0)
+            .with("states", *states)
+            .with("edges", *edges)
+            .with("seconds", *seconds)
+            .with("peak_bytes", *peak)
+            .with("counted_bytes", *counted)
+            .with("agrees", *agrees)
+            .with("unpruned_states", *unpruned_states)
+            .with("unpruned_counted_bytes", *unpruned_counted),
+    }
+}
+
+/// The name of a ko assumption in `bench-problem` objects, as `solve
+/// --json` names it.
+fn ko_key(ko: KoAssumption) -> &'static str {
+    match ko {
+        KoAssumption::Basic => "basic",
+        KoAssumption::AttackerIgnoresKo => "attacker_ignores_ko",
+        KoAssumption::DefenderIgnoresKo => "defender_ignores_ko",
+    }
+}
+
 const PROBLEMS_HEADER: &str = "problem     ko      empty points      states         edges    pruned   wall s       peak    counted  B/st  start";
 
-/// `smallgo bench problems`.
+/// `smallgo bench problems`: as text, a header, then each problem's lines;
+/// with `as_json`, one `bench-problem` object a problem and ko assumption
+/// (`docs/json.md`).
 pub fn problems(
     memory: u64,
     baseline: bool,
     all_ko: bool,
     max_empty: Option<usize>,
     choice: ProblemChoice,
+    as_json: bool,
 ) -> ExitCode {
     let assumptions: &[KoAssumption] = if all_ko {
         &KoAssumption::ALL
     } else {
         &[KoAssumption::Basic]
     };
-    let mut written = outln!(
-        "memory limit {}, {} thread(s); peak: resident memory the solve added (measured), \
-         counted: the solver's own count of its arrays; B/st: measured peak per state",
-        human_bytes(memory as f64),
-        rayon::current_num_threads()
-    )
-    .and_then(|()| outln!("{PROBLEMS_HEADER}"));
     if let Some(name) = choice
         .only
         .iter()
@@ -688,6 +903,17 @@ pub fn problems(
         );
         return ExitCode::from(EXIT_FAILURE);
     }
+    let mut written = if as_json {
+        Ok(())
+    } else {
+        outln!(
+            "memory limit {}, {} thread(s); peak: resident memory the solve added (measured), \
+             counted: the solver's own count of its arrays; B/st: measured peak per state",
+            human_bytes(memory as f64),
+            rayon::current_num_threads()
+        )
+        .and_then(|()| outln!("{PROBLEMS_HEADER}"))
+    };
     for bench in PROBLEMS {
         if !choice.only.is_empty() && !choice.only.iter().any(|n| n == bench.name) {
             continue;
@@ -721,104 +947,205 @@ pub fn problems(
                 KoAssumption::AttackerIgnoresKo => "att-ko",
                 KoAssumption::DefenderIgnoresKo => "def-ko",
             };
+            let mut searches = Vec::new();
             for options in SEARCHES {
                 if options.repetitions == Repetitions::OnPath && !choice.compare {
                     continue;
                 }
-                written = written.and_then(|()| {
-                    search_row(
-                        bench.name,
-                        ko_word,
-                        &problem,
-                        memory,
-                        choice.max_nodes,
-                        options,
-                    )
-                });
+                let figures = search_figures(&problem, memory, choice.max_nodes, options);
+                if !as_json {
+                    written = written.and_then(|()| search_line(bench.name, ko_word, &figures));
+                }
+                searches.push(figures);
             }
-            if choice.search_only {
-                continue;
-            }
-            if empty > FULL_MAX_EMPTY {
-                written = written.and_then(|()| {
-                    outln!(
-                        "{:<11} {:<6}   full solver: skipped (more than {FULL_MAX_EMPTY} empty points)",
-                        "",
-                        ""
-                    )
-                });
-                continue;
-            }
-            let (result, seconds, peak) =
-                measured(|| Solution::with_limit(&problem, Limits::new(memory)));
-            let peak_text = peak.map_or("?".to_string(), |b| human_bytes(b as f64));
-            written = match &result {
-                Ok(solution) => outln!(
-                    "{:<11} {:<6} {:>6} {:>6} {:>11} {:>13} {:>9} {:>8.2} {:>10} {:>10} {:>5} {}",
-                    bench.name,
-                    ko_word,
-                    empty,
-                    points,
-                    solution.len(),
-                    solution.edges(),
-                    solution.settled(),
-                    seconds,
-                    peak_text,
-                    human_bytes(solution.peak_bytes() as f64),
-                    peak.map_or("?".to_string(), |b| format!(
-                        "{:.0}",
-                        b as f64 / solution.len() as f64
-                    )),
-                    status_word(solution.start())
-                ),
-                Err(error) => outln!(
-                    "{:<11} {:<6} {:>6} {:>6} refused after {seconds:.2} s ({peak_text} resident): {error}",
-                    bench.name,
-                    ko_word,
-                    empty,
-                    points
-                ),
-            };
-            let new_start = result.as_ref().ok().map(|s| s.start());
-            drop(result);
-            if !baseline || written.is_err() {
-                continue;
-            }
-            // The first solver holds about 150 bytes a state, with no
-            // limit of its own: run it only where the new solver's states
-            // at that rate fit the limit.
-            let fits = Solution::with_limit(&problem, Limits::new(memory).with_prune(false))
-                .ok()
-                .filter(|full| (full.len() as u64).saturating_mul(160) <= memory);
-            written = match fits {
-                None => outln!("{:<11} {:<6}   baseline: skipped (past the limit)", "", ""),
-                Some(full) => {
-                    let (full_states, full_peak) = (full.len(), full.peak_bytes());
-                    drop(full);
-                    let (old, seconds, peak) = measured(|| Baseline::new(&problem));
-                    let agrees = new_start.is_none_or(|start| start == old.start());
-                    outln!(
-                        "{:<11} {:<6}   baseline {:>11} {:>13} {:>9} {:>8.2} {:>10} {:>10} {:>5} {}{}; unpruned new solver: {} states, {} counted",
-                        "",
-                        "",
-                        old.len(),
-                        old.edges(),
-                        0,
+            let full = if choice.search_only {
+                FullFigures::SearchOnly
+            } else if empty > FULL_MAX_EMPTY {
+                FullFigures::TooManyEmpty
+            } else {
+                let (result, seconds, peak) =
+                    measured(|| Solution::with_limit(&problem, Limits::new(memory)));
+                match result {
+                    Ok(solution) => FullFigures::Solved {
+                        states: solution.len(),
+                        edges: solution.edges(),
+                        pruned: solution.settled(),
+                        counted: solution.peak_bytes(),
+                        start: solution.start(),
                         seconds,
-                        peak.map_or("?".to_string(), |b| human_bytes(b as f64)),
-                        human_bytes(old.peak_bytes() as f64),
-                        peak.map_or("?".to_string(), |b| format!("{:.0}", b as f64 / old.len() as f64)),
-                        status_word(old.start()),
-                        if agrees { "" } else { " DIFFERS" },
-                        full_states,
-                        human_bytes(full_peak as f64)
-                    )
+                        peak,
+                    },
+                    Err(error) => FullFigures::Refused {
+                        error,
+                        seconds,
+                        peak,
+                    },
                 }
             };
+            if !as_json {
+                written =
+                    written.and_then(|()| full_line(bench.name, ko_word, empty, points, &full));
+            }
+            let first = match &full {
+                FullFigures::Solved { start, .. } if baseline && written.is_ok() => {
+                    Some(baseline_figures(&problem, memory, Some(*start)))
+                }
+                FullFigures::Refused { .. } if baseline && written.is_ok() => {
+                    Some(baseline_figures(&problem, memory, None))
+                }
+                _ => None,
+            };
+            if let (Some(first), false) = (&first, as_json) {
+                written = written.and_then(|()| baseline_line(first));
+            }
+            if as_json {
+                let object = Json::kind("bench-problem")
+                    .with("problem", bench.name)
+                    .with(
+                        "diagram",
+                        super::json::diagram(
+                            problem.board(),
+                            problem.stones(Colour::Black),
+                            problem.stones(Colour::White),
+                        ),
+                    )
+                    .with(
+                        "targets",
+                        super::json::points(problem.board(), problem.targets()),
+                    )
+                    .with("to_move", super::json::colour(problem.to_move()))
+                    .with("ko_assumption", ko_key(ko))
+                    .with("points", points)
+                    .with("empty_points", empty)
+                    .with("memory_limit_bytes", memory)
+                    .with("threads", rayon::current_num_threads())
+                    .with("searches", Json::list(searches.iter().map(search_json)))
+                    .with("full_solver", full_json(&full))
+                    .with("baseline", first.as_ref().map(baseline_json));
+                written = written.and_then(|()| outln!("{object}"));
+            }
         }
     }
     match written {
         Err(error) => super::output_failed(&error),
         Ok(()) => ExitCode::SUCCESS,
+    }
+}
+
+/// The full solver's line of a problem.
+fn full_line(
+    name: &str,
+    ko_word: &str,
+    empty: usize,
+    points: usize,
+    figures: &FullFigures,
+) -> std::io::Result<()> {
+    match figures {
+        FullFigures::SearchOnly => Ok(()),
+        FullFigures::TooManyEmpty => outln!(
+            "{:<11} {:<6}   full solver: skipped (more than {FULL_MAX_EMPTY} empty points)",
+            "",
+            ""
+        ),
+        FullFigures::Solved {
+            states,
+            edges,
+            pruned,
+            counted,
+            start,
+            seconds,
+            peak,
+        } => outln!(
+            "{:<11} {:<6} {:>6} {:>6} {:>11} {:>13} {:>9} {:>8.2} {:>10} {:>10} {:>5} {}",
+            name,
+            ko_word,
+            empty,
+            points,
+            states,
+            edges,
+            pruned,
+            seconds,
+            peak.map_or("?".to_string(), |b| human_bytes(b as f64)),
+            human_bytes(*counted as f64),
+            peak.map_or("?".to_string(), |b| format!(
+                "{:.0}",
+                b as f64 / *states as f64
+            )),
+            status_word(*start)
+        ),
+        FullFigures::Refused {
+            error,
+            seconds,
+            peak,
+        } => {
+            let peak_text = peak.map_or("?".to_string(), |b| human_bytes(b as f64));
+            outln!(
+                "{name:<11} {ko_word:<6} {empty:>6} {points:>6} refused after {seconds:.2} s ({peak_text} resident): {error}"
+            )
+        }
+    }
+}
+
+/// Runs the first solver on `problem` where it fits: it holds about 150
+/// bytes a state, with no limit of its own, so it runs only where the new
+/// solver's states at that rate fit the limit. `new_start`: the full
+/// solver's value of the start, if it finished.
+fn baseline_figures(problem: &Problem, memory: u64, new_start: Option<Status>) -> BaselineFigures {
+    let fits = Solution::with_limit(problem, Limits::new(memory).with_prune(false))
+        .ok()
+        .filter(|full| (full.len() as u64).saturating_mul(160) <= memory);
+    match fits {
+        None => BaselineFigures::Skipped,
+        Some(full) => {
+            let (unpruned_states, unpruned_counted) = (full.len(), full.peak_bytes());
+            drop(full);
+            let (old, seconds, peak) = measured(|| Baseline::new(problem));
+            BaselineFigures::Ran {
+                states: old.len(),
+                edges: old.edges(),
+                counted: old.peak_bytes(),
+                start: old.start(),
+                seconds,
+                peak,
+                agrees: new_start.is_none_or(|start| start == old.start()),
+                unpruned_states,
+                unpruned_counted,
+            }
+        }
+    }
+}
+
+/// The first solver's line of a problem.
+fn baseline_line(figures: &BaselineFigures) -> std::io::Result<()> {
+    match figures {
+        BaselineFigures::Skipped => {
+            outln!("{:<11} {:<6}   baseline: skipped (past the limit)", "", "")
+        }
+        BaselineFigures::Ran {
+            states,
+            edges,
+            counted,
+            start,
+            seconds,
+            peak,
+            agrees,
+            unpruned_states,
+            unpruned_counted,
+        } => outln!(
+            "{:<11} {:<6}   baseline {:>11} {:>13} {:>9} {:>8.2} {:>10} {:>10} {:>5} {}{}; unpruned new solver: {} states, {} counted",
+            "",
+            "",
+            states,
+            edges,
+            0,
+            seconds,
+            peak.map_or("?".to_string(), |b| human_bytes(b as f64)),
+            human_bytes(*counted as f64),
+            peak.map_or("?".to_string(), |b| format!("{:.0}", b as f64 / *states as f64)),
+            status_word(*start),
+            if *agrees { "" } else { " DIFFERS" },
+            unpruned_states,
+            human_bytes(*unpruned_counted as f64)
+        ),
     }
 }

@@ -219,7 +219,7 @@ pub fn run(board: Board, folder: PathBuf, options: BuildOptions, as_json: bool) 
         #[cfg(feature = "mpi")]
         {
             let _ = processes;
-            return super::build_mpi::run(board, folder, options);
+            return super::build_mpi::run(board, folder, options, as_json);
         }
         #[cfg(not(feature = "mpi"))]
         if processes > 1 {
@@ -312,6 +312,16 @@ pub(super) fn summary_json(board: Board, report: &BuildReport) -> Json {
                 .with("path", report.written.path.display().to_string())
                 .with("bytes", report.written.bytes)
                 .with("crc32", report.written.checksum),
+        )
+        .with(
+            "by_process",
+            Json::list(report.processes.iter().enumerate().map(|(rank, p)| {
+                Json::object()
+                    .with("rank", rank)
+                    .with("peak_bytes", p.peak_bytes)
+                    .with("index_bytes", p.index_bytes)
+                    .with("sent_bytes", p.sent_bytes)
+            })),
         )
 }
 

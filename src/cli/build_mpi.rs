@@ -6,7 +6,8 @@
 //! board and folder, and that no turned board's table serves the board.
 //! Process 0 shows the progress (not the verifier's sweeps) and prints the
 //! summary, the plain build's lines (`build::summary`) with each process's
-//! memory and index and the bytes they exchanged. Ctrl-C (which `mpirun` passes to every process) stops them
+//! memory and index and the bytes they exchanged, or with `--json` the
+//! plain build's `build` object with those figures in `by_process`. Ctrl-C (which `mpirun` passes to every process) stops them
 //! all at the same layer; the working folders `RxC.sgtb.mpi/rank-R` stay
 //! when a process holds a checkpoint, so that the same `mpirun` resumes.
 //! A process that fails on the way ends the job, and `mpirun` names it; a
@@ -16,7 +17,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use super::build::{message, summary, Shown};
+use super::build::{message, summary, summary_json, Shown};
 use super::{EXIT_FAILURE, EXIT_INTERRUPTED};
 use crate::build::mpi::Job;
 use crate::build::{absolute, build, turned_table, BuildError, BuildOptions};
@@ -33,7 +34,7 @@ fn binary_digest() -> String {
 }
 
 /// `smallgo build` under `mpirun`.
-pub fn run(board: Board, folder: PathBuf, options: BuildOptions) -> ExitCode {
+pub fn run(board: Board, folder: PathBuf, options: BuildOptions, as_json: bool) -> ExitCode {
     let Some(cluster) = Cluster::start() else {
         eprintln!("smallgo: MPI could not start");
         return ExitCode::from(EXIT_FAILURE);
@@ -67,9 +68,13 @@ pub fn run(board: Board, folder: PathBuf, options: BuildOptions) -> ExitCode {
             if let Err(error) = &report.manifest {
                 eprintln!("smallgo: the table is written, but the manifest is not: {error}");
             }
-            let printed = summary(board, &report, true)
-                .into_iter()
-                .try_for_each(|line| outln!("{line}"));
+            let printed = if as_json {
+                outln!("{}", summary_json(board, &report))
+            } else {
+                summary(board, &report, true)
+                    .into_iter()
+                    .try_for_each(|line| outln!("{line}"))
+            };
             match printed {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(error) => super::output_failed(&error),

@@ -378,6 +378,11 @@ struct BenchProblemsArguments {
     /// Skip the full solver (the proof search alone).
     #[arg(long)]
     search_only: bool,
+
+    /// Print one JSON object a problem and ko assumption, each on one line
+    /// (docs/json.md).
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Args, Debug)]
@@ -600,6 +605,7 @@ pub fn run(arguments: impl IntoIterator<Item = OsString>) -> ExitCode {
                 compare: problems.compare,
                 search_only: problems.search_only,
             },
+            problems.json,
         ),
         Some(Command::Bench(Bench::Row(row))) => bench::row(
             row.board,
@@ -630,22 +636,6 @@ pub fn run(arguments: impl IntoIterator<Item = OsString>) -> ExitCode {
             }
         },
     }
-}
-
-/// `text` as a JSON string, for `solve --json` (the other commands write
-/// theirs with `json`).
-pub(crate) fn json_string(text: &str) -> String {
-    let mut out = String::from("\"");
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 #[cfg(test)]

@@ -1,19 +1,19 @@
-//! `smallgo solve PROBLEM.sgf [--region ...] [--targets ...] [--json]
-//! [-o SOLVED.sgf]`: a life-and-death problem read from an SGF file (or a
-//! diagram), its region and targets found (`problem::input`), solved
-//! exactly for each side to play first under the three ko assumptions
-//! (within `--memory`, or refused with the solver's figures) by the full
-//! solver or, past a bound of states or with `--solver search`, by the
-//! proof search (`problem::search`, within `--max-nodes`), and
-//! reported: the region drawn, the status (dead, alive, seki, or a ko
-//! and who must win it), every first move with its result, the main line;
-//! as text or one JSON document. `-o` writes the solution tree as problem
-//! collections have it: every first move of the side to play, the correct
-//! ones continued with perfect replies to the end, the wrong ones with
-//! their refutation (with the search: the main line after each first
-//! move), with comments saying why, on the whole board's
-//! coordinates with the original setup. The rules, the definition of seki
-//! and the file conventions are those of docs/life-and-death.md.
+//! `smallgo solve PROBLEM.sgf [--region ...] [--targets ...] [--json] [-o
+//! SOLVED.sgf]`: a life-and-death problem read from an SGF file (or a
+//! diagram), its region and targets found (`problem::input`), solved exactly
+//! for each side to play first under the three ko assumptions (within
+//! `--memory`, or refused with the solver's figures) by the full solver or,
+//! past a bound of states or with `--solver search`, by the proof search
+//! (`problem::search`, within `--max-nodes`), and reported: the region drawn,
+//! the status (dead, alive, seki, or a ko and who must win it), every first
+//! move with its result, the main line; as text or one `solve` JSON object
+//! (`docs/json.md`). `-o` writes the solution tree as problem collections
+//! have it: every first move of the side to play, the correct ones continued
+//! with perfect replies to the end, the wrong ones with their refutation
+//! (with the search: the main line after each first move), with comments
+//! saying why, on the whole board's coordinates with the original setup. The
+//! rules, the definition of seki and the file conventions are those of
+//! docs/life-and-death.md.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -31,7 +31,8 @@ use crate::rules::colour::Colour;
 use crate::rules::moves::Move;
 use crate::sgf;
 
-use super::{json_string, EXIT_FAILURE};
+use super::json::{self, Json};
+use super::EXIT_FAILURE;
 
 /// `smallgo solve`'s arguments.
 #[derive(Args, Debug)]
@@ -828,94 +829,85 @@ impl Solved {
         out
     }
 
-    fn json(&self) -> String {
+    /// The report as a `solve` object (`docs/json.md`).
+    fn json(&self) -> Json {
         let located = &self.located;
         let setup = located.setup();
-        let list = |names: &[String]| -> String {
-            let quoted: Vec<String> = names.iter().map(|n| json_string(n)).collect();
-            format!("[{}]", quoted.join(", "))
-        };
-        let (frame, source) = match located.region_source() {
-            RegionSource::Option => ("null".to_string(), "option"),
-            RegionSource::Marked => ("null".to_string(), "marked"),
+        let (frame, from) = match located.region_source() {
+            RegionSource::Option => (None, "option"),
+            RegionSource::Marked => (None, "marked"),
             RegionSource::Inferred { frame, view } => (
-                json_string(&format!("{}-{}", frame.0.name(), frame.1.name())),
+                Some(format!("{}-{}", frame.0.name(), frame.1.name())),
                 if *view { "inferred_view" } else { "inferred" },
             ),
         };
         let (safe_black, safe_white) = located.safe_stones();
-        let names = |v: &[input::Vertex]| -> Vec<String> { v.iter().map(|v| v.name()).collect() };
-        let mut out = format!(
-            "{{\"problem\": {}, \"board\": {{\"columns\": {}, \"rows\": {}}}, \
-             \"region\": {{\"source\": \"{source}\", \"frame\": {frame}, \"points\": {}, \"size\": {}, \"empty\": {}}}, \
-             \"attacker\": \"{}\", \"defender\": \"{}\", \"targets\": {}, \"targets_source\": \"{}\", \
-             \"safe_stones\": {{\"black\": {}, \"white\": {}}}, \"seki_untested\": {}, \"sides\": [",
-            json_string(&self.name),
-            setup.columns,
-            setup.rows,
-            json_string(&located.region_text()),
-            located.region().len(),
-            self.empty_points(),
-            self.attacker(),
-            self.attacker().opposite(),
-            list(&self.target_names()),
-            match located.target_source() {
-                TargetSource::Option => "option",
-                TargetSource::Marked => "marked",
-                TargetSource::Walls => "walls",
-                TargetSource::Comment => "comment",
-            },
-            list(&names(&safe_black)),
-            list(&names(&safe_white)),
-            self.seki_untested,
-        );
-        for (i, side) in self.sides.iter().enumerate() {
+        let names = |v: &[input::Vertex]| Json::list(v.iter().map(|v| v.name()));
+        let region = Json::object()
+            .with("from", from)
+            .with("frame", frame)
+            .with("points", located.region_text())
+            .with("size", located.region().len())
+            .with("empty", self.empty_points());
+        let sides = self.sides.iter().map(|side| {
             let starts = side.engine.starts();
-            let ko: Vec<String> = KoAssumption::ALL
-                .iter()
-                .enumerate()
-                .map(|(k, ko)| {
-                    format!(
-                        "\"{}\": {{\"captured\": {}, \"plies\": {}, \"states\": {}}}",
-                        ko_key(*ko),
-                        starts[k].attacker_wins(),
-                        starts[k].0.map_or("null".to_string(), |p| p.to_string()),
-                        side.engine.states(k)
-                    )
-                })
-                .collect();
-            let moves: Vec<String> = side
-                .moves
-                .iter()
-                .map(|m| {
-                    format!(
-                        "{{\"move\": {}, \"status\": \"{}\", \"correct\": {}, \"captured\": [{}], \"plies\": {}}}",
-                        json_string(&located.move_name(m.mv)),
-                        m.outcome.key(),
-                        m.correct,
-                        m.killed.map(|k| k.to_string()).join(", "),
-                        m.plies.map_or("null".to_string(), |p| p.to_string())
-                    )
-                })
-                .collect();
-            out.push_str(&format!(
-                "{}{{\"to_play\": \"{}\", \"role\": \"{}\", \"status\": \"{}\", \"ko\": {{{}}}, \
-                 \"main_line\": {}, \"moves\": [{}]}}",
-                if i > 0 { ", " } else { "" },
-                side.first,
-                if side.first == self.attacker() {
-                    "attacker"
-                } else {
-                    "defender"
+            let mut ko = Json::object();
+            for (k, assumption) in KoAssumption::ALL.iter().enumerate() {
+                ko = ko.with(
+                    ko_key(*assumption),
+                    Json::object()
+                        .with("captured", starts[k].attacker_wins())
+                        .with("plies", starts[k].0)
+                        .with("states", side.engine.states(k)),
+                );
+            }
+            let moves = side.moves.iter().map(|m| {
+                Json::object()
+                    .with("point", located.move_name(m.mv))
+                    .with("status", m.outcome.key())
+                    .with("correct", m.correct)
+                    .with("captured", Json::list(m.killed))
+                    .with("plies", m.plies)
+            });
+            Json::object()
+                .with("to_move", json::colour(side.first))
+                .with(
+                    "role",
+                    if side.first == self.attacker() {
+                        "attacker"
+                    } else {
+                        "defender"
+                    },
+                )
+                .with("status", side.outcome.key())
+                .with("ko_assumptions", ko)
+                .with("main_line", Json::list(self.names(&side.line)))
+                .with("moves", Json::list(moves))
+        });
+        Json::kind("solve")
+            .with("problem", self.name.as_str())
+            .with("board", format!("{}x{}", setup.rows, setup.columns))
+            .with("region", region)
+            .with("attacker", json::colour(self.attacker()))
+            .with("defender", json::colour(self.attacker().opposite()))
+            .with("targets", Json::list(self.target_names()))
+            .with(
+                "targets_from",
+                match located.target_source() {
+                    TargetSource::Option => "option",
+                    TargetSource::Marked => "marked",
+                    TargetSource::Walls => "walls",
+                    TargetSource::Comment => "comment",
                 },
-                side.outcome.key(),
-                ko.join(", "),
-                list(&self.names(&side.line)),
-                moves.join(", ")
-            ));
-        }
-        out.push_str("]}");
-        out
+            )
+            .with(
+                "safe_stones",
+                Json::object()
+                    .with("black", names(&safe_black))
+                    .with("white", names(&safe_white)),
+            )
+            .with("seki_untested", self.seki_untested)
+            .with("sides", Json::list(sides))
     }
 }
 

@@ -35,7 +35,7 @@ use std::cell::RefCell;
 use crate::problem::input::{RegionProblem, Vertex};
 use crate::problem::search::{verdict_of, Search, SearchLimits};
 use crate::problem::seki::{state_bound, SekiTests};
-use crate::problem::solve::{successors, Limits, StateKey, Status, PASS};
+use crate::problem::solve::{successor_moves, Limits, StateKey, Status};
 use crate::problem::{KoAssumption, KoReport, Problem, Verdict};
 use crate::rules::board::{Board, Point, PointSet};
 use crate::rules::colour::Colour;
@@ -486,19 +486,7 @@ impl ProblemGame {
         if self.is_over_at(place) {
             return Vec::new();
         }
-        let mut found = Vec::new();
-        successors(self.problem().board(), self.ko, &place.key, &mut found);
-        found
-            .into_iter()
-            .map(|(mv, child)| {
-                let mv = if mv == PASS {
-                    Move::Pass
-                } else {
-                    Move::Place(Point::new(mv as usize))
-                };
-                (mv, child)
-            })
-            .collect()
+        successor_moves(self.problem().board(), self.ko, &place.key)
     }
 
     /// Where `mv` leads from `place`, if the problem's game allows it.

@@ -67,9 +67,11 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::common::units::human_bytes;
 use crate::problem::benson::{unconditionally_alive, Adjacency};
-use crate::problem::solve::{hash, successors, Codec, StateKey, Status, TooLarge, PASS};
+use crate::problem::solve::{
+    hash, successor_moves, successors, Codec, StateKey, Status, TooLarge, PASS,
+};
 use crate::problem::{KoAssumption, Problem, Verdict};
-use crate::rules::board::{Board, Point};
+use crate::rules::board::Board;
 use crate::rules::moves::Move;
 
 /// What a search may use.
@@ -554,19 +556,7 @@ impl Search {
         if key.is_capture() || self.is_settled(key) {
             return Vec::new();
         }
-        let mut found = Vec::new();
-        successors(&self.board, self.ko, key, &mut found);
-        found
-            .into_iter()
-            .map(|(mv, child)| {
-                let mv = if mv == PASS {
-                    Move::Pass
-                } else {
-                    Move::Place(Point::new(mv as usize))
-                };
-                (mv, child)
-            })
-            .collect()
+        successor_moves(&self.board, self.ko, key)
     }
 
     /// Counts a state expanded; false (the search stopped) past the node

@@ -893,6 +893,29 @@ impl Solution {
     }
 }
 
+/// The moves of `key` under `ko`, each with the state it leads to
+/// (`None`: the game ends): placements in point order, then the pass (see
+/// `successors`).
+pub(crate) fn successor_moves(
+    board: &Board,
+    ko: KoAssumption,
+    key: &StateKey,
+) -> Vec<(Move, Option<StateKey>)> {
+    let mut found = Vec::new();
+    successors(board, ko, key, &mut found);
+    found
+        .into_iter()
+        .map(|(mv, child)| {
+            let mv = if mv == PASS {
+                Move::Pass
+            } else {
+                Move::Place(Point::new(mv as usize))
+            };
+            (mv, child)
+        })
+        .collect()
+}
+
 /// The moves of a state that is no capture, each with the state it leads
 /// to (`None`: the game ends): placements in point order, then the pass.
 pub(crate) fn successors(

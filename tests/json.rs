@@ -475,6 +475,48 @@ fn bench_engine_is_one_object_of_numbers() {
     assert!(number(&json["memory"]["boards"]) > 0.0, "{json}");
 }
 
+/// `bench superko --json`: one `bench-superko` object a board, its
+/// openings and empty board the values `analyze rules` gives under the
+/// same rule, its figures numbers, and with `--pruning` one entry per aid
+/// switched off.
+#[test]
+fn bench_superko_is_one_object_a_board_with_the_values_of_analyze_rules() {
+    let outcome = smallgo(&["bench", "superko", "1x5", "2x3", "--json", "--pruning"]);
+    assert!(outcome.status.success(), "{}", outcome.stderr);
+    let benches = objects(&outcome.stdout);
+    assert_eq!(benches.len(), 2, "{}", outcome.stdout);
+    for (bench, board) in benches.iter().zip(["1x5", "2x3"]) {
+        assert_eq!(bench["kind"], "bench-superko", "{bench}");
+        assert_eq!(bench["board"], board, "{bench}");
+        assert_eq!(bench["rules"], "positional-superko", "{bench}");
+        let rules = object(&smallgo(&["analyze", "rules", board, "--json"]), "rules");
+        let superko = |point: &Json| {
+            let row = rules["rows"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|row| &row["point"] == point)
+                .unwrap_or_else(|| panic!("no row {point} in {rules}"));
+            row["superko"].clone()
+        };
+        assert_eq!(bench["empty_board"], superko(&Json::Null), "{bench}");
+        let openings = bench["openings"].as_array().unwrap();
+        assert!(!openings.is_empty(), "{bench}");
+        for opening in openings {
+            assert_eq!(opening["value"], superko(&opening["point"]), "{bench}");
+        }
+        assert!(number(&bench["states"]) > 0.0, "{bench}");
+        assert!(number(&bench["seconds"]) >= 0.0, "{bench}");
+        let aids = bench["aids"].as_array().unwrap();
+        assert_eq!(aids.len(), 6, "{bench}");
+        for aid in aids {
+            assert!(aid["run"].is_string(), "{aid}");
+            assert_eq!(aid["given_up"], false, "{aid}");
+            assert!(number(&aid["states"]) > 0.0, "{aid}");
+        }
+    }
+}
+
 /// `bench problems --json`: one `bench-problem` object a problem and ko
 /// assumption, in the set's order, its figures numbers and the same as the
 /// text's; the proof search and the full solver agree; a full solver

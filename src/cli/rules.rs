@@ -96,6 +96,10 @@ pub struct BenchSuperkoArguments {
     /// none, the default (see docs/superko.md's benchmark).
     #[arg(long, value_name = "BITS", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=30))]
     table_bits: u32,
+
+    /// One `bench-superko` object a board, on one line (docs/json.md).
+    #[arg(long)]
+    json: bool,
 }
 
 /// A value under loop-draw, Black's view: what Black can force, what White
@@ -453,7 +457,33 @@ pub fn bench(arguments: &BenchSuperkoArguments) -> ExitCode {
             .iter()
             .map(|&(p, v)| format!("{} {v:+}", board.point_name(p)))
             .collect();
-        let written = outln!(
+        let mut object = Json::kind("bench-superko")
+            .with("board", board.to_string())
+            .with("rules", rule.name())
+            .with(
+                "openings",
+                Json::list(values.iter().map(|&(p, v)| {
+                    Json::object()
+                        .with("point", board.point_name(p))
+                        .with("value", v)
+                })),
+            )
+            .with("empty_board", empty_board_value(&values))
+            .with("seconds", seconds)
+            .with("states", stats.nodes)
+            .with("states_per_second", stats.nodes as f64 / seconds.max(1e-9))
+            .with("searches", stats.searches)
+            .with("table_hits", stats.table_hits)
+            .with("table_settled", stats.table_cutoffs)
+            .with("table_stores", stats.table_stores)
+            .with("table_slots_used", used)
+            .with("table_slots", size)
+            .with("refusals", stats.refusals)
+            .with("longest_line", stats.max_depth);
+        let written = if arguments.json {
+            Ok(())
+        } else {
+            outln!(
             "{board} {rule}: openings {}; empty board {:+}\n  {:.2} s, {} states, {:.0} states/s, {} searches, table {} hits ({} settled at once), {} stores, {} of {} slots used, {} superko refusals, longest line {}",
             text.join(", "),
             empty_board_value(&values),
@@ -468,10 +498,12 @@ pub fn bench(arguments: &BenchSuperkoArguments) -> ExitCode {
             size,
             stats.refusals,
             stats.max_depth
-        );
+        )
+        };
         if let Err(error) = written {
             return output_failed(&error);
         }
+        let mut aids = Vec::new();
         if arguments.pruning {
             let variants = [
                 if full.table_bits == 0 {
@@ -534,6 +566,7 @@ pub fn bench(arguments: &BenchSuperkoArguments) -> ExitCode {
                     seconds,
                     ..
                 } = bench_run(board, rule, options, arguments.budget);
+                let given_up = other.is_none();
                 let figure = match other {
                     None => format!(
                         "over {} states, given up after {seconds:.2} s",
@@ -551,9 +584,28 @@ pub fn bench(arguments: &BenchSuperkoArguments) -> ExitCode {
                         )
                     }
                 };
-                if let Err(error) = outln!("  {name}: {figure}") {
-                    return output_failed(&error);
+                aids.push(
+                    Json::object()
+                        .with("run", name)
+                        .with("given_up", given_up)
+                        .with("states", (!given_up).then_some(stats.nodes))
+                        .with(
+                            "times_the_states",
+                            (!given_up).then(|| stats.nodes as f64 / full_nodes as f64),
+                        )
+                        .with("seconds", seconds),
+                );
+                if !arguments.json {
+                    if let Err(error) = outln!("  {name}: {figure}") {
+                        return output_failed(&error);
+                    }
                 }
+            }
+        }
+        if arguments.json {
+            object = object.with("aids", arguments.pruning.then(|| Json::list(aids)));
+            if let Err(error) = outln!("{object}") {
+                return output_failed(&error);
             }
         }
     }

@@ -145,7 +145,7 @@ pub struct BuildReport {
     pub best_first_moves: Vec<String>,
     /// Every process's figures, in rank order (one for a build by one
     /// process).
-    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+    #[cfg_attr(not(feature = "cli"), allow(dead_code))]
     pub processes: Vec<ProcessFigures>,
     /// Whether the manifest's line was written: the table is in place
     /// either way.

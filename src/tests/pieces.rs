@@ -8,12 +8,15 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::analyses::count::{classes, count_board, Classes};
-use crate::analyses::piece::{for_each_class, piece_value, solve, Scoring};
+use crate::analyses::piece::{
+    for_each_class, load_table, piece_value, solve, solve_indexed, PieceMargins, Scoring,
+};
 use crate::index::code::Codec;
 use crate::rules::board::{Board, PieceKind, Point, PointSet};
 use crate::rules::position::Position;
 use crate::rules::state::{Child, State};
 use crate::symmetry::symmetries;
+use crate::table::Table;
 
 /// A point's place in the piece: row and column from the lower left, from 0
 /// (the grid's row and column less the open side below and to the left).
@@ -380,4 +383,92 @@ fn piece_values_match_the_tables_solver_on_every_3x3_piece() {
         }
         assert!(seen.len() > 1000, "{}", board.piece_name());
     }
+}
+
+#[test]
+fn the_indexed_solve_matches_the_solve_in_memory_on_every_state() {
+    let mut boards: Vec<Board> = PieceKind::ALL
+        .iter()
+        .map(|&kind| Board::piece(3, 3, kind).unwrap())
+        .collect();
+    boards.push(Board::piece(2, 2, PieceKind::Closed).unwrap());
+    boards.push(Board::piece(2, 3, PieceKind::Corner).unwrap());
+    for board in boards {
+        for scoring in [Scoring::Area, Scoring::Bouzy] {
+            let solved = solve(board, scoring).unwrap();
+            let (indexed, figures) = solve_indexed(board, scoring, u64::MAX).unwrap();
+            assert!(figures.edges > figures.states, "{}", board.piece_name());
+            // Every legal state, in every orientation: the solve in memory
+            // lists them all without symmetry, the indexed one ranks them.
+            let group = symmetries(&board);
+            let mut checked = 0;
+            for_each_class(&board, |black, white| {
+                let mut states = Vec::new();
+                for symmetry in &group {
+                    let (black, white) = (symmetry.apply_set(black), symmetry.apply_set(white));
+                    for position in [Position::new(black, white), Position::new(white, black)] {
+                        states.push(State::from_parts(position, None, false));
+                        states.push(State::from_parts(position, None, true));
+                        for ko in position.ko_points(&board).iter() {
+                            states.push(State::from_parts(position, Some(ko), false));
+                        }
+                    }
+                }
+                for state in states {
+                    assert_eq!(
+                        indexed.margins_of(&state).unwrap(),
+                        solved.margins(&state),
+                        "{} {scoring:?} {state:?}",
+                        board.piece_name()
+                    );
+                    checked += 1;
+                }
+                Ok::<(), ()>(())
+            })
+            .unwrap();
+            assert!(checked as u64 >= figures.states, "{}", board.piece_name());
+        }
+    }
+}
+
+#[test]
+fn the_indexed_solve_is_refused_past_its_memory_and_reads_a_table_whole() {
+    let board = Board::piece(3, 3, PieceKind::Edge).unwrap();
+    let (_, figures) = solve_indexed(board, Scoring::Area, u64::MAX).unwrap();
+    let refused = solve_indexed(board, Scoring::Area, figures.bytes - 1)
+        .err()
+        .unwrap();
+    assert!(refused.contains("edges"), "{refused}");
+    assert!(solve_indexed(board, Scoring::Area, figures.bytes).is_ok());
+    // The table's values read in one walk of its blocks are the prober's.
+    let solution = crate::solver::solve(board, &crate::solver::Silent).unwrap();
+    let (bytes, _) = crate::table::writer::encode(&solution);
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join(crate::table::file_name(&board));
+    std::fs::write(&path, bytes).unwrap();
+    let table = Table::open(&path).unwrap();
+    assert!(load_table(&table, 1000).unwrap().is_none());
+    let loaded = load_table(&table, u64::MAX).unwrap().unwrap();
+    assert_eq!(loaded.states(), figures.states);
+    let (indexed, _) = solve_indexed(board, Scoring::Area, u64::MAX).unwrap();
+    for_each_class(&board, |black, white| {
+        for position in [Position::new(black, white), Position::new(white, black)] {
+            for passed in [false, true] {
+                let state = State::from_parts(position, None, passed);
+                let value = table.probe(&state).unwrap();
+                let margins = loaded.margins_of(&state).unwrap().unwrap();
+                assert_eq!(
+                    (margins.mover, margins.opponent),
+                    (
+                        value.mover_margin.map(i32::from),
+                        value.opponent_margin.map(i32::from)
+                    ),
+                    "{state:?}"
+                );
+                assert_eq!(indexed.margins_of(&state).unwrap(), Some(margins));
+            }
+        }
+        Ok::<(), ()>(())
+    })
+    .unwrap();
 }

@@ -472,3 +472,83 @@ fn the_indexed_solve_is_refused_past_its_memory_and_reads_a_table_whole() {
     })
     .unwrap();
 }
+
+/// The paper's eight 2x2 closed positions (section 5) under its rule,
+/// situational superko, each reached from the empty board along the
+/// options of its game expressions (one move an option, a pass between
+/// two moves of one side, each pass a turn that the seen set records),
+/// solved by the superko solver: every figure of the paper's, `{l|r}` as
+/// the value with Black, then White, to move, and D, G and H, which are
+/// Black's options, with White to move. G reached through D instead of C
+/// has another value: the history is part of the position.
+#[test]
+fn the_2x2_closed_positions_under_situational_superko_are_the_papers() {
+    use crate::rules::moves::Move;
+    use crate::superko::solve::{Options, Solver};
+    use crate::superko::{Game, Superko};
+    let board = Board::new(2, 2).unwrap();
+    let value = |path: &[&str]| {
+        let mut game = Game::new(board, Superko::Situational).unwrap();
+        for &name in path {
+            let mv = match name {
+                "pass" => Move::Pass,
+                name => Move::Place(board.parse_point(name).unwrap()),
+            };
+            game.play(mv).unwrap();
+        }
+        let black_moves = game.node().black_to_move;
+        let mut solver = Solver::new(board, Superko::Situational, Options::default());
+        let value = solver.value(&mut game).unwrap();
+        let (black, white) = game.node().black_white();
+        let diagram = crate::analyses::piece::diagram(&board, PointSet(black), PointSet(white));
+        (diagram, if black_moves { value } else { -value })
+    };
+    // (position, its path with Black to move, with White to move, the
+    // paper's l, r).
+    type Figure<'a> = (&'a str, &'a [&'a str], &'a [&'a str], i32, i32);
+    let figures: [Figure; 6] = [
+        ("A", &[], &["pass"], 1, -1),
+        ("B", &["A1", "pass"], &["A1"], 4, 1),
+        ("E", &["A1", "B2"], &["A1", "B2", "pass"], 1, -1),
+        ("F", &["A1", "B1"], &["A1", "B1", "pass"], 4, -4),
+        // C: White has no move but the pass; Black's value as White's.
+        (
+            "C",
+            &["A1", "pass", "B2", "pass"],
+            &["A1", "pass", "B2"],
+            4,
+            4,
+        ),
+        // D with Black to move (after White's pass) is not the paper's
+        // figure; only its r is, below.
+        (
+            "D",
+            &["A1", "pass", "B1", "pass"],
+            &["A1", "pass", "B1"],
+            4,
+            -1,
+        ),
+    ];
+    for (name, black_first, white_first, l, r) in figures {
+        let (diagram, got_l) = value(black_first);
+        let (other, got_r) = value(white_first);
+        assert_eq!(diagram, other, "{name}");
+        assert_eq!((got_l, got_r), (l, r), "{name} {diagram}");
+    }
+    // D = -1, G = -1, H = +1, White to move, along B then D; C then G; E
+    // or F then H.
+    let white_to_move: [(&str, &str, &[&str], i32); 4] = [
+        ("G", ".X/XX", &["A1", "pass", "B2", "pass", "B1"], -1),
+        ("H", ".O/XX", &["A1", "B2", "B1"], 1),
+        ("H", "X./XO", &["A1", "B1", "A2"], 1),
+        (
+            "G through D",
+            "X./XX",
+            &["A1", "pass", "B1", "pass", "A2"],
+            -4,
+        ),
+    ];
+    for (name, diagram, path, expected) in white_to_move {
+        assert_eq!(value(path), (diagram.to_string(), expected), "{name}");
+    }
+}

@@ -403,6 +403,7 @@ impl Tablebase {
     /// The win/draw/loss tables of `board` in the folder that are sound,
     /// one komi each (the first file of a komi serves it); the files
     /// refused are logged with why.
+    #[cfg_attr(not(feature = "solver"), allow(dead_code))]
     pub(crate) fn wdl_tables(&self, board: Board) -> Vec<Arc<WdlTable>> {
         let mut tables: Vec<Arc<WdlTable>> = Vec::new();
         for path in self.wdl_files.get(&board).into_iter().flatten() {
@@ -427,6 +428,7 @@ impl Tablebase {
     }
 
     /// Whether the folder has a win/draw/loss table file of `board`.
+    #[cfg_attr(not(feature = "solver"), allow(dead_code))]
     pub(crate) fn has_wdl(&self, board: Board) -> bool {
         self.wdl_files.contains_key(&board)
     }

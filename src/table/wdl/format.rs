@@ -25,6 +25,9 @@
 //! move, then for White to move; each colour's are the plain states, then
 //! the states after a pass, then the ko states, each in position order.
 
+// A probe-only build (no feature `solver`) writes no tables.
+#![cfg_attr(not(feature = "solver"), allow(dead_code))]
+
 use std::io::Read;
 
 use crc32fast::Hasher as Crc;

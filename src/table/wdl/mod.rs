@@ -32,6 +32,9 @@
 //! from the board's positions when a ko state of it is first asked for.
 //! Bytes that do not decode are a `Fault`, never a panic (`format`).
 
+// A probe-only build (no feature `solver`) has no engine to play from these tables.
+#![cfg_attr(not(feature = "solver"), allow(dead_code))]
+
 pub mod format;
 
 #[cfg(feature = "solver")]

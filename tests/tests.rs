@@ -35,6 +35,7 @@ mod seki;
 mod serve;
 mod superko_gtp;
 mod svg;
+mod wdl;
 
 /// Every `.rs` file of `tests/` is a module of this binary: with
 /// `autotests = false`, a file without its `mod` line here would be neither

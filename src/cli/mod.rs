@@ -32,6 +32,7 @@ mod build;
 mod build_mpi;
 mod count;
 mod cycles;
+mod export;
 #[cfg(fuzzing)]
 #[doc(hidden)]
 pub mod fuzzing;
@@ -169,6 +170,9 @@ enum Command {
     /// Check tables, files or the tables of boards: header, checksum, and
     /// that every stored value follows from its children's.
     Verify(VerifyArguments),
+    /// Make a smaller table from a full one: with --wdl, win, draw or loss
+    /// at one komi and the depth that finishes a won game (docs/wdl.md).
+    Export(export::ExportArguments),
     /// Look at positions with their perfect values.
     #[command(subcommand)]
     Analyze(Analyze),
@@ -550,6 +554,7 @@ pub fn run(arguments: impl IntoIterator<Item = OsString>) -> ExitCode {
             build.json,
         ),
         Some(Command::Count(arguments)) => count::run(&arguments),
+        Some(Command::Export(arguments)) => export::run(&arguments),
         Some(Command::Solve(arguments)) => solve::run(&arguments),
         Some(Command::Serve(arguments)) => serve::run(&arguments),
         Some(Command::Analysis(arguments)) => analysis::run(&arguments),

@@ -161,6 +161,56 @@ fn verify_json(
     }
 }
 
+/// Verifies a win/draw/loss table (`table::wdl::check`), printing its
+/// line or its `verify` object; false if it failed.
+fn verify_wdl(path: &Path, as_json: bool) -> bool {
+    use crate::table::wdl::{check, komi_text, WdlTable};
+    let checked = WdlTable::open(path).and_then(|table| check::verify(&table));
+    let what = path.display().to_string();
+    if as_json {
+        let message = checked.as_ref().map_err(|error| error.to_string());
+        let object = Json::kind("verify")
+            .with("argument", what.clone())
+            .with("table", what)
+            .with("built_in", false)
+            .with("ok", message.is_ok());
+        let object = match &message {
+            Ok(report) => object
+                .with("states", report.states)
+                .with("solver_edges", Json::Null)
+                .with("passes", 3u64)
+                .with("seconds", report.seconds)
+                .with("error", None::<String>),
+            Err(message) => object
+                .with("states", Json::Null)
+                .with("solver_edges", Json::Null)
+                .with("passes", Json::Null)
+                .with("seconds", Json::Null)
+                .with("error", message.as_str()),
+        };
+        if let Err(message) = &message {
+            eprintln!("smallgo: verify: {message}");
+        }
+        let _ = outln!("{object}");
+        return message.is_ok();
+    }
+    match checked {
+        Ok(report) => {
+            let _ = outln!(
+                "{what}: ok (win/draw/loss at komi {}, {} states, both colours, {:.2} s)",
+                komi_text(report.komi2),
+                report.states,
+                report.seconds
+            );
+            true
+        }
+        Err(error) => {
+            eprintln!("smallgo: verify: {error}");
+            false
+        }
+    }
+}
+
 /// Verifies each of `tables` (files or boards) in turn.
 fn verify_all(
     tables: &[PathBuf],
@@ -198,6 +248,15 @@ fn verify_all(
                 continue;
             }
         };
+        if let Found::File(path) = &found {
+            if path
+                .extension()
+                .is_some_and(|e| e == crate::table::wdl::EXTENSION)
+            {
+                failed |= !verify_wdl(path, as_json);
+                continue;
+            }
+        }
         let shown = match found {
             Found::File(_) => what.clone(),
             Found::BuiltIn(_) => format!("{what} (built in)"),

@@ -54,6 +54,7 @@ mod pieces;
 mod problem;
 mod setup;
 mod superko;
+mod wdl;
 
 use analyze::GOGUI_ANALYZE_COMMANDS;
 pub use analyze::{AnalyzeFormat, AnalyzeRequest};
@@ -98,6 +99,7 @@ enum Command {
     SmallgoProblemStatus,
     SmallgoPv,
     SmallgoRules,
+    SmallgoTableInfo,
     SmallgoTopology,
     SmallgoValue,
     TimeLeft,
@@ -144,6 +146,7 @@ impl Command {
         Command::SmallgoProblemStatus,
         Command::SmallgoPv,
         Command::SmallgoRules,
+        Command::SmallgoTableInfo,
         Command::SmallgoTopology,
         Command::SmallgoValue,
         Command::TimeLeft,
@@ -189,6 +192,7 @@ impl Command {
             Command::SmallgoProblemStatus => "smallgo-problem-status",
             Command::SmallgoPv => "smallgo-pv",
             Command::SmallgoRules => "smallgo-rules",
+            Command::SmallgoTableInfo => "smallgo-table-info",
             Command::SmallgoTopology => "smallgo-topology",
             Command::SmallgoValue => "smallgo-value",
             Command::TimeLeft => "time_left",
@@ -295,6 +299,8 @@ pub struct Engine {
     /// The superko game played beside `game`, when the rules are a
     /// superko rule (`smallgo-rules`).
     superko: Option<superko::SuperkoPlay>,
+    /// The win/draw/loss tables of a board, once opened (`wdl`).
+    wdl: Option<(Board, Vec<std::sync::Arc<crate::table::wdl::WdlTable>>)>,
 }
 
 impl Engine {
@@ -314,6 +320,7 @@ impl Engine {
             problem: None,
             setup: None,
             superko: None,
+            wdl: None,
         }
     }
 
@@ -489,6 +496,7 @@ impl Engine {
             Command::LzAnalyze => self.analyze_request(arguments, AnalyzeFormat::Lz),
             Command::SmallgoProblem => self.load_problem(arguments),
             Command::SmallgoRules => self.set_rules(arguments),
+            Command::SmallgoTableInfo => self.table_info(arguments),
             Command::SmallgoProblemHere => failure(
                 "no setup board: boardsize 7 to 25 (a size without a table), then play its stones",
             ),
@@ -575,6 +583,14 @@ impl Engine {
         };
         if board != self.board() || self.oracle.is_none() {
             let Some(oracle) = self.open_oracle(board) else {
+                if self.has_wdl_table(board) {
+                    log::info!("{board}: no full values, only win/draw/loss tables");
+                    self.oracle = None;
+                    self.game = Game::new(board);
+                    self.problem = None;
+                    self.setup = None;
+                    return success("");
+                }
                 if setup_board {
                     return self.set_setup_board(rows, columns);
                 }
@@ -922,6 +938,16 @@ impl Engine {
         };
         let mv = if self.game.is_over() {
             Move::Pass
+        } else if let Some(chosen) = self.wdl_move(side) {
+            match chosen {
+                Ok(best) => {
+                    if self.settings.resign && best.result == crate::table::wdl::Wdl::Loss {
+                        return success("resign");
+                    }
+                    best.mv
+                }
+                Err(message) => return failure(message),
+            }
         } else {
             let oracle = match self.oracle() {
                 Ok(oracle) => oracle,

@@ -26,6 +26,11 @@
 //! which serves and why the others were refused. A file is filed under the
 //! board its name gives, and refused at once if its header names another;
 //! anything but a regular file is refused without being read.
+//!
+//! The folder's win/draw/loss tables (`RxC.wdl`, `RxC.` and any suffix
+//! `.wdl`: `table::wdl`) are kept apart, by board: they serve one komi
+//! and no analysis, and the engine plays from them when the game's komi is
+//! theirs (`wdl_tables`).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -43,6 +48,7 @@ use crate::solver::plan::estimate;
 use crate::solver::{solve, Silent, Solution};
 use crate::table::values::rating::{preference_order, rate_moves};
 use crate::table::values::Values;
+use crate::table::wdl::{self, WdlTable};
 use crate::table::{
     board_of_name, built_in, check_name, error_chain, file_name, format, Table, TableError,
 };
@@ -57,6 +63,9 @@ pub struct Tablebase {
     /// The candidate files of each board, in the order they are tried.
     files: BTreeMap<Board, Vec<PathBuf>>,
     built_in: BTreeMap<Board, &'static [u8]>,
+    /// The win/draw/loss tables of each board (`RxC.wdl`, `RxC.*.wdl`),
+    /// in name order: one komi each.
+    wdl_files: BTreeMap<Board, Vec<PathBuf>>,
 }
 
 /// A source `Tablebase::scan` refused, and why. The message says what was
@@ -202,6 +211,7 @@ impl std::fmt::Debug for Tablebase {
         f.debug_struct("Tablebase")
             .field("files", &self.files)
             .field("built_in", &self.built_in.keys().collect::<Vec<_>>())
+            .field("wdl_files", &self.wdl_files)
             .finish()
     }
 }
@@ -286,6 +296,7 @@ impl Tablebase {
         let mut tablebase = Tablebase {
             files: BTreeMap::new(),
             built_in,
+            wdl_files: BTreeMap::new(),
         };
         if let Some(folder) = folder {
             tablebase.scan_folder(folder, &mut faults);
@@ -302,12 +313,29 @@ impl Tablebase {
                 error,
             }),
             Ok(entries) => {
-                let mut paths: Vec<PathBuf> = entries
-                    .filter_map(Result::ok)
-                    .map(|e| e.path())
-                    .filter(|p| p.extension().is_some_and(|e| e == format::EXTENSION))
-                    .collect();
+                let mut paths: Vec<PathBuf> =
+                    entries.filter_map(Result::ok).map(|e| e.path()).collect();
                 paths.sort();
+                for path in &paths {
+                    if path.extension().is_some_and(|e| e == wdl::EXTENSION) {
+                        match board_of_name(path) {
+                            Some(board) => {
+                                self.wdl_files.entry(board).or_default().push(path.clone())
+                            }
+                            None => faults.push(SourceError::File(TableError::io(
+                                path,
+                                std::io::Error::new(
+                                    std::io::ErrorKind::InvalidInput,
+                                    format!(
+                                        "its name does not start with a board (RxC.{})",
+                                        wdl::EXTENSION
+                                    ),
+                                ),
+                            ))),
+                        }
+                    }
+                }
+                paths.retain(|p| p.extension().is_some_and(|e| e == format::EXTENSION));
                 for path in paths {
                     match Self::candidate(&path) {
                         Ok(board) => self.files.entry(board).or_default().push(path),
@@ -370,6 +398,39 @@ impl Tablebase {
         boards.sort();
         boards.dedup();
         boards
+    }
+
+    /// The win/draw/loss tables of `board` in the folder that are sound,
+    /// one komi each (the first file of a komi serves it); the files
+    /// refused are logged with why.
+    #[cfg_attr(not(feature = "solver"), allow(dead_code))]
+    pub(crate) fn wdl_tables(&self, board: Board) -> Vec<Arc<WdlTable>> {
+        let mut tables: Vec<Arc<WdlTable>> = Vec::new();
+        for path in self.wdl_files.get(&board).into_iter().flatten() {
+            match WdlTable::open_for(path, board) {
+                Ok(table) if tables.iter().any(|t| t.komi2() == table.komi2()) => {
+                    log::info!(
+                        "{board}: also found, not used: {} (the same komi)",
+                        table.description()
+                    );
+                }
+                Ok(table) => {
+                    log::info!(
+                        "{board}: genmove at its komi plays from the {}",
+                        table.description()
+                    );
+                    tables.push(Arc::new(table));
+                }
+                Err(error) => log::error!("refusing {error}"),
+            }
+        }
+        tables
+    }
+
+    /// Whether the folder has a win/draw/loss table file of `board`.
+    #[cfg_attr(not(feature = "solver"), allow(dead_code))]
+    pub(crate) fn has_wdl(&self, board: Board) -> bool {
+        self.wdl_files.contains_key(&board)
     }
 
     /// The table of `board` itself, if one is sound; the files and built-in

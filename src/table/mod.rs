@@ -2,7 +2,8 @@
 //! atomically (`writer`), probing values (`probe`), checking a file
 //! independently of the builder (`verify`), the tables built into the
 //! binary (`built_in`), what serves values and how moves are rated from
-//! them (`values`), and the collection
+//! them (`values`), the one-komi win/draw/loss tables made from full ones
+//! (`wdl`), and the collection
 //! of tables per board the engine and the commands open (`library`).
 //! `writer` and `verify` come with the feature `solver`; the rest reads
 //! and probes tables without it.
@@ -23,6 +24,7 @@ pub mod probe;
 pub mod values;
 #[cfg(feature = "solver")]
 pub mod verify;
+pub mod wdl;
 #[cfg(feature = "solver")]
 pub mod writer;
 

@@ -350,7 +350,7 @@ impl Table {
 /// group of 64 codes on a board of at most `RECOUNT_ALL_CODES` codes, else
 /// the first, the last and `SAMPLED_GROUPS` picked at random (the same on
 /// every open). Returns the groups checked, in the order checked.
-fn check_directory(codec: &Codec, counts: &[u8]) -> Result<Vec<u64>, Fault> {
+pub(super) fn check_directory(codec: &Codec, counts: &[u8]) -> Result<Vec<u64>, Fault> {
     let board = *codec.board();
     let codes = codec.code_count();
     let groups = counts.len() as u64;
@@ -479,7 +479,7 @@ fn check_ko_counts(
 /// table's counts: 64-bit sums for every run of `WORDS_PER_BASE` words and
 /// 32-bit ones within the run, so that boards past 2^32 positions rank
 /// right at 4 bytes a word.
-struct Directory {
+pub(super) struct Directory {
     bases: Vec<u64>,
     within: Vec<u32>,
 }
@@ -488,7 +488,7 @@ struct Directory {
 const WORDS_PER_BASE: usize = 1 << 16;
 
 impl Directory {
-    fn new(counts: &[u8]) -> Directory {
+    pub(super) fn new(counts: &[u8]) -> Directory {
         let mut bases = Vec::with_capacity(counts.len().div_ceil(WORDS_PER_BASE));
         let mut within = Vec::with_capacity(counts.len());
         let mut running = 0u64;
@@ -505,7 +505,7 @@ impl Directory {
     }
 
     /// The positions before word `word`, if the directory has it.
-    fn before(&self, word: usize) -> Option<u64> {
+    pub(super) fn before(&self, word: usize) -> Option<u64> {
         let within = *self.within.get(word)?;
         Some(self.bases[word / WORDS_PER_BASE] + within as u64)
     }

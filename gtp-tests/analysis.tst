@@ -1,7 +1,7 @@
 # Analysis commands for GoGui: move values, best moves, principal variation.
 
 10 gogui-analyze_commands
-#? [(?:(?:gfx|pspairs|plist|var|string|none)/[^/\n]+/smallgo-[a-z-]+(?: [a-z]+)?\n?)+]
+#? [(?:(?:gfx|pspairs|plist|var|string|none)/[^/\n]+/smallgo-[a-z-]+(?: [a-z-]+)?\n?)+]
 
 20 gogui-analyze_commands
 #? [!.*gogui-rules.*]

@@ -3,6 +3,10 @@
 # leaves the game as it was, genmove plays an exact best move of the game's
 # real history within the time limit, or says it did not finish.
 
+# GoGui's menu shows the rules in force and switches them.
+5 gogui-analyze_commands
+#? [.*\nstring/Rules in force/smallgo-rules\nnone/Rules: loop-draw \(the tables\)/smallgo-rules loop-draw\nnone/Rules: positional superko/smallgo-rules positional-superko\nnone/Rules: situational superko/smallgo-rules situational-superko\n.*]
+
 10 smallgo-rules
 #? [loop-draw]
 

@@ -92,9 +92,9 @@ pub struct BenchSuperkoArguments {
     #[arg(long, value_name = "N", default_value_t = 2_000_000_000)]
     budget: u64,
 
-    /// Log2 of the transposition table's entries (24 bytes each); 0 for
-    /// none, the default (see docs/superko.md's benchmark).
-    #[arg(long, value_name = "BITS", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=30))]
+    /// Log2 of the transposition table's entries (about 560 bytes each:
+    /// 16 takes 36 MB, 20 takes 580 MB); 0 for none.
+    #[arg(long, value_name = "BITS", default_value_t = 16, value_parser = clap::value_parser!(u32).range(0..=22))]
     table_bits: u32,
 
     /// One `bench-superko` object a board, on one line (docs/json.md).
@@ -475,6 +475,7 @@ pub fn bench(arguments: &BenchSuperkoArguments) -> ExitCode {
             .with("searches", stats.searches)
             .with("table_hits", stats.table_hits)
             .with("table_settled", stats.table_cutoffs)
+            .with("table_shared", stats.table_shared)
             .with("table_stores", stats.table_stores)
             .with("table_slots_used", used)
             .with("table_slots", size)
@@ -484,7 +485,7 @@ pub fn bench(arguments: &BenchSuperkoArguments) -> ExitCode {
             Ok(())
         } else {
             outln!(
-            "{board} {rule}: openings {}; empty board {:+}\n  {:.2} s, {} states, {:.0} states/s, {} searches, table {} hits ({} settled at once), {} stores, {} of {} slots used, {} superko refusals, longest line {}",
+            "{board} {rule}: openings {}; empty board {:+}\n  {:.2} s, {} states, {:.0} states/s, {} searches, table {} hits ({} settled at once, {} from another history), {} stores, {} of {} slots used, {} superko refusals, longest line {}",
             text.join(", "),
             empty_board_value(&values),
             seconds,
@@ -493,6 +494,7 @@ pub fn bench(arguments: &BenchSuperkoArguments) -> ExitCode {
             stats.searches,
             stats.table_hits,
             stats.table_cutoffs,
+            stats.table_shared,
             stats.table_stores,
             used,
             size,
@@ -508,9 +510,9 @@ pub fn bench(arguments: &BenchSuperkoArguments) -> ExitCode {
             let variants = [
                 if full.table_bits == 0 {
                     (
-                        "with a transposition table of 2^22 entries",
+                        "with a transposition table of 2^16 entries",
                         Options {
-                            table_bits: 22,
+                            table_bits: 16,
                             ..full
                         },
                     )
@@ -523,6 +525,13 @@ pub fn bench(arguments: &BenchSuperkoArguments) -> ExitCode {
                         },
                     )
                 },
+                (
+                    "no sharing between histories (the table keyed on the whole seen set)",
+                    Options {
+                        share: false,
+                        ..full
+                    },
+                ),
                 (
                     "one full-window search (no MTD(f))",
                     Options {

@@ -112,16 +112,71 @@ impl Node {
     }
 }
 
+/// The number of classes the items fall into by their hash (`bucket`), and
+/// so the number of bits of a `Footprint`.
+pub const BUCKETS: usize = 4096;
+
+/// The class of an item: the top bits of the low half of its hash.
+#[inline]
+pub fn bucket(item: u64) -> usize {
+    (mix(item ^ ITEM_SEED) >> (64 - BUCKETS.trailing_zeros())) as usize
+}
+
+/// A set of buckets (`bucket`): the classes of the items whose presence in
+/// the seen set a search result depends on, or more (the solver's module
+/// paragraph says why such a result holds for every seen set that agrees on
+/// those classes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Footprint([u64; BUCKETS / 64]);
+
+impl Default for Footprint {
+    fn default() -> Footprint {
+        Footprint::EMPTY
+    }
+}
+
+impl Footprint {
+    /// No bucket.
+    pub const EMPTY: Footprint = Footprint([0; BUCKETS / 64]);
+
+    /// Every bucket.
+    pub const FULL: Footprint = Footprint([u64::MAX; BUCKETS / 64]);
+
+    /// Adds the bucket of an item.
+    #[inline]
+    pub fn add(&mut self, item: u64) {
+        let b = bucket(item);
+        self.0[b / 64] |= 1 << (b % 64);
+    }
+
+    /// Adds every bucket of another footprint.
+    #[inline]
+    pub fn union(&mut self, other: &Footprint) {
+        for (word, other) in self.0.iter_mut().zip(other.0) {
+            *word |= other;
+        }
+    }
+
+    /// The number of buckets.
+    #[inline]
+    pub fn count(&self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
+    }
+}
+
 /// The items seen in a game: a set with insertion and removal, a bit map
 /// over base-3 numbers of positions on boards of at most 16 points, a hash
-/// set above; and a 128-bit hash of the whole set (the exclusive or of one
-/// hash per item), which the solver's table keys on.
+/// set above; a 128-bit hash of the whole set (the exclusive or of one
+/// hash per item), and the same hash of the items of each bucket
+/// (`restricted_hash`), which the solver's table keys on.
 #[derive(Clone, Debug)]
 pub struct Seen {
     points: usize,
     bits: Vec<u64>,
     set: HashSet<u64>,
     hash: u128,
+    /// Per bucket, the exclusive or of the hashes of its items in the set.
+    buckets: Vec<u128>,
     /// Base-3 weight of each 8-bit run of points, by run.
     weights: Vec<[u64; 256]>,
 }
@@ -158,6 +213,7 @@ impl Seen {
             bits,
             set: HashSet::new(),
             hash: 0,
+            buckets: vec![0; BUCKETS],
             weights,
         }
     }
@@ -200,7 +256,9 @@ impl Seen {
             new
         };
         if new {
-            self.hash ^= item_hash(item);
+            let hash = item_hash(item);
+            self.hash ^= hash;
+            self.buckets[bucket(item)] ^= hash;
         }
         new
     }
@@ -214,7 +272,9 @@ impl Seen {
             let bit = self.bit(item);
             self.bits[bit / 64] &= !(1 << (bit % 64));
         }
-        self.hash ^= item_hash(item);
+        let hash = item_hash(item);
+        self.hash ^= hash;
+        self.buckets[bucket(item)] ^= hash;
     }
 
     /// The 128-bit hash of the set.
@@ -222,7 +282,31 @@ impl Seen {
     pub fn hash(&self) -> u128 {
         self.hash
     }
+
+    /// The 128-bit hash of the set's items whose bucket is in `footprint`:
+    /// two sets have the same one when they hold the same items of those
+    /// buckets (but for a collision of 128-bit hashes). The full footprint
+    /// gives `hash`.
+    #[inline]
+    pub fn restricted_hash(&self, footprint: &Footprint) -> u128 {
+        // With more than half the buckets, the hash of the whole set less
+        // the buckets left out.
+        let invert = 2 * footprint.count() as usize > BUCKETS;
+        let mut hash = if invert { self.hash } else { 0 };
+        for (w, &word) in footprint.0.iter().enumerate() {
+            let mut bits = if invert { !word } else { word };
+            while bits != 0 {
+                hash ^= self.buckets[64 * w + bits.trailing_zeros() as usize];
+                bits &= bits - 1;
+            }
+        }
+        hash
+    }
 }
+
+/// The seed of the low half of an item's hash, whose top bits are its
+/// bucket.
+const ITEM_SEED: u64 = 0x9e37_79b9_7f4a_7c15;
 
 /// SplitMix64's finaliser.
 #[inline]
@@ -235,7 +319,7 @@ pub(crate) fn mix(mut z: u64) -> u64 {
 /// Two independent 64-bit hashes of an item.
 #[inline]
 fn item_hash(item: u64) -> u128 {
-    let low = mix(item ^ 0x9e37_79b9_7f4a_7c15);
+    let low = mix(item ^ ITEM_SEED);
     let high = mix(item.wrapping_add(0x632b_e59b_d9b4_e019) ^ 0xd1b5_4a32_d192_ed03);
     (u128::from(high) << 64) | u128::from(low)
 }

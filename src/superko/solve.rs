@@ -5,21 +5,52 @@
 //! MTD(f) (null-window searches that close in on the value) or by one
 //! full-window search.
 //!
-//! The transposition table (optional, and off by default: `Options`) is
-//! sound with respect to history because it is keyed on the whole state:
-//! the stones, the player to move, whether the last turn was a pass, and
-//! the set of positions seen (`Seen::hash`, the
-//! exclusive or of one 128-bit hash per seen item, so that the key does not
-//! depend on the order they were seen in). Two searches reach one entry only
-//! from equal states, whose game trees below are equal, so a bound stored by
-//! one holds for the other; the only way to be wrong is a collision of the
-//! 128-bit key (stones, mover and pass flag hashed into it as well), about
-//! 2^-128 per pair of states compared. It serves the repeated searches of
-//! MTD(f) above all: a state keyed by position alone would be unsound (a
-//! move refused in one history is legal in another), and there it is used
-//! for move ordering only (`order`), where a wrong entry costs time, never
-//! a wrong value. An entry keeps the larger of two subtrees (a bucket of
-//! two, the one with less work replaced).
+//! The transposition table shares results between histories, soundly.
+//! Write V(p, S) for the value of a state whose stones, mover and pass
+//! flag are p and whose seen set is S. A search of p under S looks at S
+//! only through its superko checks: for each placement it generates, the
+//! item c it would add, and whether c is in S (or on the search's own line
+//! below p, which is the same for every S). Each search returns with its
+//! value a *footprint* F, a set of buckets (`super::bucket`, 4096 classes
+//! of items by their hash), and the claim, proven below by induction on
+//! the search: for every seen set S' that holds the same items of F's
+//! buckets as S, V(p, S') satisfies the bound the search returned for
+//! V(p, S) (at most the value when it fails low, at least when it fails
+//! high, equal in between). Then
+//! - a lower bound v >= beta, found by a move m to child c whose upper
+//!   bound -v the child proved with footprint F_c, takes F = F_c plus the
+//!   bucket of c's item (none for a pass, always legal, nor for the pass
+//!   that ends the game, whose value is the board's): under S', c is not
+//!   in S' (it is not in S, and S' agrees on its bucket), so m is legal
+//!   and leads to a seen set S' + c that agrees with S + c on F_c, where
+//!   the child's bound holds;
+//! - an upper bound v <= alpha takes F = the union of the children's
+//!   footprints (each proved a lower bound -v or more for its child) and
+//!   the buckets of the placements refused: under S' every placement
+//!   refused under S is refused again (its item is in S and S' agrees),
+//!   so the mover's moves are those of S or fewer, each child's bound
+//!   holds, and the maximum is at most v;
+//! - an exact value takes both footprints;
+//! - a value equal to the board's points is exact on its lower bound
+//!   alone, since no margin exceeds it;
+//! - a table hit returns the entry's own bound and footprint, which hold
+//!   by the same claim for the search that stored it.
+//!
+//! An entry is found by the state p (stones, mover, pass flag, exact) and
+//! accepted when the restricted hash of the current seen set over its
+//! footprint (`Seen::restricted_hash`: the exclusive or of one 128-bit
+//! hash per item of those buckets) equals the one it was stored with, so
+//! the two sets hold the same items there but for a collision of the
+//! hashes, about 2^-120 per comparison. The footprint of a large subtree
+//! covers every bucket, and then the entry serves the same whole seen set
+//! only (the repeated searches of MTD(f)); a small one lets the entry
+//! serve every history that differs from its own only on items the
+//! subtree never generated, which is what two move orders reaching the
+//! same stones usually are. Each state has a group of `WAYS` entries,
+//! the one of least work replaced. A table keyed on the position alone,
+//! with no footprint, is unsound (a move refused in one history is legal
+//! in another); such a table serves move ordering only (`order`), where a
+//! wrong entry costs time, never a value.
 //!
 //! A search can be stopped after a number of states or at a time
 //! (`with_budget`, `set_deadline`: the engine's time limit under superko);
@@ -43,16 +74,18 @@ use std::time::Instant;
 
 use crate::rules::board::{Board, Point};
 use crate::rules::moves::Move;
-use crate::superko::{mix, Game, Node, Seen, Superko};
+use crate::superko::{mix, Footprint, Game, Node, Seen, Superko};
 
 /// How the solver searches: what the benchmark switches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Options {
-    /// Log2 of the transposition table's entries; 0 for no table, the
-    /// default: on 1x7 a table of 2^22 entries doubles the states searched
-    /// and halves the states searched per second (58 s against 13 s), since
-    /// a key sound for every history rarely meets the same state twice.
+    /// Log2 of the transposition table's entries (about 560 bytes each);
+    /// 0 for no table.
     pub table_bits: u32,
+    /// Share the table's results between histories by their footprints;
+    /// otherwise every footprint is the whole seen set, and an entry
+    /// serves only the history it was found in.
+    pub share: bool,
     /// MTD(f) null-window searches; otherwise one full-window search.
     pub mtdf: bool,
     /// Move ordering: the table's best move, then the position-keyed
@@ -63,17 +96,18 @@ pub struct Options {
     /// Stop at a move that reaches the largest margin there is.
     pub ceiling: bool,
     /// The history heuristic: after the hinted move, the moves that cut
-    /// off most often (per player and point) first. Off by default: it
-    /// halves the states searched on 1x6 but multiplies them by 57 on 2x3
-    /// and slows 1x7 more than five times (`smallgo bench superko
-    /// --pruning` measures it).
+    /// off most often (per player and point) first. Off by default: it is
+    /// erratic (a quarter of the states on 1x7, one and a half to twice as
+    /// many on 1x6, 2x3 and 2x4; `smallgo bench superko --pruning`
+    /// measures it).
     pub history: bool,
 }
 
 impl Default for Options {
     fn default() -> Options {
         Options {
-            table_bits: 0,
+            table_bits: 16,
+            share: true,
             mtdf: true,
             ordering: true,
             pass_first: true,
@@ -92,6 +126,9 @@ pub struct Stats {
     pub table_hits: u64,
     /// Table hits whose bound settled the state at once.
     pub table_cutoffs: u64,
+    /// Table hits on an entry stored under another seen set (another
+    /// history), which the footprint admitted.
+    pub table_shared: u64,
     /// Bounds stored.
     pub table_stores: u64,
     /// Placements refused by superko.
@@ -110,15 +147,32 @@ const NO_MOVE: u8 = u8::MAX;
 /// A pass, as stored.
 const PASS: u8 = u8::MAX - 1;
 
+/// Entries per slot group of the table: a state has at most this many
+/// entries (each under its own footprint).
+const WAYS: usize = 8;
+
 #[derive(Clone, Copy, Default)]
 struct Entry {
-    key: [u64; 2],
+    /// The state's stones, mover and pass flag (`state_key`).
+    state: u64,
+    /// The restricted hash of the seen set the bounds were found with, over
+    /// `footprint` (`Seen::restricted_hash`).
+    seen: [u64; 2],
+    /// The buckets of the seen items the bounds depend on.
+    footprint: Footprint,
+    /// The low half of the whole seen set's hash, to count the hits from
+    /// another history.
+    whole: u64,
     lower: i8,
     upper: i8,
     best: u8,
     /// Log2 of the states searched to find these bounds, plus 1; 0 for
     /// an empty slot.
     work: u8,
+}
+
+fn halves(hash: u128) -> [u64; 2] {
+    [hash as u64, (hash >> 64) as u64]
 }
 
 /// The solver of one board under one rule: its tables live across
@@ -165,7 +219,8 @@ impl Solver {
         let table = if options.table_bits == 0 {
             Vec::new()
         } else {
-            vec![Entry::default(); 1 << options.table_bits]
+            // At least one group of `WAYS` entries.
+            vec![Entry::default(); 1 << options.table_bits.max(WAYS.trailing_zeros())]
         };
         let order = if options.ordering {
             vec![NO_MOVE; 1 << 20]
@@ -245,7 +300,7 @@ impl Solver {
             while lower < upper && !self.stopped {
                 let beta = if guess == lower { guess + 1 } else { guess };
                 self.stats.searches += 1;
-                guess = self.search(seen, node, beta - 1, beta);
+                guess = self.search(seen, node, beta - 1, beta).0;
                 if guess < beta {
                     upper = guess;
                 } else {
@@ -255,7 +310,7 @@ impl Solver {
             guess
         } else {
             self.stats.searches += 1;
-            self.search(seen, node, -n - 1, n + 1)
+            self.search(seen, node, -n - 1, n + 1).0
         };
         Some(value)
     }
@@ -288,7 +343,7 @@ impl Solver {
             } else {
                 game.play(mv).expect("a legal move");
                 let child = game.node;
-                let bound = self.search(&mut game.seen, child, -value, 1 - value);
+                let bound = self.search(&mut game.seen, child, -value, 1 - value).0;
                 game.undo();
                 -bound
             };
@@ -317,20 +372,16 @@ impl Solver {
             .collect()
     }
 
-    /// The table's slot pair for a key.
+    /// The first slot of a state's group in the table.
     #[inline]
-    fn slot(&self, key: [u64; 2]) -> usize {
-        (key[0] as usize) & (self.table.len() - 1) & !1
+    fn slot(&self, state: u64) -> usize {
+        (mix(state ^ 0x2545_f491_4f6c_dd1d) as usize) & (self.table.len() - 1) & !(WAYS - 1)
     }
 
+    /// The state without its history: stones, mover and pass flag.
     #[inline]
-    fn key(&self, seen: &Seen, node: &Node) -> [u64; 2] {
-        let item = node.item(Superko::Situational, self.points) | (u64::from(node.passed) << 63);
-        let hash = seen.hash();
-        [
-            (hash as u64) ^ mix(item ^ 0x2545_f491_4f6c_dd1d),
-            ((hash >> 64) as u64) ^ mix(item.wrapping_add(0x1405_7b7e_f767_814f)),
-        ]
+    fn state_key(&self, node: &Node) -> u64 {
+        node.item(Superko::Situational, self.points) | (u64::from(node.passed) << 63)
     }
 
     /// A move's slot in the cut-off counts: its point, or `MOVES` for the
@@ -350,15 +401,16 @@ impl Solver {
     }
 
     /// Fail-soft alpha-beta: the value if it lies strictly between `alpha`
-    /// and `beta`, else a bound on the same side.
-    fn search(&mut self, seen: &mut Seen, node: Node, mut alpha: i32, mut beta: i32) -> i32 {
+    /// and `beta`, else a bound on the same side; with the footprint that
+    /// bound (or value) depends on (the module paragraph).
+    fn search(&mut self, seen: &mut Seen, node: Node, alpha: i32, beta: i32) -> (i32, Footprint) {
         if self.stopped {
-            return 0;
+            return (0, Footprint::EMPTY);
         }
         self.stats.nodes += 1;
         if self.budget != 0 && self.stats.nodes >= self.budget {
             self.stopped = true;
-            return 0;
+            return (0, Footprint::EMPTY);
         }
         if self.stats.nodes.is_multiple_of(CLOCK_STATES)
             && self
@@ -366,33 +418,37 @@ impl Solver {
                 .is_some_and(|deadline| Instant::now() >= deadline)
         {
             self.stopped = true;
-            return 0;
+            return (0, Footprint::EMPTY);
         }
         self.depth += 1;
         self.stats.max_depth = self.stats.max_depth.max(self.depth);
         let start = self.stats.nodes;
         let n = self.points as i32;
-        let key = if self.table.is_empty() {
-            [0, 0]
-        } else {
-            self.key(seen, &node)
-        };
+        let state = self.state_key(&node);
         let mut hint = NO_MOVE;
         if !self.table.is_empty() {
-            let slot = self.slot(key);
-            for entry in &self.table[slot..slot + 2] {
-                if entry.work != 0 && entry.key == key {
-                    self.stats.table_hits += 1;
-                    let (lower, upper) = (i32::from(entry.lower), i32::from(entry.upper));
-                    if lower >= beta || upper <= alpha || lower == upper {
-                        self.stats.table_cutoffs += 1;
-                        self.depth -= 1;
-                        return if lower >= beta { lower } else { upper };
-                    }
-                    alpha = alpha.max(lower);
-                    beta = beta.min(upper);
+            let slot = self.slot(state);
+            for at in slot..slot + WAYS {
+                let entry = self.table[at];
+                if entry.work == 0
+                    || entry.state != state
+                    || entry.seen != halves(seen.restricted_hash(&entry.footprint))
+                {
+                    continue;
+                }
+                self.stats.table_hits += 1;
+                if entry.whole != seen.hash() as u64 {
+                    self.stats.table_shared += 1;
+                }
+                let (lower, upper) = (i32::from(entry.lower), i32::from(entry.upper));
+                if lower >= beta || upper <= alpha || lower == upper {
+                    self.stats.table_cutoffs += 1;
+                    self.depth -= 1;
+                    let bound = if lower >= beta { lower } else { upper };
+                    return (bound, entry.footprint);
+                }
+                if hint == NO_MOVE {
                     hint = entry.best;
-                    break;
                 }
             }
         }
@@ -401,13 +457,16 @@ impl Solver {
         }
 
         // The moves: placements allowed by superko, captures first when
-        // ordering, the hinted move at the front; then the pass.
+        // ordering, the hinted move at the front; then the pass. The
+        // refused placements' buckets go into the footprint of an upper
+        // bound.
         let mut moves: [(u8, Node); MOVES] = [(NO_MOVE, node); MOVES];
         let mut count = 0;
         let mut captures = 0;
         let points = self.points;
         let rule = self.rule;
         let mut refused = 0;
+        let mut refused_footprint = Footprint::EMPTY;
         let ordering = self.options.ordering;
         node.position.placements(&self.board, |point, placement| {
             let next = Node {
@@ -415,8 +474,10 @@ impl Solver {
                 black_to_move: !node.black_to_move,
                 passed: false,
             };
-            if seen.contains(next.item(rule, points)) {
+            let item = next.item(rule, points);
+            if seen.contains(item) {
                 refused += 1;
+                refused_footprint.add(item);
                 return;
             }
             moves[count] = (point.index() as u8, next);
@@ -456,21 +517,31 @@ impl Solver {
 
         let mut best = i32::MIN;
         let mut best_move = NO_MOVE;
+        // What an upper bound depends on: the refusals, and every child's
+        // lower bound. What a lower bound depends on: the best move's
+        // legality and its child's upper bound.
+        let mut upper_footprint = refused_footprint;
+        let mut lower_footprint = Footprint::EMPTY;
         for &(mv, child) in &moves[..count] {
-            let value = if mv == PASS && node.passed {
-                node.position.area_score(&self.board)
+            let (value, footprint) = if mv == PASS && node.passed {
+                (node.position.area_score(&self.board), Footprint::EMPTY)
             } else {
                 let item = child.item(rule, points);
                 let added = seen.insert(item);
-                let value = -self.search(seen, child, -beta, -alpha.max(best));
+                let (value, mut footprint) = self.search(seen, child, -beta, -alpha.max(best));
                 if added {
                     seen.remove(item);
                 }
-                value
+                upper_footprint.union(&footprint);
+                if mv != PASS {
+                    footprint.add(item);
+                }
+                (-value, footprint)
             };
             if value > best {
                 best = value;
                 best_move = mv;
+                lower_footprint = footprint;
                 if best >= beta || (self.options.ceiling && best >= n) {
                     if self.options.history {
                         let slot = &mut self.cutoffs[side][Self::move_slot(mv)];
@@ -483,51 +554,81 @@ impl Solver {
 
         if self.stopped {
             self.depth -= 1;
-            return 0;
+            return (0, Footprint::EMPTY);
         }
         if self.options.ordering {
             let slot = self.order_slot(&node);
             self.order[slot] = best_move;
         }
+        // No margin exceeds the board's points, so a value of `n` is exact
+        // on its lower bound alone.
+        let (lower, upper, footprint) = if best >= beta || best >= n {
+            (best, n, lower_footprint)
+        } else if best <= alpha {
+            (-n, best, upper_footprint)
+        } else {
+            let mut both = upper_footprint;
+            both.union(&lower_footprint);
+            (best, best, both)
+        };
+        let footprint = if self.options.share {
+            footprint
+        } else {
+            Footprint::FULL
+        };
         if !self.table.is_empty() {
-            let (lower, upper) = if best <= alpha {
-                (-n, best)
-            } else if best >= beta {
-                (best, n)
-            } else {
-                (best, best)
-            };
-            let work = (64 - (self.stats.nodes - start + 1).leading_zeros()) as u8;
-            let slot = self.slot(key);
-            let pick = if self.table[slot].key == key || self.table[slot].work == 0 {
-                slot
-            } else if self.table[slot + 1].key == key || self.table[slot + 1].work == 0 {
-                slot + 1
-            } else if self.table[slot].work <= self.table[slot + 1].work {
-                slot
-            } else {
-                slot + 1
-            };
-            let entry = &mut self.table[pick];
-            if entry.key == key && entry.work != 0 {
-                // The same state: both bounds hold, keep the tighter.
-                entry.lower = entry.lower.max(lower as i8);
-                entry.upper = entry.upper.min(upper as i8);
-                entry.work = entry.work.max(work);
-                entry.best = best_move;
-            } else {
-                *entry = Entry {
-                    key,
-                    lower: lower as i8,
-                    upper: upper as i8,
-                    best: best_move,
-                    work,
-                };
-            }
-            self.stats.table_stores += 1;
+            self.store(seen, state, footprint, lower, upper, best_move, start);
         }
         self.depth -= 1;
-        best
+        (best, footprint)
+    }
+
+    /// Stores bounds found under `footprint` (`search`): on an entry of the
+    /// same state, footprint and restricted seen set, tightening its bounds;
+    /// else on an empty slot or the one of least work in the state's group.
+    #[allow(clippy::too_many_arguments)]
+    fn store(
+        &mut self,
+        seen: &Seen,
+        state: u64,
+        footprint: Footprint,
+        lower: i32,
+        upper: i32,
+        best: u8,
+        start: u64,
+    ) {
+        let restricted = halves(seen.restricted_hash(&footprint));
+        let work = (64 - (self.stats.nodes - start + 1).leading_zeros()) as u8;
+        let slot = self.slot(state);
+        let group = &mut self.table[slot..slot + WAYS];
+        let same = group.iter().position(|e| {
+            e.work != 0 && e.state == state && e.footprint == footprint && e.seen == restricted
+        });
+        let at = same.unwrap_or_else(|| {
+            (0..WAYS)
+                .min_by_key(|&i| group[i].work)
+                .expect("a group has slots")
+        });
+        let entry = &mut group[at];
+        if same.is_some() {
+            // Both bounds hold for every seen set the footprint admits.
+            entry.lower = entry.lower.max(lower as i8);
+            entry.upper = entry.upper.min(upper as i8);
+            entry.work = entry.work.max(work);
+            entry.best = best;
+        } else {
+            *entry = Entry {
+                state,
+                seen: restricted,
+                footprint,
+                whole: seen.hash() as u64,
+                lower: lower as i8,
+                upper: upper as i8,
+                best,
+                work,
+            };
+        }
+        self.stats.table_stores += 1;
     }
 }
 

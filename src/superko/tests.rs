@@ -120,16 +120,20 @@ fn every_option_set() -> Vec<Options> {
     vec![
         full,
         Options {
-            table_bits: 16,
+            table_bits: 0,
+            ..full
+        },
+        Options {
+            share: false,
             ..full
         },
         Options {
             mtdf: false,
-            table_bits: 16,
             ..full
         },
         Options {
             mtdf: false,
+            table_bits: 0,
             ..full
         },
         Options {
@@ -182,19 +186,15 @@ fn the_empty_board_value_agrees_with_the_brute_force() {
 }
 
 /// Random games: at every state along them the solver, with a table that
-/// lives on from one state to the next, agrees with the brute force on the same
-/// history.
+/// lives on from one state to the next and shares its results between
+/// histories, agrees with the brute force on the same history.
 #[test]
 fn values_along_random_games_agree_with_the_brute_force() {
     let mut random = SplitMix::new(39);
     for rule in [Superko::Positional, Superko::Situational] {
         for name in ["1x4", "1x5", "2x2"] {
             let board = board(name);
-            let with_table = Options {
-                table_bits: 16,
-                ..Options::default()
-            };
-            let mut solver = Solver::new(board, rule, with_table);
+            let mut solver = Solver::new(board, rule, Options::default());
             for _ in 0..6 {
                 let mut game = Game::new(board, rule).unwrap();
                 let mut plain = Plain::start();
@@ -306,18 +306,66 @@ fn the_best_move_reaches_the_brute_force_value() {
 
 #[test]
 fn a_search_past_its_deadline_stops_and_says_so() {
-    let board = board("1x7");
-    let mut solver = Solver::new(board, Superko::Positional, Options::default());
-    let mut game = Game::new(board, Superko::Positional).unwrap();
-    solver.set_deadline(Some(std::time::Instant::now()));
-    assert_eq!(solver.best_move(&mut game), None);
-    assert!(solver.stopped());
-    // A new deadline forgets the stop; 1x3 finishes within it.
-    let board = self::board("1x3");
-    let mut solver = Solver::new(board, Superko::Positional, Options::default());
-    solver.set_deadline(Some(std::time::Instant::now()));
-    solver.set_deadline(None);
-    let mut game = Game::new(board, Superko::Positional).unwrap();
-    assert_eq!(solver.best_move(&mut game).map(|(_, v)| v), Some(3));
-    assert!(!solver.stopped());
+    // 1x9's lines are deep: the search runs on the solver's deep stack.
+    super::solve::with_deep_stack(|| {
+        let board = board("1x9");
+        let mut solver = Solver::new(board, Superko::Positional, Options::default());
+        let mut game = Game::new(board, Superko::Positional).unwrap();
+        solver.set_deadline(Some(std::time::Instant::now()));
+        assert_eq!(solver.best_move(&mut game), None);
+        assert!(solver.stopped());
+        // A new deadline forgets the stop; 1x3 finishes within it.
+        let board = self::board("1x3");
+        let mut solver = Solver::new(board, Superko::Positional, Options::default());
+        solver.set_deadline(Some(std::time::Instant::now()));
+        solver.set_deadline(None);
+        let mut game = Game::new(board, Superko::Positional).unwrap();
+        assert_eq!(solver.best_move(&mut game).map(|(_, v)| v), Some(3));
+        assert!(!solver.stopped());
+    });
+}
+
+/// The table's sharing between histories on boards too large for the brute
+/// force: along random games on 1x6 and 2x3, at every state, the
+/// solver whose table lives on from one state to the next (and shares
+/// results between the histories of every game played so far) agrees with
+/// a solver without a table, itself checked against the brute force
+/// above. A footprint that left out a refusal or a move's legality would
+/// let an entry serve a history where its proof does not hold.
+#[test]
+fn sharing_between_histories_agrees_with_the_solver_without_a_table() {
+    let mut random = SplitMix::new(3939);
+    let plain = Options {
+        table_bits: 0,
+        ..Options::default()
+    };
+    let small_table = Options {
+        table_bits: 8,
+        ..Options::default()
+    };
+    for rule in [Superko::Positional, Superko::Situational] {
+        for (name, games) in [("1x6", 12), ("2x3", 12)] {
+            let board = board(name);
+            let mut shared = Solver::new(board, rule, Options::default());
+            let mut crowded = Solver::new(board, rule, small_table);
+            let mut reference = Solver::new(board, rule, plain);
+            for _ in 0..games {
+                let mut game = Game::new(board, rule).unwrap();
+                while !game.is_over() {
+                    let expected = reference.value(&mut game);
+                    assert_eq!(
+                        shared.value(&mut game),
+                        expected,
+                        "{name} {rule} after {} turns",
+                        game.turns()
+                    );
+                    assert_eq!(crowded.value(&mut game), expected, "{name} {rule}");
+                    let moves = game.legal_moves();
+                    game.play(moves[random.below(moves.len() as u64) as usize])
+                        .unwrap();
+                }
+            }
+            assert!(shared.stats().table_shared > 0, "{name} {rule}");
+        }
+    }
 }

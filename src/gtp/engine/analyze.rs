@@ -26,8 +26,9 @@ use super::{failure, reply, success, Engine, Reply, SYNTAX_ERROR};
 /// They name no colour, so they follow the side to move when GoGui runs
 /// them automatically after each move. Three set and show the
 /// topology of the next game (GoGui's New Game sends `boardsize` and
-/// `clear_board`), so that circular boards need no GTP shell; the last
-/// three read and leave a life-and-death problem.
+/// `clear_board`), so that circular boards need no GTP shell; four show
+/// and switch the rules (`smallgo-rules`: loop-draw or a superko rule);
+/// the last three read and leave a life-and-death problem.
 pub(super) const GOGUI_ANALYZE_COMMANDS: &str = "gfx/Perfect move values/smallgo-move-values\n\
     pspairs/Perfect move values (labels)/smallgo-move-labels\n\
     plist/Perfect best moves/smallgo-best-moves\n\
@@ -38,6 +39,10 @@ pub(super) const GOGUI_ANALYZE_COMMANDS: &str = "gfx/Perfect move values/smallgo
     none/Circular board from the next game/smallgo-topology circular\n\
     none/Plain board from the next game/smallgo-topology plain\n\
     string/Topology of the next game/smallgo-topology\n\
+    string/Rules in force/smallgo-rules\n\
+    none/Rules: loop-draw (the tables)/smallgo-rules loop-draw\n\
+    none/Rules: positional superko/smallgo-rules positional-superko\n\
+    none/Rules: situational superko/smallgo-rules situational-superko\n\
     gfx/Problem: result of each move/smallgo-problem-results\n\
     string/Problem: status/smallgo-problem-status\n\
     none/Problem: back to normal play/smallgo-problem-clear\n\

@@ -45,8 +45,9 @@ const MAX_SECONDS: f64 = 86_400.0;
 pub(super) struct SuperkoPlay {
     rule: Superko,
     game: superko::Game,
-    /// Kept from one search to the next (its tables key on whole states),
-    /// taken out while a search runs on its own thread.
+    /// Kept from one search to the next (its table is sound for every
+    /// history: the solver's module paragraph), taken out while a search
+    /// runs on its own thread.
     solver: Option<Solver>,
     limit: Duration,
 }

@@ -846,3 +846,52 @@ fn the_large_problems_solve_to_their_committed_output() {
         assert_eq!(outcome.stdout.trim(), expected.trim(), "{name}");
     }
 }
+
+/// The classic shapes of gtp-tests/problems/large/search, too large for
+/// the full solver within 4 GiB, solved by the proof search to the values
+/// of the JSON committed beside them: the region, the targets, and for
+/// each side to play first its status, the captures and plies under the
+/// three ko assumptions and every first move. The search's figures
+/// (positions expanded, memory) and its main line are not compared: they
+/// follow the search's order, not the problem.
+#[test]
+fn the_search_problems_solve_to_their_committed_values() {
+    let folder = problems().join("large").join("search");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&folder)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "sgf"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty());
+    for file in files {
+        let name = file.file_name().unwrap().to_str().unwrap();
+        let arguments = [
+            "solve", name, "--solver", "search", "--memory", "4G", "--json",
+        ];
+        let outcome = Smallgo::new(&arguments).folder(&folder).run();
+        assert!(outcome.status.success(), "{name}: {}", outcome.stderr);
+        let found = parse_json(&outcome.stdout);
+        let expected = parse_json(&std::fs::read_to_string(file.with_extension("json")).unwrap());
+        for key in ["region", "targets", "attacker", "defender"] {
+            assert_eq!(found.at(key), expected.at(key), "{name}: {key}");
+        }
+        let sides = found.at("sides").list();
+        let expected_sides = expected.at("sides").list();
+        assert_eq!(sides.len(), 2, "{name}");
+        for (side, wanted) in sides.iter().zip(expected_sides) {
+            for key in ["to_move", "role", "status", "moves"] {
+                assert_eq!(side.at(key), wanted.at(key), "{name}: {key}");
+            }
+            for ko in ["basic", "attacker_ignores_ko", "defender_ignores_ko"] {
+                let (a, b) = (
+                    side.at("ko_assumptions").at(ko),
+                    wanted.at("ko_assumptions").at(ko),
+                );
+                for key in ["captured", "plies"] {
+                    assert_eq!(a.at(key), b.at(key), "{name}: {ko} {key}");
+                }
+            }
+        }
+    }
+}

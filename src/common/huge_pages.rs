@@ -1,8 +1,9 @@
-//! Asks Linux to back the solver's largest arrays with 2 MiB pages. The
-//! retrograde reads and writes cells and index lines at random places of
-//! arrays of hundreds of MiB to GiB; with 4 KiB pages nearly each of those
-//! accesses also misses the address-translation cache, which huge pages
-//! spare (docs/performance.md has the measurement). Systems set to `madvise`
+//! Asks Linux to back the largest arrays of the solver and the verifier with
+//! 2 MiB pages. The retrograde reads and writes cells and index lines, the
+//! verifier its children's halves, at random places of arrays of hundreds of
+//! MiB to GiB; with 4 KiB pages nearly each of those accesses also misses
+//! the address-translation cache, which huge pages spare
+//! (docs/performance.md has the measurement). Systems set to `madvise`
 //! (Debian's default) give huge pages only to memory that asks for them, as
 //! this module does. Elsewhere, or when the kernel declines, nothing changes
 //! but speed.

@@ -27,7 +27,8 @@ use super::mapped::Mapped;
 use super::{Origin, TableError};
 use crate::common::prefetch::prefetch_element;
 use crate::index::code::Canonical;
-use crate::index::{StateIndex, StateNumber, SLOT_FIRST_KO};
+use crate::index::{StateIndex, StateNumber, SLOT_FIRST_KO, SLOT_PASSED, SLOT_PLAIN};
+use crate::rules::board::{Point, PointSet};
 use crate::rules::state::{Child, State};
 use crate::rules::value::Value;
 
@@ -196,9 +197,6 @@ pub enum Half {
     Opponent,
 }
 
-/// Halves are below this: 7 bits of margin, 16 of depth.
-const HALVES: usize = 1 << 23;
-
 impl Half {
     fn of(self, value: &Value) -> u32 {
         let (margin, depth) = match self {
@@ -264,12 +262,40 @@ impl Default for VerifyOptions {
     }
 }
 
-/// A byte a state that stands for one half of its value: one of the 255
-/// halves most common in a sample of the table, or `OTHER`, whose half is
-/// kept beside, found by state number.
+/// The halves held of every state's value: for each, a byte a state that
+/// stands for the half (`HalfTable`). The bytes of one state lie side by
+/// side, so that the check finds all of a child's halves in one cache line.
+struct Held {
+    /// `tables.len()` bytes a state, in state order.
+    codes: Vec<AtomicU8>,
+    tables: Vec<HalfTable>,
+}
+
+impl Held {
+    /// Asks for the cache line of state `number`'s bytes.
+    #[inline]
+    fn prefetch(&self, number: StateNumber) {
+        prefetch_element(&self.codes, number as usize * self.tables.len());
+    }
+
+    /// The halves held of state `number`'s value, the others left empty.
+    #[inline]
+    fn value(&self, number: StateNumber) -> Value {
+        let first = number as usize * self.tables.len();
+        let mut value = Value::default();
+        for (lane, table) in self.tables.iter().enumerate() {
+            let code = self.codes[first + lane].load(Ordering::Relaxed);
+            table.half.set(&mut value, table.get(code, number));
+        }
+        value
+    }
+}
+
+/// How a byte stands for one half of a value: one of the 255 halves most
+/// common in a sample of the table, or `OTHER`, whose half is kept beside,
+/// found by state number.
 struct HalfTable {
     half: Half,
-    codes: Vec<AtomicU8>,
     common: Vec<u32>,
     /// The first ko state's number: the halves kept beside are in two
     /// lists, for the states before it and for the ko states.
@@ -282,8 +308,8 @@ const OTHER: u8 = 255;
 const RUN_SHIFT: u32 = 16;
 
 impl HalfTable {
-    fn get(&self, number: StateNumber) -> u32 {
-        let code = self.codes[number as usize].load(Ordering::Relaxed);
+    /// The half that `code`, state `number`'s byte, stands for.
+    fn get(&self, code: u8, number: StateNumber) -> u32 {
         if let Some(&half) = self.common.get(code as usize) {
             return half;
         }
@@ -474,179 +500,246 @@ pub(crate) fn visit_block<E: From<Fault>>(
     Ok(())
 }
 
-/// Reads `half` of every state's value into a byte a state.
+/// Reads `halves` of every state's value, a byte a state for each, in
+/// one sweep over the blocks.
 fn read_halves(
     table: &TableBytes<'_>,
     index: &StateIndex,
-    half: Half,
+    halves: &[Half],
     limit: usize,
     sweep: &Sweep<'_>,
-) -> Result<HalfTable, Fault> {
-    let (common, share) = common_halves(table, half, limit, sweep)?;
-    let mut encode = vec![OTHER; HALVES];
-    for (code, &h) in common.iter().enumerate() {
-        encode[h as usize] = code as u8;
-    }
+) -> Result<Held, Fault> {
+    let lanes = halves.len();
     let counts = index.counts();
     let states = counts.states;
     let ko_start = 2 * counts.positions;
-    // The sample's share, with a margin for the blocks it left out.
-    let expected = |states: u64| (states as f64 * share * 1.2) as u64 + 1024;
-    let mut plain = Others::with_room(ko_start, expected(ko_start));
-    let mut ko = Others::with_room(states - ko_start, expected(states - ko_start));
-    let codes: Vec<AtomicU8> = (0..states)
-        .into_par_iter()
-        .map(|_| AtomicU8::new(OTHER))
-        .collect();
+    let mut tables = Vec::with_capacity(lanes);
+    let mut encodes = Vec::with_capacity(lanes);
+    for &half in halves {
+        let (common, share) = common_halves(table, half, limit, sweep)?;
+        // Up to the largest common half: any half above it is `OTHER`.
+        let mut encode = vec![OTHER; common.iter().max().map_or(0, |&h| h as usize + 1)];
+        for (code, &h) in common.iter().enumerate() {
+            encode[h as usize] = code as u8;
+        }
+        encodes.push(encode);
+        // The sample's share, with a margin for the blocks it left out.
+        let expected = |states: u64| (states as f64 * share * 1.2) as u64 + 1024;
+        tables.push(HalfTable {
+            half,
+            common,
+            ko_start,
+            plain: Others::with_room(ko_start, expected(ko_start)),
+            ko: Others::with_room(states - ko_start, expected(states - ko_start)),
+        });
+    }
+    // Read at random places in the check: 2 MiB pages spare most of those
+    // reads a miss in the address-translation cache as well.
+    let bytes = states as usize * lanes;
+    let mut codes: Vec<AtomicU8> = Vec::with_capacity(bytes);
+    crate::common::huge_pages::advise(codes.spare_capacity_mut());
+    codes.resize_with(bytes, || AtomicU8::new(OTHER));
     for batch in batches(table) {
         // Within each list, a block's states follow the block before's.
-        let found: Vec<[Vec<(StateNumber, u32)>; 2]> = batch
+        type Found = Vec<[Vec<(StateNumber, u32)>; 2]>;
+        let found: Vec<Found> = batch
             .clone()
             .into_par_iter()
             .map(|b| {
-                let mut others = [Vec::new(), Vec::new()];
+                let mut others: Found = (0..lanes).map(|_| [Vec::new(), Vec::new()]).collect();
                 visit_block(table, index, b, |_, _, number, value| {
-                    let h = half.of(&value);
-                    let code = encode[h as usize];
-                    codes[number as usize].store(code, Ordering::Relaxed);
-                    if code == OTHER {
-                        others[(number >= ko_start) as usize].push((number, h));
+                    for (lane, half) in halves.iter().enumerate() {
+                        let h = half.of(&value);
+                        let code = encodes[lane].get(h as usize).copied().unwrap_or(OTHER);
+                        codes[number as usize * lanes + lane].store(code, Ordering::Relaxed);
+                        if code == OTHER {
+                            others[lane][(number >= ko_start) as usize].push((number, h));
+                        }
                     }
                     Ok::<(), Fault>(())
                 })?;
-                for list in &mut others {
+                for list in others.iter_mut().flatten() {
                     list.sort_unstable_by_key(|&(number, _)| number);
                 }
                 Ok(others)
             })
             .collect::<Result<_, Fault>>()?;
-        for [in_plain, in_ko] in found {
-            for (number, h) in in_plain {
-                plain.push(number, h);
-            }
-            for (number, h) in in_ko {
-                ko.push(number - ko_start, h);
+        for others in found {
+            for (table, [in_plain, in_ko]) in tables.iter_mut().zip(others) {
+                for (number, h) in in_plain {
+                    table.plain.push(number, h);
+                }
+                for (number, h) in in_ko {
+                    table.ko.push(number - ko_start, h);
+                }
             }
         }
         sweep.done(table, batch);
     }
-    plain.finish();
-    ko.finish();
-    Ok(HalfTable {
-        half,
-        codes,
-        common,
-        ko_start,
-        plain,
-        ko,
-    })
+    for table in &mut tables {
+        table.plain.finish();
+        table.ko.finish();
+    }
+    Ok(Held { codes, tables })
 }
 
-/// States checked together: their children's index lines, then their
+/// Positions checked together: their children's index lines, then their
 /// children's halves, are asked for before any is read, so that the reads
 /// from arrays far larger than the cache overlap.
-const GROUP: usize = 64;
+const GROUP: usize = 32;
 
 /// What a block's check works in, kept between blocks.
 #[derive(Default)]
 struct CheckScratch {
-    /// The block's states: number, state, stored value.
-    states: Vec<(StateNumber, State, Value)>,
-    /// The group's moves that end the game: (state in the group, margin).
-    ends: Vec<(usize, i32)>,
-    /// The group's children, their index lines asked for.
-    pending: Vec<(usize, State, Canonical)>,
+    /// The block's states: position code, slot, number, stored value.
+    states: Vec<(u64, u32, StateNumber, Value)>,
+    /// The group's positions: the plain state, and where its states are
+    /// in `states`.
+    positions: Vec<(State, std::ops::Range<usize>)>,
+    /// The group's children, their index lines asked for: the position in
+    /// the group, the point played (none for a pass), the child.
+    pending: Vec<(usize, Option<Point>, State, Canonical)>,
     /// The group's children's numbers, their halves asked for.
-    children: Vec<(usize, StateNumber)>,
+    children: Vec<(usize, Option<Point>, StateNumber)>,
+    /// One position's distinct children after a placement: number, value,
+    /// and the points whose placement reaches it.
+    distinct: Vec<(StateNumber, Value, PointSet)>,
 }
 
 /// Checks `checked` halves of the values of block `b`'s states against
 /// their children's halves in `held`. Returns the edges checked.
+///
+/// The states of a position share their children: a placement leads to the
+/// same state whether the state is plain, after a pass, or has a ko point
+/// (where only the placement on the ko point is missing), and a pass leads
+/// to the same state from all but the state after a pass, where it ends the
+/// game. So each position's placements are played, ranked and looked up
+/// once, and each of its states takes the children its moves reach.
 fn check_block(
     table: &TableBytes<'_>,
     index: &StateIndex,
     b: u32,
     checked: &[Half],
-    held: &[HalfTable],
+    held: &Held,
     scratch: &mut CheckScratch,
 ) -> Result<u64, Fault> {
     let board = index.board();
     let codec = index.codec();
     let CheckScratch {
         states,
-        ends,
+        positions,
         pending,
         children,
+        distinct,
     } = scratch;
     states.clear();
     visit_block(table, index, b, |code, slot, number, stored| {
-        states.push((number, index.state_at(code, slot), stored));
+        states.push((code, slot, number, stored));
         Ok::<(), Fault>(())
     })?;
+    let value_of = |number: StateNumber| held.value(number);
     let mut edges = 0;
-    for group in states.chunks(GROUP) {
-        ends.clear();
+    let mut next = 0;
+    while next < states.len() {
+        positions.clear();
         pending.clear();
         children.clear();
-        for (i, (_, state, _)) in group.iter().enumerate() {
-            for mv in state.legal_moves(board) {
-                match state.play(board, mv).expect("legal moves are legal") {
-                    Child::End { margin } => ends.push((i, margin)),
-                    Child::State(child) => {
-                        let canonical = codec.canonical(&child.position());
-                        index.prefetch(canonical.code);
-                        pending.push((i, child, canonical));
-                    }
+        // The next `GROUP` positions, each one's states together.
+        while next < states.len() && positions.len() < GROUP {
+            let code = states[next].0;
+            let first = next;
+            while next < states.len() && states[next].0 == code {
+                next += 1;
+            }
+            let plain = index.state_at(code, SLOT_PLAIN);
+            let i = positions.len();
+            for point in plain.position().empty_points(board).iter() {
+                if let Some(child) = plain.place(board, point) {
+                    let canonical = codec.canonical(&child.position());
+                    index.prefetch(canonical.code);
+                    pending.push((i, Some(point), child, canonical));
                 }
             }
+            if let Child::State(child) = plain.pass(board) {
+                let canonical = codec.canonical(&child.position());
+                index.prefetch(canonical.code);
+                pending.push((i, None, child, canonical));
+            }
+            positions.push((plain, first..next));
         }
-        for (i, child, canonical) in pending.iter() {
+        for &(i, point, ref child, canonical) in pending.iter() {
             let number = index
-                .rank_canonical(child, *canonical)
+                .rank_canonical(child, canonical)
                 .expect("children of legal states are legal");
-            for table in held {
-                prefetch_element(&table.codes, number as usize);
-            }
-            children.push((*i, number));
+            held.prefetch(number);
+            children.push((i, point, number));
         }
-        let (mut at_end, mut at_child) = (0, 0);
-        for (i, &(number, ref state, stored)) in group.iter().enumerate() {
-            let first_end = at_end;
-            while at_end < ends.len() && ends[at_end].0 == i {
-                at_end += 1;
-            }
+        let mut at_child = 0;
+        for (i, (plain, range)) in positions.iter().enumerate() {
             let first_child = at_child;
             while at_child < children.len() && children[at_child].0 == i {
                 at_child += 1;
             }
             let mine = &mut children[first_child..at_child];
-            // Symmetric moves may reach one canonical child: count it once.
-            mine.sort_unstable_by_key(|&(_, n)| n);
-            let mut previous = None;
-            let values = mine
-                .iter()
-                .filter(|&&(_, n)| previous.replace(n) != Some(n))
-                .map(|&(_, n)| {
-                    let mut value = Value::default();
-                    for table in held {
-                        table.half.set(&mut value, table.get(n));
+            // The pass is pushed last; symmetric placements may reach one
+            // canonical child: it is counted once.
+            let (passed_to, placed) = match mine.split_last_mut() {
+                Some((&mut (_, None, number), placed)) => (value_of(number), placed),
+                _ => unreachable!("a plain state's pass leads to a state"),
+            };
+            placed.sort_unstable_by_key(|&(_, _, n)| n);
+            distinct.clear();
+            for &(_, point, number) in placed.iter() {
+                let point = PointSet::single(point.expect("placements name their point"));
+                match distinct.last_mut() {
+                    Some((last, _, points)) if *last == number => *points |= point,
+                    _ => distinct.push((number, value_of(number), point)),
+                }
+            }
+            let ko_points = (range.len() > SLOT_FIRST_KO as usize)
+                .then(|| index.canonical_ko_points(&plain.position()));
+            for &(code, slot, number, stored) in &states[range.clone()] {
+                let placements = distinct.iter();
+                let (expected, counted) = match slot {
+                    SLOT_PLAIN => minimax(
+                        &[],
+                        placements
+                            .map(|&(_, value, _)| value)
+                            .chain(std::iter::once(passed_to)),
+                    ),
+                    SLOT_PASSED => minimax(
+                        &[plain.position().area_score(board)],
+                        placements.map(|&(_, value, _)| value),
+                    ),
+                    _ => {
+                        let ko = ko_points
+                            .and_then(|points| points.iter().nth((slot - SLOT_FIRST_KO) as usize))
+                            .expect("slot within the position's ko states");
+                        // Every child but one only the ko point's
+                        // placement reaches.
+                        let ko = PointSet::single(ko);
+                        minimax(
+                            &[],
+                            placements
+                                .filter(|&&(_, _, points)| !(points - ko).is_empty())
+                                .map(|&(_, value, _)| value)
+                                .chain(std::iter::once(passed_to)),
+                        )
                     }
-                    value
-                });
-            let margins: Vec<i32> = ends[first_end..at_end].iter().map(|&(_, m)| m).collect();
-            let (expected, counted) = minimax(&margins, values);
-            edges += counted;
-            for &half in checked {
-                if half.of(&stored) != half.of(&expected) {
-                    return Err(Fault::Inconsistent(
-                        Mismatch {
-                            number,
-                            state: *state,
-                            stored: half.only(&stored),
-                            expected: half.only(&expected),
-                        }
-                        .to_string(),
-                    ));
+                };
+                edges += counted;
+                for &half in checked {
+                    if half.of(&stored) != half.of(&expected) {
+                        return Err(Fault::Inconsistent(
+                            Mismatch {
+                                number,
+                                state: index.state_at(code, slot),
+                                stored: half.only(&stored),
+                                expected: half.only(&expected),
+                            }
+                            .to_string(),
+                        ));
+                    }
                 }
             }
         }
@@ -660,7 +753,7 @@ fn check_halves(
     table: &TableBytes<'_>,
     index: &StateIndex,
     checked: &[Half],
-    held: &[HalfTable],
+    held: &Held,
     sweep: &Sweep<'_>,
 ) -> Result<u64, Fault> {
     let mut edges = 0;
@@ -766,14 +859,11 @@ pub fn verify_with(
             1 => what.to_string(),
             n => format!("pass {} of {n}: {what}", pass + 1),
         };
-        let mut held = Vec::new();
-        for half in checked {
-            observer.step_started(
-                &named(&format!("read {}", half.of_children().name())),
-                blocks,
-            );
-            let table =
-                read_halves(&table, &index, half.of_children(), limit, &sweep).map_err(corrupt)?;
+        let halves: Vec<Half> = checked.iter().map(|half| half.of_children()).collect();
+        let names: Vec<&str> = halves.iter().map(|h| h.name()).collect();
+        observer.step_started(&named(&format!("read {}", names.join(", "))), blocks);
+        let held = read_halves(&table, &index, &halves, limit, &sweep).map_err(corrupt)?;
+        for table in &held.tables {
             log::debug!(
                 "{board}: {} of {} states' {} outside the {} most common",
                 table.others(),
@@ -781,7 +871,6 @@ pub fn verify_with(
                 table.half.name(),
                 table.common.len(),
             );
-            held.push(table);
         }
         let names: Vec<&str> = checked.iter().map(|h| h.name()).collect();
         observer.step_started(&named(&format!("check {}", names.join(", "))), blocks);

@@ -291,7 +291,7 @@ fn the_verifier_releases_every_byte_of_the_blocks_it_read() {
         })
         .unwrap();
         let steps = steps.0.into_inner().unwrap();
-        let sweeps = if passes == 1 { 3 } else { 4 };
+        let sweeps = if passes == 1 { 2 } else { 4 };
         assert_eq!(steps.len(), 1 + sweeps, "{setting}: {steps:?}");
         for (step, total, done) in &steps[1..] {
             assert_eq!(*total, table.header().blocks as u64, "{setting}: {step}");

@@ -102,10 +102,9 @@ fn the_rule_sets_rows_agree_with_analyze_position() {
 }
 
 /// With `--tables DIR` holding the piece's table (`smallgo build
-/// RxC-KIND`), `analyze piece` reads it instead of solving in memory, and
-/// every class gets the same line from either; Bouzy's evaluation, which
-/// no table holds, is still solved; a piece past the solve's size with no
-/// table is refused with the command that builds one.
+/// RxC-KIND`), `analyze piece` reads it instead of solving in memory, read
+/// whole or, past `--memory`, probed, and every class gets the same line
+/// from each; Bouzy's evaluation, which no table holds, is still solved.
 #[test]
 fn analyze_piece_reads_the_pieces_table() {
     let folder = tempfile::tempdir().unwrap();
@@ -122,10 +121,16 @@ fn analyze_piece_reads_the_pieces_table() {
     };
     let memory = analyze(&[]);
     let table = analyze(&["--tables", tables]);
+    let probed = analyze(&["--tables", tables, "--memory", "1K"]);
     assert_eq!(memory[0]["source"], "solved in memory");
     let source = table[0]["source"].as_str().unwrap();
     assert!(
-        source.starts_with("table ") && source.contains(tables),
+        source.starts_with("table ") && source.contains(tables) && source.ends_with(", read whole"),
+        "{source}"
+    );
+    let source = probed[0]["source"].as_str().unwrap();
+    assert!(
+        source.starts_with("table ") && !source.contains("whole"),
         "{source}"
     );
     assert_eq!(memory[0]["classes"], table[0]["classes"]);
@@ -134,19 +139,53 @@ fn analyze_piece_reads_the_pieces_table() {
         memory[0]["classes"].as_u64().unwrap() + 1
     );
     assert_eq!(memory[1..], table[1..]);
+    assert_eq!(memory[1..], probed[1..]);
 
     let bouzy = analyze(&["--tables", tables, "--scoring", "bouzy", "--empty"]);
     assert_eq!(bouzy[0]["source"], "solved in memory");
+}
 
-    let refused = smallgo(&["analyze", "piece", "4x4-corner", "--tables", tables]);
-    assert_eq!(refused.status.code(), Some(1));
+/// A piece past the 12 points solved in memory is solved over the state
+/// index, under either scoring, and under area scoring gives what its
+/// table gives; past `--memory` it is refused, with the figures and the
+/// command that builds its table.
+#[test]
+fn analyze_piece_solves_a_larger_piece_over_the_index() {
+    let folder = tempfile::tempdir().unwrap();
+    let tables = folder.path().to_str().unwrap();
+    let piece = "2x7-edge";
+    let analyze = |extra: &[&str]| {
+        let mut arguments = vec!["analyze", "piece", piece, "--json", "--empty"];
+        arguments.extend_from_slice(extra);
+        let output = smallgo(&arguments);
+        assert!(output.status.success(), "{}", output.stderr);
+        objects(&output.stdout)
+    };
+    let indexed = analyze(&["--tables", tables]);
+    let source = indexed[0]["source"].as_str().unwrap();
     assert!(
-        refused
-            .stderr
-            .contains("smallgo build 4x4-corner --tables DIR"),
-        "{}",
-        refused.stderr
+        source.starts_with("solved over the state index"),
+        "{source}"
     );
+    let build = smallgo(&["build", piece, "--tables", tables]);
+    assert!(build.status.success(), "{}", build.stderr);
+    let table = analyze(&["--tables", tables]);
+    assert!(table[0]["source"].as_str().unwrap().starts_with("table "));
+    assert_eq!(indexed[1..], table[1..]);
+    assert_eq!(indexed.len(), 2);
+
+    let bouzy = analyze(&["--scoring", "bouzy"]);
+    let source = bouzy[0]["source"].as_str().unwrap();
+    assert!(
+        source.starts_with("solved over the state index"),
+        "{source}"
+    );
+
+    let refused = smallgo(&["analyze", "piece", "4x4-corner", "--memory", "64M"]);
+    assert_eq!(refused.status.code(), Some(1));
+    for words in ["--memory", "smallgo build 4x4-corner --tables DIR"] {
+        assert!(refused.stderr.contains(words), "{}", refused.stderr);
+    }
     assert!(refused.stdout.is_empty(), "{}", refused.stdout);
 }
 

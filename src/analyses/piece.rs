@@ -18,9 +18,14 @@
 //!
 //! The pairs are read from any source of margins (`PieceMargins`): this
 //! solve, or a board's values as the tables give them (`TableMargins`,
-//! area scoring only), which is how pieces past the solve's size are read.
+//! area scoring only), or margins held per state over the tables'
+//! numbering of the states (`indexed`: a piece past this solve's size
+//! solved there with either scoring, in a few bytes a state, or a table's
+//! values read whole in one walk).
 //! The classes are enumerated one at a time (`for_each_class`), so that a
 //! large piece's are written as they come without being listed first.
+
+mod indexed;
 
 use std::collections::HashMap;
 
@@ -30,6 +35,8 @@ use crate::rules::position::Position;
 use crate::rules::state::{Child, State};
 use crate::symmetry::symmetries;
 use crate::table::values::Values;
+
+pub use indexed::{load_table, solve_indexed, IndexedMargins};
 
 /// The most points a piece solved here may have: its states are listed
 /// one by one in memory.

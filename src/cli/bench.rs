@@ -32,7 +32,7 @@ use super::EXIT_FAILURE;
 use crate::build::BuildOptions;
 use crate::common::units::human_bytes;
 use crate::problem::baseline::Baseline;
-use crate::problem::search::{Options, Repetitions, Search, SearchLimits};
+use crate::problem::search::{Options, Order, Repetitions, Search, SearchLimits};
 use crate::problem::solve::{Limits, Solution, Status, TooLarge};
 use crate::problem::{KoAssumption, Problem};
 use crate::rules::board::Board;
@@ -582,14 +582,17 @@ fn status_word(status: Status) -> String {
 /// take it about 100 s and 4 GiB).
 const FULL_MAX_EMPTY: usize = 16;
 
-/// The proof searches of `bench problems`: the default, then
-/// (`--compare`) the earlier treatment of repetitions.
+/// The proof searches of `bench problems`: the default (proof numbers,
+/// with the closure), then (`--compare`) the earlier treatment of
+/// repetitions.
 const SEARCHES: [Options; 2] = [
     Options {
         repetitions: Repetitions::Closure,
+        order: Order::ProofNumbers,
     },
     Options {
         repetitions: Repetitions::OnPath,
+        order: Order::DepthFirst,
     },
 ];
 

@@ -7,10 +7,14 @@
 //!
 //! Under area scoring the values are read from the piece's table when one
 //! is found where `analyze position` looks (`--tables DIR`, then the
-//! built-in tables): the table of `smallgo build RxC-KIND`. Without one, a
-//! piece of at most 12 points is solved in memory; a larger one is refused
-//! with what to build. Bouzy's evaluation has no tables (they are built
-//! with area scoring): it is solved in memory, up to 12 points.
+//! built-in tables): the table of `smallgo build RxC-KIND`, read whole in
+//! one walk of its blocks when every class is asked for and its states fit
+//! `--memory` (two bytes a state), else probed state by state. Without a
+//! table, or under Bouzy's evaluation (the tables hold area scoring's
+//! values only), a piece of at most 12 points is solved in memory, a
+//! larger one over the tables' numbering of its states
+//! (`analyses::piece::solve_indexed`) within `--memory`, else refused with
+//! the figures.
 //!
 //! Each line is written as soon as it is made, the classes enumerated one
 //! at a time (`for_each_class`), so that a large piece's lines stream;
@@ -25,8 +29,8 @@ use clap::{Args, ValueEnum};
 use super::json::{self, Json};
 use super::{existing_folder, looked_in, output_failed, parse_board, EXIT_FAILURE};
 use crate::analyses::piece::{
-    diagram, for_each_class, piece_value, solve, PieceMargins, PieceValue, Range, Scoring,
-    TableMargins, MAX_PIECE_POINTS,
+    diagram, for_each_class, load_table, piece_value, solve, solve_indexed, IndexedMargins,
+    PieceMargins, PieceValue, Range, Scoring, TableMargins, MAX_PIECE_POINTS,
 };
 use crate::rules::board::{Board, PointSet};
 use crate::rules::moves::Move;
@@ -46,7 +50,7 @@ pub enum ScoringName {
 #[derive(Args, Debug)]
 pub struct PieceArguments {
     /// The piece: RxC-open, RxC-edge, RxC-corner or RxC-closed (RxC), or
-    /// any board of at most 12 points.
+    /// any board.
     #[arg(value_name = "RxC-KIND", value_parser = parse_board)]
     board: Board,
 
@@ -67,14 +71,25 @@ pub struct PieceArguments {
     /// solving it (area scoring).
     #[arg(long, value_name = "DIR")]
     tables: Option<PathBuf>,
+
+    /// Use at most this much memory (for example 8G or 512M) to solve a
+    /// piece past 12 points or to read a table whole: a solve that needs
+    /// more is refused, a table is then probed state by state. By default,
+    /// the memory available.
+    #[arg(long, value_name = "SIZE", value_parser = crate::common::units::parse_size)]
+    memory: Option<u64>,
 }
 
 /// Where a piece's values come from.
 enum Source {
     /// Its table, read through the prober.
     Table(Box<Table>),
+    /// Its table's values, read whole.
+    Loaded(IndexedMargins, String),
     /// Solved here, in memory.
     Memory(crate::analyses::piece::Solved),
+    /// Solved here over the numbering of its states, with its figures.
+    Indexed(IndexedMargins, String),
 }
 
 impl Source {
@@ -82,42 +97,59 @@ impl Source {
     fn description(&self) -> String {
         match self {
             Source::Table(table) => format!("table {}", table.origin()),
+            Source::Loaded(_, origin) => format!("table {origin}, read whole"),
             Source::Memory(_) => "solved in memory".to_string(),
+            Source::Indexed(_, figures) => format!("solved over the state index ({figures})"),
         }
     }
 }
 
-/// The piece's table under area scoring, if one is found; else its solve
-/// in memory, if it is small enough; else why neither.
+/// The piece's table under area scoring, if one is found (read whole when
+/// every class is asked for and it fits); else its solve in memory, if it
+/// is small enough; else its solve over the index, if it fits; else why
+/// not.
 fn source(arguments: &PieceArguments, scoring: Scoring) -> Result<Source, String> {
     let board = arguments.board;
     let name = board.piece_name();
     if let Some(folder) = &arguments.tables {
         existing_folder(folder)?;
     }
+    let memory = arguments
+        .memory
+        .or_else(crate::common::host::available_memory)
+        .unwrap_or(u64::MAX);
     if scoring == Scoring::Area {
         let library = Tablebase::with_sources(arguments.tables.as_deref(), false);
         if let Some(table) = library.table(board) {
+            if !arguments.empty {
+                if let Some(loaded) = load_table(&table, memory)? {
+                    return Ok(Source::Loaded(loaded, table.origin().to_string()));
+                }
+            }
             return Ok(Source::Table(Box::new(table)));
         }
     }
     if board.points() <= MAX_PIECE_POINTS {
         return solve(board, scoring).map(Source::Memory);
     }
-    Err(match scoring {
-        Scoring::Area => format!(
-            "no table of {name} (board {board}) {}, and its {} points are past the {MAX_PIECE_POINTS} \
-             solved in memory: build it with `smallgo build {name} --tables DIR`, then give \
-             --tables DIR",
+    match solve_indexed(board, scoring, memory) {
+        Ok((margins, figures)) => Ok(Source::Indexed(
+            margins,
+            format!(
+                "{} states, {} edges, {} MiB, {:.1} s",
+                figures.states,
+                figures.edges,
+                figures.bytes.div_ceil(1 << 20),
+                figures.seconds
+            ),
+        )),
+        Err(error) if scoring == Scoring::Area => Err(format!(
+            "{error}; no table of {name} (board {board}) {}: build one with `smallgo build \
+             {name} --tables DIR`, then give --tables DIR",
             looked_in(arguments.tables.as_deref()),
-            board.points()
-        ),
-        Scoring::Bouzy => format!(
-            "{name} has {} points: Bouzy's evaluation is solved in memory up to \
-             {MAX_PIECE_POINTS} points, and the tables hold area scoring's values only",
-            board.points()
-        ),
-    })
+        )),
+        Err(error) => Err(error),
+    }
 }
 
 fn moves_text(board: &Board, moves: &[Move]) -> String {
@@ -175,6 +207,7 @@ fn report(arguments: &PieceArguments) -> Result<(), Result<String, std::io::Erro
             &table_margins
         }
         Source::Memory(solved) => solved,
+        Source::Loaded(margins, _) | Source::Indexed(margins, _) => margins,
     };
     let classes = if arguments.empty {
         1

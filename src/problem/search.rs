@@ -43,6 +43,21 @@
 //!   current path; at the root every result is true. It searches the same
 //!   losses again from every path that does not hold `R`.
 //!
+//! Order (`Order`, with `Repetitions::Closure`): by default the first
+//! round is a depth-first proof-number search (`mid`, df-pn): it always
+//! works on the state that looks cheapest to prove or disprove, by proof
+//! and disproof numbers kept in the table, and stores wins, losses and
+//! provisional losses as the depth-first search does (a repetition of a
+//! state on the path has the numbers of a loss). On cycles of states off
+//! the path the numbers can grow by one a visit without end, so a state
+//! left unsolved `MAX_VISITS` times is then searched depth first
+//! (`prove_closure`), which solves it. A df-pn round may leave states of
+//! its path unsolved, and the provisional losses that rested on them
+//! fall out of the closure; the rounds after a closure are therefore
+//! depth first, each of which solves every state it enters, so that the
+//! rounds end as above. `Order::DepthFirst` searches depth first from the
+//! start.
+//!
 //! Pruning: the attacker never passes (after his pass the defender passes
 //! and the game ends, or his pass is the second and ends it: either way
 //! the defender wins); a state where a target is unconditionally alive
@@ -107,10 +122,24 @@ pub(crate) enum Repetitions {
     OnPath,
 }
 
+/// In what order a search (`Repetitions::Closure`) takes the states.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum Order {
+    /// Depth-first proof-number search (df-pn): always the state that
+    /// looks cheapest to prove or disprove, by proof and disproof numbers
+    /// kept in the table (8 bytes more a slot).
+    #[default]
+    ProofNumbers,
+    /// Depth first, each state's moves in turn until one decides it.
+    DepthFirst,
+}
+
 /// How a search works (its limits apart).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Options {
     pub(crate) repetitions: Repetitions,
+    /// Used with `Repetitions::Closure` only.
+    pub(crate) order: Order,
 }
 
 /// A search that stopped, or a problem it does not take on.
@@ -159,7 +188,8 @@ impl std::error::Error for SearchTooLarge {}
 /// An entry of the table: the best move (bits 0 to 7: a point, `PASS`, or
 /// `NO_MOVE`), whether the attacker wins (bit 8) or not (bit 9), and
 /// bounds of the distance: at least bits 16 to 31, at most bits 32 to 47
-/// (`UNKNOWN`: none); bit 10: a provisional loss.
+/// (`UNKNOWN`: none); bit 10: a provisional loss; bits 48 to 63: the
+/// proof-number search's visits (`visits`).
 type Entry = u64;
 
 const NO_MOVE: u8 = 0xfe;
@@ -200,6 +230,21 @@ fn with_upper(entry: Entry, d: u32) -> Entry {
     }
 }
 
+/// The times the proof-number search left a state unsolved (bits 48 to
+/// 63 of its entry).
+fn visits(entry: Entry) -> u64 {
+    entry >> 48
+}
+fn with_visits(entry: Entry, visits: u64) -> Entry {
+    (entry & !(0xffff << 48)) | visits.min(0xffff) << 48
+}
+
+/// The times the proof-number search may leave a state unsolved; the
+/// next time, it is searched depth first (`prove_closure`), which solves
+/// it. On cycles of states off the path, proof and disproof numbers can
+/// grow by one at each visit without end.
+const MAX_VISITS: u64 = 32;
+
 /// The key of an empty slot: the packed key of a capture state, which is
 /// never stored.
 const FREE: u128 = 0;
@@ -209,24 +254,36 @@ const FREE: u128 = 0;
 struct Table {
     keys: Vec<u128>,
     values: Vec<Entry>,
+    /// The proof number (low half) and disproof number (high half) of a
+    /// state not yet solved (0: none stored), for `Order::ProofNumbers`.
+    numbers: Vec<u64>,
+    with_numbers: bool,
     len: usize,
     shift: u32,
     peak_bytes: usize,
 }
 
 impl Table {
-    fn with_slots(slots: usize) -> Table {
-        Table {
+    fn with_slots(slots: usize, with_numbers: bool) -> Table {
+        let mut table = Table {
             keys: vec![FREE; slots],
             values: vec![0; slots],
+            numbers: if with_numbers {
+                vec![0; slots]
+            } else {
+                Vec::new()
+            },
+            with_numbers,
             len: 0,
             shift: 64 - slots.trailing_zeros(),
-            peak_bytes: slots * 24,
-        }
+            peak_bytes: 0,
+        };
+        table.peak_bytes = table.bytes();
+        table
     }
 
     fn bytes(&self) -> usize {
-        self.keys.len() * 24
+        self.keys.len() * if self.with_numbers { 32 } else { 24 }
     }
 
     #[inline]
@@ -253,19 +310,38 @@ impl Table {
         }
     }
 
-    /// Stores `value` for `key`; false if the table is full and may not
-    /// grow within `limit` bytes.
+    /// The entry of `key` and its proof and disproof numbers (0: none).
+    #[inline]
+    fn get_with_numbers(&self, key: u128) -> (Entry, u64) {
+        match self.slot(key) {
+            (slot, true) => (self.values[slot], self.numbers[slot]),
+            _ => (EMPTY_ENTRY, 0),
+        }
+    }
+
+    /// Stores `value` for `key` (and no numbers); false if the table is
+    /// full and may not grow within `limit` bytes.
     fn set(&mut self, key: u128, value: Entry, limit: usize) -> bool {
+        self.set_with_numbers(key, value, 0, limit)
+    }
+
+    /// Stores `value` and `numbers` (if the table holds numbers) for
+    /// `key`; false if the table is full and may not grow within `limit`
+    /// bytes.
+    fn set_with_numbers(&mut self, key: u128, value: Entry, numbers: u64, limit: usize) -> bool {
         let (slot, found) = self.slot(key);
         if found {
             self.values[slot] = value;
+            if self.with_numbers {
+                self.numbers[slot] = numbers;
+            }
             return true;
         }
         let slots = self.keys.len();
         if (self.len + 1) * 4 > slots * 3 {
             if self.bytes() * 3 <= limit {
                 self.grow();
-                return self.set(key, value, limit);
+                return self.set_with_numbers(key, value, numbers, limit);
             }
             if (self.len + 1) * 16 > slots * 15 {
                 return false;
@@ -273,18 +349,24 @@ impl Table {
         }
         self.keys[slot] = key;
         self.values[slot] = value;
+        if self.with_numbers {
+            self.numbers[slot] = numbers;
+        }
         self.len += 1;
         true
     }
 
     fn grow(&mut self) {
-        let mut grown = Table::with_slots(self.keys.len() * 2);
+        let mut grown = Table::with_slots(self.keys.len() * 2, self.with_numbers);
         grown.peak_bytes = self.peak_bytes.max(self.bytes() + grown.bytes());
         for (i, &key) in self.keys.iter().enumerate() {
             if key != FREE {
                 let (slot, _) = grown.slot(key);
                 grown.keys[slot] = key;
                 grown.values[slot] = self.values[i];
+                if self.with_numbers {
+                    grown.numbers[slot] = self.numbers[i];
+                }
             }
         }
         grown.len = self.len;
@@ -315,6 +397,19 @@ impl Hasher for KeyHasher {
 /// repetition of the path's state at ply `i` at the earliest.
 const CERTAIN: u32 = u32::MAX;
 
+/// The proof or disproof number of a state proved the other way.
+const INFINITE: u64 = 1 << 31;
+
+/// A sum of proof or disproof numbers, at most `INFINITE - 1` unless one
+/// of them is `INFINITE`.
+fn add(a: u64, b: u64) -> u64 {
+    if a >= INFINITE || b >= INFINITE {
+        INFINITE
+    } else {
+        (a + b).min(INFINITE - 1)
+    }
+}
+
 /// The history index of a move: its point, or 64 for the pass.
 fn history_index(mv: u8) -> usize {
     if mv == PASS {
@@ -335,6 +430,7 @@ pub(crate) struct Search {
     limits: SearchLimits,
     path: Vec<u128>,
     buffers: Vec<Vec<(u8, Option<StateKey>)>>,
+    packed_buffers: Vec<Vec<u128>>,
     killers: Vec<[u8; 2]>,
     history: [[u32; 65]; 2],
     nodes: u64,
@@ -392,10 +488,14 @@ impl Search {
             codec,
             adjacency: Adjacency::new(&board),
             neighbours,
-            table: Table::with_slots(1 << 10),
+            table: Table::with_slots(
+                1 << 10,
+                options.repetitions == Repetitions::Closure && options.order == Order::ProofNumbers,
+            ),
             limits,
             path: Vec::new(),
             buffers: Vec::new(),
+            packed_buffers: Vec::new(),
             killers: Vec::new(),
             history: [[0; 65]; 2],
             nodes: 0,
@@ -759,11 +859,29 @@ impl Search {
     /// provisional losses, their closure, and the search again while the
     /// start is not proved.
     fn wins_closure(&mut self, key: &StateKey, packed: u128) -> bool {
+        let mut order = self.options.order;
         loop {
             self.path.clear();
             self.on_path.clear();
             self.rounds += 1;
-            let (won, rests) = self.prove_closure(key, packed);
+            let (won, rests) = match order {
+                Order::DepthFirst => self.prove_closure(key, packed),
+                Order::ProofNumbers => {
+                    let (pn, _) = self.mid(key, packed, INFINITE, INFINITE);
+                    let rests = if pn == 0 || self.table.get(packed) & LOST != 0 {
+                        CERTAIN
+                    } else {
+                        0
+                    };
+                    (pn == 0, rests)
+                }
+            };
+            // After a closure, depth first: a proof-number round may leave
+            // a state of its path unsolved, and the provisional losses
+            // that rested on it out of every closure; a depth-first round
+            // solves each state it enters, so each round that leaves the
+            // start out has stored a new win, and the rounds end.
+            order = Order::DepthFirst;
             if self.stopped.is_some() {
                 return false;
             }
@@ -861,6 +979,191 @@ impl Search {
         } else {
             self.store(packed, with_best(entry | PROVISIONAL, best));
             (false, rests)
+        }
+    }
+
+    /// The proof and disproof numbers of a child (`None`: the game ends),
+    /// and what a loss rests on (as `prove_closure` returns it).
+    #[inline]
+    fn look(&self, child: Option<&StateKey>, packed: u128) -> (u64, u64, u32) {
+        let Some(child) = child else {
+            return (INFINITE, 0, CERTAIN);
+        };
+        if child.is_capture() {
+            return (0, INFINITE, CERTAIN);
+        }
+        let (entry, numbers) = self.table.get_with_numbers(packed);
+        if entry & WON != 0 {
+            return (0, INFINITE, CERTAIN);
+        }
+        if entry & LOST != 0 {
+            return (INFINITE, 0, CERTAIN);
+        }
+        if entry & PROVISIONAL != 0 {
+            return (INFINITE, 0, 0);
+        }
+        if let Some(&ply) = self.on_path.get(&packed) {
+            return (INFINITE, 0, ply + 1);
+        }
+        if numbers == 0 {
+            return (1, 1, CERTAIN);
+        }
+        (numbers & 0xffff_ffff, numbers >> 32, CERTAIN)
+    }
+
+    /// Depth-first proof-number search of `key` (packed as `packed`) on
+    /// the current path, until it is solved or its proof number reaches
+    /// `th_pn` or its disproof number `th_dn`: its numbers then (0 and
+    /// `INFINITE`: won; `INFINITE` and 0: lost, stored as a loss or a
+    /// provisional loss as by `prove_closure`). A repetition of a state on
+    /// the path has the numbers of a loss.
+    fn mid(&mut self, key: &StateKey, packed: u128, th_pn: u64, th_dn: u64) -> (u64, u64) {
+        let (pn, dn, _) = self.look(Some(key), packed);
+        if pn == 0 || dn == 0 {
+            return (pn, dn);
+        }
+        let entry = self.table.get(packed);
+        if visits(entry) >= MAX_VISITS {
+            return match self.prove_closure(key, packed) {
+                (true, _) => (0, INFINITE),
+                (false, _) => (INFINITE, 0),
+            };
+        }
+        if !self.expand() {
+            return (INFINITE, 0);
+        }
+        if unconditionally_alive(&self.adjacency, key.defender, key.attacker) & key.targets != 0 {
+            self.store(packed, with_lower(entry | LOST, u32::MAX));
+            return (INFINITE, 0);
+        }
+        let ply = self.path.len();
+        let children = self.ordered(key, best_of(entry), ply);
+        while self.packed_buffers.len() <= ply {
+            self.packed_buffers.push(Vec::new());
+        }
+        let mut packed_children = std::mem::take(&mut self.packed_buffers[ply]);
+        packed_children.clear();
+        packed_children.extend(
+            children
+                .iter()
+                .map(|(_, child)| child.as_ref().map_or(FREE, |c| self.codec.pack(c))),
+        );
+        self.path.push(packed);
+        self.on_path.insert(packed, ply as u32);
+        let attacker = key.attacker_to_move;
+        let (mut pn, mut dn);
+        let mut best;
+        loop {
+            // The attacker's state is proved by one child, disproved by
+            // all; the defender's the other way round.
+            pn = if attacker { INFINITE } else { 0 };
+            dn = if attacker { 0 } else { INFINITE };
+            best = usize::MAX;
+            let mut second = INFINITE;
+            let mut best_other = 0;
+            for (i, (_, child)) in children.iter().enumerate() {
+                let (cpn, cdn, _) = self.look(child.as_ref(), packed_children[i]);
+                let (mine, other) = if attacker { (cpn, cdn) } else { (cdn, cpn) };
+                let (low, sum) = if attacker {
+                    (&mut pn, &mut dn)
+                } else {
+                    (&mut dn, &mut pn)
+                };
+                if mine < *low {
+                    second = *low;
+                    *low = mine;
+                    best = i;
+                    best_other = other;
+                } else if mine < second {
+                    second = mine;
+                }
+                *sum = add(*sum, other);
+            }
+            if pn == 0 || dn == 0 || pn >= th_pn || dn >= th_dn {
+                break;
+            }
+            let (child_pn, child_dn) = if attacker {
+                (th_pn.min(second + 1), add(th_dn - dn, best_other))
+            } else {
+                (add(th_pn - pn, best_other), th_dn.min(second + 1))
+            };
+            let child = children[best].1.expect("a child with numbers is a state");
+            self.mid(&child, packed_children[best], child_pn, child_dn);
+            if self.stopped.is_some() {
+                break;
+            }
+        }
+        self.path.pop();
+        self.on_path.remove(&packed);
+        if self.stopped.is_some() {
+            self.buffers[ply] = children;
+            self.packed_buffers[ply] = packed_children;
+            return (INFINITE, 0);
+        }
+        if pn == 0 {
+            // The attacker's winning move; the defender's state is won
+            // through all its children, with no move of its own.
+            let best_move = if attacker { children[best].0 } else { NO_MOVE };
+            if attacker {
+                self.cut(attacker, best_move, ply);
+            }
+            self.store(packed, with_best(entry | WON, best_move));
+        } else if dn == 0 {
+            // What the loss rests on: all the attacker's children, or the
+            // defender's lost child that rests on least.
+            let mut rests = CERTAIN;
+            let mut best_move = NO_MOVE;
+            if attacker {
+                for (i, (_, child)) in children.iter().enumerate() {
+                    rests = rests.min(self.look(child.as_ref(), packed_children[i]).2);
+                }
+            } else {
+                let mut chosen: Option<(u32, usize)> = None;
+                for (i, (_, child)) in children.iter().enumerate() {
+                    let (_, cdn, child_rests) = self.look(child.as_ref(), packed_children[i]);
+                    if cdn == 0 && chosen.is_none_or(|(r, _)| child_rests > r) {
+                        chosen = Some((child_rests, i));
+                    }
+                }
+                let (child_rests, i) = chosen.expect("a lost child");
+                rests = child_rests;
+                best_move = children[i].0;
+                self.cut(attacker, best_move, ply);
+            }
+            if rests > ply as u32 {
+                self.store(
+                    packed,
+                    with_best(with_lower(entry | LOST, u32::MAX), best_move),
+                );
+            } else {
+                self.store(packed, with_best(entry | PROVISIONAL, best_move));
+            }
+        } else {
+            let best_move = if best == usize::MAX {
+                NO_MOVE
+            } else {
+                children[best].0
+            };
+            let entry = with_visits(with_best(entry, best_move), visits(entry) + 1);
+            self.store_numbers(packed, entry, pn | dn << 32);
+        }
+        self.buffers[ply] = children;
+        self.packed_buffers[ply] = packed_children;
+        (pn, dn)
+    }
+
+    fn store_numbers(&mut self, packed: u128, entry: Entry, numbers: u64) {
+        if self.stopped.is_some() {
+            return;
+        }
+        let limit = usize::try_from(self.limits.max_bytes).unwrap_or(usize::MAX);
+        if !self.table.set_with_numbers(packed, entry, numbers, limit) {
+            self.stopped = Some(SearchTooLarge::Memory {
+                nodes: self.nodes,
+                entries: self.table.len as u64,
+                bytes: self.table.peak_bytes as u64,
+                limit: self.limits.max_bytes,
+            });
         }
     }
 

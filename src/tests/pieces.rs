@@ -8,12 +8,15 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::analyses::count::{classes, count_board, Classes};
-use crate::analyses::piece::{for_each_class, piece_value, solve, Scoring};
+use crate::analyses::piece::{
+    for_each_class, load_table, piece_value, solve, solve_indexed, PieceMargins, Scoring,
+};
 use crate::index::code::Codec;
 use crate::rules::board::{Board, PieceKind, Point, PointSet};
 use crate::rules::position::Position;
 use crate::rules::state::{Child, State};
 use crate::symmetry::symmetries;
+use crate::table::Table;
 
 /// A point's place in the piece: row and column from the lower left, from 0
 /// (the grid's row and column less the open side below and to the left).
@@ -379,5 +382,173 @@ fn piece_values_match_the_tables_solver_on_every_3x3_piece() {
             }
         }
         assert!(seen.len() > 1000, "{}", board.piece_name());
+    }
+}
+
+#[test]
+fn the_indexed_solve_matches_the_solve_in_memory_on_every_state() {
+    let mut boards: Vec<Board> = PieceKind::ALL
+        .iter()
+        .map(|&kind| Board::piece(3, 3, kind).unwrap())
+        .collect();
+    boards.push(Board::piece(2, 2, PieceKind::Closed).unwrap());
+    boards.push(Board::piece(2, 3, PieceKind::Corner).unwrap());
+    for board in boards {
+        for scoring in [Scoring::Area, Scoring::Bouzy] {
+            let solved = solve(board, scoring).unwrap();
+            let (indexed, figures) = solve_indexed(board, scoring, u64::MAX).unwrap();
+            assert!(figures.edges > figures.states, "{}", board.piece_name());
+            // Every legal state, in every orientation: the solve in memory
+            // lists them all without symmetry, the indexed one ranks them.
+            let group = symmetries(&board);
+            let mut checked = 0;
+            for_each_class(&board, |black, white| {
+                let mut states = Vec::new();
+                for symmetry in &group {
+                    let (black, white) = (symmetry.apply_set(black), symmetry.apply_set(white));
+                    for position in [Position::new(black, white), Position::new(white, black)] {
+                        states.push(State::from_parts(position, None, false));
+                        states.push(State::from_parts(position, None, true));
+                        for ko in position.ko_points(&board).iter() {
+                            states.push(State::from_parts(position, Some(ko), false));
+                        }
+                    }
+                }
+                for state in states {
+                    assert_eq!(
+                        indexed.margins_of(&state).unwrap(),
+                        solved.margins(&state),
+                        "{} {scoring:?} {state:?}",
+                        board.piece_name()
+                    );
+                    checked += 1;
+                }
+                Ok::<(), ()>(())
+            })
+            .unwrap();
+            assert!(checked as u64 >= figures.states, "{}", board.piece_name());
+        }
+    }
+}
+
+#[test]
+fn the_indexed_solve_is_refused_past_its_memory_and_reads_a_table_whole() {
+    let board = Board::piece(3, 3, PieceKind::Edge).unwrap();
+    let (_, figures) = solve_indexed(board, Scoring::Area, u64::MAX).unwrap();
+    let refused = solve_indexed(board, Scoring::Area, figures.bytes - 1)
+        .err()
+        .unwrap();
+    assert!(refused.contains("edges"), "{refused}");
+    assert!(solve_indexed(board, Scoring::Area, figures.bytes).is_ok());
+    // The table's values read in one walk of its blocks are the prober's.
+    let solution = crate::solver::solve(board, &crate::solver::Silent).unwrap();
+    let (bytes, _) = crate::table::writer::encode(&solution);
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join(crate::table::file_name(&board));
+    std::fs::write(&path, bytes).unwrap();
+    let table = Table::open(&path).unwrap();
+    assert!(load_table(&table, 1000).unwrap().is_none());
+    let loaded = load_table(&table, u64::MAX).unwrap().unwrap();
+    assert_eq!(loaded.states(), figures.states);
+    let (indexed, _) = solve_indexed(board, Scoring::Area, u64::MAX).unwrap();
+    for_each_class(&board, |black, white| {
+        for position in [Position::new(black, white), Position::new(white, black)] {
+            for passed in [false, true] {
+                let state = State::from_parts(position, None, passed);
+                let value = table.probe(&state).unwrap();
+                let margins = loaded.margins_of(&state).unwrap().unwrap();
+                assert_eq!(
+                    (margins.mover, margins.opponent),
+                    (
+                        value.mover_margin.map(i32::from),
+                        value.opponent_margin.map(i32::from)
+                    ),
+                    "{state:?}"
+                );
+                assert_eq!(indexed.margins_of(&state).unwrap(), Some(margins));
+            }
+        }
+        Ok::<(), ()>(())
+    })
+    .unwrap();
+}
+
+/// The paper's eight 2x2 closed positions (section 5) under its rule,
+/// situational superko, each reached from the empty board along the
+/// options of its game expressions (one move an option, a pass between
+/// two moves of one side, each pass a turn that the seen set records),
+/// solved by the superko solver: every figure of the paper's, `{l|r}` as
+/// the value with Black, then White, to move, and D, G and H, which are
+/// Black's options, with White to move. G reached through D instead of C
+/// has another value: the history is part of the position.
+#[test]
+fn the_2x2_closed_positions_under_situational_superko_are_the_papers() {
+    use crate::rules::moves::Move;
+    use crate::superko::solve::{Options, Solver};
+    use crate::superko::{Game, Superko};
+    let board = Board::new(2, 2).unwrap();
+    let value = |path: &[&str]| {
+        let mut game = Game::new(board, Superko::Situational).unwrap();
+        for &name in path {
+            let mv = match name {
+                "pass" => Move::Pass,
+                name => Move::Place(board.parse_point(name).unwrap()),
+            };
+            game.play(mv).unwrap();
+        }
+        let black_moves = game.node().black_to_move;
+        let mut solver = Solver::new(board, Superko::Situational, Options::default());
+        let value = solver.value(&mut game).unwrap();
+        let (black, white) = game.node().black_white();
+        let diagram = crate::analyses::piece::diagram(&board, PointSet(black), PointSet(white));
+        (diagram, if black_moves { value } else { -value })
+    };
+    // (position, its path with Black to move, with White to move, the
+    // paper's l, r).
+    type Figure<'a> = (&'a str, &'a [&'a str], &'a [&'a str], i32, i32);
+    let figures: [Figure; 6] = [
+        ("A", &[], &["pass"], 1, -1),
+        ("B", &["A1", "pass"], &["A1"], 4, 1),
+        ("E", &["A1", "B2"], &["A1", "B2", "pass"], 1, -1),
+        ("F", &["A1", "B1"], &["A1", "B1", "pass"], 4, -4),
+        // C: White has no move but the pass; Black's value as White's.
+        (
+            "C",
+            &["A1", "pass", "B2", "pass"],
+            &["A1", "pass", "B2"],
+            4,
+            4,
+        ),
+        // D with Black to move (after White's pass) is not the paper's
+        // figure; only its r is, below.
+        (
+            "D",
+            &["A1", "pass", "B1", "pass"],
+            &["A1", "pass", "B1"],
+            4,
+            -1,
+        ),
+    ];
+    for (name, black_first, white_first, l, r) in figures {
+        let (diagram, got_l) = value(black_first);
+        let (other, got_r) = value(white_first);
+        assert_eq!(diagram, other, "{name}");
+        assert_eq!((got_l, got_r), (l, r), "{name} {diagram}");
+    }
+    // D = -1, G = -1, H = +1, White to move, along B then D; C then G; E
+    // or F then H.
+    let white_to_move: [(&str, &str, &[&str], i32); 4] = [
+        ("G", ".X/XX", &["A1", "pass", "B2", "pass", "B1"], -1),
+        ("H", ".O/XX", &["A1", "B2", "B1"], 1),
+        ("H", "X./XO", &["A1", "B1", "A2"], 1),
+        (
+            "G through D",
+            "X./XX",
+            &["A1", "pass", "B1", "pass", "A2"],
+            -4,
+        ),
+    ];
+    for (name, diagram, path, expected) in white_to_move {
+        assert_eq!(value(path), (diagram.to_string(), expected), "{name}");
     }
 }

@@ -751,7 +751,7 @@ impl Solved {
         ));
         out.push_str(&located.drawing());
         out.push_str(&format!(
-            "  @ target, X O stones in play, x o safe stones (walls), . empty in play, - outside the region\n\
+            "  @ target, X O stones in play, x o safe stones (alive; a stone played beside one joins it), . empty in play, - outside the region\n\
              attacker {}, defender {}; targets {} ({})\n",
             colour_word(attacker),
             colour_word(attacker.opposite()),

@@ -420,14 +420,25 @@ impl ProblemGame {
         Ok(out)
     }
 
-    /// The stones of each colour in the region now.
+    /// The stones of each colour in the region now (not the safe stones
+    /// beside it).
     pub fn region_stones(&self, colour: Colour) -> PointSet {
         let key = self.current.key;
-        if colour == self.attacker() {
+        let stones = if colour == self.attacker() {
             PointSet(key.attacker)
         } else {
             PointSet(key.defender)
-        }
+        };
+        stones - self.problem().safe()
+    }
+
+    /// The stones of each colour in the region now that are joined to a
+    /// safe stone, and so safe too.
+    pub fn joined_to_safe(&self, colour: Colour) -> PointSet {
+        let board = self.problem().board();
+        let all =
+            self.region_stones(colour) | (self.problem().safe() & self.problem().stones(colour));
+        board.flood(all & self.problem().safe(), all) - self.problem().safe()
     }
 
     /// The target stones still on the board.

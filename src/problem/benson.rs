@@ -12,7 +12,10 @@
 //! unconditionally alive: to capture one the attacker would have to fill
 //! the last liberty in each of its two healthy regions, and the first of
 //! those stones is suicide (it touches only the string, its own stones of
-//! that region, already without other liberties, and walls). The argument
+//! that region, already without other liberties, and walls). A region
+//! holding a safe stone (a point with an open side: the attacker's, as a
+//! defender's is in no region) is healthy for no string, since the
+//! attacker's stones joined to it never lack a liberty. The argument
 //! uses no ko rule and no pass, so it holds under every ko assumption.
 
 use crate::rules::board::Board;
@@ -26,6 +29,9 @@ const MAX_PARTS: usize = 64;
 /// each point once.
 pub(crate) struct Adjacency {
     all: u64,
+    /// The points with an open side: safe stones, whose strings are never
+    /// captured.
+    open: u64,
     neighbours: [u64; 64],
 }
 
@@ -37,6 +43,7 @@ impl Adjacency {
         }
         Adjacency {
             all: board.all().bits(),
+            open: board.open().bits(),
             neighbours,
         }
     }
@@ -119,10 +126,14 @@ pub(crate) fn unconditionally_alive(board: &Adjacency, defender: u64, attacker: 
     for r in 0..region_count {
         let around = adjacent(regions[r]);
         let region_empty = regions[r] & empty;
+        // A region with a safe stone of the attacker's is healthy for
+        // nobody: the attacker's stones joined to it never run out of
+        // liberties, so they may fill its last empty point.
+        let holds_safe = regions[r] & board.open != 0;
         for s in 0..string_count {
             if around & strings[s] != 0 {
                 borders[r] |= 1 << s;
-                if region_empty & !liberties[s] == 0 {
+                if !holds_safe && region_empty & !liberties[s] == 0 {
                     healthy[r] |= 1 << s;
                 }
             }

@@ -18,8 +18,12 @@
 //!   empty area (orthogonally connected empty points of the whole board)
 //!   reaches a point outside the frame, enclosed otherwise. A string is in
 //!   the region when every liberty it has is enclosed; a string with an
-//!   open liberty is safe (a wall). The region is those strings and the
-//!   enclosed areas that touch one of them.
+//!   open liberty is safe. The region is those strings and the enclosed
+//!   areas that touch one of them.
+//! - **Safe stones** beside the region are taken onto the problem's board
+//!   as points with an open side (`Problem::safe`): never captured, no
+//!   liberty to the other colour, and joined by a stone of their colour
+//!   played beside them, as a living wall is in a tsumego.
 //! - **Targets given**: `--targets`, else `MA` and `TR` on the root: stones
 //!   of one colour in the region.
 //! - **Targets inferred**: the attacker is the colour of the safe stones
@@ -347,8 +351,10 @@ pub(crate) struct RegionProblem {
     setup: Setup,
     problem: Problem,
     /// The whole board's point of each point of the region's board, by
-    /// the point's number.
+    /// the point's number: the region's and the safe stones' beside it.
     vertices: Vec<Vertex>,
+    /// The region's points, in the order of their numbers.
+    region: Vec<Vertex>,
     region_source: RegionSource,
     target_source: TargetSource,
 }
@@ -377,18 +383,20 @@ impl RegionProblem {
         self.vertices[point.index()]
     }
 
-    /// The region's point at a point of the whole board, if it is one.
+    /// The region's point at a point of the whole board, if it is one (a
+    /// safe stone is not).
     pub(crate) fn point(&self, vertex: Vertex) -> Option<Point> {
         self.vertices
             .iter()
             .position(|&v| v == vertex)
             .map(Point::new)
+            .filter(|&point| !self.problem.safe().contains(point))
     }
 
     /// The region's points on the whole board, in the order of the
     /// region's point numbers.
     pub(crate) fn region(&self) -> &[Vertex] {
-        &self.vertices
+        &self.region
     }
 
     /// A move's GTP name on the whole board (`pass` for a pass).
@@ -422,7 +430,8 @@ impl RegionProblem {
             .ok_or_else(|| format!("{} is outside the problem's region", vertex.name()))
     }
 
-    /// The stones outside the region (safe, walls to the region), Black's
+    /// The stones outside the region (safe: walls to the other colour,
+    /// and joined by a stone of their colour played beside them), Black's
     /// then White's.
     pub(crate) fn safe_stones(&self) -> (Vec<Vertex>, Vec<Vertex>) {
         let outside = |colour| {
@@ -438,7 +447,7 @@ impl RegionProblem {
     /// The region as `--region` reads it: each row's runs of points,
     /// `A1-C1,A2,...`, from the bottom row up.
     pub(crate) fn region_text(&self) -> String {
-        let mut sorted = self.vertices.clone();
+        let mut sorted = self.region.clone();
         sorted.sort_by_key(|v| (v.row, v.column));
         let mut runs: Vec<(Vertex, Vertex)> = Vec::new();
         for v in sorted {
@@ -464,8 +473,8 @@ impl RegionProblem {
     /// and `O` stones in it, `@` a target, `x` and `o` safe stones, `-` an
     /// empty point outside the region.
     pub(crate) fn drawing(&self) -> String {
-        let rows = self.vertices.iter().map(|v| v.row);
-        let columns = self.vertices.iter().map(|v| v.column);
+        let rows = self.region.iter().map(|v| v.row);
+        let columns = self.region.iter().map(|v| v.column);
         let (bottom, top) = (rows.clone().min().unwrap_or(0), rows.max().unwrap_or(0));
         let (left, right) = (
             columns.clone().min().unwrap_or(0),
@@ -860,8 +869,33 @@ pub(crate) fn locate(setup: Setup, options: &InputOptions) -> Result<RegionProbl
         }
     }
     let (targets, target_source) = targets_of(&setup, options, &in_region)?;
+    // The safe stones beside the region join the board as points with an
+    // open side, so that a stone played beside one joins it.
+    let mut on_board = in_region.clone();
+    let mut safe = vec![false; size];
+    for &i in &region {
+        for n in setup.neighbours(i) {
+            if !in_region[n] && setup.cells[n].is_some() {
+                safe[n] = true;
+                on_board[n] = true;
+            }
+        }
+    }
+    let board_points = on_board.iter().filter(|&&b| b).count();
+    if board_points > MAX_POINTS {
+        return Err(InputError::Region(format!(
+            "{} points ({} empty) and {} safe stones beside them, more than the {MAX_POINTS} \
+             a problem's board may have; mark a smaller region with SQ or give --region",
+            region.len(),
+            region.iter().filter(|&&i| setup.cells[i].is_none()).count(),
+            board_points - region.len()
+        )));
+    }
     // The region's board: its cells in the smallest rectangle around it.
-    let vertices: Vec<Vertex> = region.iter().map(|&i| setup.vertex_of(i)).collect();
+    let vertices: Vec<Vertex> = (0..size)
+        .filter(|&i| on_board[i])
+        .map(|i| setup.vertex_of(i))
+        .collect();
     let bottom = vertices.iter().map(|v| v.row).min().unwrap_or(0);
     let top = vertices.iter().map(|v| v.row).max().unwrap_or(0);
     let left = vertices.iter().map(|v| v.column).min().unwrap_or(0);
@@ -871,7 +905,7 @@ pub(crate) fn locate(setup: Setup, options: &InputOptions) -> Result<RegionProbl
         .map(|row| {
             (left..=right)
                 .map(|column| {
-                    if in_region[setup.index(Vertex::new(column, row))] {
+                    if on_board[setup.index(Vertex::new(column, row))] {
                         '.'
                     } else {
                         '#'
@@ -883,13 +917,20 @@ pub(crate) fn locate(setup: Setup, options: &InputOptions) -> Result<RegionProbl
     let board = Board::shape(&diagram.join("/"))
         .map_err(|error| InputError::Region(format!("no board: {error}")))?;
     let mut numbered = vec![Vertex::new(0, 0); vertices.len()];
-    let (mut black, mut white, mut target_set) =
-        (PointSet::EMPTY, PointSet::EMPTY, PointSet::EMPTY);
+    let (mut black, mut white, mut target_set, mut safe_set) = (
+        PointSet::EMPTY,
+        PointSet::EMPTY,
+        PointSet::EMPTY,
+        PointSet::EMPTY,
+    );
     for &v in &vertices {
         let point = board
             .point_at(v.row - bottom, v.column - left)
             .ok_or_else(|| InputError::Region(format!("{} is no point of its board", v.name())))?;
         numbered[point.index()] = v;
+        if safe[setup.index(v)] {
+            safe_set.insert(point);
+        }
         match setup.stone(v) {
             Some(Colour::Black) => black.insert(point),
             Some(Colour::White) => white.insert(point),
@@ -901,7 +942,7 @@ pub(crate) fn locate(setup: Setup, options: &InputOptions) -> Result<RegionProbl
     }
     let to_move = options.player.or(setup.player).unwrap_or(Colour::Black);
     let problem = Problem::new(
-        board,
+        board.with_open_points(safe_set),
         black,
         white,
         to_move,
@@ -909,10 +950,15 @@ pub(crate) fn locate(setup: Setup, options: &InputOptions) -> Result<RegionProbl
         KoAssumption::Basic,
     )
     .map_err(|error| InputError::Region(error.to_string()))?;
+    let region = (0..numbered.len())
+        .filter(|&p| !problem.safe().contains(Point::new(p)))
+        .map(|p| numbered[p])
+        .collect();
     Ok(RegionProblem {
         setup,
         problem,
         vertices: numbered,
+        region,
         region_source,
         target_source,
     })

@@ -162,9 +162,29 @@ fn attackers_inside_are_in_the_region_and_holes_in_the_wall_are_not() {
     let problem = read(&sgf_of(19, &rows, 0, 0, ""));
     assert_eq!(region_names(&problem), names("A1 B1 C1 A2 B2 C2 A3 B3 C3"));
     assert_eq!(
-        problem.problem().stones(Colour::Black).len(),
+        (problem.problem().stones(Colour::Black) - problem.problem().safe()).len(),
         1,
         "B1 is in play"
+    );
+    // The wall's stones beside the region are on the problem's board as
+    // safe stones, and no region point is one.
+    let mut safe: Vec<Vertex> = problem
+        .problem()
+        .safe()
+        .iter()
+        .map(|p| problem.vertex(p))
+        .collect();
+    safe.sort_by_key(|v| (v.row, v.column));
+    let safe: Vec<String> = safe.iter().map(|v| v.name()).collect();
+    assert_eq!(safe, names("D1 D2 D3 A4 B4 C4"));
+    assert_eq!(
+        problem.point(Vertex::new(3, 0)),
+        None,
+        "D1 is no region point"
+    );
+    assert_eq!(
+        problem.parse_move("D1"),
+        Err("D1 is outside the problem's region".to_string())
     );
     assert!(problem.drawing().contains(" X "));
 }
@@ -185,9 +205,11 @@ fn coordinates_round_trip() {
         let text = sgf_of(size, rows, column, row, "");
         let problem = read(&text);
         let setup = problem.setup();
-        for (i, &vertex) in problem.region().iter().enumerate() {
+        let mut last = None;
+        for &vertex in problem.region() {
             let point = problem.point(vertex).unwrap();
-            assert_eq!(point.index(), i);
+            assert!(last < Some(point.index()), "in the order of their numbers");
+            last = Some(point.index());
             assert_eq!(problem.vertex(point), vertex);
             assert_eq!(setup.parse_vertex(&vertex.name()), Some(vertex));
             assert_eq!(

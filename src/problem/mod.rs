@@ -1,9 +1,13 @@
 //! Life-and-death problems on a region of a board, solved exactly.
 //!
 //! A `Problem` is a board (any shape: its walls stand for the edge of the
-//! whole board and for the safe stones around the region), the stones in
-//! the region, the player to move, the target stones (all of one colour,
-//! the defender's; the attacker is the other colour) and a `KoAssumption`.
+//! whole board and for what lies outside the region), the stones in the
+//! region, the safe stones beside it (stones outside the region, taken
+//! into the board as points with an open side: never captured, and a
+//! stone of their colour played beside one joins it and is safe too;
+//! to the other colour they are no liberty), the player to move, the
+//! target stones (all of one colour, the defender's; the attacker is the
+//! other colour) and a `KoAssumption`.
 //!
 //! The game of a problem: the players alternate placing a stone or passing
 //! under the project's rules (captures, no suicide, basic ko), except that
@@ -77,9 +81,11 @@ impl KoAssumption {
 /// Why stones, targets and a board make no problem.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum ProblemError {
-    /// The board has open sides, which a problem's region does not have:
-    /// its edge is walls (the board's edge and safe stones).
+    /// A point with an open side holds no stone: a problem's board has
+    /// open sides only on the safe stones it takes in beside its region.
     OpenSides,
+    /// A target is a safe stone (a point with an open side).
+    SafeTarget(String),
     /// A point holds stones of both colours.
     Overlap(String),
     /// No target was given.
@@ -98,7 +104,14 @@ impl fmt::Display for ProblemError {
             ProblemError::OpenSides => {
                 write!(
                     f,
-                    "the board has open sides; a problem's region is bounded by walls"
+                    "the board has an open side on an empty point; a problem's board has \
+                     open sides only on safe stones"
+                )
+            }
+            ProblemError::SafeTarget(point) => {
+                write!(
+                    f,
+                    "the target {point} is a safe stone, which is never captured"
                 )
             }
             ProblemError::Overlap(point) => write!(f, "{point} holds stones of both colours"),
@@ -137,11 +150,11 @@ impl Problem {
         targets: PointSet,
         ko: KoAssumption,
     ) -> Result<Problem, ProblemError> {
-        if !board.open().is_empty() {
-            return Err(ProblemError::OpenSides);
-        }
         if let Some(point) = (black & white).first() {
             return Err(ProblemError::Overlap(board.point_name(point)));
+        }
+        if !board.open().is_subset_of(black | white) {
+            return Err(ProblemError::OpenSides);
         }
         if targets.is_empty() {
             return Err(ProblemError::NoTarget);
@@ -152,13 +165,17 @@ impl Problem {
         if !targets.is_subset_of(black) && !targets.is_subset_of(white) {
             return Err(ProblemError::MixedTargets);
         }
+        if let Some(point) = (targets & board.open()).first() {
+            return Err(ProblemError::SafeTarget(board.point_name(point)));
+        }
         let empty = board.all() - black - white;
         for stones in [black, white] {
             let mut pending = stones;
             while let Some(point) = pending.first() {
                 let string = board.flood(PointSet::single(point), stones);
                 pending = pending - string;
-                if (board.adjacent(string) & empty).is_empty() {
+                if (board.adjacent(string) & empty).is_empty() && (string & board.open()).is_empty()
+                {
                     return Err(ProblemError::NoLiberty(board.point_name(point)));
                 }
             }
@@ -174,9 +191,9 @@ impl Problem {
     }
 
     /// Reads a problem from a diagram of the board (`X` Black, `O` White,
-    /// `.` empty, `#` a wall cell; rows from the top, one a line) whose
-    /// cells that are not walls make the board; `targets` names the
-    /// target points (`C3`).
+    /// `x` and `o` their safe stones, `.` empty, `#` a wall cell; rows
+    /// from the top, one a line) whose cells that are not walls make the
+    /// board; `targets` names the target points (`C3`).
     pub(crate) fn from_diagram(
         diagram: &str,
         to_move: Colour,
@@ -190,18 +207,19 @@ impl Problem {
             .collect();
         let shape: Vec<String> = rows
             .iter()
-            .map(|row| row.replace(['X', 'O'], "."))
+            .map(|row| row.replace(['X', 'O', 'x', 'o'], "."))
             .collect();
-        let board = Board::shape(&shape.join("/"))?;
+        let mut board = Board::shape(&shape.join("/"))?;
         // The board drops wall rows and columns at the rim: read the stones
         // by the grid's cells, bottom row 0, each cell at its point's place.
         let height = rows.len();
         let mut black = PointSet::EMPTY;
         let mut white = PointSet::EMPTY;
+        let mut safe = PointSet::EMPTY;
         let (top, left) = grid_offset(&rows);
         for (i, row) in rows.iter().enumerate() {
             for (column, cell) in row.chars().enumerate() {
-                if cell != 'X' && cell != 'O' {
+                if !matches!(cell, 'X' | 'O' | 'x' | 'o') {
                     continue;
                 }
                 let grid_row = height - 1 - i;
@@ -209,13 +227,17 @@ impl Problem {
                     .checked_sub(top)
                     .and_then(|r| column.checked_sub(left).and_then(|c| board.point_at(r, c)))
                     .ok_or("a stone off the board")?;
-                if cell == 'X' {
+                if cell.eq_ignore_ascii_case(&'X') {
                     black.insert(point);
                 } else {
                     white.insert(point);
                 }
+                if cell.is_ascii_lowercase() {
+                    safe.insert(point);
+                }
             }
         }
+        board = board.with_open_points(safe);
         let mut target_set = PointSet::EMPTY;
         for name in targets {
             let point = board
@@ -232,6 +254,13 @@ impl Problem {
 
     pub(crate) fn to_move(&self) -> Colour {
         self.to_move
+    }
+
+    /// The safe stones on the board: stones outside the region beside it,
+    /// each with an open side, so that a string holding one is never
+    /// captured. Never targets; no move is played on them.
+    pub(crate) fn safe(&self) -> PointSet {
+        self.board.open()
     }
 
     pub(crate) fn targets(&self) -> PointSet {

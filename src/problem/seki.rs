@@ -38,16 +38,17 @@ pub(crate) fn state_bound(problem: &Problem) -> f64 {
     }
     sizes.sort_unstable();
     sizes.pop();
-    let free = (board.points() - covered.len()) as i32;
+    let free = (board.points() - covered.len() - problem.safe().len()) as i32;
     let refills: f64 = sizes.iter().map(|&k| 1.0 + 3f64.powi(k)).product();
     5.0 * (free as f64 + 1.0) * 3f64.powi(free) * refills
 }
 
-/// The points of the region outside the target strings.
+/// The points of the region outside the target strings (safe stones are
+/// not in the region).
 pub(crate) fn free_points(problem: &Problem) -> usize {
     let board = problem.board();
     let strings = board.flood(problem.targets(), problem.stones(problem.defender()));
-    board.points() - strings.len()
+    board.points() - strings.len() - problem.safe().len()
 }
 
 /// The seki tests made so far (by the position, with no ko or pass), and
@@ -86,9 +87,15 @@ const MAX_SEKI_BOUND: f64 = 2e7;
 /// seki: the attacker has stones in the region that the
 /// defender cannot capture either (the same position solved with the
 /// roles swapped: the attacker's stones as the targets, the same player
-/// to move, basic ko). Without attacker stones in the region it is life.
+/// to move, basic ko). Without attacker stones in the region it is life;
+/// the attacker's stones joined to a safe stone of theirs are not in the
+/// region's fight (they are the living wall), so they do not count.
 pub(crate) fn seki_at(problem: &Problem, key: StateKey, tests: &mut SekiTests) -> bool {
-    if key.attacker == 0 {
+    let board = problem.board();
+    let attacker = PointSet(key.attacker);
+    let walled = board.flood(attacker & problem.safe(), attacker);
+    let fighting = attacker - walled;
+    if fighting.is_empty() {
         return false;
     }
     let key = StateKey {
@@ -114,7 +121,7 @@ pub(crate) fn seki_at(problem: &Problem, key: StateKey, tests: &mut SekiTests) -
         PointSet(black),
         PointSet(white),
         to_move,
-        PointSet(key.attacker),
+        fighting,
         KoAssumption::Basic,
     );
     let seki = match swapped {

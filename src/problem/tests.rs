@@ -27,6 +27,8 @@ struct PlainBoard {
     neighbours: Vec<Vec<usize>>,
     /// The (row from the bottom, column) of each point.
     cells: Vec<(usize, usize)>,
+    /// The points of safe stones: a string with one always has a liberty.
+    safe: Vec<bool>,
 }
 
 impl PlainBoard {
@@ -61,7 +63,12 @@ impl PlainBoard {
                 around
             })
             .collect();
-        PlainBoard { neighbours, cells }
+        let safe = vec![false; cells.len()];
+        PlainBoard {
+            neighbours,
+            cells,
+            safe,
+        }
     }
 
     /// The string through `point` and whether it has a liberty.
@@ -83,6 +90,7 @@ impl PlainBoard {
             }
             i += 1;
         }
+        liberty |= string.iter().any(|&stone| self.safe[stone]);
         (string, liberty)
     }
 
@@ -281,7 +289,10 @@ fn plain_start(problem: &Problem, plain: &PlainBoard) -> PlainState {
 /// Solves `problem` with the solver and the brute force and compares every
 /// state's value; returns the number of states.
 pub(super) fn compare(diagram: &str, problem: &Problem) -> usize {
-    let plain = PlainBoard::new(diagram);
+    let mut plain = PlainBoard::new(diagram);
+    plain.safe = (0..plain.cells.len())
+        .map(|p| problem.safe().contains(Point::new(p)))
+        .collect();
     let board = problem.board();
     assert_eq!(board.points(), plain.cells.len(), "{diagram}");
     for (k, &(row, column)) in plain.cells.iter().enumerate() {
@@ -488,6 +499,80 @@ fn problems_are_validated() {
     assert!(ProblemError::EmptyTarget("C1".into())
         .to_string()
         .contains("C1"));
+}
+
+/// Safe stones beside a region: a stone joined to one is never captured,
+/// and never suicide. The solver, the solver with its pruning (Benson's
+/// test sees a region holding the attacker's safe stone as healthy for
+/// nobody), the first solver and the proof search agree with the brute
+/// force, whose strings with a safe stone always have a liberty, on
+/// random problems where some stones that are no targets are safe.
+#[test]
+fn safe_stones_join_what_is_played_beside_them() {
+    use crate::problem::baseline::Baseline;
+    use crate::problem::search::{Search, SearchLimits};
+    use crate::problem::solve::Limits;
+    let mut rng = Rng::new(0x5afe_57e5);
+    let (mut problems, mut won, mut differing) = (0, 0, 0);
+    while problems < 250 {
+        let diagram = random_shape(&mut rng, 4, 4, 10);
+        let Some(problem) = random_problem(&mut rng, &diagram, KoAssumption::Basic) else {
+            continue;
+        };
+        let stones = problem.stones(Colour::Black) | problem.stones(Colour::White);
+        let mut safe = PointSet::EMPTY;
+        for point in (stones - problem.targets()).iter() {
+            if rng.below(2) == 0 {
+                safe.insert(point);
+            }
+        }
+        if safe.is_empty() {
+            continue;
+        }
+        let problem = Problem::new(
+            problem.board().with_open_points(safe),
+            problem.stones(Colour::Black),
+            problem.stones(Colour::White),
+            problem.to_move(),
+            problem.targets(),
+            KoAssumption::Basic,
+        )
+        .expect("safe stones keep a legal problem legal");
+        // The same stones, none safe.
+        let mut in_play = problem.clone();
+        in_play.board = Board::shape(&diagram).unwrap();
+        for ko in KoAssumption::ALL {
+            let problem = problem.with_ko(ko);
+            compare(&diagram, &problem);
+            let full = Solution::new(&problem);
+            let pruned = Solution::with_limit(&problem, Limits::unlimited()).unwrap();
+            assert_eq!(pruned.start(), full.start(), "{diagram} {ko:?}");
+            for i in 0..pruned.len() {
+                let j = full
+                    .find(&pruned.key(i))
+                    .expect("a state of the full solve");
+                assert_eq!(pruned.status(i), full.status(j), "{diagram} {ko:?}");
+            }
+            let baseline = Baseline::new(&problem);
+            assert_eq!(baseline.len(), full.len());
+            let mut search = Search::new(&problem, SearchLimits::unlimited()).unwrap();
+            let start = search.start();
+            assert_eq!(
+                search.wins(&start).unwrap(),
+                full.start().attacker_wins(),
+                "{diagram} {ko:?}"
+            );
+            won += full.start().attacker_wins() as usize;
+            let plain = Solution::new(&in_play.with_ko(ko)).start().attacker_wins();
+            differing += (plain != full.start().attacker_wins()) as usize;
+        }
+        problems += 1;
+    }
+    assert!(won > 100 && won < 650, "{won}");
+    // Safe stones change some results from those of the same stones in
+    // play.
+    assert!(differing > 0);
+    eprintln!("{problems} problems, {won} won, {differing} differ with the stones in play");
 }
 
 /// Solves a problem (Black attacks White's `target`) under the three ko

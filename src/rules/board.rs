@@ -434,6 +434,17 @@ impl Board {
         self.open
     }
 
+    /// The same board with an open side given to each of `points` (points
+    /// of the board; others are ignored) besides those it has. A
+    /// life-and-death problem marks so the safe stones it takes into its
+    /// board beside its region: a string holding one is never captured.
+    /// The board's name and diagram do not show these open sides, so such
+    /// a board is for problems only and has no table.
+    pub(crate) fn with_open_points(mut self, points: PointSet) -> Board {
+        self.open |= points & self.all;
+        self
+    }
+
     /// The name of the board's table file before its extension: the name
     /// (`2x7`, `2x7c`), or for a shape `shape-` and a stable hash of its
     /// diagram, which holds `/` and may be long.

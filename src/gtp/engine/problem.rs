@@ -128,7 +128,7 @@ pub(super) fn final_status_list(game: &ProblemGame, arguments: &[&str]) -> Reply
     let (dead, seki): (Vec<Vertex>, Vec<Vertex>) = if captures {
         (targets().collect(), Vec::new())
     } else if seki {
-        let attackers = game.region_stones(game.attacker());
+        let attackers = game.region_stones(game.attacker()) - game.joined_to_safe(game.attacker());
         (
             Vec::new(),
             targets()
@@ -420,9 +420,11 @@ pub(super) fn print_sgf(game: &ProblemGame, arguments: &[&str]) -> Reply {
         (Colour::Black, "AB", safe_black),
         (Colour::White, "AW", safe_white),
     ] {
-        let mut stones = safe
-            .into_iter()
-            .chain(problem.stones(colour).iter().map(|p| game.vertex(p)));
+        let mut stones = safe.into_iter().chain(
+            (problem.stones(colour) - problem.safe())
+                .iter()
+                .map(|p| game.vertex(p)),
+        );
         let written = points(&mut stones);
         if !written.is_empty() {
             text.push_str(&format!("{property}{written}"));

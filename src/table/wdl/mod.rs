@@ -41,7 +41,7 @@ pub mod format;
 pub mod check;
 #[cfg(feature = "solver")]
 pub mod export;
-#[cfg(test)]
+#[cfg(all(test, feature = "solver"))]
 mod tests;
 
 use std::path::Path;

@@ -10,6 +10,10 @@
 //! through the table layer's block reader, and the command line (`cli`)
 //! opens the tables and prints what they find.
 
+// Without the command line (the library as the Python module builds it)
+// nothing calls the analyses yet.
+#![cfg_attr(not(feature = "cli"), allow(dead_code))]
+
 pub mod count;
 pub mod cycles;
 pub mod line_rule;

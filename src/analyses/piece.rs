@@ -36,6 +36,7 @@ use crate::rules::state::{Child, State};
 use crate::symmetry::symmetries;
 use crate::table::values::Values;
 
+#[cfg(any(test, feature = "cli"))]
 pub use indexed::{load_table, solve_indexed, IndexedMargins};
 
 /// The most points a piece solved here may have: its states are listed

@@ -19,6 +19,10 @@
 //! start and every turn, a pass too, add one; a placement may not bring back
 //! a position with the same player to move. Passes are always legal.
 
+// Without the command line (the library as the Python module builds it)
+// nothing calls the superko solver yet.
+#![cfg_attr(not(feature = "cli"), allow(dead_code))]
+
 pub mod solve;
 #[cfg(test)]
 mod tests;

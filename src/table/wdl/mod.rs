@@ -33,7 +33,7 @@
 //! Bytes that do not decode are a `Fault`, never a panic (`format`).
 
 // A probe-only build (no feature `solver`) has no engine to play from these tables.
-#![cfg_attr(not(feature = "solver"), allow(dead_code))]
+#![cfg_attr(not(feature = "cli"), allow(dead_code))]
 
 pub mod format;
 

@@ -41,7 +41,14 @@
 //! footprint (`Seen::restricted_hash`: the exclusive or of one 128-bit
 //! hash per item of those buckets) equals the one it was stored with, so
 //! the two sets hold the same items there but for a collision of the
-//! hashes, about 2^-120 per comparison. The footprint of a large subtree
+//! hashes, about 2^-120 per comparison. That check costs a look-up per
+//! bucket of the footprint, so it is made only on an entry whose bounds
+//! would settle the state; an entry's best move serves move ordering
+//! unchecked. A footprint is a sorted list of at most 32 buckets, or a
+//! bit set over all of them (`super::Footprint`); the search keeps its
+//! footprints per depth (`Frame`), and an entry holds up to 15 buckets
+//! itself and a larger footprint in a side array, so that an entry is one
+//! cache line. The footprint of a large subtree
 //! covers every bucket, and then the entry serves the same whole seen set
 //! only (the repeated searches of MTD(f)); a small one lets the entry
 //! serve every history that differs from its own only on items the

@@ -42,13 +42,11 @@
 //! hash per item of those buckets) equals the one it was stored with, so
 //! the two sets hold the same items there but for a collision of the
 //! hashes, about 2^-120 per comparison. That check costs a look-up per
-//! bucket of the footprint, so it is made only on an entry whose bounds
-//! would settle the state; an entry's best move serves move ordering
-//! unchecked. A footprint is a sorted list of at most 32 buckets, or a
-//! bit set over all of them (`super::Footprint`); the search keeps its
-//! footprints per depth (`Frame`), and an entry holds up to 15 buckets
-//! itself and a larger footprint in a side array, so that an entry is one
-//! cache line. The footprint of a large subtree
+//! bucket of the footprint. A footprint is a sorted list of at most 32
+//! buckets, or a bit set over all of them (`super::Footprint`); the search
+//! keeps its footprints per depth (`Frame`), and an entry holds up to 15
+//! buckets itself and a larger footprint in a side array, so that an
+//! entry is one cache line. The footprint of a large subtree
 //! covers every bucket, and then the entry serves the same whole seen set
 //! only (the repeated searches of MTD(f)); a small one lets the entry
 //! serve every history that differs from its own only on items the
@@ -479,15 +477,6 @@ impl Solver {
                 }
                 let entry = self.table[at];
                 let (lower, upper) = (i32::from(entry.lower), i32::from(entry.upper));
-                if !(lower >= beta || upper <= alpha || lower == upper) {
-                    // Bounds that would not settle the state: only its move,
-                    // for ordering, where a move found under another history
-                    // costs time at worst, so its footprint is not checked.
-                    if hint == NO_MOVE {
-                        hint = entry.best;
-                    }
-                    continue;
-                }
                 let restricted = if entry.len == WIDE_ENTRY {
                     seen.bits_hash(&self.wide[at])
                 } else {
@@ -497,6 +486,13 @@ impl Solver {
                     continue;
                 }
                 self.stats.table_hits += 1;
+                if !(lower >= beta || upper <= alpha || lower == upper) {
+                    // Bounds that do not settle the state: its move leads.
+                    if hint == NO_MOVE {
+                        hint = entry.best;
+                    }
+                    continue;
+                }
                 self.stats.table_cutoffs += 1;
                 if entry.whole != seen.hash() as u32 {
                     self.stats.table_shared += 1;

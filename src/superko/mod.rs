@@ -117,8 +117,18 @@ impl Node {
 }
 
 /// The number of classes the items fall into by their hash (`bucket`), and
-/// so the number of bits of a `Footprint`.
+/// so the number of bits of a wide `Footprint`.
 pub const BUCKETS: usize = 4096;
+
+/// The 64-bit words of a footprint's bit set.
+pub const WORDS: usize = BUCKETS / 64;
+
+/// The most buckets a footprint keeps as a sorted list; one more turns it
+/// into a bit set over all `BUCKETS`.
+const LIST: usize = 32;
+
+/// `Footprint::len` when the bit set holds the buckets.
+const WIDE: usize = usize::MAX;
 
 /// The class of an item: the top bits of the low half of its hash.
 #[inline]
@@ -129,42 +139,206 @@ pub fn bucket(item: u64) -> usize {
 /// A set of buckets (`bucket`): the classes of the items whose presence in
 /// the seen set a search result depends on, or more (the solver's module
 /// paragraph says why such a result holds for every seen set that agrees on
-/// those classes).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Footprint([u64; BUCKETS / 64]);
+/// those classes). Most are small: while it has at most `LIST` buckets it
+/// is a sorted list of them, and only beyond that a bit set over all
+/// `BUCKETS`, whose words are not read while the list is in use. The solver
+/// keeps one per depth of its search, reused from node to node.
+#[derive(Clone, Debug)]
+pub struct Footprint {
+    /// The number of buckets in `list`, or `WIDE` when `bits` holds them.
+    len: usize,
+    list: [u16; LIST],
+    bits: [u64; WORDS],
+}
 
 impl Default for Footprint {
     fn default() -> Footprint {
-        Footprint::EMPTY
+        Footprint {
+            len: 0,
+            list: [0; LIST],
+            bits: [0; WORDS],
+        }
     }
 }
 
 impl Footprint {
-    /// No bucket.
-    pub const EMPTY: Footprint = Footprint([0; BUCKETS / 64]);
+    /// Makes it empty.
+    #[inline]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
 
-    /// Every bucket.
-    pub const FULL: Footprint = Footprint([u64::MAX; BUCKETS / 64]);
+    /// Makes it every bucket.
+    pub fn fill(&mut self) {
+        self.len = WIDE;
+        self.bits = [u64::MAX; WORDS];
+    }
+
+    /// The buckets as a sorted list, if it is one.
+    #[inline]
+    pub fn list(&self) -> Option<&[u16]> {
+        (self.len != WIDE).then(|| &self.list[..self.len])
+    }
+
+    /// The buckets as a bit set, if it is one.
+    #[inline]
+    pub fn bits(&self) -> Option<&[u64; WORDS]> {
+        (self.len == WIDE).then_some(&self.bits)
+    }
+
+    /// Turns the list into the bit set.
+    fn widen(&mut self) {
+        self.bits = [0; WORDS];
+        for &b in &self.list[..self.len] {
+            self.bits[usize::from(b) / 64] |= 1 << (b % 64);
+        }
+        self.len = WIDE;
+    }
+
+    /// Adds a bucket.
+    #[inline]
+    pub fn add_bucket(&mut self, b: usize) {
+        if self.len == WIDE {
+            self.bits[b / 64] |= 1 << (b % 64);
+            return;
+        }
+        let b16 = b as u16;
+        let Err(at) = self.list[..self.len].binary_search(&b16) else {
+            return;
+        };
+        if self.len < LIST {
+            self.list.copy_within(at..self.len, at + 1);
+            self.list[at] = b16;
+            self.len += 1;
+        } else {
+            self.widen();
+            self.bits[b / 64] |= 1 << (b % 64);
+        }
+    }
 
     /// Adds the bucket of an item.
     #[inline]
     pub fn add(&mut self, item: u64) {
-        let b = bucket(item);
-        self.0[b / 64] |= 1 << (b % 64);
+        self.add_bucket(bucket(item));
     }
 
     /// Adds every bucket of another footprint.
-    #[inline]
     pub fn union(&mut self, other: &Footprint) {
-        for (word, other) in self.0.iter_mut().zip(other.0) {
-            *word |= other;
+        match (self.len == WIDE, other.len == WIDE) {
+            (_, false) if other.len == 0 => {}
+            (false, false) => {
+                // Merge the two sorted lists.
+                let (a, b) = (&self.list[..self.len], &other.list[..other.len]);
+                let mut merged = [0u16; 2 * LIST];
+                let (mut i, mut j, mut k) = (0, 0, 0);
+                while i < a.len() && j < b.len() {
+                    let (x, y) = (a[i], b[j]);
+                    merged[k] = x.min(y);
+                    i += usize::from(x <= y);
+                    j += usize::from(y <= x);
+                    k += 1;
+                }
+                let rest = if i < a.len() { &a[i..] } else { &b[j..] };
+                merged[k..k + rest.len()].copy_from_slice(rest);
+                k += rest.len();
+                if k <= LIST {
+                    self.list[..k].copy_from_slice(&merged[..k]);
+                    self.len = k;
+                } else {
+                    self.bits = [0; WORDS];
+                    for &b in &merged[..k] {
+                        self.bits[usize::from(b) / 64] |= 1 << (b % 64);
+                    }
+                    self.len = WIDE;
+                }
+            }
+            (true, false) => {
+                for &b in &other.list[..other.len] {
+                    self.bits[usize::from(b) / 64] |= 1 << (b % 64);
+                }
+            }
+            (wide, true) => {
+                if !wide {
+                    self.widen();
+                }
+                for (word, other) in self.bits.iter_mut().zip(&other.bits) {
+                    *word |= other;
+                }
+            }
+        }
+    }
+
+    /// Becomes a copy of another footprint (only the part in use is read).
+    #[inline]
+    pub fn copy_from(&mut self, other: &Footprint) {
+        self.len = other.len;
+        if other.len == WIDE {
+            self.bits = other.bits;
+        } else {
+            self.list[..other.len].copy_from_slice(&other.list[..other.len]);
+        }
+    }
+
+    /// Becomes the sorted list `list` (at most `LIST` buckets).
+    #[inline]
+    pub fn set_list(&mut self, list: &[u16]) {
+        self.list[..list.len()].copy_from_slice(list);
+        self.len = list.len();
+    }
+
+    /// Becomes the bit set `bits`.
+    #[inline]
+    pub fn set_bits(&mut self, bits: &[u64; WORDS]) {
+        self.bits = *bits;
+        self.len = WIDE;
+    }
+
+    /// Writes the buckets as a bit set.
+    pub fn write_bits(&self, out: &mut [u64; WORDS]) {
+        match self.bits() {
+            Some(bits) => *out = *bits,
+            None => {
+                *out = [0; WORDS];
+                for &b in &self.list[..self.len] {
+                    out[usize::from(b) / 64] |= 1 << (b % 64);
+                }
+            }
         }
     }
 
     /// The number of buckets.
     #[inline]
-    pub fn count(&self) -> u32 {
-        self.0.iter().map(|w| w.count_ones()).sum()
+    pub fn count(&self) -> usize {
+        match self.bits() {
+            Some(bits) => bits.iter().map(|w| w.count_ones() as usize).sum(),
+            None => self.len,
+        }
+    }
+
+    /// Whether it holds exactly the buckets of the sorted list `list`.
+    pub fn equals_list(&self, list: &[u16]) -> bool {
+        match self.bits() {
+            None => &self.list[..self.len] == list,
+            Some(bits) => {
+                self.count() == list.len()
+                    && list
+                        .iter()
+                        .all(|&b| bits[usize::from(b) / 64] & (1 << (b % 64)) != 0)
+            }
+        }
+    }
+
+    /// Whether it holds exactly the buckets of the bit set `bits`.
+    pub fn equals_bits(&self, bits: &[u64; WORDS]) -> bool {
+        match self.bits() {
+            Some(own) => own == bits,
+            None => {
+                bits.iter().map(|w| w.count_ones() as usize).sum::<usize>() == self.len
+                    && self.list[..self.len]
+                        .iter()
+                        .all(|&b| bits[usize::from(b) / 64] & (1 << (b % 64)) != 0)
+            }
+        }
     }
 }
 
@@ -290,14 +464,32 @@ impl Seen {
     /// The 128-bit hash of the set's items whose bucket is in `footprint`:
     /// two sets have the same one when they hold the same items of those
     /// buckets (but for a collision of 128-bit hashes). The full footprint
-    /// gives `hash`.
+    /// gives `hash`. It costs one look-up per bucket of the footprint (or
+    /// per bucket left out, when it has more than half of them), each
+    /// bucket's hash being kept as the set changes.
     #[inline]
     pub fn restricted_hash(&self, footprint: &Footprint) -> u128 {
+        match footprint.list() {
+            Some(list) => self.list_hash(list),
+            None => self.bits_hash(footprint.bits().expect("a bit set")),
+        }
+    }
+
+    /// `restricted_hash` over the buckets of a sorted list.
+    #[inline]
+    pub fn list_hash(&self, list: &[u16]) -> u128 {
+        list.iter()
+            .fold(0, |hash, &b| hash ^ self.buckets[usize::from(b)])
+    }
+
+    /// `restricted_hash` over the buckets of a bit set.
+    pub fn bits_hash(&self, bits: &[u64; WORDS]) -> u128 {
         // With more than half the buckets, the hash of the whole set less
         // the buckets left out.
-        let invert = 2 * footprint.count() as usize > BUCKETS;
+        let count: u32 = bits.iter().map(|w| w.count_ones()).sum();
+        let invert = 2 * count as usize > BUCKETS;
         let mut hash = if invert { self.hash } else { 0 };
-        for (w, &word) in footprint.0.iter().enumerate() {
+        for (w, &word) in bits.iter().enumerate() {
             let mut bits = if invert { !word } else { word };
             while bits != 0 {
                 hash ^= self.buckets[64 * w + bits.trailing_zeros() as usize];

@@ -41,7 +41,12 @@
 //! footprint (`Seen::restricted_hash`: the exclusive or of one 128-bit
 //! hash per item of those buckets) equals the one it was stored with, so
 //! the two sets hold the same items there but for a collision of the
-//! hashes, about 2^-120 per comparison. The footprint of a large subtree
+//! hashes, about 2^-120 per comparison. That check costs a look-up per
+//! bucket of the footprint. A footprint is a sorted list of at most 32
+//! buckets, or a bit set over all of them (`super::Footprint`); the search
+//! keeps its footprints per depth (`Frame`), and an entry holds up to 15
+//! buckets itself and a larger footprint in a side array, so that an
+//! entry is one cache line. The footprint of a large subtree
 //! covers every bucket, and then the entry serves the same whole seen set
 //! only (the repeated searches of MTD(f)); a small one lets the entry
 //! serve every history that differs from its own only on items the
@@ -74,13 +79,14 @@ use std::time::Instant;
 
 use crate::rules::board::{Board, Point};
 use crate::rules::moves::Move;
-use crate::superko::{mix, Footprint, Game, Node, Seen, Superko};
+use crate::superko::{mix, Footprint, Game, Node, Seen, Superko, WORDS};
 
 /// How the solver searches: what the benchmark switches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Options {
-    /// Log2 of the transposition table's entries (about 560 bytes each);
-    /// 0 for no table.
+    /// Log2 of the transposition table's entries (64 bytes each, and 512
+    /// more for an entry whose footprint has more than `INLINE` buckets,
+    /// which the system maps only once used); 0 for no table.
     pub table_bits: u32,
     /// Share the table's results between histories by their footprints;
     /// otherwise every footprint is the whole seen set, and an entry
@@ -151,24 +157,47 @@ const PASS: u8 = u8::MAX - 1;
 /// entries (each under its own footprint).
 const WAYS: usize = 8;
 
+/// The most buckets an entry's footprint holds in the entry itself, as a
+/// sorted list; a larger one is a bit set in `Solver::wide`.
+const INLINE: usize = 15;
+
+/// `Entry::len` when the footprint is in `Solver::wide`.
+const WIDE_ENTRY: u8 = u8::MAX;
+
+/// An entry of the table, one cache line.
 #[derive(Clone, Copy, Default)]
 struct Entry {
     /// The state's stones, mover and pass flag (`state_key`).
     state: u64,
     /// The restricted hash of the seen set the bounds were found with, over
-    /// `footprint` (`Seen::restricted_hash`).
+    /// the footprint (`Seen::restricted_hash`).
     seen: [u64; 2],
-    /// The buckets of the seen items the bounds depend on.
-    footprint: Footprint,
-    /// The low half of the whole seen set's hash, to count the hits from
+    /// The low bits of the whole seen set's hash, to count the hits from
     /// another history.
-    whole: u64,
+    whole: u32,
     lower: i8,
     upper: i8,
     best: u8,
     /// Log2 of the states searched to find these bounds, plus 1; 0 for
     /// an empty slot.
     work: u8,
+    /// The number of buckets of the footprint in `list`, or `WIDE_ENTRY`.
+    len: u8,
+    /// The buckets of the seen items the bounds depend on, sorted, when
+    /// there are at most `INLINE`.
+    list: [u16; INLINE],
+}
+
+const _: () = assert!(std::mem::size_of::<Entry>() == 64);
+
+/// A depth's footprints in the search, kept from node to node so that no
+/// node allocates: what the search at this depth returns, and what its
+/// upper and lower bounds depend on while it runs.
+#[derive(Default)]
+struct Frame {
+    result: Footprint,
+    upper: Footprint,
+    lower: Footprint,
 }
 
 fn halves(hash: u128) -> [u64; 2] {
@@ -183,6 +212,11 @@ pub struct Solver {
     points: usize,
     options: Options,
     table: Vec<Entry>,
+    /// Per table slot, the footprint of an entry with more than `INLINE`
+    /// buckets.
+    wide: Vec<[u64; WORDS]>,
+    /// Per depth of the search (the root's children at 2), its footprints.
+    frames: Vec<Frame>,
     /// Position and mover to a move that was best there once.
     order: Vec<u8>,
     stats: Stats,
@@ -222,6 +256,8 @@ impl Solver {
             // At least one group of `WAYS` entries.
             vec![Entry::default(); 1 << options.table_bits.max(WAYS.trailing_zeros())]
         };
+        // Zeroed, so that the system maps its pages only when written.
+        let wide = vec![[0u64; WORDS]; table.len()];
         let order = if options.ordering {
             vec![NO_MOVE; 1 << 20]
         } else {
@@ -233,6 +269,8 @@ impl Solver {
             points: board.points(),
             options,
             table,
+            wide,
+            frames: Vec::new(),
             order,
             stats: Stats::default(),
             depth: 0,
@@ -300,7 +338,7 @@ impl Solver {
             while lower < upper && !self.stopped {
                 let beta = if guess == lower { guess + 1 } else { guess };
                 self.stats.searches += 1;
-                guess = self.search(seen, node, beta - 1, beta).0;
+                guess = self.search(seen, node, beta - 1, beta);
                 if guess < beta {
                     upper = guess;
                 } else {
@@ -310,7 +348,7 @@ impl Solver {
             guess
         } else {
             self.stats.searches += 1;
-            self.search(seen, node, -n - 1, n + 1).0
+            self.search(seen, node, -n - 1, n + 1)
         };
         Some(value)
     }
@@ -343,7 +381,7 @@ impl Solver {
             } else {
                 game.play(mv).expect("a legal move");
                 let child = game.node;
-                let bound = self.search(&mut game.seen, child, -value, 1 - value).0;
+                let bound = self.search(&mut game.seen, child, -value, 1 - value);
                 game.undo();
                 -bound
             };
@@ -401,24 +439,29 @@ impl Solver {
     }
 
     /// Fail-soft alpha-beta: the value if it lies strictly between `alpha`
-    /// and `beta`, else a bound on the same side; with the footprint that
-    /// bound (or value) depends on (the module paragraph).
-    fn search(&mut self, seen: &mut Seen, node: Node, alpha: i32, beta: i32) -> (i32, Footprint) {
+    /// and `beta`, else a bound on the same side. The footprint that bound
+    /// (or value) depends on (the module paragraph) is left in the
+    /// `result` of the frame one deeper than the caller's.
+    fn search(&mut self, seen: &mut Seen, node: Node, alpha: i32, beta: i32) -> i32 {
+        // This search's frame.
+        let d = self.depth as usize + 1;
+        if self.frames.len() <= d + 1 {
+            self.frames.resize_with(d + 2, Frame::default);
+        }
         if self.stopped {
-            return (0, Footprint::EMPTY);
+            self.frames[d].result.clear();
+            return 0;
         }
         self.stats.nodes += 1;
-        if self.budget != 0 && self.stats.nodes >= self.budget {
-            self.stopped = true;
-            return (0, Footprint::EMPTY);
-        }
-        if self.stats.nodes.is_multiple_of(CLOCK_STATES)
-            && self
-                .deadline
-                .is_some_and(|deadline| Instant::now() >= deadline)
+        if (self.budget != 0 && self.stats.nodes >= self.budget)
+            || (self.stats.nodes.is_multiple_of(CLOCK_STATES)
+                && self
+                    .deadline
+                    .is_some_and(|deadline| Instant::now() >= deadline))
         {
             self.stopped = true;
-            return (0, Footprint::EMPTY);
+            self.frames[d].result.clear();
+            return 0;
         }
         self.depth += 1;
         self.stats.max_depth = self.stats.max_depth.max(self.depth);
@@ -429,27 +472,39 @@ impl Solver {
         if !self.table.is_empty() {
             let slot = self.slot(state);
             for at in slot..slot + WAYS {
+                if self.table[at].work == 0 || self.table[at].state != state {
+                    continue;
+                }
                 let entry = self.table[at];
-                if entry.work == 0
-                    || entry.state != state
-                    || entry.seen != halves(seen.restricted_hash(&entry.footprint))
-                {
+                let (lower, upper) = (i32::from(entry.lower), i32::from(entry.upper));
+                let restricted = if entry.len == WIDE_ENTRY {
+                    seen.bits_hash(&self.wide[at])
+                } else {
+                    seen.list_hash(&entry.list[..usize::from(entry.len)])
+                };
+                if entry.seen != halves(restricted) {
                     continue;
                 }
                 self.stats.table_hits += 1;
-                if entry.whole != seen.hash() as u64 {
+                if !(lower >= beta || upper <= alpha || lower == upper) {
+                    // Bounds that do not settle the state: its move leads.
+                    if hint == NO_MOVE {
+                        hint = entry.best;
+                    }
+                    continue;
+                }
+                self.stats.table_cutoffs += 1;
+                if entry.whole != seen.hash() as u32 {
                     self.stats.table_shared += 1;
                 }
-                let (lower, upper) = (i32::from(entry.lower), i32::from(entry.upper));
-                if lower >= beta || upper <= alpha || lower == upper {
-                    self.stats.table_cutoffs += 1;
-                    self.depth -= 1;
-                    let bound = if lower >= beta { lower } else { upper };
-                    return (bound, entry.footprint);
+                let result = &mut self.frames[d].result;
+                if entry.len == WIDE_ENTRY {
+                    result.set_bits(&self.wide[at]);
+                } else {
+                    result.set_list(&entry.list[..usize::from(entry.len)]);
                 }
-                if hint == NO_MOVE {
-                    hint = entry.best;
-                }
+                self.depth -= 1;
+                return if lower >= beta { lower } else { upper };
             }
         }
         if hint == NO_MOVE && self.options.ordering {
@@ -459,14 +514,15 @@ impl Solver {
         // The moves: placements allowed by superko, captures first when
         // ordering, the hinted move at the front; then the pass. The
         // refused placements' buckets go into the footprint of an upper
-        // bound.
+        // bound, which starts with them.
         let mut moves: [(u8, Node); MOVES] = [(NO_MOVE, node); MOVES];
         let mut count = 0;
         let mut captures = 0;
         let points = self.points;
         let rule = self.rule;
         let mut refused = 0;
-        let mut refused_footprint = Footprint::EMPTY;
+        let upper_footprint = &mut self.frames[d].upper;
+        upper_footprint.clear();
         let ordering = self.options.ordering;
         node.position.placements(&self.board, |point, placement| {
             let next = Node {
@@ -477,7 +533,7 @@ impl Solver {
             let item = next.item(rule, points);
             if seen.contains(item) {
                 refused += 1;
-                refused_footprint.add(item);
+                upper_footprint.add(item);
                 return;
             }
             moves[count] = (point.index() as u8, next);
@@ -520,28 +576,35 @@ impl Solver {
         // What an upper bound depends on: the refusals, and every child's
         // lower bound. What a lower bound depends on: the best move's
         // legality and its child's upper bound.
-        let mut upper_footprint = refused_footprint;
-        let mut lower_footprint = Footprint::EMPTY;
+        self.frames[d].lower.clear();
         for &(mv, child) in &moves[..count] {
-            let (value, footprint) = if mv == PASS && node.passed {
-                (node.position.area_score(&self.board), Footprint::EMPTY)
+            let value = if mv == PASS && node.passed {
+                let value = node.position.area_score(&self.board);
+                if value > best {
+                    self.frames[d].lower.clear();
+                }
+                value
             } else {
                 let item = child.item(rule, points);
                 let added = seen.insert(item);
-                let (value, mut footprint) = self.search(seen, child, -beta, -alpha.max(best));
+                let value = -self.search(seen, child, -beta, -alpha.max(best));
                 if added {
                     seen.remove(item);
                 }
-                upper_footprint.union(&footprint);
-                if mv != PASS {
-                    footprint.add(item);
+                let (here, below) = self.frames.split_at_mut(d + 1);
+                let (frame, child_footprint) = (&mut here[d], &below[0].result);
+                frame.upper.union(child_footprint);
+                if value > best {
+                    frame.lower.copy_from(child_footprint);
+                    if mv != PASS {
+                        frame.lower.add(item);
+                    }
                 }
-                (-value, footprint)
+                value
             };
             if value > best {
                 best = value;
                 best_move = mv;
-                lower_footprint = footprint;
                 if best >= beta || (self.options.ceiling && best >= n) {
                     if self.options.history {
                         let slot = &mut self.cutoffs[side][Self::move_slot(mv)];
@@ -554,7 +617,8 @@ impl Solver {
 
         if self.stopped {
             self.depth -= 1;
-            return (0, Footprint::EMPTY);
+            self.frames[d].result.clear();
+            return 0;
         }
         if self.options.ordering {
             let slot = self.order_slot(&node);
@@ -562,54 +626,70 @@ impl Solver {
         }
         // No margin exceeds the board's points, so a value of `n` is exact
         // on its lower bound alone.
-        let (lower, upper, footprint) = if best >= beta || best >= n {
-            (best, n, lower_footprint)
+        let frame = &mut self.frames[d];
+        let (lower, upper) = if !self.options.share {
+            frame.result.fill();
+            if best >= beta || best >= n {
+                (best, n)
+            } else if best <= alpha {
+                (-n, best)
+            } else {
+                (best, best)
+            }
+        } else if best >= beta || best >= n {
+            frame.result.copy_from(&frame.lower);
+            (best, n)
         } else if best <= alpha {
-            (-n, best, upper_footprint)
+            frame.result.copy_from(&frame.upper);
+            (-n, best)
         } else {
-            let mut both = upper_footprint;
-            both.union(&lower_footprint);
-            (best, best, both)
-        };
-        let footprint = if self.options.share {
-            footprint
-        } else {
-            Footprint::FULL
+            frame.result.copy_from(&frame.upper);
+            frame.result.union(&frame.lower);
+            (best, best)
         };
         if !self.table.is_empty() {
-            self.store(seen, state, footprint, lower, upper, best_move, start);
+            self.store(seen, state, d, lower, upper, best_move, start);
         }
         self.depth -= 1;
-        (best, footprint)
+        best
     }
 
-    /// Stores bounds found under `footprint` (`search`): on an entry of the
-    /// same state, footprint and restricted seen set, tightening its bounds;
-    /// else on an empty slot or the one of least work in the state's group.
+    /// Stores bounds found under the footprint of frame `d`'s result
+    /// (`search`): on an entry of the same state, footprint and restricted
+    /// seen set, tightening its bounds; else on an empty slot or the one of
+    /// least work in the state's group.
     #[allow(clippy::too_many_arguments)]
     fn store(
         &mut self,
         seen: &Seen,
         state: u64,
-        footprint: Footprint,
+        d: usize,
         lower: i32,
         upper: i32,
         best: u8,
         start: u64,
     ) {
-        let restricted = halves(seen.restricted_hash(&footprint));
+        let footprint = &self.frames[d].result;
+        let restricted = halves(seen.restricted_hash(footprint));
         let work = (64 - (self.stats.nodes - start + 1).leading_zeros()) as u8;
         let slot = self.slot(state);
-        let group = &mut self.table[slot..slot + WAYS];
-        let same = group.iter().position(|e| {
-            e.work != 0 && e.state == state && e.footprint == footprint && e.seen == restricted
+        let same = (slot..slot + WAYS).find(|&at| {
+            let e = &self.table[at];
+            e.work != 0
+                && e.state == state
+                && e.seen == restricted
+                && if e.len == WIDE_ENTRY {
+                    footprint.equals_bits(&self.wide[at])
+                } else {
+                    footprint.equals_list(&e.list[..usize::from(e.len)])
+                }
         });
         let at = same.unwrap_or_else(|| {
-            (0..WAYS)
-                .min_by_key(|&i| group[i].work)
+            (slot..slot + WAYS)
+                .min_by_key(|&at| self.table[at].work)
                 .expect("a group has slots")
         });
-        let entry = &mut group[at];
+        let entry = &mut self.table[at];
         if same.is_some() {
             // Both bounds hold for every seen set the footprint admits.
             entry.lower = entry.lower.max(lower as i8);
@@ -620,13 +700,39 @@ impl Solver {
             *entry = Entry {
                 state,
                 seen: restricted,
-                footprint,
-                whole: seen.hash() as u64,
+                whole: seen.hash() as u32,
                 lower: lower as i8,
                 upper: upper as i8,
                 best,
                 work,
+                len: WIDE_ENTRY,
+                list: [0; INLINE],
             };
+            // The footprint's canonical form: in the entry while it has at
+            // most `INLINE` buckets, else a bit set (so that `same` above
+            // compares like with like).
+            match footprint.list() {
+                Some(list) if list.len() <= INLINE => {
+                    entry.len = list.len() as u8;
+                    entry.list[..list.len()].copy_from_slice(list);
+                }
+                _ if footprint.count() <= INLINE => {
+                    let mut list = [0u16; INLINE];
+                    let mut len = 0;
+                    let bits = footprint.bits().expect("not a list");
+                    for (w, &word) in bits.iter().enumerate() {
+                        let mut word = word;
+                        while word != 0 {
+                            list[len] = (64 * w) as u16 + word.trailing_zeros() as u16;
+                            len += 1;
+                            word &= word - 1;
+                        }
+                    }
+                    entry.len = len as u8;
+                    entry.list = list;
+                }
+                _ => footprint.write_bits(&mut self.wide[at]),
+            }
         }
         self.stats.table_stores += 1;
     }

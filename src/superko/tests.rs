@@ -369,3 +369,53 @@ fn sharing_between_histories_agrees_with_the_solver_without_a_table() {
         }
     }
 }
+
+/// Footprints as lists and as bit sets: random additions and unions, small
+/// and past the list's length, against a plain set of buckets; the
+/// comparisons with stored forms and the restricted hash of a seen set
+/// agree with the plain set's.
+#[test]
+fn footprints_hold_the_buckets_of_a_plain_set() {
+    use std::collections::BTreeSet;
+    let mut random = SplitMix::new(4096);
+    let mut seen = Seen::new(20);
+    for _ in 0..3000 {
+        seen.insert(random.below(1 << 40));
+    }
+    for round in 0..400 {
+        let mut plain = [BTreeSet::new(), BTreeSet::new()];
+        let mut footprints = [Footprint::default(), Footprint::default()];
+        let sizes = [random.below(1 + round % 80), random.below(1 + round % 50)];
+        for side in 0..2 {
+            for _ in 0..sizes[side] {
+                let b = random.below(BUCKETS as u64) as usize;
+                footprints[side].add_bucket(b);
+                plain[side].insert(b as u16);
+            }
+        }
+        let [mut a, b] = footprints;
+        a.union(&b);
+        let union: Vec<u16> = plain[0].union(&plain[1]).copied().collect();
+        let mut bits = [0u64; WORDS];
+        for &x in &union {
+            bits[usize::from(x) / 64] |= 1 << (x % 64);
+        }
+        assert_eq!(a.count(), union.len(), "round {round}");
+        assert!(a.equals_list(&union), "round {round}");
+        assert!(a.equals_bits(&bits), "round {round}");
+        let expected = union.iter().fold(0u128, |h, &x| h ^ seen.list_hash(&[x]));
+        assert_eq!(seen.restricted_hash(&a), expected, "round {round}");
+        assert_eq!(seen.bits_hash(&bits), expected, "round {round}");
+        let mut copy = Footprint::default();
+        copy.copy_from(&a);
+        assert!(copy.equals_bits(&bits), "round {round}");
+        if let Some(&first) = union.first() {
+            assert!(!a.equals_list(&union[1..]), "round {round}");
+            bits[usize::from(first) / 64] &= !(1 << (first % 64));
+            assert!(!a.equals_bits(&bits), "round {round}");
+        }
+    }
+    let mut full = Footprint::default();
+    full.fill();
+    assert_eq!(seen.restricted_hash(&full), seen.hash());
+}

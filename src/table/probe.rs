@@ -77,7 +77,7 @@ pub struct Table {
     /// Canonical legal positions before each 64-code word.
     directory: Directory,
     /// Recently decoded blocks, most recent last.
-    cache: Mutex<Vec<(u32, Arc<Block>)>>,
+    cache: BlockCache<Block>,
 }
 
 impl std::fmt::Debug for Table {
@@ -176,7 +176,7 @@ impl Table {
             header,
             codec,
             directory,
-            cache: Mutex::new(blocks),
+            cache: BlockCache::new(blocks, CACHED_BLOCKS),
         };
         #[cfg(feature = "solver")]
         table.check_against_a_solve()?;
@@ -267,48 +267,17 @@ impl Table {
 
     /// The number of a canonical legal position code.
     fn position_number(&self, code: PositionCode) -> Result<u64, TableError> {
-        let directory = &self.directory;
-        let word = (code / 64) as usize;
-        let Some(before) = directory.before(word) else {
-            return Err(self.corrupt(Fault::Inconsistent(
-                "position code beyond the directory".into(),
-            )));
-        };
-        let first = word as u64 * 64;
-        let within = (first..code)
-            .filter(|&c| self.codec.is_canonical_legal(c))
-            .count() as u64;
-        let number = before + within;
-        let next = directory.before(word + 1).unwrap_or(self.header.positions);
-        if number >= next {
-            return Err(self.corrupt(Fault::Inconsistent(
-                "the directory undercounts a word".into(),
-            )));
-        }
-        Ok(number)
+        self.directory
+            .number(&self.codec, self.header.positions, code)
+            .map_err(|fault| self.corrupt(fault))
     }
 
     fn block(&self, block: u32) -> Result<Arc<Block>, TableError> {
-        {
-            let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
-            if let Some(at) = cache.iter().position(|(b, _)| *b == block) {
-                let entry = cache.remove(at);
-                let decoded = entry.1.clone();
-                cache.push(entry);
-                return Ok(decoded);
-            }
-        }
-        let decoded = Arc::new(
+        self.cache.get(block, || {
             self.view()
                 .block(block)
-                .map_err(|fault| self.corrupt(fault))?,
-        );
-        let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
-        if cache.len() >= CACHED_BLOCKS {
-            cache.remove(0);
-        }
-        cache.push((block, decoded.clone()));
-        Ok(decoded)
+                .map_err(|fault| self.corrupt(fault))
+        })
     }
 
     /// The value of a legal state of this board, in any orientation.
@@ -508,6 +477,75 @@ impl Directory {
     pub(super) fn before(&self, word: usize) -> Option<u64> {
         let within = *self.within.get(word)?;
         Some(self.bases[word / WORDS_PER_BASE] + within as u64)
+    }
+
+    /// The number of the canonical legal position `code` among a table's
+    /// `positions`: the positions before its word, and the canonical legal
+    /// codes before it in the word. A directory that does not hold the
+    /// code, or counts fewer positions in its word, is a fault.
+    pub(super) fn number(
+        &self,
+        codec: &Codec,
+        positions: u64,
+        code: PositionCode,
+    ) -> Result<u64, Fault> {
+        let word = (code / 64) as usize;
+        let Some(before) = self.before(word) else {
+            return Err(Fault::Inconsistent(
+                "position code beyond the directory".into(),
+            ));
+        };
+        let within = (word as u64 * 64..code)
+            .filter(|&c| codec.is_canonical_legal(c))
+            .count() as u64;
+        let number = before + within;
+        let next = self.before(word + 1).unwrap_or(positions);
+        if number >= next {
+            return Err(Fault::Inconsistent(
+                "the directory undercounts a word".into(),
+            ));
+        }
+        Ok(number)
+    }
+}
+
+/// The blocks of a table decoded last, shared by its probes: at most
+/// `capacity`, the least recently used dropped first.
+pub(super) struct BlockCache<T> {
+    blocks: Mutex<Vec<(u32, Arc<T>)>>,
+    capacity: usize,
+}
+
+impl<T> BlockCache<T> {
+    pub(super) fn new(blocks: Vec<(u32, Arc<T>)>, capacity: usize) -> BlockCache<T> {
+        BlockCache {
+            blocks: Mutex::new(blocks),
+            capacity,
+        }
+    }
+
+    /// Block `block`, from the cache or decoded by `decode` and kept.
+    pub(super) fn get<E>(
+        &self,
+        block: u32,
+        decode: impl FnOnce() -> Result<T, E>,
+    ) -> Result<Arc<T>, E> {
+        {
+            let mut blocks = self.blocks.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(at) = blocks.iter().position(|(b, _)| *b == block) {
+                let entry = blocks.remove(at);
+                let decoded = entry.1.clone();
+                blocks.push(entry);
+                return Ok(decoded);
+            }
+        }
+        let decoded = Arc::new(decode()?);
+        let mut blocks = self.blocks.lock().unwrap_or_else(|e| e.into_inner());
+        if blocks.len() >= self.capacity {
+            blocks.remove(0);
+        }
+        blocks.push((block, decoded.clone()));
+        Ok(decoded)
     }
 }
 

@@ -45,11 +45,11 @@ pub mod export;
 mod tests;
 
 use std::path::Path;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
 
 use self::format::Layout;
 use super::format::Fault;
-use super::probe::{check_directory, Directory};
+use super::probe::{check_directory, BlockCache, Directory};
 use super::{Origin, TableError};
 use crate::index::code::{Codec, PositionCode};
 use crate::rules::board::Board;
@@ -165,7 +165,7 @@ pub struct WdlTable {
     layout: Layout,
     codec: Codec,
     directory: Directory,
-    cache: Mutex<Vec<(u32, Arc<Decoded>)>>,
+    cache: BlockCache<Decoded>,
 }
 
 impl std::fmt::Debug for WdlTable {
@@ -225,7 +225,7 @@ impl WdlTable {
             layout,
             codec,
             directory,
-            cache: Mutex::new(Vec::new()),
+            cache: BlockCache::new(Vec::new(), CACHED_BLOCKS),
         })
     }
 
@@ -293,53 +293,23 @@ impl WdlTable {
 
     /// The number of a canonical legal position code.
     fn position_number(&self, code: PositionCode) -> Result<u64, TableError> {
-        let word = (code / 64) as usize;
-        let Some(before) = self.directory.before(word) else {
-            return Err(self.corrupt(Fault::Inconsistent(
-                "position code beyond the directory".into(),
-            )));
-        };
-        let within = (word as u64 * 64..code)
-            .filter(|&c| self.codec.is_canonical_legal(c))
-            .count() as u64;
-        let number = before + within;
-        let next = self
-            .directory
-            .before(word + 1)
-            .unwrap_or(self.layout.header.positions);
-        if number >= next {
-            return Err(self.corrupt(Fault::Inconsistent(
-                "the directory undercounts a word".into(),
-            )));
-        }
-        Ok(number)
+        self.directory
+            .number(&self.codec, self.layout.header.positions, code)
+            .map_err(|fault| self.corrupt(fault))
     }
 
     fn block(&self, block: u32) -> Result<Arc<Decoded>, TableError> {
-        {
-            let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
-            if let Some(at) = cache.iter().position(|(b, _)| *b == block) {
-                let entry = cache.remove(at);
-                let decoded = entry.1.clone();
-                cache.push(entry);
-                return Ok(decoded);
-            }
-        }
-        let (symbols, depths) = self
-            .layout
-            .block(&self.bytes, block)
-            .map_err(|fault| self.corrupt(fault))?;
-        let decoded = Arc::new(Decoded {
-            symbols,
-            depths,
-            ko_before: OnceLock::new(),
-        });
-        let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
-        if cache.len() >= CACHED_BLOCKS {
-            cache.remove(0);
-        }
-        cache.push((block, decoded.clone()));
-        Ok(decoded)
+        self.cache.get(block, || {
+            let (symbols, depths) = self
+                .layout
+                .block(&self.bytes, block)
+                .map_err(|fault| self.corrupt(fault))?;
+            Ok(Decoded {
+                symbols,
+                depths,
+                ko_before: OnceLock::new(),
+            })
+        })
     }
 
     /// The ko states before each position of block `block`, counted from

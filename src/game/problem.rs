@@ -435,10 +435,9 @@ impl ProblemGame {
     /// The stones of each colour in the region now that are joined to a
     /// safe stone, and so safe too.
     pub fn joined_to_safe(&self, colour: Colour) -> PointSet {
-        let board = self.problem().board();
-        let all =
+        let stones =
             self.region_stones(colour) | (self.problem().safe() & self.problem().stones(colour));
-        board.flood(all & self.problem().safe(), all) - self.problem().safe()
+        self.problem().joined_to_safe(stones)
     }
 
     /// The target stones still on the board.

@@ -263,6 +263,12 @@ impl Problem {
         self.board.open()
     }
 
+    /// Of `stones` (one colour's, safe ones included), those in the
+    /// region joined to a safe stone: safe too, part of the wall.
+    pub(crate) fn joined_to_safe(&self, stones: PointSet) -> PointSet {
+        self.board.flood(stones & self.safe(), stones) - self.safe()
+    }
+
     pub(crate) fn targets(&self) -> PointSet {
         self.targets
     }

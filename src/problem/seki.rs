@@ -91,10 +91,8 @@ const MAX_SEKI_BOUND: f64 = 2e7;
 /// the attacker's stones joined to a safe stone of theirs are not in the
 /// region's fight (they are the living wall), so they do not count.
 pub(crate) fn seki_at(problem: &Problem, key: StateKey, tests: &mut SekiTests) -> bool {
-    let board = problem.board();
     let attacker = PointSet(key.attacker);
-    let walled = board.flood(attacker & problem.safe(), attacker);
-    let fighting = attacker - walled;
+    let fighting = attacker - problem.safe() - problem.joined_to_safe(attacker);
     if fighting.is_empty() {
         return false;
     }

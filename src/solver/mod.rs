@@ -291,7 +291,7 @@ impl Solution {
 
 /// An earlier position of a state, with the move that left it and its
 /// canonical form.
-type Origin = (Position, LastMove, Canonical);
+pub(crate) type Origin = (Position, LastMove, Canonical);
 
 /// Gathers the earlier positions of `state`, with their canonical forms,
 /// into `origins`, asking for each one's index line on the way. Returns
@@ -299,7 +299,7 @@ type Origin = (Position, LastMove, Canonical);
 /// all differ (told by a bit per code hash, so a false alarm is possible,
 /// a miss is not).
 #[inline]
-fn gather_origins(index: &StateIndex, state: &State, origins: &mut Vec<Origin>) -> bool {
+pub(crate) fn gather_origins(index: &StateIndex, state: &State, origins: &mut Vec<Origin>) -> bool {
     let codec = index.codec();
     let position = state.position();
     let weights = codec.weights(&position);
@@ -414,7 +414,7 @@ fn shared_position(origins: &[Origin]) -> bool {
 /// origins are one position (possible only if `maybe_shared`) or a
 /// symmetric one has several ko points.
 #[inline(always)]
-fn predecessor_numbers(
+pub(crate) fn predecessor_numbers(
     index: &StateIndex,
     origins: &[Origin],
     maybe_shared: bool,
@@ -554,7 +554,7 @@ impl LayerFlags {
 
 /// Scratch space for counting children, reused from position to position.
 #[derive(Default)]
-struct CountScratch {
+pub(crate) struct CountScratch {
     /// The moves whose children need their canonical codes to be told
     /// apart, with their keys (canonical code and ko point).
     moves: Vec<(Point, u64)>,
@@ -578,7 +578,7 @@ struct CountScratch {
 /// nothing all lead to different children, and only the capturing ones
 /// are told apart by code. The retake of a ko captures, so it is among
 /// those.
-fn count_position(
+pub(crate) fn count_position(
     index: &StateIndex,
     entry: &PositionStates,
     scratch: &mut CountScratch,

@@ -6,12 +6,15 @@
 //! Three passes over every state, for either colour to move. The first
 //! works out each result as the prober does (what is stored, raised by the
 //! exact children). The second checks that each result is the best of its
-//! children's, and gives each won state its rank (one more than its
-//! losing children's least, 0 for the end of the game). The third checks
-//! that every move from a losing state reaches a won state of smaller
-//! rank. Then a win is forced in at most its rank's plies, so every win and
-//! loss is true; a draw, with no losing child and a drawn one, is one
-//! neither side can leave to its gain, so it is true too.
+//! children's and that only losses store a rank, and gives each won state
+//! its rank (one more than the least rank among its losing children that
+//! store one, 0 for the end of the game; a won state with neither fails).
+//! The third checks that every move from a losing state that stores a
+//! rank reaches a won state of smaller rank; a losing state that stores 0
+//! is never followed, and is not checked. Then a win, following the least
+//! rank, is forced in at most its rank's plies, so every win and loss is
+//! true; a draw, with no losing child and a drawn one, is one neither side
+//! can leave to its gain, so it is true too.
 
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Instant;
@@ -180,8 +183,9 @@ pub fn verify(table: &WdlTable) -> Result<CheckReport, TableError> {
                             for (c, best) in best.iter_mut().enumerate() {
                                 let result = value_of(n, 1 - c).flipped();
                                 *best = (*best).max(result);
-                                if result == Wdl::Win {
-                                    let rank = ranks[n][1 - c].load(Ordering::Relaxed);
+                                let rank = ranks[n][1 - c].load(Ordering::Relaxed);
+                                // A losing child that stores 0 is never followed.
+                                if result == Wdl::Win && rank > 0 {
                                     least[c] = least[c].min(rank);
                                 }
                             }
@@ -199,7 +203,23 @@ pub fn verify(table: &WdlTable) -> Result<CheckReport, TableError> {
                             best[c].word()
                         )));
                     }
+                    if own != Wdl::Loss {
+                        let stored = ranks[number][c].load(Ordering::Relaxed);
+                        if stored != 0 {
+                            return Err(corrupt(format!(
+                                "state {number} ({} to move) reads as a {} but stores rank {stored}: {state:?}",
+                                colour_word(c),
+                                own.word()
+                            )));
+                        }
+                    }
                     if own == Wdl::Win {
+                        if least[c] == u32::MAX {
+                            return Err(corrupt(format!(
+                                "state {number} ({} to move) reads as a win, but no move ends the game with it or reaches a ranked loss: {state:?}",
+                                colour_word(c)
+                            )));
+                        }
                         ranks[number][c].store(least[c].saturating_add(1), Ordering::Relaxed);
                     }
                 }
@@ -207,13 +227,18 @@ pub fn verify(table: &WdlTable) -> Result<CheckReport, TableError> {
             Ok(())
         })?;
 
-    // Pass 3: every move from a losing state reaches a smaller rank.
+    // Pass 3: every move from a ranked losing state reaches a smaller rank.
     (0..states.div_ceil(CHUNK))
         .into_par_iter()
         .try_for_each(|chunk| -> Result<(), TableError> {
             let mut cursor = index.state_cursor();
             for number in chunk * CHUNK..((chunk + 1) * CHUNK).min(states) {
-                let losing: Vec<usize> = (0..2).filter(|&c| value_of(number, c) == Wdl::Loss).collect();
+                let losing: Vec<usize> = (0..2)
+                    .filter(|&c| {
+                        value_of(number, c) == Wdl::Loss
+                            && ranks[number][c].load(Ordering::Relaxed) > 0
+                    })
+                    .collect();
                 if losing.is_empty() {
                     continue;
                 }
@@ -226,9 +251,6 @@ pub fn verify(table: &WdlTable) -> Result<CheckReport, TableError> {
                             colour_word(c)
                         ))
                     };
-                    if rank == 0 {
-                        return Err(fault("a loss ends the game in at least one ply"));
-                    }
                     for mv in state.legal_moves(&board) {
                         if let Some(Child::State(child)) = state.play(&board, mv) {
                             let n = child_number(&child)?;

@@ -1,22 +1,27 @@
 //! A win/draw/loss table made from a full table, for one komi
 //! (`smallgo export --wdl`).
 //!
-//! Two passes over the full table. The first reads every state's result
-//! for either colour to move at the komi. The second, block by block on
-//! every core, works out for each state and colour which results it may
+//! The full table gives every state's result for either colour to move
+//! at the komi. From those results alone (`ranks`), a retrograde pass
+//! gives each won or lost state its distance (the plies to the end of the
+//! game, the winner hurrying and the loser resisting), and a sweep finds
+//! the losing states a winner follows (each won state's first losing
+//! child of least distance). Then, block by block on every core, the
+//! exporter works out for each state and colour which results it may
 //! store (its own, or any below it when the children the prober looks at
 //! give its result: `super`), picks them so that runs are longest (at each
 //! run's start, the symbol every following state allows the longest), and
-//! writes each losing state's rank: `(N - B) * D + dB`, where B and dB are
-//! the opponent's forced margin and its depth in the full table, N the
-//! board's points and D one more than the table's greatest depth. Every
-//! move from a losing state reaches a won state whose best losing child
-//! has a smaller rank (a larger margin, or the same margin sooner), so the
-//! ranks only fall along a won game.
+//! writes the rank of each state that stores a loss: its distance if a
+//! winner follows it, else 0. Every move from a followed losing state
+//! reaches a won state of smaller distance, so the ranks only fall along
+//! a won game.
 
 use rayon::prelude::*;
 
+use std::sync::atomic::Ordering;
+
 use super::format::{self, EncodedBlock, Header};
+use super::ranks::{designate, distances};
 use super::{ending, may_derive, Wdl};
 use crate::index::StateIndex;
 use crate::rules::board::Topology;
@@ -76,32 +81,30 @@ pub fn export(table: &Table, komi2: i32) -> Result<(Vec<u8>, ExportReport), Stri
         ));
     }
     let corrupt = |fault| format!("{}: {fault}", table.origin());
+    let corrupt_text = |what: String| format!("{}: not a sound table: {what}", table.origin());
 
     // Pass 1: every state's results, bits 0-1 Black to move, 2-3 White.
-    let decoded: Vec<(Vec<u8>, Vec<u8>, u16)> = (0..full.blocks)
+    let decoded: Vec<(Vec<u8>, Vec<u8>)> = (0..full.blocks)
         .into_par_iter()
         .map(|block| -> Result<_, String> {
             let values = view.block(block).map_err(corrupt)?;
             let (first, last) = view.block_positions(block);
             let mut plain = Vec::with_capacity(2 * (last - first) as usize);
             let mut ko = Vec::new();
-            let mut deepest = 0u16;
             for at in 0..(last - first) as usize {
                 let slots = values.starts[at + 1] - values.starts[at];
                 for slot in 0..slots {
                     let value = values.value(at, slot).expect("a slot of the position");
-                    deepest = deepest.max(value.mover_depth).max(value.opponent_depth);
                     let code = result_of(&value, true, komi2) as u8
                         | (result_of(&value, false, komi2) as u8) << 2;
                     if slot < 2 { &mut plain } else { &mut ko }.push(code);
                 }
             }
-            Ok((plain, ko, deepest))
+            Ok((plain, ko))
         })
         .collect::<Result<_, String>>()?;
     let mut results = vec![0u8; counts.states as usize];
-    let mut deepest = 0u16;
-    for (block, (plain, ko, deep)) in decoded.into_iter().enumerate() {
+    for (block, (plain, ko)) in decoded.into_iter().enumerate() {
         let (first, last) = view.block_positions(block as u32);
         let (plain_run, ko_run) = index.state_runs(first..last);
         if plain.len() as u64 != plain_run.end - plain_run.start
@@ -114,13 +117,9 @@ pub fn export(table: &Table, komi2: i32) -> Result<(Vec<u8>, ExportReport), Stri
         }
         results[plain_run.start as usize..plain_run.end as usize].copy_from_slice(&plain);
         results[ko_run.start as usize..ko_run.end as usize].copy_from_slice(&ko);
-        deepest = deepest.max(deep);
     }
-    let scale = deepest as u64 + 1;
-    let points = board.points() as u64;
-    if (2 * points + 1) * scale > u32::MAX as u64 {
-        return Err(format!("{board}: depths too large for the ranks"));
-    }
+    let distance = distances(&index, &results, komi2).map_err(corrupt_text)?;
+    let needed = designate(&index, &results, &distance).map_err(corrupt_text)?;
 
     // Pass 2: blocks of whole full-table blocks.
     let join = TARGET_POSITIONS_PER_BLOCK
@@ -154,19 +153,9 @@ pub fn export(table: &Table, komi2: i32) -> Result<(Vec<u8>, ExportReport), Stri
             let mut free = vec![false; 2 * colour_span];
             let mut ranks = vec![0u32; 2 * colour_span];
             let mut derived = 0u64;
-            let full_first = block * join;
-            let full_last = ((block + 1) * join).min(full.blocks);
-            let mut values = Vec::new();
-            for full_block in full_first..full_last {
-                values.push(view.block(full_block).map_err(corrupt)?);
-            }
             let mut ko_at = 0usize;
             for position in index.positions(first).take(count) {
                 let at = (position.number - first) as usize;
-                let full_at = (position.number % full.positions_per_block as u64) as usize;
-                let full_values = &values[(position.number / full.positions_per_block as u64)
-                    as usize
-                    - full_first as usize];
                 for slot in 0..position.slots() {
                     let number = position.state(slot);
                     let offset = match slot {
@@ -199,7 +188,6 @@ pub fn export(table: &Table, komi2: i32) -> Result<(Vec<u8>, ExportReport), Stri
                             }
                         }
                     }
-                    let value = full_values.value(full_at, slot).expect("a slot");
                     let mut frees = false;
                     for (c, black) in [true, false].into_iter().enumerate() {
                         let own = result(number, black);
@@ -207,11 +195,10 @@ pub fn export(table: &Table, komi2: i32) -> Result<(Vec<u8>, ExportReport), Stri
                         truth[at] = own as u8;
                         free[at] = any[c] && given[c] == own && own != Wdl::Loss;
                         frees |= free[at];
-                        if own == Wdl::Loss {
-                            let margin = value.opponent_margin.ok_or("a loss without a margin")?;
-                            ranks[at] = ((points as i64 - margin as i64) as u64 * scale
-                                + value.opponent_depth as u64)
-                                as u32;
+                        let followed = needed[number as usize].load(Ordering::Relaxed) >> c & 1;
+                        if own == Wdl::Loss && followed == 1 {
+                            ranks[at] =
+                                distance[2 * number as usize + c].load(Ordering::Relaxed) as u32;
                         }
                     }
                     derived += frees as u64;

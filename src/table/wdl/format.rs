@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! header (64 bytes, little-endian)
-//!     0  magic "SGWDL\0\0\0"          8  format version (u32, 1)
+//!     0  magic "SGWDL\0\0\0"          8  format version (u32, 2; 1 read too)
 //!    12  rows, columns (u8 each), 2 zero bytes (plain boards only)
 //!    16  twice the stand-in komi (i32)   20  derivation rule (u32, 1)
 //!    24  positions (u64)              32  ko states (u64)
@@ -18,8 +18,14 @@
 //! wdl part    per block, deflate of its runs: each run one varint,
 //!             (length - 1) * 4 + symbol (0 loss, 1 draw, 2 win)
 //! depth part  per block, deflate of one varint per symbol 0 (loss) of its
-//!             runs, in order
+//!             runs, in order: a followed loss's rank, else 0
 //! ```
+//!
+//! Version 2 stores a rank only for the losses a winner follows, 0 for
+//! the others, which readers skip; version 1 stored one for every loss,
+//! and reads the same way (none of its ranks is 0). A reader of version 1
+//! alone would take a 0 for the fastest loss, so it refuses version 2 by
+//! its version.
 //!
 //! A block's symbols are those of its positions' states for Black to
 //! move, then for White to move; each colour's are the plain states, then
@@ -39,7 +45,9 @@ use crate::rules::board::Board;
 use crate::table::format::Fault;
 
 pub const MAGIC: [u8; 8] = *b"SGWDL\0\0\0";
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
+/// The versions read: every loss ranked (1), or only the followed ones.
+const READ_VERSIONS: [u32; 2] = [1, 2];
 pub const HEADER_SIZE: usize = 64;
 /// The one derivation rule: a state with an even number of stones may
 /// store less than its value when its children with an odd number of
@@ -280,7 +288,7 @@ pub fn read(bytes: &[u8]) -> Result<Layout, Fault> {
         });
     }
     let version = u32_at(bytes, 8);
-    if version != VERSION {
+    if !READ_VERSIONS.contains(&version) {
         return Err(Fault::UnsupportedVersion(version));
     }
     let stored = u32_at(bytes, CHECKSUM_OFFSET);

@@ -18,14 +18,17 @@
 //! results a state may store, the one that continues the longest run
 //! (`export`), and stores runs, deflated per block.
 //!
-//! The depth. A losing state stores a rank `d` such that every move from
-//! it reaches a won state of smaller rank; a won state's rank is one more
-//! than the smallest rank of its losing children (0 for the end of the
-//! game). Following the smallest rank therefore ends the game with the
-//! win, and the verifier (`check`) checks both ranks and results against
-//! the rules alone. The ranks come from the full table's margins and
-//! depths (`export`); a state whose stored result is a loss carries one, a
-//! meaningless 0 when it only stands below a better result.
+//! The depth. A won state's rank is one more than the least rank among
+//! its losing children that store one (0 for ending the game with the
+//! win). A losing state that a winner follows stores a rank above every
+//! child's; any other losing state stores 0, "never followed", and the
+//! ranks skip it. Following the least rank therefore ends the game with
+//! the win, and the verifier (`check`) checks both ranks and results
+//! against the rules alone. The stored ranks are the least such numbers,
+//! the plies to the end of the game at this komi, and only the losing
+//! states that some won state's least child is store one (`ranks`); a
+//! state whose stored result is a loss only below a better result stores
+//! 0 too.
 //!
 //! States are numbered as in a full table: the position directory (64
 //! codes a count) ranks a position, and a block's ko states are counted
@@ -41,6 +44,8 @@ pub mod format;
 pub mod check;
 #[cfg(feature = "solver")]
 pub mod export;
+#[cfg(feature = "solver")]
+pub mod ranks;
 #[cfg(all(test, feature = "solver"))]
 mod tests;
 
@@ -146,7 +151,8 @@ pub struct Rated {
     pub mv: Move,
     pub result: Wdl,
     /// The rank of the child (`module doc`), the end of the game 0: for a
-    /// win, how fast it is forced; for a loss, how long it is resisted.
+    /// win, how fast it is forced (`None` when no winner follows the
+    /// child); for a loss, how long it is resisted.
     pub rank: Option<u32>,
 }
 
@@ -434,12 +440,16 @@ impl WdlTable {
         Ok(best)
     }
 
-    /// The rank of `state` (module doc): stored for a loss, one more than
-    /// its losing children's least for a win; `None` for a draw.
+    /// The rank of `state` (module doc): stored for a loss, `None` when
+    /// no winner follows it; one more than its ranked losing children's
+    /// least for a win; `None` for a draw.
     pub fn rank(&self, state: &State, black: bool) -> Result<Option<u32>, TableError> {
         match self.value(state, black)? {
             Wdl::Draw => Ok(None),
-            Wdl::Loss => Ok(Some(self.stored(state, black)?.1)),
+            Wdl::Loss => {
+                let (_, rank) = self.stored(state, black)?;
+                Ok((rank > 0).then_some(rank))
+            }
             Wdl::Win => {
                 let board = self.board();
                 let mut least: Option<u32> = None;
@@ -450,7 +460,8 @@ impl WdlTable {
                         }
                         Some(Child::State(child)) => {
                             if self.value(&child, !black)? == Wdl::Loss {
-                                Some(self.stored(&child, !black)?.1)
+                                let (_, rank) = self.stored(&child, !black)?;
+                                (rank > 0).then_some(rank)
                             } else {
                                 None
                             }
@@ -464,7 +475,7 @@ impl WdlTable {
                 match least {
                     Some(least) => Ok(Some(least.saturating_add(1))),
                     None => Err(self.corrupt(Fault::Inconsistent(format!(
-                        "a won state without a winning move: {state:?}"
+                        "a won state without a ranked winning move: {state:?}"
                     )))),
                 }
             }
@@ -507,7 +518,7 @@ impl WdlTable {
     }
 
     /// The move the engine plays: when winning, the win of least rank (the
-    /// game ends); when drawing, a pass if it keeps the draw, else the
+    /// game ends; a win whose child stores no rank is never chosen); when drawing, a pass if it keeps the draw, else the
     /// first move that does; when losing, the loss of greatest rank. Ties
     /// go to the first in point order.
     pub fn choose(
@@ -525,9 +536,16 @@ impl WdlTable {
 /// The engine's choice among rated moves (`WdlTable::choose`).
 pub fn choose_among(rated: &[Rated]) -> Option<Rated> {
     let rank = |r: &Rated| r.rank.unwrap_or(0);
-    let mut wins = rated.iter().filter(|r| r.result == Wdl::Win);
+    let mut wins = rated
+        .iter()
+        .filter(|r| r.result == Wdl::Win && r.rank.is_some());
     if let Some(first) = wins.next() {
         return Some(*wins.fold(first, |best, r| if rank(r) < rank(best) { r } else { best }));
+    }
+    // A sound table ranks a child of every won state; a damaged one
+    // still keeps the win.
+    if let Some(win) = rated.iter().find(|r| r.result == Wdl::Win) {
+        return Some(*win);
     }
     let mut draws = rated.iter().filter(|r| r.result == Wdl::Draw);
     if let Some(first) = draws.next() {

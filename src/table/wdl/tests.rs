@@ -72,78 +72,249 @@ fn every_result_is_the_full_tables_and_verifies() {
     }
 }
 
-/// Games from random openings, one side or both played from the table,
-/// the other at random: every move the table chooses keeps the full
-/// table's result, and a won game's ranks fall until it ends.
+/// Plays 60 games from random openings on `table`, one side or both
+/// played from it, the other at random: every move the table chooses must
+/// keep the full table's result (a win stays won, a draw is never lost),
+/// a won game's ranks must fall until it ends, and it must end. Returns
+/// the first move that does not.
+fn play_out(full: &Table, table: &WdlTable, seed: u64) -> Result<[usize; 3], String> {
+    let board = full.board();
+    let komi2 = table.komi2();
+    let truth = |state: &State, black: bool| result_of(&full.probe(state).unwrap(), black, komi2);
+    let mut rng = SplitMix::new(seed);
+    let mut results = [0usize; 3];
+    for game in 0..60 {
+        let mut state = State::start();
+        let mut black = true;
+        let opening = rng.below(6);
+        let mut rank: [Option<u32>; 2] = [None, None];
+        for ply in 0.. {
+            let by_table = ply >= opening
+                && match game % 3 {
+                    0 => black,
+                    1 => !black,
+                    _ => true,
+                };
+            let mv = if by_table {
+                let own = truth(&state, black);
+                let read = table.value(&state, black).map_err(|e| e.to_string())?;
+                if read != own {
+                    return Err(format!("game {game} ply {ply}: reads a {}", read.word()));
+                }
+                let chosen = table
+                    .choose(&state, black, &|_| false)
+                    .map_err(|e| e.to_string())?;
+                let kept = match state.play(&board, chosen.mv).unwrap() {
+                    Child::End { margin } => Wdl::of_margin(margin, black, komi2),
+                    Child::State(child) => truth(&child, !black).flipped(),
+                };
+                if (chosen.result, kept) != (own, own) {
+                    return Err(format!(
+                        "game {game} ply {ply}: a {} played as a {}",
+                        own.word(),
+                        kept.word()
+                    ));
+                }
+                let side = black as usize;
+                if own == Wdl::Win {
+                    if let Some(before) = rank[side] {
+                        if chosen.rank >= Some(before) {
+                            return Err(format!(
+                                "game {game} ply {ply}: a rank rose ({before} to {:?})",
+                                chosen.rank
+                            ));
+                        }
+                    }
+                    rank[side] = chosen.rank;
+                }
+                chosen.mv
+            } else {
+                let moves = state.legal_moves(&board);
+                moves[rng.below(moves.len() as u64) as usize]
+            };
+            match state.play(&board, mv).unwrap() {
+                Child::End { margin } => {
+                    results[Wdl::of_margin(margin, black, komi2) as usize] += 1;
+                    break;
+                }
+                Child::State(child) => {
+                    state = child;
+                    black = !black;
+                }
+            }
+            if ply > 500 {
+                if rank != [None, None] {
+                    return Err(format!("game {game}: a won game goes on"));
+                }
+                break;
+            }
+        }
+    }
+    Ok(results)
+}
+
+/// Games played from the table keep the full table's result, and its
+/// won games end.
 #[test]
 fn games_from_the_table_keep_the_full_tables_result() {
     for (name, komi2) in [("3x4", 0), ("3x4", -4), ("3x4", 5), ("2x5", 0)] {
         let full = full(name);
-        let board = full.board();
         let table = open(made(name, komi2)).unwrap();
-        let truth =
-            |state: &State, black: bool| result_of(&full.probe(state).unwrap(), black, komi2);
-        let mut rng = SplitMix::new(komi2 as u64 + 11);
-        let mut results = [0usize; 3];
-        for game in 0..60 {
-            let mut state = State::start();
-            let mut black = true;
-            let opening = rng.below(6);
-            let mut rank: [Option<u32>; 2] = [None, None];
-            for ply in 0.. {
-                let by_table = ply >= opening
-                    && match game % 3 {
-                        0 => black,
-                        1 => !black,
-                        _ => true,
-                    };
-                let mv = if by_table {
-                    let own = truth(&state, black);
-                    assert_eq!(table.value(&state, black).unwrap(), own);
-                    let chosen = table.choose(&state, black, &|_| false).unwrap();
-                    let kept = match state.play(&board, chosen.mv).unwrap() {
-                        Child::End { margin } => Wdl::of_margin(margin, black, komi2),
-                        Child::State(child) => truth(&child, !black).flipped(),
-                    };
-                    assert_eq!(
-                        (chosen.result, kept),
-                        (own, own),
-                        "{name} game {game} ply {ply}"
-                    );
-                    let side = black as usize;
-                    if own == Wdl::Win {
-                        if let Some(before) = rank[side] {
-                            assert!(
-                                chosen.rank < Some(before),
-                                "{name} game {game}: a rank rose"
-                            );
+        let results = play_out(&full, &table, komi2 as u64 + 11)
+            .unwrap_or_else(|e| panic!("{name} komi2 {komi2}: {e}"));
+        assert!(
+            results.iter().sum::<usize>() > 30,
+            "{name}: games end: {results:?}"
+        );
+    }
+}
+
+/// The games above catch wrong ranks: with every stored rank but one
+/// made 1, a winner following them finds a rank that does not fall.
+#[test]
+fn games_from_a_table_with_wrong_ranks_fail() {
+    let full = full("3x4");
+    let bytes = made("3x4", 0);
+    assert!(play_out(&full, &open(bytes.clone()).unwrap(), 11).is_ok());
+    let damaged = rewrite(&bytes, |_, _, depths| {
+        for depth in depths.iter_mut().filter(|d| **d > 1) {
+            *depth = 2;
+        }
+    });
+    let table = open(damaged).unwrap();
+    assert!(verify(&table).is_err());
+    let error = play_out(&full, &table, 11).unwrap_err();
+    assert!(
+        error.contains("a rank rose") || error.contains("goes on"),
+        "{error}"
+    );
+}
+
+/// The distances of the retrograde pass are those a plain fixed point
+/// gives: sweeps over every state, each lowering what its children allow,
+/// until a sweep changes nothing.
+#[test]
+fn the_retrograde_distances_are_the_sweeps_fixed_point() {
+    for (name, komi2) in [("3x3", 0), ("3x3", 5), ("2x4", -3), ("2x5", 0)] {
+        let full = full(name);
+        let board = full.board();
+        let index = StateIndex::build(board).unwrap();
+        let states = index.counts().states as usize;
+        let results: Vec<u8> = (0..states)
+            .map(|n| {
+                let value = full.probe(&index.unrank(n as u64)).unwrap();
+                result_of(&value, true, komi2) as u8 | (result_of(&value, false, komi2) as u8) << 2
+            })
+            .collect();
+        let fast = ranks::distances(&index, &results, komi2).unwrap();
+        const NONE: u32 = u32::MAX;
+        let mut slow = vec![NONE; 2 * states];
+        loop {
+            let mut changed = false;
+            for n in 0..states {
+                let state = index.unrank(n as u64);
+                for c in 0..2 {
+                    let own = ranks::result_in(&results, n, c);
+                    let mut least = NONE;
+                    let mut greatest = 0;
+                    let mut complete = true;
+                    for mv in state.legal_moves(&board) {
+                        match state.play(&board, mv) {
+                            Some(Child::End { margin })
+                                if Wdl::of_margin(margin, c == 0, komi2) == Wdl::Win =>
+                            {
+                                least = 0;
+                            }
+                            Some(Child::State(child)) => {
+                                let m = index.rank(&child).unwrap() as usize;
+                                let d = slow[2 * m + 1 - c];
+                                if ranks::result_in(&results, m, 1 - c) == Wdl::Loss {
+                                    least = least.min(d);
+                                }
+                                if d == NONE {
+                                    complete = false;
+                                } else {
+                                    greatest = greatest.max(d);
+                                }
+                            }
+                            _ => {}
                         }
-                        rank[side] = chosen.rank;
                     }
-                    chosen.mv
-                } else {
-                    let moves = state.legal_moves(&board);
-                    moves[rng.below(moves.len() as u64) as usize]
-                };
-                match state.play(&board, mv).unwrap() {
-                    Child::End { margin } => {
-                        results[Wdl::of_margin(margin, black, komi2) as usize] += 1;
-                        break;
-                    }
-                    Child::State(child) => {
-                        state = child;
-                        black = !black;
+                    let new = match own {
+                        Wdl::Win if least != NONE => least + 1,
+                        Wdl::Loss if complete => greatest + 1,
+                        _ => NONE,
+                    };
+                    if new < slow[2 * n + c] {
+                        slow[2 * n + c] = new;
+                        changed = true;
                     }
                 }
-                if ply > 500 {
-                    assert_eq!(rank, [None, None], "{name} game {game}: a won game goes on");
-                    break;
+            }
+            if !changed {
+                break;
+            }
+        }
+        let mut placed = 0;
+        for (i, d) in fast.iter().enumerate() {
+            let d = d.load(std::sync::atomic::Ordering::Relaxed) as u32;
+            let expected = if slow[i] == NONE { 0 } else { slow[i] };
+            assert_eq!(
+                d,
+                expected,
+                "{name} komi2 {komi2} state {} colour {}",
+                i / 2,
+                i % 2
+            );
+            placed += (d > 0) as usize;
+        }
+        assert!(placed > states, "{name} komi2 {komi2}: {placed} placed");
+    }
+}
+
+/// Each losing state that stores a rank has the least a followed loss may
+/// have: one more than the greatest rank of its children (all won for
+/// the opponent, the end of the game 0); only some losses store one, and
+/// every won state has a ranked losing child or a pass that ends the game.
+#[test]
+fn the_ranks_are_the_least_that_finish_a_win_and_only_where_followed() {
+    for (name, komi2) in [("3x3", 0), ("3x3", 5), ("2x4", -3), ("3x4", 0)] {
+        let table = open(made(name, komi2)).unwrap();
+        let board = table.board();
+        let index = StateIndex::build(board).unwrap();
+        let (mut ranked, mut unranked) = (0, 0);
+        for number in 0..index.counts().states {
+            let state = index.unrank(number);
+            for black in [true, false] {
+                match table.value(&state, black).unwrap() {
+                    Wdl::Win => assert!(table.rank(&state, black).unwrap().is_some()),
+                    Wdl::Draw => {}
+                    Wdl::Loss => {
+                        let Some(rank) = table.rank(&state, black).unwrap() else {
+                            unranked += 1;
+                            continue;
+                        };
+                        ranked += 1;
+                        let mut greatest = 0;
+                        for mv in state.legal_moves(&board) {
+                            if let Some(Child::State(child)) = state.play(&board, mv) {
+                                let rank =
+                                    table.rank(&child, !black).unwrap().expect("a won child");
+                                greatest = greatest.max(rank);
+                            }
+                        }
+                        assert_eq!(
+                            rank,
+                            greatest + 1,
+                            "{name} komi2 {komi2} state {number} black {black}"
+                        );
+                    }
                 }
             }
         }
         assert!(
-            results.iter().sum::<usize>() > 30,
-            "{name}: games end: {results:?}"
+            ranked > 0 && unranked > 0,
+            "{name} komi2 {komi2}: {ranked} ranked, {unranked} not"
         );
     }
 }
@@ -175,19 +346,55 @@ fn a_wrong_result_or_rank_fails_verification() {
     });
     let error = verify(&open(damaged).unwrap()).unwrap_err().to_string();
     assert!(error.contains("reads as a loss"), "{error}");
-    let lost = exact(0);
-    for depth in [0, 1] {
-        let damaged = rewrite(&bytes, |block, _, depths| {
-            if block == 0 {
-                depths[lost] = depth;
+    // A followed loss whose rank is one less than its least: a move
+    // reaches a win of that rank.
+    let (_, depths) = layout.block(&bytes, 0).unwrap();
+    let lost = (0..layout.header.positions_per_block as usize)
+        .find(|&at| {
+            let state = index.state_at(index.position_code(at as u64), 0);
+            !may_derive(&state) && symbols[at] == 0 && depths[at] > 1
+        })
+        .expect("such a state");
+    let depth = depths[lost] - 1;
+    let damaged = rewrite(&bytes, |block, _, depths| {
+        if block == 0 {
+            depths[lost] = depth;
+        }
+    });
+    let error = verify(&open(damaged).unwrap()).unwrap_err().to_string();
+    assert!(
+        error.contains(&format!("loses with rank {depth}")) && error.contains("reaches a win"),
+        "{error}"
+    );
+    // No loss followed: the won states have no way to finish.
+    let damaged = rewrite(&bytes, |_, _, depths| depths.fill(0));
+    let error = verify(&open(damaged).unwrap()).unwrap_err().to_string();
+    assert!(
+        error.contains("no move ends the game with it or reaches a ranked loss"),
+        "{error}"
+    );
+    // A rank where the result read is no loss.
+    let sound = open(bytes.clone()).unwrap();
+    let lowered = (0..layout.symbol_count(0))
+        .find(|&i| {
+            symbols[i] == 0 && depths[i] == 0 && {
+                let span = layout.symbol_count(0) / 2;
+                let (c, offset) = (i / span, i % span);
+                let count = layout.header.positions_per_block as usize;
+                offset < count && {
+                    let state = index.state_at(index.position_code(offset as u64), 0);
+                    may_derive(&state) && sound.value(&state, c == 0).unwrap() != Wdl::Loss
+                }
             }
-        });
-        let error = verify(&open(damaged).unwrap()).unwrap_err().to_string();
-        assert!(
-            error.contains(&format!("loses with rank {depth}")),
-            "{error}"
-        );
-    }
+        })
+        .expect("a state stored as a loss below its result");
+    let damaged = rewrite(&bytes, |block, _, depths| {
+        if block == 0 {
+            depths[lowered] = 3;
+        }
+    });
+    let error = verify(&open(damaged).unwrap()).unwrap_err().to_string();
+    assert!(error.contains("but stores rank 3"), "{error}");
 }
 
 #[test]
@@ -228,4 +435,23 @@ fn damaged_bytes_are_refused_or_fail_never_panic() {
         }
     }
     assert!(caught > 200, "{caught} of 300 damaged files caught");
+}
+
+/// Version 1 (every loss ranked) is read as version 2 is; a later one is
+/// refused by its version.
+#[test]
+fn version_1_is_read_and_a_later_one_refused() {
+    let bytes = made("3x3", 0);
+    for (version, readable) in [(1u32, true), (2, true), (3, false)] {
+        let mut changed = bytes.clone();
+        changed[8..12].copy_from_slice(&version.to_le_bytes());
+        format::seal(&mut changed);
+        match open(changed) {
+            Ok(table) => assert!(readable && verify(&table).is_ok(), "version {version}"),
+            Err(error) => assert!(
+                !readable && error.to_string().contains("version"),
+                "version {version}: {error}"
+            ),
+        }
+    }
 }

@@ -59,8 +59,9 @@ pub(super) fn deflate(bytes: &[u8]) -> Vec<u8> {
     })
 }
 
-/// Inflates at most `limit` bytes; more is a fault.
-pub(super) fn inflate(bytes: &[u8], limit: usize, what: &str) -> Result<Vec<u8>, Fault> {
+/// Inflates at most `limit` bytes; more is a fault (`what` names the
+/// part in it). Win/draw/loss tables read their parts with it too.
+pub(crate) fn inflate(bytes: &[u8], limit: usize, what: &str) -> Result<Vec<u8>, Fault> {
     let mut out = Vec::new();
     let mut decoder = DeflateDecoder::new(bytes).take(limit as u64 + 1);
     decoder

@@ -5,7 +5,9 @@
 //! through this module only. This file has the layout, the header and its
 //! faults; `records` a block's records, `deflate` their compression,
 //! `table_writer` a file written front to back and `reader` a file read back
-//! part by part.
+//! part by part. Win/draw/loss tables (`wdl::format`) check their front,
+//! checksum and parts with the same helpers (`check_front`,
+//! `checksum_releasing`, `inflate`, `u32_at`, `u64_at`).
 //!
 //! ```text
 //! header (128 bytes, little-endian)
@@ -57,6 +59,7 @@ use std::fmt;
 use crc32fast::Hasher as Crc;
 
 use crate::rules::board::{Board, Topology};
+pub(crate) use deflate::inflate;
 
 pub use reader::TableBytes;
 pub use records::{compress_block, Block};
@@ -190,6 +193,21 @@ pub(super) fn inconsistent(what: impl Into<String>) -> Fault {
     Fault::Inconsistent(what.into())
 }
 
+/// Checks that a file opens with `magic` and holds a whole header of
+/// `header_size` bytes (a full table's, or a win/draw/loss table's).
+pub(crate) fn check_front(bytes: &[u8], magic: &[u8; 8], header_size: usize) -> Result<(), Fault> {
+    if bytes.len() < 8 || bytes[0..8] != *magic {
+        return Err(Fault::BadMagic);
+    }
+    if bytes.len() < header_size {
+        return Err(Fault::Truncated {
+            length: bytes.len() as u64,
+            needed: header_size as u64,
+        });
+    }
+    Ok(())
+}
+
 /// The format version a board's table is written in: 1 for a plain board,
 /// 2 for a circular one, 3 for a shape.
 pub fn format_version(board: &Board) -> u32 {
@@ -297,11 +315,13 @@ pub struct Header {
     pub checksum: u32,
 }
 
-pub(super) fn u32_at(bytes: &[u8], at: usize) -> u32 {
+/// The little-endian u32 at `at` (the caller has checked the length).
+pub(crate) fn u32_at(bytes: &[u8], at: usize) -> u32 {
     u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"))
 }
 
-pub(super) fn u64_at(bytes: &[u8], at: usize) -> u64 {
+/// The little-endian u64 at `at` (the caller has checked the length).
+pub(crate) fn u64_at(bytes: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"))
 }
 
@@ -315,13 +335,24 @@ pub fn file_checksum(bytes: &[u8]) -> u32 {
 /// summed, so that a mapped file's pages can be let go as the sum goes
 /// instead of all staying resident.
 pub fn file_checksum_releasing(bytes: &[u8], release: &dyn Fn(std::ops::Range<usize>)) -> u32 {
+    checksum_releasing(bytes, CHECKSUM_OFFSET, release)
+}
+
+/// CRC-32 of a file whose own checksum is the u32 at `field`, read as
+/// zero (a full table's, or a win/draw/loss table's), telling `release`
+/// of each stretch summed (see `file_checksum_releasing`).
+pub(crate) fn checksum_releasing(
+    bytes: &[u8],
+    field: usize,
+    release: &dyn Fn(std::ops::Range<usize>),
+) -> u32 {
     const STRETCH: usize = 16 << 20;
     let mut crc = Crc::new();
-    let split = CHECKSUM_OFFSET.min(bytes.len());
+    let split = field.min(bytes.len());
     crc.update(&bytes[..split]);
-    if bytes.len() >= CHECKSUM_OFFSET + 4 {
+    if bytes.len() >= field + 4 {
         crc.update(&[0; 4]);
-        let mut at = CHECKSUM_OFFSET + 4;
+        let mut at = field + 4;
         while at < bytes.len() {
             let end = (at + STRETCH).min(bytes.len());
             crc.update(&bytes[at..end]);
@@ -395,15 +426,7 @@ impl Header {
         bytes: &[u8],
         release: &dyn Fn(std::ops::Range<usize>),
     ) -> Result<Header, Fault> {
-        if bytes.len() < 8 || bytes[0..8] != MAGIC {
-            return Err(Fault::BadMagic);
-        }
-        if bytes.len() < HEADER_SIZE {
-            return Err(Fault::Truncated {
-                length: bytes.len() as u64,
-                needed: HEADER_SIZE as u64,
-            });
-        }
+        check_front(bytes, &MAGIC, HEADER_SIZE)?;
         let version = u32_at(bytes, 8);
         if ![
             FORMAT_VERSION,

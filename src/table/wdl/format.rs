@@ -34,15 +34,11 @@
 // A probe-only build (no feature `solver`) writes no tables.
 #![cfg_attr(not(feature = "solver"), allow(dead_code))]
 
-use std::io::Read;
-
-use crc32fast::Hasher as Crc;
-use flate2::read::DeflateDecoder;
 use flate2::write::DeflateEncoder;
 use flate2::Compression;
 
 use crate::rules::board::Board;
-use crate::table::format::Fault;
+use crate::table::format::{check_front, inflate, u32_at, u64_at, Fault};
 
 pub const MAGIC: [u8; 8] = *b"SGWDL\0\0\0";
 pub const VERSION: u32 = 2;
@@ -106,21 +102,9 @@ pub struct Layout {
     pub depth: Vec<std::ops::Range<usize>>,
 }
 
-fn u32_at(bytes: &[u8], at: usize) -> u32 {
-    u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"))
-}
-
-fn u64_at(bytes: &[u8], at: usize) -> u64 {
-    u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"))
-}
-
 /// CRC-32 of the file with the checksum field read as zero.
 fn checksum(bytes: &[u8]) -> u32 {
-    let mut crc = Crc::new();
-    crc.update(&bytes[..CHECKSUM_OFFSET]);
-    crc.update(&[0; 4]);
-    crc.update(&bytes[CHECKSUM_OFFSET + 4..]);
-    crc.finalize()
+    crate::table::format::checksum_releasing(bytes, CHECKSUM_OFFSET, &|_| {})
 }
 
 /// Makes the stored checksum that of the bytes: damage behind a right
@@ -138,19 +122,6 @@ pub fn deflate(bytes: &[u8]) -> Vec<u8> {
     let mut encoder = DeflateEncoder::new(Vec::new(), Compression::new(LEVEL));
     encoder.write_all(bytes).expect("writing to memory");
     encoder.finish().expect("writing to memory")
-}
-
-/// Inflates at most `limit` bytes; more is a fault.
-pub fn inflate(bytes: &[u8], limit: usize, what: &str) -> Result<Vec<u8>, Fault> {
-    let mut out = Vec::new();
-    DeflateDecoder::new(bytes)
-        .take(limit as u64 + 1)
-        .read_to_end(&mut out)
-        .map_err(|e| inconsistent(format!("{what} does not inflate: {e}")))?;
-    if out.len() > limit {
-        return Err(inconsistent(format!("{what} inflates beyond its size")));
-    }
-    Ok(out)
 }
 
 pub fn push_varint(out: &mut Vec<u8>, mut value: u64) {
@@ -278,15 +249,7 @@ pub fn write(header: &Header, directory: &[u8], blocks: &[EncodedBlock]) -> Vec<
 
 /// Reads and checks a file's header, checksum and block table.
 pub fn read(bytes: &[u8]) -> Result<Layout, Fault> {
-    if bytes.len() < 8 || bytes[0..8] != MAGIC {
-        return Err(Fault::BadMagic);
-    }
-    if bytes.len() < HEADER_SIZE {
-        return Err(Fault::Truncated {
-            length: bytes.len() as u64,
-            needed: HEADER_SIZE as u64,
-        });
-    }
+    check_front(bytes, &MAGIC, HEADER_SIZE)?;
     let version = u32_at(bytes, 8);
     if !READ_VERSIONS.contains(&version) {
         return Err(Fault::UnsupportedVersion(version));

@@ -31,7 +31,9 @@
 //! defender has won; `baseline` is the first
 //! solver, kept for the benchmark; `seki` tells seki from life.
 //! `KoReport` solves a problem under the three ko assumptions and says
-//! whether its status is a ko, and who must win it. `input` (feature `cli`) reads problems as
+//! whether its status is a ko, and who must win it; `KoSearch` does the
+//! same by proof searches held one at a time, each asked only what the
+//! others leave open. `input` (feature `cli`) reads problems as
 //! players write them, an SGF file or a diagram of a whole board, and
 //! finds their region and targets.
 

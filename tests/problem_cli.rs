@@ -221,7 +221,7 @@ fn bad_input_fails_with_a_clear_message_and_no_output() {
                 "--max-nodes",
                 "1000",
             ],
-            "with Black first, basic ko: the search expanded 1001 states, its limit",
+            "with Black first, attacker ignores ko: the search expanded 1001 states, its limit",
         ),
     ];
     for (arguments, message) in cases {

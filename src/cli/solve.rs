@@ -23,10 +23,10 @@ use clap::{Args, ValueEnum};
 
 use crate::common::units::human_bytes;
 use crate::problem::input::{self, InputOptions, RegionProblem, RegionSource, TargetSource};
-use crate::problem::search::{main_line, Search, SearchLimits, SearchReport, SearchTooLarge};
+use crate::problem::search::{main_line, verdict_of, Search, SearchLimits, SearchTooLarge};
 use crate::problem::seki::{free_points, seki_at, state_bound, SekiTests};
 use crate::problem::solve::{Limits, Solution, StateKey, Status};
-use crate::problem::{KoAssumption, KoReport, Problem, Verdict};
+use crate::problem::{KoAssumption, KoReport, KoSearch, Problem, Verdict};
 use crate::rules::colour::Colour;
 use crate::rules::moves::Move;
 use crate::sgf;
@@ -188,8 +188,6 @@ impl Outcome {
     }
 }
 
-use crate::problem::search::verdict_of;
-
 /// A first move and what it leads to.
 struct FirstMove {
     mv: Move,
@@ -213,7 +211,7 @@ struct Side {
 /// How a side was solved: every state enumerated, or a proof search.
 enum Engine {
     Full(KoReport),
-    Search(SearchReport),
+    Search(SearchSide),
 }
 
 impl Engine {
@@ -221,7 +219,7 @@ impl Engine {
     fn starts(&self) -> [Status; 3] {
         match self {
             Engine::Full(report) => [0, 1, 2].map(|k| report.solutions[k].start()),
-            Engine::Search(report) => report.start,
+            Engine::Search(side) => side.start,
         }
     }
 
@@ -230,7 +228,7 @@ impl Engine {
     fn states(&self, k: usize) -> u64 {
         match self {
             Engine::Full(report) => report.solutions[k].len() as u64,
-            Engine::Search(report) => report.searches[k].nodes(),
+            Engine::Search(side) => side.nodes[k],
         }
     }
 
@@ -238,11 +236,11 @@ impl Engine {
     fn size_words(&self) -> String {
         match self {
             Engine::Full(report) => format!("{} states", report.solutions[0].len()),
-            Engine::Search(report) => format!(
+            Engine::Search(side) => format!(
                 "proof search: {} states expanded, {} kept, {} of tables",
-                report.nodes(),
-                report.entries(),
-                human_bytes(report.peak_bytes() as f64)
+                side.nodes.iter().sum::<u64>(),
+                side.entries,
+                human_bytes(side.peak_bytes as f64)
             ),
         }
     }
@@ -251,7 +249,7 @@ impl Engine {
     fn settled(&self) -> bool {
         match self {
             Engine::Full(report) => report.solutions[0].is_settled(0),
-            Engine::Search(report) => report.settled,
+            Engine::Search(side) => side.settled,
         }
     }
 }
@@ -267,9 +265,13 @@ struct Solved {
     seconds: f64,
 }
 
-/// The solutions `solve` holds at once: three ko assumptions, two sides
-/// to play first.
+/// The solutions `solve` holds at once with the full solver: three ko
+/// assumptions, two sides to play first.
 const SOLUTIONS_HELD: u64 = 6;
+
+/// The share of the memory each proof search may hold: `solve` runs them
+/// one at a time (`solve_side_search`); the rest is the program's own.
+const SEARCH_SHARE: (u64, u64) = (7, 8);
 
 /// The three solutions of a problem (in the order of `KoAssumption::ALL`)
 /// walked together: the same moves lead to the same state in each, by its
@@ -497,47 +499,54 @@ fn search_error(problem: &Problem, ko: KoAssumption, error: SearchTooLarge) -> S
     )
 }
 
+/// What the proof searches of one side found besides its first moves:
+/// the start's value under the three ko assumptions, the figures of each
+/// search, and the tree's lines.
+struct SearchSide {
+    start: [Status; 3],
+    /// Whether a target is unconditionally alive at the start: no move is
+    /// searched.
+    settled: bool,
+    /// The states each search expanded, in the order of
+    /// `KoAssumption::ALL` (0 for a search the others made needless).
+    nodes: [u64; 3],
+    /// The states the searches' tables kept, together.
+    entries: usize,
+    /// The most memory one search held (they are held one at a time).
+    peak_bytes: usize,
+    /// With the tree asked for: each first move's line after it (the
+    /// basic-ko main line) and how it ends; `None` after a game-ending
+    /// pass.
+    lines: Vec<Option<SearchLine>>,
+}
+
 /// Solves a problem with its player to move first under the three ko
-/// assumptions by proof searches, each within `limits`: the status, every
-/// first move's result and distance, and the main line (its first move
-/// chosen among the first moves as the full solver's `Walk::ranked`
-/// does, then `search::main_line`, basic ko).
+/// assumptions by proof searches (`KoSearch`: one held at a time), each
+/// within `limits`: the status, every first move's result and distance,
+/// and the main line (its first move chosen among the first moves as the
+/// full solver's `Walk::ranked` does, then `search::main_line`, basic
+/// ko); with `tree`, each first move's line for the solution tree. The
+/// basic search is dropped before the seki tests run theirs.
 fn solve_side_search(
     problem: &Problem,
     limits: SearchLimits,
     tests: &mut SekiTests,
+    tree: bool,
 ) -> Result<Side, String> {
-    let mut report = SearchReport::new(problem, limits, true)
-        .map_err(|(ko, error)| search_error(problem, ko, error))?;
-    let start = report.searches[0].start();
+    let failed = |error| search_error(problem, KoAssumption::Basic, error);
+    let mut found =
+        KoSearch::new(problem, limits).map_err(|(ko, error)| search_error(problem, ko, error))?;
+    let start = found.start;
     let mover_is_attacker = problem.to_move() != problem.defender();
-    let mut moves: Vec<FirstMove> = report
-        .moves
-        .iter()
-        .map(|m| {
-            let verdict = verdict_of(m.killed);
-            let seki =
-                verdict == Verdict::Alive && seki_at(problem, m.child.unwrap_or(start), tests);
-            FirstMove {
-                mv: m.mv,
-                outcome: Outcome::of(verdict, seki),
-                killed: m.killed,
-                plies: m.plies,
-                correct: false,
-            }
-        })
-        .collect();
-    let outcome = judge(&mut moves, report.verdict, mover_is_attacker);
     // The first move of the line: among the best under basic ko (the
     // shortest capture, the longest resistance, or a move that lives),
     // the best outcome over the three assumptions for the mover, the pass
     // first among equals, then point order.
-    let basic = report.start[0].0;
-    let mut candidates: Vec<(u8, usize, usize)> = report
-        .moves
+    let moves = &found.moves;
+    let mut candidates: Vec<(u8, usize)> = moves
         .iter()
         .enumerate()
-        .filter(|(_, m)| match basic {
+        .filter(|(_, m)| match start[0].0 {
             Some(d) => m.plies == Some(d - 1),
             None => mover_is_attacker || !m.killed[0],
         })
@@ -548,31 +557,68 @@ fn solve_side_search(
             } else {
                 4 - outcome.for_attacker()
             };
-            (score, order, order)
+            (score, order)
         })
         .collect();
-    candidates.sort_by_key(|&(score, order, _)| {
+    candidates.sort_by_key(|&(score, order)| {
         (
             std::cmp::Reverse(score),
-            report.moves[order].mv != Move::Pass,
+            moves[order].mv != Move::Pass,
             order,
         )
     });
     let mut line = Vec::new();
-    if let Some(&(_, _, i)) = candidates.first() {
-        line.push(report.moves[i].mv);
-        if let Some(child) = report.moves[i].child {
-            let rest = main_line(&mut report.searches[0], &child, MAX_LINE - 1)
-                .map_err(|error| search_error(problem, KoAssumption::Basic, error))?;
+    if let Some(&(_, i)) = candidates.first() {
+        line.push(found.moves[i].mv);
+        if let Some(child) = found.moves[i].child {
+            let rest = main_line(&mut found.basic, &child, MAX_LINE - 1).map_err(failed)?;
             line.extend(rest);
         }
     }
+    let mut lines = Vec::new();
+    if tree {
+        for i in 0..found.moves.len() {
+            lines.push(match found.moves[i].child {
+                None => None,
+                Some(child) => Some(
+                    search_line(&mut found.basic, child, MAX_LINE)
+                        .map_err(|error| format!("the solution tree: {error}"))?,
+                ),
+            });
+        }
+    }
+    let figures = SearchSide {
+        start,
+        settled: found.settled,
+        nodes: found.nodes(),
+        entries: found.entries(),
+        peak_bytes: found.peak_bytes(),
+        lines,
+    };
+    let KoSearch { moves, verdict, .. } = found;
+    let start_key = StateKey::start(problem);
+    let mut firsts: Vec<FirstMove> = moves
+        .iter()
+        .map(|m| {
+            let verdict = verdict_of(m.killed);
+            let seki =
+                verdict == Verdict::Alive && seki_at(problem, m.child.unwrap_or(start_key), tests);
+            FirstMove {
+                mv: m.mv,
+                outcome: Outcome::of(verdict, seki),
+                killed: m.killed,
+                plies: m.plies,
+                correct: false,
+            }
+        })
+        .collect();
+    let outcome = judge(&mut firsts, verdict, mover_is_attacker);
     Ok(Side {
         first: problem.to_move(),
         line,
-        engine: Engine::Search(report),
+        engine: Engine::Search(figures),
         outcome,
-        moves,
+        moves: firsts,
     })
 }
 
@@ -618,8 +664,15 @@ enum SolveLimits {
     Search(SearchLimits),
 }
 
-/// Solves a located problem for both sides to play first.
-fn solve(located: RegionProblem, name: String, limits: SolveLimits) -> Result<Solved, String> {
+/// Solves a located problem for both sides to play first; with `tree`,
+/// the proof search finds the lines of the solution tree too (the full
+/// solver's tree is read from its solutions when written).
+fn solve(
+    located: RegionProblem,
+    name: String,
+    limits: SolveLimits,
+    tree: bool,
+) -> Result<Solved, String> {
     let started = Instant::now();
     let problem = located.problem().clone();
     let (tests, sides) = match limits {
@@ -637,8 +690,8 @@ fn solve(located: RegionProblem, name: String, limits: SolveLimits) -> Result<So
                 ..limits
             });
             let sides = vec![
-                solve_side_search(&problem, limits, &mut tests)?,
-                solve_side_search(&problem.with_other_to_move(), limits, &mut tests)?,
+                solve_side_search(&problem, limits, &mut tests, tree)?,
+                solve_side_search(&problem.with_other_to_move(), limits, &mut tests, false)?,
             ];
             (tests, sides)
         }
@@ -1043,25 +1096,6 @@ impl Solved {
     /// replies, up to `MAX_REPLIES` at a node), each wrong one with one
     /// refutation; each line at most `MAX_LINE` moves.
     fn sgf(&mut self) -> Result<String, String> {
-        // With the proof search, each first move's line is the search's
-        // main line after it.
-        let side = &mut self.sides[0];
-        let search_lines: Option<Vec<Option<SearchLine>>> = match &mut side.engine {
-            Engine::Full(_) => None,
-            Engine::Search(report) => {
-                let mut lines = Vec::new();
-                for m in &report.moves {
-                    lines.push(match m.child {
-                        None => None,
-                        Some(child) => Some(
-                            search_line(&mut report.searches[0], child, MAX_LINE)
-                                .map_err(|error| format!("the solution tree: {error}"))?,
-                        ),
-                    });
-                }
-                Some(lines)
-            }
-        };
         let located = &self.located;
         let setup = located.setup();
         let side = &self.sides[0];
@@ -1121,8 +1155,8 @@ impl Solved {
         let mut nodes = Vec::new();
         let report = match &side.engine {
             Engine::Full(report) => report,
-            Engine::Search(_) => {
-                let lines = search_lines.expect("the search's lines");
+            Engine::Search(search) => {
+                let lines = &search.lines;
                 for (i, m) in firsts {
                     let mut node = first_node(located, solver, m);
                     match &lines[i] {
@@ -1271,20 +1305,29 @@ pub(crate) fn run(arguments: &SolveArguments) -> ExitCode {
         Ok(limits) => limits,
         Err(message) => return fail(format!("{name}: {message}")),
     };
-    let mut solved = match solve(located, name.clone(), limits) {
+    let mut solved = match solve(located, name.clone(), limits, arguments.output.is_some()) {
         Ok(solved) => solved,
         Err(message) => {
             let memory = match arguments.memory {
                 Some(memory) => format!("the {} of --memory", human_bytes(memory as f64)),
                 None => format!(
                     "the {} available",
-                    human_bytes(limits.max_bytes().saturating_mul(SOLUTIONS_HELD) as f64)
+                    human_bytes(crate::common::host::available_memory().unwrap_or(u64::MAX) as f64)
                 ),
             };
             return fail(format!(
-                "{name}: {message} ({SOLUTIONS_HELD} solutions are held at once, \
-                 each within 1/{SOLUTIONS_HELD} of {memory}); \
+                "{name}: {message} ({}); \
                  give a smaller region (--region) or more memory (--memory){}",
+                match limits {
+                    SolveLimits::Full(_) => format!(
+                        "{SOLUTIONS_HELD} solutions are held at once, \
+                         each within 1/{SOLUTIONS_HELD} of {memory}"
+                    ),
+                    SolveLimits::Search(_) => format!(
+                        "the searches run one at a time, each within {}/{} of {memory}",
+                        SEARCH_SHARE.0, SEARCH_SHARE.1
+                    ),
+                },
                 match limits {
                     SolveLimits::Full(_) => ", or try the proof search (--solver search)",
                     SolveLimits::Search(_) => ", or let it expand more states (--max-nodes)",
@@ -1318,15 +1361,6 @@ fn write_tree(solved: &mut Solved, output: &Path) -> Result<(), String> {
 /// takes on: past it, the problem is refused before any work.
 const MAX_STATE_BOUND: f64 = (1u64 << 40) as f64;
 
-impl SolveLimits {
-    fn max_bytes(&self) -> u64 {
-        match self {
-            SolveLimits::Full(limits) => limits.max_bytes,
-            SolveLimits::Search(limits) => limits.max_bytes,
-        }
-    }
-}
-
 /// Each solve's limits: a sixth of `memory` (default: the memory
 /// available, or none if unknown), as `solve` holds six solutions or
 /// searches at once (three ko assumptions, two sides to play first); the
@@ -1355,12 +1389,11 @@ fn limits(
             free_points(problem),
         ));
     }
-    let bytes = memory
-        .or_else(crate::common::host::available_memory)
-        .map(|limit| limit / SOLUTIONS_HELD);
+    let memory = memory.or_else(crate::common::host::available_memory);
+    let bytes = memory.map(|limit| limit / SOLUTIONS_HELD);
     Ok(if search {
         SolveLimits::Search(SearchLimits {
-            max_bytes: bytes.unwrap_or(u64::MAX),
+            max_bytes: memory.map_or(u64::MAX, |limit| limit / SEARCH_SHARE.1 * SEARCH_SHARE.0),
             max_nodes: max_nodes.unwrap_or(DEFAULT_MAX_NODES),
         })
     } else {

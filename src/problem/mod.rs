@@ -31,7 +31,9 @@
 //! defender has won; `baseline` is the first
 //! solver, kept for the benchmark; `seki` tells seki from life.
 //! `KoReport` solves a problem under the three ko assumptions and says
-//! whether its status is a ko, and who must win it. `input` (feature `cli`) reads problems as
+//! whether its status is a ko, and who must win it; `KoSearch` does the
+//! same by proof searches held one at a time, each asked only what the
+//! others leave open. `input` (feature `cli`) reads problems as
 //! players write them, an SGF file or a diagram of a whole board, and
 //! finds their region and targets.
 
@@ -394,5 +396,132 @@ impl KoReport {
             (false, _, _) => Verdict::KoAttackerMustWin,
         };
         KoReport { solutions, verdict }
+    }
+}
+
+/// A problem searched under the three ko assumptions with one proof
+/// search held at a time: the start's status under each, its verdict,
+/// every first move's results (with its distance under basic ko when
+/// captured), the figures of each search, and the basic-ko search kept
+/// for the main line and the tree's lines. The values are those of
+/// `search::SearchReport`, which holds the three searches at once and
+/// asks each of them everything.
+///
+/// A capture that holds when the defender ignores ko holds with basic ko,
+/// and one with basic ko holds when the attacker ignores ko (unlimited
+/// threats only add moves for the side that has them, and the game's
+/// value is monotone in a side's moves). So the attacker-ignores-ko
+/// search runs first, over the start and every first move, and is
+/// dropped; the defender-ignores-ko search runs only on the positions
+/// that one captured, and is dropped; the basic search only where the two
+/// disagree, and for the distances of its captures.
+pub(crate) struct KoSearch {
+    pub(crate) start: [solve::Status; 3],
+    pub(crate) verdict: Verdict,
+    /// Whether a target is unconditionally alive at the start: no move is
+    /// searched.
+    pub(crate) settled: bool,
+    pub(crate) moves: Vec<search::SearchedMove>,
+    /// The basic-ko search, kept for the lines.
+    pub(crate) basic: search::Search,
+    /// The states the dropped searches expanded (0 for one the others
+    /// made needless), and the entries they kept and their largest
+    /// memory, in the order of `KoAssumption::ALL` (the basic search's
+    /// are read from it).
+    dropped: [(u64, usize, usize); 3],
+}
+
+impl KoSearch {
+    /// Searches `problem` so, each search within `limits`; the first past
+    /// them is returned with its assumption.
+    pub(crate) fn new(
+        problem: &Problem,
+        limits: search::SearchLimits,
+    ) -> Result<KoSearch, (KoAssumption, search::SearchTooLarge)> {
+        use search::Search;
+        let [basic_ko, attacker_ko, defender_ko] = KoAssumption::ALL;
+        let failed = |ko: KoAssumption| move |error| (ko, error);
+        let mut basic =
+            Search::new(&problem.with_ko(basic_ko), limits).map_err(failed(basic_ko))?;
+        let start_key = basic.start();
+        let settled = basic.is_settled(&start_key);
+        // The positions asked: the start, then each first move's child
+        // (`None`: a game-ending pass, which the defender wins).
+        let first = basic.moves(&start_key);
+        let keys: Vec<Option<solve::StateKey>> = std::iter::once(Some(start_key))
+            .chain(first.iter().map(|&(_, child)| child))
+            .collect();
+        let mut killed = vec![[false; 3]; keys.len()];
+        let mut start = [solve::Status(None); 3];
+        let mut dropped = [(0, 0, 0); 3];
+        for (k, ko) in [(1, attacker_ko), (2, defender_ko)] {
+            if k == 2 && !killed.iter().any(|c| c[1]) {
+                break;
+            }
+            let mut search = Search::new(&problem.with_ko(ko), limits).map_err(failed(ko))?;
+            for (i, key) in keys.iter().enumerate() {
+                if let Some(key) = key {
+                    if k == 1 || killed[i][1] {
+                        killed[i][k] = search.wins(key).map_err(failed(ko))?;
+                    }
+                }
+            }
+            if killed[0][k] {
+                start[k] = search.status(&start_key).map_err(failed(ko))?;
+            }
+            dropped[k] = (search.nodes(), search.entries(), search.peak_bytes());
+        }
+        let mut plies = vec![None; keys.len()];
+        for (i, key) in keys.iter().enumerate() {
+            let Some(key) = key else { continue };
+            killed[i][0] = if killed[i][2] {
+                true
+            } else if !killed[i][1] {
+                false
+            } else {
+                basic.wins(key).map_err(failed(basic_ko))?
+            };
+            if killed[i][0] {
+                plies[i] = basic.status(key).map_err(failed(basic_ko))?.0;
+            }
+        }
+        start[0] = solve::Status(plies[0]);
+        let moves = first
+            .iter()
+            .enumerate()
+            .map(|(i, &(mv, child))| search::SearchedMove {
+                mv,
+                child,
+                killed: killed[i + 1],
+                plies: plies[i + 1],
+            })
+            .collect();
+        Ok(KoSearch {
+            start,
+            verdict: search::verdict_of(start.map(|s| s.attacker_wins())),
+            settled,
+            moves,
+            basic,
+            dropped,
+        })
+    }
+
+    /// The states each search expanded, in the order of
+    /// `KoAssumption::ALL`.
+    pub(crate) fn nodes(&self) -> [u64; 3] {
+        [self.basic.nodes(), self.dropped[1].0, self.dropped[2].0]
+    }
+
+    /// The states the searches' tables kept, together.
+    pub(crate) fn entries(&self) -> usize {
+        self.basic.entries() + self.dropped[1].1 + self.dropped[2].1
+    }
+
+    /// The most memory one search held.
+    pub(crate) fn peak_bytes(&self) -> usize {
+        self.basic
+            .peak_bytes()
+            .max(self.dropped[1].2)
+            .max(self.dropped[2].2)
     }
 }

@@ -29,6 +29,7 @@ use crate::common::prefetch::prefetch_element;
 use crate::index::code::Canonical;
 use crate::index::{StateIndex, StateNumber, SLOT_FIRST_KO, SLOT_PASSED, SLOT_PLAIN};
 use crate::rules::board::{Point, PointSet};
+use crate::rules::position::Position;
 use crate::rules::state::{Child, State};
 use crate::rules::value::Value;
 
@@ -251,6 +252,11 @@ pub struct VerifyOptions {
     /// 255); fewer only to test the others' path.
     #[doc(hidden)]
     pub common_halves: usize,
+    /// Code both halves in pairs whenever both are not held in two bytes a
+    /// state, whatever the memory and the share kept beside; only to test
+    /// the pairs' path.
+    #[doc(hidden)]
+    pub force_pairs: bool,
 }
 
 impl Default for VerifyOptions {
@@ -258,36 +264,128 @@ impl Default for VerifyOptions {
         VerifyOptions {
             memory: None,
             common_halves: 255,
+            force_pairs: false,
         }
     }
 }
 
 /// The halves held of every state's value: for each, a byte a state that
-/// stands for the half (`HalfTable`). The bytes of one state lie side by
-/// side, so that the check finds all of a child's halves in one cache line.
+/// stands for the half (`HalfTable`), or one byte a state for both halves
+/// (`PairTable`). The bytes of one state lie side by side, so that the
+/// check finds all of a child's halves in one cache line.
 struct Held {
-    /// `tables.len()` bytes a state, in state order.
+    /// `lanes` bytes a state, in state order.
     codes: Vec<AtomicU8>,
+    lanes: usize,
     tables: Vec<HalfTable>,
+    /// Both halves in one byte a state (`lanes` is 1, `tables` empty).
+    pairs: Option<PairTable>,
 }
 
 impl Held {
     /// Asks for the cache line of state `number`'s bytes.
     #[inline]
     fn prefetch(&self, number: StateNumber) {
-        prefetch_element(&self.codes, number as usize * self.tables.len());
+        prefetch_element(&self.codes, number as usize * self.lanes);
     }
 
-    /// The halves held of state `number`'s value, the others left empty.
+    /// The halves held of state `number`'s value, the others left empty;
+    /// `context` is the state's (`context`).
     #[inline]
-    fn value(&self, number: StateNumber) -> Value {
-        let first = number as usize * self.tables.len();
+    fn value(&self, number: StateNumber, context: usize) -> Value {
+        let first = number as usize * self.lanes;
         let mut value = Value::default();
+        if let Some(pairs) = &self.pairs {
+            let code = self.codes[first].load(Ordering::Relaxed);
+            let pair = pairs.get(code, number, context);
+            Half::Mover.set(&mut value, (pair >> PAIR_SHIFT) as u32);
+            Half::Opponent.set(&mut value, (pair & PAIR_MASK) as u32);
+            return value;
+        }
         for (lane, table) in self.tables.iter().enumerate() {
             let code = self.codes[first + lane].load(Ordering::Relaxed);
             table.half.set(&mut value, table.get(code, number));
         }
         value
+    }
+}
+
+/// Both halves of a value as one number: A and dA above, B and dB in the
+/// low `PAIR_SHIFT` bits (a half is a 7-bit margin and a 16-bit depth).
+const PAIR_SHIFT: u32 = 23;
+const PAIR_MASK: u64 = (1 << PAIR_SHIFT) - 1;
+
+fn pair_of(value: &Value) -> u64 {
+    (Half::Mover.of(value) as u64) << PAIR_SHIFT | Half::Opponent.of(value) as u64
+}
+
+/// The kinds of state a context tells apart: plain, after a pass, with a
+/// ko point.
+const KINDS: usize = 3;
+
+/// A state's context: its kind and its stones, the mover's and the
+/// other's. States of one context share their most common values far more
+/// than the states of the board do, so a byte names the value of more of
+/// them; the check knows each child's context before it looks it up.
+#[inline]
+fn context(points: usize, kind: usize, position: &Position) -> usize {
+    (kind * (points + 1) + position.us().len()) * (points + 1) + position.them().len()
+}
+
+/// The context of a state (`context`).
+#[inline]
+fn state_context(points: usize, state: &State) -> usize {
+    let kind = if state.ko().is_some() {
+        2
+    } else {
+        state.passed() as usize
+    };
+    context(points, kind, &state.position())
+}
+
+fn contexts(points: usize) -> usize {
+    KINDS * (points + 1) * (points + 1)
+}
+
+/// How a byte stands for both halves of a value: within the state's
+/// context, one of the context's most common pairs of halves (at most 255,
+/// by a sample of the table), or `OTHER`, whose pair is kept beside: by
+/// state number, its place among the context's other pairs.
+struct PairTable {
+    /// Where each context's common pairs start in `common`, and where the
+    /// last's end.
+    first: Vec<u32>,
+    /// Each context's common pairs (`pair_of`), sorted.
+    common: Vec<u64>,
+    /// Each context's other pairs, in the order first met.
+    rare: Vec<Vec<u64>>,
+    /// The first ko state's number: the pairs kept beside are in two
+    /// lists, for the states before it and for the ko states.
+    ko_start: StateNumber,
+    plain: Others<u16>,
+    ko: Others<u16>,
+}
+
+impl PairTable {
+    /// The pair that `code`, state `number`'s byte, stands for.
+    #[inline]
+    fn get(&self, code: u8, number: StateNumber, context: usize) -> u64 {
+        let first = self.first[context] as usize;
+        let common = &self.common[first..self.first[context + 1] as usize];
+        if let Some(&pair) = common.get(code as usize) {
+            return pair;
+        }
+        let found = match number.checked_sub(self.ko_start) {
+            None => self.plain.get(number),
+            Some(ko) => self.ko.get(ko),
+        };
+        let at = found.expect("every state coded OTHER has its pair kept beside");
+        self.rare[context][at as usize]
+    }
+
+    /// The pairs kept beside.
+    fn others(&self) -> usize {
+        self.plain.numbers.len() + self.ko.numbers.len()
     }
 }
 
@@ -330,18 +428,18 @@ impl HalfTable {
 /// (counted from the list's first state): 6 bytes each, found through the
 /// run of 2^16 states a number lies in, then its low 16 bits.
 #[derive(Default)]
-struct Others {
+struct Others<T = u32> {
     /// Where each run's halves start in `numbers` and `halves`, and where
     /// the last run's end.
     starts: Vec<u64>,
     numbers: Vec<u16>,
-    halves: Vec<u32>,
+    halves: Vec<T>,
 }
 
-impl Others {
+impl<T: Copy> Others<T> {
     /// Room for `states` states, `expected` of them kept beside: reserved
     /// at once, so that the lists are not copied as they grow.
-    fn with_room(states: u64, expected: u64) -> Others {
+    fn with_room(states: u64, expected: u64) -> Others<T> {
         let runs = (states >> RUN_SHIFT) as usize + 1;
         Others {
             starts: vec![0; runs + 1],
@@ -352,7 +450,7 @@ impl Others {
 
     /// Keeps `half` for state `number`, numbers given in rising order.
     /// `starts` counts each run's halves until `finish` sums them.
-    fn push(&mut self, number: StateNumber, half: u32) {
+    fn push(&mut self, number: StateNumber, half: T) {
         self.starts[(number >> RUN_SHIFT) as usize + 1] += 1;
         self.numbers.push(number as u16);
         self.halves.push(half);
@@ -366,7 +464,7 @@ impl Others {
         self.halves.shrink_to_fit();
     }
 
-    fn get(&self, number: StateNumber) -> Option<u32> {
+    fn get(&self, number: StateNumber) -> Option<T> {
         let run = (number >> RUN_SHIFT) as usize;
         let first = *self.starts.get(run)? as usize;
         let last = *self.starts.get(run + 1)? as usize;
@@ -580,7 +678,228 @@ fn read_halves(
         table.plain.finish();
         table.ko.finish();
     }
-    Ok(Held { codes, tables })
+    Ok(Held {
+        codes,
+        lanes,
+        tables,
+        pairs: None,
+    })
+}
+
+/// The pairs kept beside that pair coding allows for, as a share of the
+/// states (4 bytes each): above it, the halves are read in two passes.
+const PAIRS_BESIDE_SHARE: f64 = 0.0375;
+
+/// The memory beyond the one half of every value that two passes hold
+/// (`plan::verify_memory`) that pair coding needs on `board`: the pairs
+/// kept beside (`PAIRS_BESIDE_SHARE` of the states) and the contexts'
+/// tables.
+fn pairs_extra_bytes(board: &crate::rules::board::Board, states: u64) -> f64 {
+    let beside = states as f64 * PAIRS_BESIDE_SHARE * 4.0;
+    let tables = contexts(board.points()) as f64 * 256.0 * 8.0;
+    beside + tables - states as f64 * (crate::solver::plan::VERIFY_BYTES_PER_HALF - 1.0)
+}
+
+/// Whether both halves of every value, coded in pairs, fit in the memory
+/// the cap allows, by the plan's model of one half held plus
+/// `pairs_extra_bytes`: the plan is asked about as many more states as
+/// that many bytes would hold.
+fn pairs_fit(board: &crate::rules::board::Board, states: u64, cap: Option<u64>) -> bool {
+    use crate::solver::plan::{INDEX_BYTES_PER_STATE, VERIFY_BYTES_PER_HALF};
+    let per_state = INDEX_BYTES_PER_STATE + VERIFY_BYTES_PER_HALF;
+    let more = (pairs_extra_bytes(board, states).max(0.0) / per_state).ceil() as u64;
+    matches!(
+        crate::solver::plan::verify_halves(board, states + more, cap),
+        Ok(halves) if halves >= 1
+    )
+}
+
+/// Gives the memory the allocator holds free back to the system: the
+/// sample's counts and the read's maps of pairs kept beside, let go, would
+/// otherwise stay resident under the codes.
+fn return_free_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only hands free memory of the allocator's own
+    // arenas back to the system; no live allocation is touched.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
+/// Each context's `limit` pairs most common in a sample of about a
+/// sixteenth of the blocks, and the share of the sample's states whose
+/// pair is not among its context's.
+fn common_pairs(
+    table: &TableBytes<'_>,
+    index: &StateIndex,
+    limit: usize,
+    sweep: &Sweep<'_>,
+) -> Result<(Vec<Vec<u64>>, f64), Fault> {
+    let points = index.board().points();
+    let blocks = table.header().blocks;
+    let stride = if blocks < 1024 { 1 } else { 16 };
+    // Keyed by context above the pair.
+    let counts = (0..blocks)
+        .step_by(stride)
+        .collect::<Vec<u32>>()
+        .into_par_iter()
+        .map(|b| {
+            let mut counts: HashMap<u64, u64> = HashMap::new();
+            let mut last = None;
+            visit_block(table, index, b, |code, slot, _, value| {
+                let position = match last {
+                    Some((c, p)) if c == code => p,
+                    _ => index.codec().decode(code),
+                };
+                last = Some((code, position));
+                let kind = slot.min(SLOT_FIRST_KO) as usize;
+                let key = (context(points, kind, &position) as u64) << (2 * PAIR_SHIFT);
+                *counts.entry(key | pair_of(&value)).or_default() += 1;
+                Ok::<(), Fault>(())
+            })?;
+            if let Some(span) = table.blocks_span(b, (b + stride as u32).min(blocks)) {
+                (sweep.release)(span);
+            }
+            Ok(counts)
+        })
+        .try_reduce(HashMap::new, |mut all, counts| {
+            for (key, count) in counts {
+                *all.entry(key).or_default() += count;
+            }
+            Ok(all)
+        })?;
+    if let Some(span) = table.blocks_span(0, blocks) {
+        (sweep.release)(span);
+    }
+    let mut ranked: Vec<Vec<(u64, u64)>> = vec![Vec::new(); contexts(points)];
+    for (key, count) in counts {
+        ranked[(key >> (2 * PAIR_SHIFT)) as usize]
+            .push((key & ((1 << (2 * PAIR_SHIFT)) - 1), count));
+    }
+    let limit = limit.min(OTHER as usize);
+    let (mut sampled, mut beside) = (0u64, 0u64);
+    let common = ranked
+        .into_iter()
+        .map(|mut pairs| {
+            pairs.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+            sampled += pairs.iter().map(|&(_, count)| count).sum::<u64>();
+            beside += pairs
+                .iter()
+                .skip(limit)
+                .map(|&(_, count)| count)
+                .sum::<u64>();
+            let mut common: Vec<u64> = pairs
+                .into_iter()
+                .take(limit)
+                .map(|(pair, _)| pair)
+                .collect();
+            common.sort_unstable();
+            common
+        })
+        .collect();
+    Ok((common, beside as f64 / sampled.max(1) as f64))
+}
+
+/// Reads both halves of every state's value, a byte a state, in one sweep
+/// over the blocks, coded by `common` (`common_pairs`) with the `share`
+/// the sample kept beside. `None` if a context has more distinct pairs
+/// kept beside than their lists number.
+fn read_pairs(
+    table: &TableBytes<'_>,
+    index: &StateIndex,
+    common: Vec<Vec<u64>>,
+    share: f64,
+    sweep: &Sweep<'_>,
+) -> Result<Option<Held>, Fault> {
+    let points = index.board().points();
+    let counts = index.counts();
+    let states = counts.states;
+    let ko_start = 2 * counts.positions;
+    let expected = |states: u64| (states as f64 * share * 1.2) as u64 + 1024;
+    let mut first = Vec::with_capacity(common.len() + 1);
+    first.push(0u32);
+    for pairs in &common {
+        first.push(first.last().copied().unwrap_or(0) + pairs.len() as u32);
+    }
+    let mut pairs = PairTable {
+        first,
+        rare: vec![Vec::new(); common.len()],
+        common: common.concat(),
+        ko_start,
+        plain: Others::with_room(ko_start, expected(ko_start)),
+        ko: Others::with_room(states - ko_start, expected(states - ko_start)),
+    };
+    // Where each context's other pairs are in its `rare` list.
+    let mut rare_at: Vec<HashMap<u64, u16>> = vec![HashMap::new(); common.len()];
+    let mut codes: Vec<AtomicU8> = Vec::with_capacity(states as usize);
+    crate::common::huge_pages::advise(codes.spare_capacity_mut());
+    codes.resize_with(states as usize, || AtomicU8::new(OTHER));
+    for batch in batches(table) {
+        // Within each list, a block's states follow the block before's:
+        // (number, context, pair).
+        type Found = [Vec<(StateNumber, usize, u64)>; 2];
+        let found: Vec<Found> = batch
+            .clone()
+            .into_par_iter()
+            .map(|b| {
+                let mut others: Found = [Vec::new(), Vec::new()];
+                let mut last = None;
+                visit_block(table, index, b, |code, slot, number, value| {
+                    let position = match last {
+                        Some((c, p)) if c == code => p,
+                        _ => index.codec().decode(code),
+                    };
+                    last = Some((code, position));
+                    let kind = slot.min(SLOT_FIRST_KO) as usize;
+                    let at = context(points, kind, &position);
+                    let pair = pair_of(&value);
+                    let start = pairs.first[at] as usize;
+                    let mine = &pairs.common[start..pairs.first[at + 1] as usize];
+                    let code = mine.binary_search(&pair).map_or(OTHER, |i| i as u8);
+                    codes[number as usize].store(code, Ordering::Relaxed);
+                    if code == OTHER {
+                        others[(number >= ko_start) as usize].push((number, at, pair));
+                    }
+                    Ok::<(), Fault>(())
+                })?;
+                for list in others.iter_mut() {
+                    list.sort_unstable_by_key(|&(number, _, _)| number);
+                }
+                Ok(others)
+            })
+            .collect::<Result<_, Fault>>()?;
+        for [in_plain, in_ko] in found {
+            for (list, offset, found) in [(false, 0, in_plain), (true, ko_start, in_ko)] {
+                for (number, at, pair) in found {
+                    let rare = &mut pairs.rare[at];
+                    let place = match rare_at[at].get(&pair) {
+                        Some(&place) => place,
+                        None if rare.len() > u16::MAX as usize => return Ok(None),
+                        None => {
+                            rare_at[at].insert(pair, rare.len() as u16);
+                            rare.push(pair);
+                            (rare.len() - 1) as u16
+                        }
+                    };
+                    let others = if list {
+                        &mut pairs.ko
+                    } else {
+                        &mut pairs.plain
+                    };
+                    others.push(number - offset, place);
+                }
+            }
+        }
+        sweep.done(table, batch);
+    }
+    pairs.plain.finish();
+    pairs.ko.finish();
+    Ok(Some(Held {
+        codes,
+        lanes: 1,
+        tables: Vec::new(),
+        pairs: Some(pairs),
+    }))
 }
 
 /// Positions checked together: their children's index lines, then their
@@ -599,8 +918,9 @@ struct CheckScratch {
     /// The group's children, their index lines asked for: the position in
     /// the group, the point played (none for a pass), the child.
     pending: Vec<(usize, Option<Point>, State, Canonical)>,
-    /// The group's children's numbers, their halves asked for.
-    children: Vec<(usize, Option<Point>, StateNumber)>,
+    /// The group's children's numbers and contexts, their halves asked
+    /// for.
+    children: Vec<(usize, Option<Point>, StateNumber, usize)>,
     /// One position's distinct children after a placement: number, value,
     /// and the points whose placement reaches it.
     distinct: Vec<(StateNumber, Value, PointSet)>,
@@ -637,7 +957,8 @@ fn check_block(
         states.push((code, slot, number, stored));
         Ok::<(), Fault>(())
     })?;
-    let value_of = |number: StateNumber| held.value(number);
+    let value_of = |number: StateNumber, context: usize| held.value(number, context);
+    let points = board.points();
     let mut edges = 0;
     let mut next = 0;
     while next < states.len() {
@@ -672,7 +993,7 @@ fn check_block(
                 .rank_canonical(child, canonical)
                 .expect("children of legal states are legal");
             held.prefetch(number);
-            children.push((i, point, number));
+            children.push((i, point, number, state_context(points, child)));
         }
         let mut at_child = 0;
         for (i, (plain, range)) in positions.iter().enumerate() {
@@ -684,16 +1005,18 @@ fn check_block(
             // The pass is pushed last; symmetric placements may reach one
             // canonical child: it is counted once.
             let (passed_to, placed) = match mine.split_last_mut() {
-                Some((&mut (_, None, number), placed)) => (value_of(number), placed),
+                Some((&mut (_, None, number, context), placed)) => {
+                    (value_of(number, context), placed)
+                }
                 _ => unreachable!("a plain state's pass leads to a state"),
             };
-            placed.sort_unstable_by_key(|&(_, _, n)| n);
+            placed.sort_unstable_by_key(|&(_, _, n, _)| n);
             distinct.clear();
-            for &(_, point, number) in placed.iter() {
+            for &(_, point, number, context) in placed.iter() {
                 let point = PointSet::single(point.expect("placements name their point"));
                 match distinct.last_mut() {
                     Some((last, _, points)) if *last == number => *points |= point,
-                    _ => distinct.push((number, value_of(number), point)),
+                    _ => distinct.push((number, value_of(number, context), point)),
                 }
             }
             let ko_points = (range.len() > SLOT_FIRST_KO as usize)
@@ -847,13 +1170,54 @@ pub fn verify_with(
     }
     let limit = options.common_halves;
     let mut edges = None;
-    let passes: Vec<Vec<Half>> = if halves_held >= 2 {
-        vec![vec![Half::Mover, Half::Opponent]]
-    } else {
-        vec![vec![Half::Mover], vec![Half::Opponent]]
+    let finish = |edges: u64, passes: u32| {
+        if edges != header.edges {
+            return Err(corrupt(Fault::Inconsistent(format!(
+                "the header counts {} edges, the board has {edges}",
+                header.edges
+            ))));
+        }
+        Ok(VerifyReport {
+            states: index.counts().states,
+            edges,
+            passes,
+            seconds: started.elapsed().as_secs_f64(),
+        })
     };
     let blocks = header.blocks as u64;
     let board = header.board;
+    let both = vec![Half::Mover, Half::Opponent];
+    // With room for one half of every value but not two, both halves are
+    // coded in pairs if they fit, and checked in one pass.
+    let force = options.force_pairs;
+    if halves_held < 2 && (force || pairs_fit(&board, header.states, options.memory)) {
+        let (common, share) = common_pairs(&table, &index, limit, &sweep).map_err(corrupt)?;
+        return_free_memory();
+        if force || share * 1.2 <= PAIRS_BESIDE_SHARE {
+            observer.step_started("read A, dA, B, dB", blocks);
+            if let Some(held) =
+                read_pairs(&table, &index, common, share, &sweep).map_err(corrupt)?
+            {
+                return_free_memory();
+                if let Some(pairs) = &held.pairs {
+                    log::debug!(
+                        "{board}: {} of {} states' pairs of halves outside their context's most common",
+                        pairs.others(),
+                        header.states,
+                    );
+                }
+                observer.step_started("check A, dA, B, dB", blocks);
+                let edges = check_halves(&table, &index, &both, &held, &sweep).map_err(corrupt)?;
+                return finish(edges, 1);
+            }
+        }
+        log::debug!("{board}: too many pairs of halves outside the most common: two passes");
+    }
+    let passes: Vec<Vec<Half>> = if halves_held >= 2 {
+        vec![both]
+    } else {
+        vec![vec![Half::Mover], vec![Half::Opponent]]
+    };
     for (pass, checked) in passes.iter().enumerate() {
         let named = |what: &str| match passes.len() {
             1 => what.to_string(),
@@ -877,19 +1241,7 @@ pub fn verify_with(
         let counted = check_halves(&table, &index, checked, &held, &sweep).map_err(corrupt)?;
         edges = Some(counted);
     }
-    let edges = edges.unwrap_or(0);
-    if edges != header.edges {
-        return Err(corrupt(Fault::Inconsistent(format!(
-            "the header counts {} edges, the board has {edges}",
-            header.edges
-        ))));
-    }
-    Ok(VerifyReport {
-        states: index.counts().states,
-        edges,
-        passes: passes.len() as u32,
-        seconds: started.elapsed().as_secs_f64(),
-    })
+    finish(edges.unwrap_or(0), passes.len() as u32)
 }
 
 /// Verifies table bytes completely, with the memory available.

@@ -208,25 +208,32 @@ fn altered_table(solution: &Solution, target: StateNumber, altered: Value) -> Ve
     cursor.into_inner()
 }
 
-/// The ways verify can hold values: both halves in one pass or one half in
-/// each of two passes (memory capped between the two needs), with the
-/// usual 255 common halves coded in a byte, or with few or none, so that
-/// most halves are kept beside.
+/// The ways verify can hold values: both halves in one pass, one half in
+/// each of two passes (memory capped between the two needs), or both
+/// halves coded in pairs in one pass (pairs forced: on boards this small
+/// the pairs' tables outweigh a second byte a state), with the usual 255
+/// common halves or pairs coded in a byte, or with few or none, so that
+/// most are kept beside.
 fn verifier_settings(board: &Board, states: u64) -> Vec<(&'static str, VerifyOptions, u32)> {
     let one_half = crate::solver::plan::verify_memory(board, states, 1) as u64 + 1;
-    let two_passes = |common_halves| VerifyOptions {
-        memory: Some(one_half),
+    let capped = |memory, common_halves, force_pairs| VerifyOptions {
+        memory: Some(memory),
         common_halves,
+        force_pairs,
     };
     let one_pass = |common_halves| VerifyOptions {
         memory: None,
         common_halves,
+        force_pairs: false,
     };
     vec![
         ("one pass", one_pass(255), 1),
         ("one pass, 3 common halves", one_pass(3), 1),
-        ("two passes", two_passes(255), 2),
-        ("two passes, no common half", two_passes(0), 2),
+        ("two passes", capped(one_half, 255, false), 2),
+        ("two passes, no common half", capped(one_half, 0, false), 2),
+        ("pairs", capped(one_half, 255, true), 1),
+        ("pairs, 3 common pairs", capped(one_half, 3, true), 1),
+        ("pairs, no common pair", capped(one_half, 0, true), 1),
     ]
 }
 

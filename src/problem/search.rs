@@ -50,8 +50,14 @@
 //! provisional losses as the depth-first search does (a repetition of a
 //! state on the path has the numbers of a loss). On cycles of states off
 //! the path the numbers can grow by one a visit without end, so a state
-//! left unsolved `MAX_VISITS` times is then searched depth first
-//! (`prove_closure`), which solves it. A df-pn round may leave states of
+//! left unsolved `MAX_VISITS` times by visits that gained nothing (no
+//! state new to the table, none solved) is then searched depth first
+//! (`prove_closure`), which solves it. Visits that gained something are
+//! not counted: df-pn enters the states near the start again and again
+//! as its thresholds rise, and a depth-first search of one of those is a
+//! search of most of the problem without proof numbers. A visit either
+//! gains something, which can happen only finitely often, or counts
+//! towards its state's limit, so the round ends. A df-pn round may leave states of
 //! its path unsolved, and the provisional losses that rested on them
 //! fall out of the closure; the rounds after a closure are therefore
 //! depth first, each of which solves every state it enters, so that the
@@ -230,8 +236,9 @@ fn with_upper(entry: Entry, d: u32) -> Entry {
     }
 }
 
-/// The times the proof-number search left a state unsolved (bits 48 to
-/// 63 of its entry).
+/// The times the proof-number search left a state unsolved by a visit
+/// that gained nothing: no state new to the table, none solved (bits 48
+/// to 63 of its entry).
 fn visits(entry: Entry) -> u64 {
     entry >> 48
 }
@@ -239,11 +246,11 @@ fn with_visits(entry: Entry, visits: u64) -> Entry {
     (entry & !(0xffff << 48)) | visits.min(0xffff) << 48
 }
 
-/// The times the proof-number search may leave a state unsolved; the
-/// next time, it is searched depth first (`prove_closure`), which solves
-/// it. On cycles of states off the path, proof and disproof numbers can
-/// grow by one at each visit without end.
-const MAX_VISITS: u64 = 32;
+/// The times the proof-number search may leave a state unsolved by a
+/// visit that gained nothing; the next time, it is searched depth first
+/// (`prove_closure`), which solves it. On cycles of states off the path,
+/// proof and disproof numbers can grow by one at each visit without end.
+const MAX_VISITS: u64 = 256;
 
 /// The key of an empty slot: the packed key of a capture state, which is
 /// never stored.
@@ -452,6 +459,12 @@ pub(crate) struct Search {
     dependent: HashMap<u128, Box<[u128]>>,
     dependent_bytes: usize,
     dependent_peak: usize,
+    /// The results stored (won, lost or provisional), which with the
+    /// table's length tells whether a proof-number visit gained anything.
+    solved: u64,
+    /// The states the proof-number search handed to the depth-first
+    /// search at `MAX_VISITS`.
+    fallbacks: u64,
 }
 
 /// The memory counted for a dependent loss besides its states: its key
@@ -512,6 +525,8 @@ impl Search {
             dependent: HashMap::new(),
             dependent_bytes: 0,
             dependent_peak: 0,
+            solved: 0,
+            fallbacks: 0,
         })
     }
 
@@ -549,6 +564,12 @@ impl Search {
     /// The provisional losses the closures left out, to be searched again.
     pub(crate) fn reopened(&self) -> u64 {
         self.reopened
+    }
+
+    /// The states the proof-number search left to the depth-first search
+    /// after `MAX_VISITS` visits that gained nothing.
+    pub(crate) fn fallbacks(&self) -> u64 {
+        self.fallbacks
     }
 
     /// For the tests only: stores losses that rest on a repetition of an
@@ -680,6 +701,7 @@ impl Search {
         if self.stopped.is_some() {
             return;
         }
+        self.solved += 1;
         let limit = usize::try_from(self.limits.max_bytes).unwrap_or(usize::MAX);
         if !self.table.set(packed, entry, limit) {
             self.stopped = Some(SearchTooLarge::Memory {
@@ -1024,6 +1046,7 @@ impl Search {
         }
         let entry = self.table.get(packed);
         if visits(entry) >= MAX_VISITS {
+            self.fallbacks += 1;
             return match self.prove_closure(key, packed) {
                 (true, _) => (0, INFINITE),
                 (false, _) => (INFINITE, 0),
@@ -1036,6 +1059,7 @@ impl Search {
             self.store(packed, with_lower(entry | LOST, u32::MAX));
             return (INFINITE, 0);
         }
+        let gained = self.solved + self.table.len as u64;
         let ply = self.path.len();
         let children = self.ordered(key, best_of(entry), ply);
         while self.packed_buffers.len() <= ply {
@@ -1144,7 +1168,8 @@ impl Search {
             } else {
                 children[best].0
             };
-            let entry = with_visits(with_best(entry, best_move), visits(entry) + 1);
+            let idle = self.solved + self.table.len as u64 == gained;
+            let entry = with_visits(with_best(entry, best_move), visits(entry) + u64::from(idle));
             self.store_numbers(packed, entry, pn | dn << 32);
         }
         self.buffers[ply] = children;

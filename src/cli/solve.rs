@@ -117,7 +117,7 @@ const AUTO_FULL_BOUND: f64 = crate::game::problem::FULL_SOLVER_BOUND;
 const DEFAULT_MAX_NODES: u64 = 1_000_000_000;
 
 /// The states a proof search telling seki from life may expand.
-const SEKI_MAX_NODES: u64 = 200_000;
+const SEKI_MAX_NODES: u64 = 2_000_000;
 
 fn parse_colour(text: &str) -> Result<Colour, String> {
     Colour::parse(text).ok_or_else(|| format!("'{text}' is neither B nor W"))

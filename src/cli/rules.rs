@@ -559,6 +559,13 @@ pub fn bench(arguments: &BenchSuperkoArguments) -> ExitCode {
                     },
                 ),
                 (
+                    "no settling of total positions (Theorem 4 as proven here)",
+                    Options {
+                        total: false,
+                        ..full
+                    },
+                ),
+                (
                     "no end by a pass first",
                     Options {
                         pass_first: false,

@@ -71,11 +71,16 @@
 //!   player's value is at least 0, and a pass from the empty board negates
 //!   it), the value is the larger of 0 and the best opening placement, so
 //!   the pass from the empty board is not searched (`empty_board_value`;
-//!   the tests check it against the brute force).
+//!   the tests check it against the brute force);
+//! - total positions (`Options::total`, the paper's Theorem 4 in a form
+//!   proven there): stones of one colour only, no two empty points side by
+//!   side, every string of two liberties or more, are worth the whole board
+//!   to that colour, whatever the history; the search stops there with an
+//!   empty footprint.
 
 use std::time::Instant;
 
-use crate::rules::board::{Board, Point};
+use crate::rules::board::{Board, Point, PointSet};
 use crate::rules::moves::Move;
 use crate::superko::{holds, mix, must_see, Footprint, Game, Node, Seen, Superko};
 
@@ -105,6 +110,20 @@ pub struct Options {
     /// many on 1x6, 2x3 and 2x4; `smallgo bench superko --pruning`
     /// measures it).
     pub history: bool,
+    /// Weninger and Hayward's Theorem 4 in a form proven here: a *total*
+    /// position (stones of one colour C only, no two empty points side by
+    /// side, every string of two liberties or more) is worth its area score,
+    /// all the board to C, whatever the history and the pass flag, and the
+    /// search stops there. Proof: every placement of the other side is on
+    /// a point whose neighbours are all C's and takes no string's last
+    /// liberty, so it is suicide; the other side can only pass. C to move
+    /// passes and the other side must pass too, which ends the game with
+    /// the whole board C's, the most there is; the other side to move must
+    /// pass, which ends the game or leaves C to move after a pass, and C
+    /// ends it. (The paper's total positions take in more, with strings of
+    /// one liberty at the ends of a line, where its claim needs more than
+    /// this argument: on 1x2 a lone stone beside an empty point is lost.)
+    pub total: bool,
 }
 
 impl Default for Options {
@@ -117,6 +136,7 @@ impl Default for Options {
             pass_first: true,
             ceiling: true,
             history: false,
+            total: true,
         }
     }
 }
@@ -146,6 +166,8 @@ pub struct Stats {
     pub footprint_keys: u64,
     /// Compactions of the arena of long footprints.
     pub compactions: u64,
+    /// States settled as total (`Options::total`).
+    pub total: u64,
 }
 
 /// The most moves of a state: a placement on each point, and the pass.
@@ -473,6 +495,12 @@ impl Solver {
         self.stats.max_depth = self.stats.max_depth.max(self.depth);
         let start = self.stats.nodes;
         let n = self.points as i32;
+        if self.options.total && self.is_total(&node) {
+            self.stats.total += 1;
+            self.frames[d].result.clear();
+            self.depth -= 1;
+            return node.position.area_score(&self.board);
+        }
         let state = self.state_key(&node);
         let mut hint = NO_MOVE;
         if !self.table.is_empty() {
@@ -674,6 +702,30 @@ impl Solver {
         }
         self.depth -= 1;
         best
+    }
+
+    /// Whether the position is total (`Options::total`): stones of one
+    /// colour only, no two empty points side by side, and every string with
+    /// two liberties or more.
+    fn is_total(&self, node: &Node) -> bool {
+        let (us, them) = (node.position.us(), node.position.them());
+        if us.is_empty() == them.is_empty() {
+            return false;
+        }
+        let stones = us | them;
+        let empty = self.board.all() - stones;
+        if !(self.board.adjacent(empty) & empty).is_empty() {
+            return false;
+        }
+        let mut rest = stones;
+        while let Some(point) = rest.first() {
+            let string = self.board.flood(PointSet::single(point), stones);
+            if (self.board.adjacent(string) & empty).len() < 2 {
+                return false;
+            }
+            rest = rest - string;
+        }
+        true
     }
 
     /// The tagged keys of an entry's footprint (not a whole-set entry).

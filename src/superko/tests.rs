@@ -146,7 +146,33 @@ fn every_option_set() -> Vec<Options> {
             history: true,
             ..full
         },
+        Options {
+            total: false,
+            ..full
+        },
     ]
+}
+
+/// Each pruning theorem (`Options::total`) keeps every opening's value that
+/// the search without it finds, on boards past the brute force's reach.
+#[test]
+fn pruning_keeps_the_values_of_the_search_without_it() {
+    for rule in [Superko::Positional, Superko::Situational] {
+        for name in ["2x3", "2x4", "3x3"] {
+            let board = board(name);
+            let without = Options {
+                total: false,
+                ..Options::default()
+            };
+            let expected = Solver::new(board, rule, without).opening_values();
+            let mut solver = Solver::new(board, rule, Options::default());
+            assert_eq!(solver.opening_values(), expected, "{name} {rule} total");
+            assert!(
+                solver.stats().total > 0,
+                "{name} {rule}: the theorem applied"
+            );
+        }
+    }
 }
 
 #[test]

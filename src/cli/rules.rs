@@ -479,13 +479,17 @@ pub fn bench(arguments: &BenchSuperkoArguments) -> ExitCode {
             .with("table_stores", stats.table_stores)
             .with("table_slots_used", used)
             .with("table_slots", size)
+            .with(
+                "footprint_mean_keys",
+                stats.footprint_keys as f64 / stats.table_stores.max(1) as f64,
+            )
             .with("refusals", stats.refusals)
             .with("longest_line", stats.max_depth);
         let written = if arguments.json {
             Ok(())
         } else {
             outln!(
-            "{board} {rule}: openings {}; empty board {:+}\n  {:.2} s, {} states, {:.0} states/s, {} searches, table {} hits ({} settled at once, {} from another history), {} stores, {} of {} slots used, {} superko refusals, longest line {}",
+            "{board} {rule}: openings {}; empty board {:+}\n  {:.2} s, {} states, {:.0} states/s, {} searches, table {} hits ({} settled at once, {} from another history), {} stores (footprints of {:.1} items on average), {} of {} slots used, {} superko refusals, longest line {}",
             text.join(", "),
             empty_board_value(&values),
             seconds,
@@ -496,6 +500,7 @@ pub fn bench(arguments: &BenchSuperkoArguments) -> ExitCode {
             stats.table_cutoffs,
             stats.table_shared,
             stats.table_stores,
+            stats.footprint_keys as f64 / stats.table_stores.max(1) as f64,
             used,
             size,
             stats.refusals,
@@ -550,6 +555,13 @@ pub fn bench(arguments: &BenchSuperkoArguments) -> ExitCode {
                     "with the history heuristic",
                     Options {
                         history: true,
+                        ..full
+                    },
+                ),
+                (
+                    "no settling of total positions (Theorem 4 as proven here)",
+                    Options {
+                        total: false,
                         ..full
                     },
                 ),

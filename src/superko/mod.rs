@@ -116,245 +116,153 @@ impl Node {
     }
 }
 
-/// The number of classes the items fall into by their hash (`bucket`), and
-/// so the number of bits of a wide `Footprint`.
-pub const BUCKETS: usize = 4096;
-
-/// The 64-bit words of a footprint's bit set.
-pub const WORDS: usize = BUCKETS / 64;
-
-/// The most buckets a footprint keeps as a sorted list; one more turns it
-/// into a bit set over all `BUCKETS`.
-const LIST: usize = 32;
-
-/// `Footprint::len` when the bit set holds the buckets.
-const WIDE: usize = usize::MAX;
-
-/// The class of an item: the top bits of the low half of its hash.
-#[inline]
-pub fn bucket(item: u64) -> usize {
-    (mix(item ^ ITEM_SEED) >> (64 - BUCKETS.trailing_zeros())) as usize
-}
-
-/// A set of buckets (`bucket`): the classes of the items whose presence in
-/// the seen set a search result depends on, or more (the solver's module
-/// paragraph says why such a result holds for every seen set that agrees on
-/// those classes). Most are small: while it has at most `LIST` buckets it
-/// is a sorted list of them, and only beyond that a bit set over all
-/// `BUCKETS`, whose words are not read while the list is in use. The solver
-/// keeps one per depth of its search, reused from node to node.
-#[derive(Clone, Debug)]
+/// The items a search result depends on, each with whether the seen set
+/// held it: a sorted list of *keys* (`Seen::key`), each shifted left by one
+/// with the low bit set for an item that must be seen and clear for one
+/// that must not. Or *whole*: the result holds for this very seen set only.
+/// The solver's module paragraph says why such a result holds for every
+/// seen set that agrees with it on these items (`Footprint::holds`). The
+/// solver keeps one per depth of its search, reused from node to node.
+#[derive(Clone, Debug, Default)]
 pub struct Footprint {
-    /// The number of buckets in `list`, or `WIDE` when `bits` holds them.
-    len: usize,
-    list: [u16; LIST],
-    bits: [u64; WORDS],
+    whole: bool,
+    keys: Vec<u64>,
 }
 
-impl Default for Footprint {
-    fn default() -> Footprint {
-        Footprint {
-            len: 0,
-            list: [0; LIST],
-            bits: [0; WORDS],
-        }
-    }
+/// The tagged key of an item that must be seen.
+#[inline]
+pub fn must_see(key: u64) -> u64 {
+    (key << 1) | 1
+}
+
+/// The tagged key of an item that must not be seen.
+#[inline]
+pub fn must_not_see(key: u64) -> u64 {
+    key << 1
 }
 
 impl Footprint {
-    /// Makes it empty.
+    /// Makes it depend on nothing.
     #[inline]
     pub fn clear(&mut self) {
-        self.len = 0;
+        self.whole = false;
+        self.keys.clear();
     }
 
-    /// Makes it every bucket.
+    /// Makes it the whole seen set.
     pub fn fill(&mut self) {
-        self.len = WIDE;
-        self.bits = [u64::MAX; WORDS];
+        self.whole = true;
+        self.keys.clear();
     }
 
-    /// The buckets as a sorted list, if it is one.
+    /// Whether it stands for the whole seen set.
     #[inline]
-    pub fn list(&self) -> Option<&[u16]> {
-        (self.len != WIDE).then(|| &self.list[..self.len])
+    pub fn is_whole(&self) -> bool {
+        self.whole
     }
 
-    /// The buckets as a bit set, if it is one.
+    /// The tagged keys, sorted (empty when whole).
     #[inline]
-    pub fn bits(&self) -> Option<&[u64; WORDS]> {
-        (self.len == WIDE).then_some(&self.bits)
+    pub fn keys(&self) -> &[u64] {
+        &self.keys
     }
 
-    /// Turns the list into the bit set.
-    fn widen(&mut self) {
-        self.bits = [0; WORDS];
-        for &b in &self.list[..self.len] {
-            self.bits[usize::from(b) / 64] |= 1 << (b % 64);
-        }
-        self.len = WIDE;
-    }
-
-    /// Adds a bucket.
+    /// Adds a tagged key at the end, unsorted: `normalize` follows.
     #[inline]
-    pub fn add_bucket(&mut self, b: usize) {
-        if self.len == WIDE {
-            self.bits[b / 64] |= 1 << (b % 64);
+    pub fn push(&mut self, tagged: u64) {
+        self.keys.push(tagged);
+    }
+
+    /// Sorts the keys and drops repeats.
+    pub fn normalize(&mut self) {
+        self.keys.sort_unstable();
+        self.keys.dedup();
+    }
+
+    /// Becomes what the parent's seen set must satisfy for a child's result
+    /// with footprint `child` to hold, the child's seen set being the
+    /// parent's plus the item of key `added`: the child's keys but the
+    /// requirement that `added` be seen (it is, in the child's set), and if
+    /// `placed`, the requirement that `added` not be seen in the parent's
+    /// (the placement is legal).
+    pub fn set_from_child(&mut self, child: &Footprint, added: u64, placed: bool) {
+        self.whole = child.whole;
+        self.keys.clear();
+        if child.whole {
             return;
         }
-        let b16 = b as u16;
-        let Err(at) = self.list[..self.len].binary_search(&b16) else {
+        let skip = must_see(added);
+        self.keys
+            .extend(child.keys.iter().copied().filter(|&k| k != skip));
+        if placed {
+            let key = must_not_see(added);
+            if let Err(at) = self.keys.binary_search(&key) {
+                self.keys.insert(at, key);
+            }
+        }
+    }
+
+    /// Adds what the parent's seen set must satisfy for a child's result
+    /// with footprint `child` to hold (`set_from_child` without the
+    /// placement's legality), merging the sorted lists through `scratch`.
+    pub fn absorb(&mut self, child: &Footprint, added: u64, scratch: &mut Vec<u64>) {
+        if self.whole {
             return;
-        };
-        if self.len < LIST {
-            self.list.copy_within(at..self.len, at + 1);
-            self.list[at] = b16;
-            self.len += 1;
-        } else {
-            self.widen();
-            self.bits[b / 64] |= 1 << (b % 64);
         }
-    }
-
-    /// Adds the bucket of an item.
-    #[inline]
-    pub fn add(&mut self, item: u64) {
-        self.add_bucket(bucket(item));
-    }
-
-    /// Adds every bucket of another footprint.
-    pub fn union(&mut self, other: &Footprint) {
-        match (self.len == WIDE, other.len == WIDE) {
-            (_, false) if other.len == 0 => {}
-            (false, false) => {
-                // Merge the two sorted lists.
-                let (a, b) = (&self.list[..self.len], &other.list[..other.len]);
-                let mut merged = [0u16; 2 * LIST];
-                let (mut i, mut j, mut k) = (0, 0, 0);
-                while i < a.len() && j < b.len() {
-                    let (x, y) = (a[i], b[j]);
-                    merged[k] = x.min(y);
-                    i += usize::from(x <= y);
-                    j += usize::from(y <= x);
-                    k += 1;
-                }
-                let rest = if i < a.len() { &a[i..] } else { &b[j..] };
-                merged[k..k + rest.len()].copy_from_slice(rest);
-                k += rest.len();
-                if k <= LIST {
-                    self.list[..k].copy_from_slice(&merged[..k]);
-                    self.len = k;
-                } else {
-                    self.bits = [0; WORDS];
-                    for &b in &merged[..k] {
-                        self.bits[usize::from(b) / 64] |= 1 << (b % 64);
-                    }
-                    self.len = WIDE;
-                }
+        if child.whole {
+            self.fill();
+            return;
+        }
+        let skip = must_see(added);
+        let (a, b) = (&self.keys, &child.keys);
+        if b.is_empty() || (b.len() == 1 && b[0] == skip) {
+            return;
+        }
+        scratch.clear();
+        scratch.reserve(a.len() + b.len());
+        let (mut i, mut j) = (0, 0);
+        while i < a.len() && j < b.len() {
+            let (x, y) = (a[i], b[j]);
+            if y == skip {
+                j += 1;
+                continue;
             }
-            (true, false) => {
-                for &b in &other.list[..other.len] {
-                    self.bits[usize::from(b) / 64] |= 1 << (b % 64);
-                }
-            }
-            (wide, true) => {
-                if !wide {
-                    self.widen();
-                }
-                for (word, other) in self.bits.iter_mut().zip(&other.bits) {
-                    *word |= other;
-                }
-            }
+            scratch.push(x.min(y));
+            i += usize::from(x <= y);
+            j += usize::from(y <= x);
         }
+        scratch.extend_from_slice(&a[i..]);
+        scratch.extend(b[j..].iter().copied().filter(|&k| k != skip));
+        std::mem::swap(&mut self.keys, scratch);
     }
 
-    /// Becomes a copy of another footprint (only the part in use is read).
-    #[inline]
-    pub fn copy_from(&mut self, other: &Footprint) {
-        self.len = other.len;
-        if other.len == WIDE {
-            self.bits = other.bits;
-        } else {
-            self.list[..other.len].copy_from_slice(&other.list[..other.len]);
-        }
+    /// Adds every key of another footprint.
+    pub fn union(&mut self, other: &Footprint, scratch: &mut Vec<u64>) {
+        // No key is `u64::MAX`, so the skip never applies.
+        self.absorb(other, u64::MAX >> 1, scratch);
     }
+}
 
-    /// Becomes the sorted list `list` (at most `LIST` buckets).
-    #[inline]
-    pub fn set_list(&mut self, list: &[u16]) {
-        self.list[..list.len()].copy_from_slice(list);
-        self.len = list.len();
-    }
-
-    /// Becomes the bit set `bits`.
-    #[inline]
-    pub fn set_bits(&mut self, bits: &[u64; WORDS]) {
-        self.bits = *bits;
-        self.len = WIDE;
-    }
-
-    /// Writes the buckets as a bit set.
-    pub fn write_bits(&self, out: &mut [u64; WORDS]) {
-        match self.bits() {
-            Some(bits) => *out = *bits,
-            None => {
-                *out = [0; WORDS];
-                for &b in &self.list[..self.len] {
-                    out[usize::from(b) / 64] |= 1 << (b % 64);
-                }
-            }
-        }
-    }
-
-    /// The number of buckets.
-    #[inline]
-    pub fn count(&self) -> usize {
-        match self.bits() {
-            Some(bits) => bits.iter().map(|w| w.count_ones() as usize).sum(),
-            None => self.len,
-        }
-    }
-
-    /// Whether it holds exactly the buckets of the sorted list `list`.
-    pub fn equals_list(&self, list: &[u16]) -> bool {
-        match self.bits() {
-            None => &self.list[..self.len] == list,
-            Some(bits) => {
-                self.count() == list.len()
-                    && list
-                        .iter()
-                        .all(|&b| bits[usize::from(b) / 64] & (1 << (b % 64)) != 0)
-            }
-        }
-    }
-
-    /// Whether it holds exactly the buckets of the bit set `bits`.
-    pub fn equals_bits(&self, bits: &[u64; WORDS]) -> bool {
-        match self.bits() {
-            Some(own) => own == bits,
-            None => {
-                bits.iter().map(|w| w.count_ones() as usize).sum::<usize>() == self.len
-                    && self.list[..self.len]
-                        .iter()
-                        .all(|&b| bits[usize::from(b) / 64] & (1 << (b % 64)) != 0)
-            }
-        }
-    }
+/// Whether the seen set satisfies tagged keys: each key's item seen exactly
+/// when its tag says it must be.
+#[inline]
+pub fn holds(seen: &Seen, keys: &[u64]) -> bool {
+    keys.iter()
+        .all(|&k| seen.contains_key(k >> 1) == (k & 1 == 1))
 }
 
 /// The items seen in a game: a set with insertion and removal, a bit map
 /// over base-3 numbers of positions on boards of at most 16 points, a hash
-/// set above; a 128-bit hash of the whole set (the exclusive or of one
-/// hash per item), and the same hash of the items of each bucket
-/// (`restricted_hash`), which the solver's table keys on.
+/// set above; and a 128-bit hash of the whole set (the exclusive or of one
+/// hash per item). An item's *key* is its bit in the bit map, or the item
+/// itself above 16 points: the footprints keep keys, so that checking one
+/// costs a single test of a bit.
 #[derive(Clone, Debug)]
 pub struct Seen {
     points: usize,
     bits: Vec<u64>,
     set: HashSet<u64>,
     hash: u128,
-    /// Per bucket, the exclusive or of the hashes of its items in the set.
-    buckets: Vec<u128>,
     /// Base-3 weight of each 8-bit run of points, by run.
     weights: Vec<[u64; 256]>,
 }
@@ -391,14 +299,17 @@ impl Seen {
             bits,
             set: HashSet::new(),
             hash: 0,
-            buckets: vec![0; BUCKETS],
             weights,
         }
     }
 
-    /// The bit of an item in the bit map.
+    /// An item's key: its bit in the bit map, or the item itself when the
+    /// set is a hash set. Keys are below 2^63.
     #[inline]
-    fn bit(&self, item: u64) -> usize {
+    pub fn key(&self, item: u64) -> u64 {
+        if self.bits.is_empty() {
+            return item;
+        }
         let mask = (1u64 << self.points) - 1;
         let (black, white) = (item & mask, (item >> self.points) & mask);
         let mover = (item >> (2 * self.points)) & 1;
@@ -407,52 +318,64 @@ impl Seen {
             index += table[((black >> (8 * run)) & 0xff) as usize]
                 + 2 * table[((white >> (8 * run)) & 0xff) as usize];
         }
-        (2 * index + mover) as usize
+        2 * index + mover
+    }
+
+    /// Whether the item of a key has been seen.
+    #[inline]
+    pub fn contains_key(&self, key: u64) -> bool {
+        if self.bits.is_empty() {
+            self.set.contains(&key)
+        } else {
+            self.bits[(key / 64) as usize] & (1 << (key % 64)) != 0
+        }
     }
 
     /// Whether the item has been seen.
     #[inline]
     pub fn contains(&self, item: u64) -> bool {
-        if self.bits.is_empty() {
-            self.set.contains(&item)
+        self.contains_key(self.key(item))
+    }
+
+    /// Adds the item of a key (`item` itself for the hash); whether it was
+    /// new.
+    #[inline]
+    pub fn insert_key(&mut self, item: u64, key: u64) -> bool {
+        let new = if self.bits.is_empty() {
+            self.set.insert(key)
         } else {
-            let bit = self.bit(item);
-            self.bits[bit / 64] & (1 << (bit % 64)) != 0
+            let word = &mut self.bits[(key / 64) as usize];
+            let new = *word & (1 << (key % 64)) == 0;
+            *word |= 1 << (key % 64);
+            new
+        };
+        if new {
+            self.hash ^= item_hash(item);
         }
+        new
     }
 
     /// Adds the item; whether it was new.
     #[inline]
     pub fn insert(&mut self, item: u64) -> bool {
-        let new = if self.bits.is_empty() {
-            self.set.insert(item)
+        self.insert_key(item, self.key(item))
+    }
+
+    /// Removes an item that `insert_key` added under `key`.
+    #[inline]
+    pub fn remove_key(&mut self, item: u64, key: u64) {
+        if self.bits.is_empty() {
+            self.set.remove(&key);
         } else {
-            let bit = self.bit(item);
-            let word = &mut self.bits[bit / 64];
-            let new = *word & (1 << (bit % 64)) == 0;
-            *word |= 1 << (bit % 64);
-            new
-        };
-        if new {
-            let hash = item_hash(item);
-            self.hash ^= hash;
-            self.buckets[bucket(item)] ^= hash;
+            self.bits[(key / 64) as usize] &= !(1 << (key % 64));
         }
-        new
+        self.hash ^= item_hash(item);
     }
 
     /// Removes an item that `insert` added.
     #[inline]
     pub fn remove(&mut self, item: u64) {
-        if self.bits.is_empty() {
-            self.set.remove(&item);
-        } else {
-            let bit = self.bit(item);
-            self.bits[bit / 64] &= !(1 << (bit % 64));
-        }
-        let hash = item_hash(item);
-        self.hash ^= hash;
-        self.buckets[bucket(item)] ^= hash;
+        self.remove_key(item, self.key(item))
     }
 
     /// The 128-bit hash of the set.
@@ -460,48 +383,9 @@ impl Seen {
     pub fn hash(&self) -> u128 {
         self.hash
     }
-
-    /// The 128-bit hash of the set's items whose bucket is in `footprint`:
-    /// two sets have the same one when they hold the same items of those
-    /// buckets (but for a collision of 128-bit hashes). The full footprint
-    /// gives `hash`. It costs one look-up per bucket of the footprint (or
-    /// per bucket left out, when it has more than half of them), each
-    /// bucket's hash being kept as the set changes.
-    #[inline]
-    pub fn restricted_hash(&self, footprint: &Footprint) -> u128 {
-        match footprint.list() {
-            Some(list) => self.list_hash(list),
-            None => self.bits_hash(footprint.bits().expect("a bit set")),
-        }
-    }
-
-    /// `restricted_hash` over the buckets of a sorted list.
-    #[inline]
-    pub fn list_hash(&self, list: &[u16]) -> u128 {
-        list.iter()
-            .fold(0, |hash, &b| hash ^ self.buckets[usize::from(b)])
-    }
-
-    /// `restricted_hash` over the buckets of a bit set.
-    pub fn bits_hash(&self, bits: &[u64; WORDS]) -> u128 {
-        // With more than half the buckets, the hash of the whole set less
-        // the buckets left out.
-        let count: u32 = bits.iter().map(|w| w.count_ones()).sum();
-        let invert = 2 * count as usize > BUCKETS;
-        let mut hash = if invert { self.hash } else { 0 };
-        for (w, &word) in bits.iter().enumerate() {
-            let mut bits = if invert { !word } else { word };
-            while bits != 0 {
-                hash ^= self.buckets[64 * w + bits.trailing_zeros() as usize];
-                bits &= bits - 1;
-            }
-        }
-        hash
-    }
 }
 
-/// The seed of the low half of an item's hash, whose top bits are its
-/// bucket.
+/// The seed of the low half of an item's hash.
 const ITEM_SEED: u64 = 0x9e37_79b9_7f4a_7c15;
 
 /// SplitMix64's finaliser.

@@ -10,52 +10,50 @@
 //! flag are p and whose seen set is S. A search of p under S looks at S
 //! only through its superko checks: for each placement it generates, the
 //! item c it would add, and whether c is in S (or on the search's own line
-//! below p, which is the same for every S). Each search returns with its
-//! value a *footprint* F, a set of buckets (`super::bucket`, 4096 classes
-//! of items by their hash), and the claim, proven below by induction on
-//! the search: for every seen set S' that holds the same items of F's
-//! buckets as S, V(p, S') satisfies the bound the search returned for
-//! V(p, S) (at most the value when it fails low, at least when it fails
-//! high, equal in between). Then
+//! below p). Each search returns with its value a *footprint* F
+//! (`super::Footprint`): items that must be seen (M) and items that must
+//! not be (N), with M in S and N outside it, and the claim, proven below by
+//! induction on the search: for every seen set S' that holds M and nothing
+//! of N, V(p, S') satisfies the bound the search returned for V(p, S) (at
+//! most the value when it fails low, at least when it fails high, equal in
+//! between). A child c (its item added, under S' too, when new) searched
+//! under S + c returned (M_c, N_c); what S' must satisfy for S' + c to
+//! satisfy them is M_c less c itself (in S' + c whatever S' is) and N_c
+//! (which does not hold c, since c is in S + c). So
 //! - a lower bound v >= beta, found by a move m to child c whose upper
-//!   bound -v the child proved with footprint F_c, takes F = F_c plus the
-//!   bucket of c's item (none for a pass, always legal, nor for the pass
-//!   that ends the game, whose value is the board's): under S', c is not
-//!   in S' (it is not in S, and S' agrees on its bucket), so m is legal
-//!   and leads to a seen set S' + c that agrees with S + c on F_c, where
-//!   the child's bound holds;
-//! - an upper bound v <= alpha takes F = the union of the children's
-//!   footprints (each proved a lower bound -v or more for its child) and
-//!   the buckets of the placements refused: under S' every placement
-//!   refused under S is refused again (its item is in S and S' agrees),
-//!   so the mover's moves are those of S or fewer, each child's bound
-//!   holds, and the maximum is at most v;
+//!   bound -v the child proved, takes M = M_c - c and N = N_c, plus c in N
+//!   when m is a placement (it stays legal: c not in S'); a pass is always
+//!   legal, and the pass that ends the game has the board's value and
+//!   depends on nothing;
+//! - an upper bound v <= alpha takes every child's (M_c - c, N_c) (each
+//!   proved a lower bound -v or more for its child) and the placements
+//!   refused into M: under S' every placement refused under S is refused
+//!   again, a move legal under S is either refused (one fewer to choose
+//!   from) or reaches a child whose bound holds, so the maximum is at most
+//!   v. Nothing requires the legal moves to stay legal;
 //! - an exact value takes both footprints;
 //! - a value equal to the board's points is exact on its lower bound
 //!   alone, since no margin exceeds it;
 //! - a table hit returns the entry's own bound and footprint, which hold
 //!   by the same claim for the search that stored it.
 //!
+//! Since M only holds items of S, the footprint at p names no item of the
+//! line below p: as the search climbs back, each level's item leaves M.
 //! An entry is found by the state p (stones, mover, pass flag, exact) and
-//! accepted when the restricted hash of the current seen set over its
-//! footprint (`Seen::restricted_hash`: the exclusive or of one 128-bit
-//! hash per item of those buckets) equals the one it was stored with, so
-//! the two sets hold the same items there but for a collision of the
-//! hashes, about 2^-120 per comparison. That check costs a look-up per
-//! bucket of the footprint. A footprint is a sorted list of at most 32
-//! buckets, or a bit set over all of them (`super::Footprint`); the search
-//! keeps its footprints per depth (`Frame`), and an entry holds up to 15
-//! buckets itself and a larger footprint in a side array, so that an
-//! entry is one cache line. The footprint of a large subtree
-//! covers every bucket, and then the entry serves the same whole seen set
-//! only (the repeated searches of MTD(f)); a small one lets the entry
-//! serve every history that differs from its own only on items the
-//! subtree never generated, which is what two move orders reaching the
-//! same stones usually are. Each state has a group of `WAYS` entries,
-//! the one of least work replaced. A table keyed on the position alone,
-//! with no footprint, is unsound (a move refused in one history is legal
-//! in another); such a table serves move ordering only (`order`), where a
-//! wrong entry costs time, never a value.
+//! accepted when the seen set holds its M and none of its N
+//! (`super::holds`): exact, with no hash, at one test of a bit per item
+//! (an item's key is its bit in the seen set's bit map,
+//! `super::Seen::key`). An entry is one cache line, with up to five keys
+//! inside it and a longer footprint in an arena that is compacted when
+//! replaced entries' runs fill half of it. A footprint is as long as the
+//! proof it covers needs: the moves of the bound's proof tree and the
+//! refusals of the history above that it met. Each state has a group of
+//! `WAYS` entries, the one of least work replaced. With `share` off every
+//! footprint is the whole seen set (an entry then serves the one seen set
+//! whose 128-bit hash it holds), which is the paper's table. A table keyed
+//! on the position alone, with no footprint, is unsound (a move refused in
+//! one history is legal in another); such a table serves move ordering
+//! only (`order`), where a wrong entry costs time, never a value.
 //!
 //! A search can be stopped after a number of states or at a time
 //! (`with_budget`, `set_deadline`: the engine's time limit under superko);
@@ -73,20 +71,25 @@
 //!   player's value is at least 0, and a pass from the empty board negates
 //!   it), the value is the larger of 0 and the best opening placement, so
 //!   the pass from the empty board is not searched (`empty_board_value`;
-//!   the tests check it against the brute force).
+//!   the tests check it against the brute force);
+//! - total positions (`Options::total`, the paper's Theorem 4 in a form
+//!   proven there): stones of one colour only, no two empty points side by
+//!   side, every string of two liberties or more, are worth the whole board
+//!   to that colour, whatever the history; the search stops there with an
+//!   empty footprint.
 
 use std::time::Instant;
 
-use crate::rules::board::{Board, Point};
+use crate::rules::board::{Board, Point, PointSet};
 use crate::rules::moves::Move;
-use crate::superko::{mix, Footprint, Game, Node, Seen, Superko, WORDS};
+use crate::superko::{holds, mix, must_see, Footprint, Game, Node, Seen, Superko};
 
 /// How the solver searches: what the benchmark switches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Options {
-    /// Log2 of the transposition table's entries (64 bytes each, and 512
-    /// more for an entry whose footprint has more than `INLINE` buckets,
-    /// which the system maps only once used); 0 for no table.
+    /// Log2 of the transposition table's entries (64 bytes each, and 8
+    /// bytes a key in the arena for an entry whose footprint has more than
+    /// `INLINE` keys); 0 for no table.
     pub table_bits: u32,
     /// Share the table's results between histories by their footprints;
     /// otherwise every footprint is the whole seen set, and an entry
@@ -107,6 +110,20 @@ pub struct Options {
     /// many on 1x6, 2x3 and 2x4; `smallgo bench superko --pruning`
     /// measures it).
     pub history: bool,
+    /// Weninger and Hayward's Theorem 4 in a form proven here: a *total*
+    /// position (stones of one colour C only, no two empty points side by
+    /// side, every string of two liberties or more) is worth its area score,
+    /// all the board to C, whatever the history and the pass flag, and the
+    /// search stops there. Proof: every placement of the other side is on
+    /// a point whose neighbours are all C's and takes no string's last
+    /// liberty, so it is suicide; the other side can only pass. C to move
+    /// passes and the other side must pass too, which ends the game with
+    /// the whole board C's, the most there is; the other side to move must
+    /// pass, which ends the game or leaves C to move after a pass, and C
+    /// ends it. (The paper's total positions take in more, with strings of
+    /// one liberty at the ends of a line, where its claim needs more than
+    /// this argument: on 1x2 a lone stone beside an empty point is lost.)
+    pub total: bool,
 }
 
 impl Default for Options {
@@ -119,6 +136,7 @@ impl Default for Options {
             pass_first: true,
             ceiling: true,
             history: false,
+            total: true,
         }
     }
 }
@@ -143,6 +161,13 @@ pub struct Stats {
     pub searches: u64,
     /// The longest line searched, in turns.
     pub max_depth: u64,
+    /// The tagged keys of the footprints stored, in all (whole-set
+    /// footprints not counted).
+    pub footprint_keys: u64,
+    /// Compactions of the arena of long footprints.
+    pub compactions: u64,
+    /// States settled as total (`Options::total`).
+    pub total: u64,
 }
 
 /// The most moves of a state: a placement on each point, and the pass.
@@ -157,21 +182,19 @@ const PASS: u8 = u8::MAX - 1;
 /// entries (each under its own footprint).
 const WAYS: usize = 8;
 
-/// The most buckets an entry's footprint holds in the entry itself, as a
-/// sorted list; a larger one is a bit set in `Solver::wide`.
-const INLINE: usize = 15;
+/// The most tagged keys an entry's footprint holds in the entry itself; a
+/// longer one is in `Solver::arena`.
+const INLINE: usize = 5;
 
-/// `Entry::len` when the footprint is in `Solver::wide`.
-const WIDE_ENTRY: u8 = u8::MAX;
+/// `Entry::len` for an entry that holds for one whole seen set, whose hash
+/// is in `Entry::inline`'s first two words.
+const WHOLE_ENTRY: u32 = u32::MAX;
 
 /// An entry of the table, one cache line.
 #[derive(Clone, Copy, Default)]
 struct Entry {
     /// The state's stones, mover and pass flag (`state_key`).
     state: u64,
-    /// The restricted hash of the seen set the bounds were found with, over
-    /// the footprint (`Seen::restricted_hash`).
-    seen: [u64; 2],
     /// The low bits of the whole seen set's hash, to count the hits from
     /// another history.
     whole: u32,
@@ -181,11 +204,13 @@ struct Entry {
     /// Log2 of the states searched to find these bounds, plus 1; 0 for
     /// an empty slot.
     work: u8,
-    /// The number of buckets of the footprint in `list`, or `WIDE_ENTRY`.
-    len: u8,
-    /// The buckets of the seen items the bounds depend on, sorted, when
-    /// there are at most `INLINE`.
-    list: [u16; INLINE],
+    /// The number of tagged keys of the footprint, or `WHOLE_ENTRY`.
+    len: u32,
+    /// Where the keys start in `Solver::arena`, when more than `INLINE`.
+    at: u32,
+    /// The footprint's tagged keys (`super::Footprint`), sorted, when at
+    /// most `INLINE`.
+    inline: [u64; INLINE],
 }
 
 const _: () = assert!(std::mem::size_of::<Entry>() == 64);
@@ -198,6 +223,7 @@ struct Frame {
     result: Footprint,
     upper: Footprint,
     lower: Footprint,
+    scratch: Vec<u64>,
 }
 
 fn halves(hash: u128) -> [u64; 2] {
@@ -212,9 +238,12 @@ pub struct Solver {
     points: usize,
     options: Options,
     table: Vec<Entry>,
-    /// Per table slot, the footprint of an entry with more than `INLINE`
-    /// buckets.
-    wide: Vec<[u64; WORDS]>,
+    /// The tagged keys of the entries' footprints longer than `INLINE`,
+    /// each entry's in one run; runs of replaced entries stay until the
+    /// arena is compacted (`compact`).
+    arena: Vec<u64>,
+    /// The keys of the live entries in the arena.
+    arena_live: usize,
     /// Per depth of the search (the root's children at 2), its footprints.
     frames: Vec<Frame>,
     /// Position and mover to a move that was best there once.
@@ -256,8 +285,6 @@ impl Solver {
             // At least one group of `WAYS` entries.
             vec![Entry::default(); 1 << options.table_bits.max(WAYS.trailing_zeros())]
         };
-        // Zeroed, so that the system maps its pages only when written.
-        let wide = vec![[0u64; WORDS]; table.len()];
         let order = if options.ordering {
             vec![NO_MOVE; 1 << 20]
         } else {
@@ -269,7 +296,8 @@ impl Solver {
             points: board.points(),
             options,
             table,
-            wide,
+            arena: Vec::new(),
+            arena_live: 0,
             frames: Vec::new(),
             order,
             stats: Stats::default(),
@@ -467,41 +495,59 @@ impl Solver {
         self.stats.max_depth = self.stats.max_depth.max(self.depth);
         let start = self.stats.nodes;
         let n = self.points as i32;
+        if self.options.total && self.is_total(&node) {
+            self.stats.total += 1;
+            self.frames[d].result.clear();
+            self.depth -= 1;
+            return node.position.area_score(&self.board);
+        }
         let state = self.state_key(&node);
         let mut hint = NO_MOVE;
         if !self.table.is_empty() {
             let slot = self.slot(state);
             for at in slot..slot + WAYS {
-                if self.table[at].work == 0 || self.table[at].state != state {
+                let entry = &self.table[at];
+                if entry.work == 0 || entry.state != state {
                     continue;
                 }
-                let entry = self.table[at];
                 let (lower, upper) = (i32::from(entry.lower), i32::from(entry.upper));
-                let restricted = if entry.len == WIDE_ENTRY {
-                    seen.bits_hash(&self.wide[at])
+                let settles = lower >= beta || upper <= alpha || lower == upper;
+                if !settles && hint != NO_MOVE {
+                    continue;
+                }
+                let admitted = if entry.len == WHOLE_ENTRY {
+                    entry.inline[..2] == halves(seen.hash())
                 } else {
-                    seen.list_hash(&entry.list[..usize::from(entry.len)])
+                    holds(seen, self.entry_keys(entry))
                 };
-                if entry.seen != halves(restricted) {
+                if !admitted {
                     continue;
                 }
                 self.stats.table_hits += 1;
-                if !(lower >= beta || upper <= alpha || lower == upper) {
+                if !settles {
                     // Bounds that do not settle the state: its move leads.
-                    if hint == NO_MOVE {
-                        hint = entry.best;
-                    }
+                    hint = entry.best;
                     continue;
                 }
                 self.stats.table_cutoffs += 1;
                 if entry.whole != seen.hash() as u32 {
                     self.stats.table_shared += 1;
                 }
+                let entry = *entry;
                 let result = &mut self.frames[d].result;
-                if entry.len == WIDE_ENTRY {
-                    result.set_bits(&self.wide[at]);
+                if entry.len == WHOLE_ENTRY {
+                    result.fill();
                 } else {
-                    result.set_list(&entry.list[..usize::from(entry.len)]);
+                    result.clear();
+                    let keys: &[u64] = if entry.len as usize <= INLINE {
+                        &entry.inline[..entry.len as usize]
+                    } else {
+                        let at = entry.at as usize;
+                        &self.arena[at..at + entry.len as usize]
+                    };
+                    for &k in keys {
+                        result.push(k);
+                    }
                 }
                 self.depth -= 1;
                 return if lower >= beta { lower } else { upper };
@@ -513,9 +559,9 @@ impl Solver {
 
         // The moves: placements allowed by superko, captures first when
         // ordering, the hinted move at the front; then the pass. The
-        // refused placements' buckets go into the footprint of an upper
-        // bound, which starts with them.
-        let mut moves: [(u8, Node); MOVES] = [(NO_MOVE, node); MOVES];
+        // refused placements go into the footprint of an upper bound, which
+        // starts with them.
+        let mut moves: [(u8, Node, u64); MOVES] = [(NO_MOVE, node, 0); MOVES];
         let mut count = 0;
         let mut captures = 0;
         let points = self.points;
@@ -524,36 +570,43 @@ impl Solver {
         let upper_footprint = &mut self.frames[d].upper;
         upper_footprint.clear();
         let ordering = self.options.ordering;
-        node.position.placements(&self.board, |point, placement| {
-            let next = Node {
-                position: placement.position.swapped(),
-                black_to_move: !node.black_to_move,
-                passed: false,
-            };
-            let item = next.item(rule, points);
-            if seen.contains(item) {
-                refused += 1;
-                upper_footprint.add(item);
-                return;
-            }
-            moves[count] = (point.index() as u8, next);
-            if ordering && !placement.captured.is_empty() {
-                moves.swap(captures, count);
-                captures += 1;
-            }
-            count += 1;
-        });
+        {
+            let seen: &Seen = seen;
+            node.position.placements(&self.board, |point, placement| {
+                let next = Node {
+                    position: placement.position.swapped(),
+                    black_to_move: !node.black_to_move,
+                    passed: false,
+                };
+                let key = seen.key(next.item(rule, points));
+                if seen.contains_key(key) {
+                    refused += 1;
+                    upper_footprint.push(must_see(key));
+                    return;
+                }
+                moves[count] = (point.index() as u8, next, key);
+                if ordering && !placement.captured.is_empty() {
+                    moves.swap(captures, count);
+                    captures += 1;
+                }
+                count += 1;
+            });
+        }
+        if refused > 1 {
+            upper_footprint.normalize();
+        }
         self.stats.refusals += refused;
         let pass = Node {
             position: node.position.swapped(),
             black_to_move: !node.black_to_move,
             passed: true,
         };
+        let pass_key = seen.key(pass.item(rule, points));
         if node.passed && self.options.pass_first {
             moves.copy_within(0..count, 1);
-            moves[0] = (PASS, pass);
+            moves[0] = (PASS, pass, pass_key);
         } else {
-            moves[count] = (PASS, pass);
+            moves[count] = (PASS, pass, pass_key);
         }
         count += 1;
         let side = usize::from(!node.black_to_move);
@@ -577,7 +630,7 @@ impl Solver {
         // lower bound. What a lower bound depends on: the best move's
         // legality and its child's upper bound.
         self.frames[d].lower.clear();
-        for &(mv, child) in &moves[..count] {
+        for &(mv, child, key) in &moves[..count] {
             let value = if mv == PASS && node.passed {
                 let value = node.position.area_score(&self.board);
                 if value > best {
@@ -586,19 +639,16 @@ impl Solver {
                 value
             } else {
                 let item = child.item(rule, points);
-                let added = seen.insert(item);
+                let added = seen.insert_key(item, key);
                 let value = -self.search(seen, child, -beta, -alpha.max(best));
                 if added {
-                    seen.remove(item);
+                    seen.remove_key(item, key);
                 }
                 let (here, below) = self.frames.split_at_mut(d + 1);
                 let (frame, child_footprint) = (&mut here[d], &below[0].result);
-                frame.upper.union(child_footprint);
+                frame.upper.absorb(child_footprint, key, &mut frame.scratch);
                 if value > best {
-                    frame.lower.copy_from(child_footprint);
-                    if mv != PASS {
-                        frame.lower.add(item);
-                    }
+                    frame.lower.set_from_child(child_footprint, key, mv != PASS);
                 }
                 value
             };
@@ -637,14 +687,14 @@ impl Solver {
                 (best, best)
             }
         } else if best >= beta || best >= n {
-            frame.result.copy_from(&frame.lower);
+            std::mem::swap(&mut frame.result, &mut frame.lower);
             (best, n)
         } else if best <= alpha {
-            frame.result.copy_from(&frame.upper);
+            std::mem::swap(&mut frame.result, &mut frame.upper);
             (-n, best)
         } else {
-            frame.result.copy_from(&frame.upper);
-            frame.result.union(&frame.lower);
+            std::mem::swap(&mut frame.result, &mut frame.upper);
+            frame.result.union(&frame.lower, &mut frame.scratch);
             (best, best)
         };
         if !self.table.is_empty() {
@@ -654,10 +704,46 @@ impl Solver {
         best
     }
 
+    /// Whether the position is total (`Options::total`): stones of one
+    /// colour only, no two empty points side by side, and every string with
+    /// two liberties or more.
+    fn is_total(&self, node: &Node) -> bool {
+        let (us, them) = (node.position.us(), node.position.them());
+        if us.is_empty() == them.is_empty() {
+            return false;
+        }
+        let stones = us | them;
+        let empty = self.board.all() - stones;
+        if !(self.board.adjacent(empty) & empty).is_empty() {
+            return false;
+        }
+        let mut rest = stones;
+        while let Some(point) = rest.first() {
+            let string = self.board.flood(PointSet::single(point), stones);
+            if (self.board.adjacent(string) & empty).len() < 2 {
+                return false;
+            }
+            rest = rest - string;
+        }
+        true
+    }
+
+    /// The tagged keys of an entry's footprint (not a whole-set entry).
+    #[inline]
+    fn entry_keys<'a>(&'a self, entry: &'a Entry) -> &'a [u64] {
+        let len = entry.len as usize;
+        if len <= INLINE {
+            &entry.inline[..len]
+        } else {
+            let at = entry.at as usize;
+            &self.arena[at..at + len]
+        }
+    }
+
     /// Stores bounds found under the footprint of frame `d`'s result
-    /// (`search`): on an entry of the same state, footprint and restricted
-    /// seen set, tightening its bounds; else on an empty slot or the one of
-    /// least work in the state's group.
+    /// (`search`): on an entry of the same state and footprint (and for a
+    /// whole-set footprint, the same seen set), tightening its bounds; else
+    /// on an empty slot or the one of least work in the state's group.
     #[allow(clippy::too_many_arguments)]
     fn store(
         &mut self,
@@ -670,71 +756,91 @@ impl Solver {
         start: u64,
     ) {
         let footprint = &self.frames[d].result;
-        let restricted = halves(seen.restricted_hash(footprint));
+        let whole_hash = halves(seen.hash());
         let work = (64 - (self.stats.nodes - start + 1).leading_zeros()) as u8;
         let slot = self.slot(state);
         let same = (slot..slot + WAYS).find(|&at| {
             let e = &self.table[at];
             e.work != 0
                 && e.state == state
-                && e.seen == restricted
-                && if e.len == WIDE_ENTRY {
-                    footprint.equals_bits(&self.wide[at])
+                && if footprint.is_whole() {
+                    e.len == WHOLE_ENTRY && e.inline[..2] == whole_hash
                 } else {
-                    footprint.equals_list(&e.list[..usize::from(e.len)])
+                    e.len != WHOLE_ENTRY && self.entry_keys(e) == footprint.keys()
                 }
         });
-        let at = same.unwrap_or_else(|| {
-            (slot..slot + WAYS)
-                .min_by_key(|&at| self.table[at].work)
-                .expect("a group has slots")
-        });
-        let entry = &mut self.table[at];
-        if same.is_some() {
+        self.stats.table_stores += 1;
+        if let Some(at) = same {
             // Both bounds hold for every seen set the footprint admits.
+            let entry = &mut self.table[at];
             entry.lower = entry.lower.max(lower as i8);
             entry.upper = entry.upper.min(upper as i8);
             entry.work = entry.work.max(work);
             entry.best = best;
+            return;
+        }
+        let at = (slot..slot + WAYS)
+            .min_by_key(|&at| self.table[at].work)
+            .expect("a group has slots");
+        let old = self.table[at];
+        if old.work != 0 && old.len != WHOLE_ENTRY && old.len as usize > INLINE {
+            self.arena_live -= old.len as usize;
+        }
+        let mut entry = Entry {
+            state,
+            whole: seen.hash() as u32,
+            lower: lower as i8,
+            upper: upper as i8,
+            best,
+            work,
+            len: WHOLE_ENTRY,
+            at: 0,
+            inline: [0; INLINE],
+        };
+        let footprint = &self.frames[d].result;
+        if footprint.is_whole() {
+            entry.inline[..2].copy_from_slice(&whole_hash);
         } else {
-            *entry = Entry {
-                state,
-                seen: restricted,
-                whole: seen.hash() as u32,
-                lower: lower as i8,
-                upper: upper as i8,
-                best,
-                work,
-                len: WIDE_ENTRY,
-                list: [0; INLINE],
-            };
-            // The footprint's canonical form: in the entry while it has at
-            // most `INLINE` buckets, else a bit set (so that `same` above
-            // compares like with like).
-            match footprint.list() {
-                Some(list) if list.len() <= INLINE => {
-                    entry.len = list.len() as u8;
-                    entry.list[..list.len()].copy_from_slice(list);
+            let keys = footprint.keys();
+            self.stats.footprint_keys += keys.len() as u64;
+            entry.len = keys.len() as u32;
+            if keys.len() <= INLINE {
+                entry.inline[..keys.len()].copy_from_slice(keys);
+            } else {
+                if self.arena.len() + keys.len() > self.arena_limit() {
+                    // Mark the slot empty first, so that compaction drops it.
+                    self.table[at].work = 0;
+                    self.compact();
                 }
-                _ if footprint.count() <= INLINE => {
-                    let mut list = [0u16; INLINE];
-                    let mut len = 0;
-                    let bits = footprint.bits().expect("not a list");
-                    for (w, &word) in bits.iter().enumerate() {
-                        let mut word = word;
-                        while word != 0 {
-                            list[len] = (64 * w) as u16 + word.trailing_zeros() as u16;
-                            len += 1;
-                            word &= word - 1;
-                        }
-                    }
-                    entry.len = len as u8;
-                    entry.list = list;
-                }
-                _ => footprint.write_bits(&mut self.wide[at]),
+                let keys = self.frames[d].result.keys();
+                entry.at = self.arena.len() as u32;
+                self.arena.extend_from_slice(keys);
+                self.arena_live += keys.len();
             }
         }
-        self.stats.table_stores += 1;
+        self.table[at] = entry;
+    }
+
+    /// The arena's length past which it is compacted: twice its live keys,
+    /// and at least 2^22.
+    fn arena_limit(&self) -> usize {
+        (2 * self.arena_live).max(1 << 22)
+    }
+
+    /// Copies the live entries' keys into a fresh arena, dropping the runs of
+    /// replaced entries.
+    fn compact(&mut self) {
+        let mut fresh = Vec::with_capacity(2 * self.arena_live + 1024);
+        for entry in &mut self.table {
+            if entry.work != 0 && entry.len != WHOLE_ENTRY && entry.len as usize > INLINE {
+                let at = entry.at as usize;
+                entry.at = fresh.len() as u32;
+                fresh.extend_from_slice(&self.arena[at..at + entry.len as usize]);
+            }
+        }
+        self.arena_live = fresh.len();
+        self.arena = fresh;
+        self.stats.compactions += 1;
     }
 }
 

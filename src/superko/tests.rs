@@ -146,7 +146,33 @@ fn every_option_set() -> Vec<Options> {
             history: true,
             ..full
         },
+        Options {
+            total: false,
+            ..full
+        },
     ]
+}
+
+/// Each pruning theorem (`Options::total`) keeps every opening's value that
+/// the search without it finds, on boards past the brute force's reach.
+#[test]
+fn pruning_keeps_the_values_of_the_search_without_it() {
+    for rule in [Superko::Positional, Superko::Situational] {
+        for name in ["2x3", "2x4", "3x3"] {
+            let board = board(name);
+            let without = Options {
+                total: false,
+                ..Options::default()
+            };
+            let expected = Solver::new(board, rule, without).opening_values();
+            let mut solver = Solver::new(board, rule, Options::default());
+            assert_eq!(solver.opening_values(), expected, "{name} {rule} total");
+            assert!(
+                solver.stats().total > 0,
+                "{name} {rule}: the theorem applied"
+            );
+        }
+    }
 }
 
 #[test]
@@ -370,52 +396,95 @@ fn sharing_between_histories_agrees_with_the_solver_without_a_table() {
     }
 }
 
-/// Footprints as lists and as bit sets: random additions and unions, small
-/// and past the list's length, against a plain set of buckets; the
-/// comparisons with stored forms and the restricted hash of a seen set
-/// agree with the plain set's.
+/// Footprints against plain sets of tagged keys: random children absorbed
+/// and taken as the lower bound's, with the child's own item dropped from
+/// what must be seen and (for a placement) added to what must not; and
+/// `holds` against a plain test of each key, on a bit-map seen set and a
+/// hash-set one.
 #[test]
-fn footprints_hold_the_buckets_of_a_plain_set() {
+fn footprints_merge_as_plain_sets_and_hold_where_the_seen_set_agrees() {
     use std::collections::BTreeSet;
     let mut random = SplitMix::new(4096);
-    let mut seen = Seen::new(20);
-    for _ in 0..3000 {
-        seen.insert(random.below(1 << 40));
+    for points in [9, 20] {
+        let mut seen = Seen::new(points);
+        // Black's stones, then White's on other points.
+        let items: Vec<u64> = (0..200)
+            .map(|_| {
+                let black = random.below(1 << points);
+                let white = random.below(1 << points) & !black;
+                black | (white << points)
+            })
+            .collect();
+        for &item in &items[..100] {
+            seen.insert(item);
+        }
+        let key = |i: usize| seen.key(items[i]);
+        for round in 0..400 {
+            let mut random_footprint = |size: u64| {
+                let mut plain = BTreeSet::new();
+                let mut footprint = Footprint::default();
+                for _ in 0..random.below(size + 1) {
+                    let i = random.below(items.len() as u64) as usize;
+                    let tagged = if random.below(2) == 0 {
+                        must_see(key(i))
+                    } else {
+                        must_not_see(key(i))
+                    };
+                    footprint.push(tagged);
+                    plain.insert(tagged);
+                }
+                footprint.normalize();
+                (footprint, plain)
+            };
+            let (mut parent, mut expected) = random_footprint(1 + round % 40);
+            let (child, child_plain) = random_footprint(1 + round % 60);
+            let added = key(random.below(items.len() as u64) as usize);
+            let mut scratch = Vec::new();
+            parent.absorb(&child, added, &mut scratch);
+            expected.extend(
+                child_plain
+                    .iter()
+                    .copied()
+                    .filter(|&k| k != must_see(added)),
+            );
+            assert_eq!(
+                parent.keys(),
+                expected.iter().copied().collect::<Vec<_>>(),
+                "round {round}"
+            );
+            let mut lower = Footprint::default();
+            lower.set_from_child(&child, added, true);
+            let mut expected: BTreeSet<u64> = child_plain
+                .iter()
+                .copied()
+                .filter(|&k| k != must_see(added))
+                .collect();
+            expected.insert(must_not_see(added));
+            assert_eq!(
+                lower.keys(),
+                expected.iter().copied().collect::<Vec<_>>(),
+                "round {round}"
+            );
+            let plain_holds = parent
+                .keys()
+                .iter()
+                .all(|&k| seen.contains_key(k >> 1) == (k & 1 == 1));
+            assert_eq!(holds(&seen, parent.keys()), plain_holds, "round {round}");
+        }
+        // A footprint built from the seen set itself holds; flipping one
+        // key's tag makes it fail.
+        let mut own = Footprint::default();
+        for &item in &items {
+            own.push(if seen.contains(item) {
+                must_see(seen.key(item))
+            } else {
+                must_not_see(seen.key(item))
+            });
+        }
+        own.normalize();
+        assert!(holds(&seen, own.keys()));
+        let mut flipped = own.keys().to_vec();
+        flipped[7] ^= 1;
+        assert!(!holds(&seen, &flipped));
     }
-    for round in 0..400 {
-        let mut plain = [BTreeSet::new(), BTreeSet::new()];
-        let mut footprints = [Footprint::default(), Footprint::default()];
-        let sizes = [random.below(1 + round % 80), random.below(1 + round % 50)];
-        for side in 0..2 {
-            for _ in 0..sizes[side] {
-                let b = random.below(BUCKETS as u64) as usize;
-                footprints[side].add_bucket(b);
-                plain[side].insert(b as u16);
-            }
-        }
-        let [mut a, b] = footprints;
-        a.union(&b);
-        let union: Vec<u16> = plain[0].union(&plain[1]).copied().collect();
-        let mut bits = [0u64; WORDS];
-        for &x in &union {
-            bits[usize::from(x) / 64] |= 1 << (x % 64);
-        }
-        assert_eq!(a.count(), union.len(), "round {round}");
-        assert!(a.equals_list(&union), "round {round}");
-        assert!(a.equals_bits(&bits), "round {round}");
-        let expected = union.iter().fold(0u128, |h, &x| h ^ seen.list_hash(&[x]));
-        assert_eq!(seen.restricted_hash(&a), expected, "round {round}");
-        assert_eq!(seen.bits_hash(&bits), expected, "round {round}");
-        let mut copy = Footprint::default();
-        copy.copy_from(&a);
-        assert!(copy.equals_bits(&bits), "round {round}");
-        if let Some(&first) = union.first() {
-            assert!(!a.equals_list(&union[1..]), "round {round}");
-            bits[usize::from(first) / 64] &= !(1 << (first % 64));
-            assert!(!a.equals_bits(&bits), "round {round}");
-        }
-    }
-    let mut full = Footprint::default();
-    full.fill();
-    assert_eq!(seen.restricted_hash(&full), seen.hash());
 }

@@ -1149,7 +1149,8 @@ fn solve_problems(
         let cpu_before = crate::common::host::cpu_seconds();
         let (result, seconds, peak) =
             measured(|| solve::bench(located, bench.name.to_string(), memory, choice.max_nodes));
-        let cpu = crate::common::host::cpu_seconds() - cpu_before;
+        // The kernel counts CPU time in hundredths of a second.
+        let cpu = ((crate::common::host::cpu_seconds() - cpu_before) * 100.0).round() / 100.0;
         written = written.and_then(|()| {
             if as_json {
                 outln!(

@@ -641,6 +641,83 @@ fn bench_problems_is_one_object_a_problem_with_the_texts_figures() {
     assert!(wrong.stdout.is_empty() && wrong.stderr.contains("corner 6"));
 }
 
+/// `bench problems --solve --json`: one `bench-solve` object a problem,
+/// its statuses, plies, correct first moves and main line those of
+/// `smallgo solve` on the same diagram, its times and memory numbers, the
+/// text's line the same statuses; a problem `solve` refuses is a line
+/// saying why, not a failure of the run.
+#[test]
+fn bench_problems_solve_gives_solves_statuses_and_its_figures() {
+    let chosen = [
+        "bench", "problems", "--solve", "--only", "corner 7", "--only", "corner 5",
+    ];
+    let run = smallgo(&[&chosen[..], &["--json"]].concat());
+    assert!(run.status.success(), "{}", run.stderr);
+    let rows = objects(&run.stdout);
+    let names: Vec<&str> = rows.iter().map(|r| text(&r["problem"])).collect();
+    assert_eq!(names, ["corner 5", "corner 7"]);
+    let text_run = smallgo(&chosen);
+    assert!(text_run.status.success(), "{}", text_run.stderr);
+    for row in &rows {
+        assert_eq!(row["kind"], "bench-solve", "{row}");
+        assert_eq!(row["finished"], true, "{row}");
+        assert_eq!(row["solver"], "full", "{row}");
+        for key in ["seconds", "cpu_seconds", "peak_bytes", "tree_bytes"] {
+            assert!(number(&row[key]) >= 0.0, "{key}: {row}");
+        }
+        let diagram = text(&row["diagram"]);
+        let solved = object(
+            &smallgo(&["solve", "--diagram", diagram, "--targets", "A2", "--json"]),
+            "solve",
+        );
+        assert_eq!(row["empty_points"], solved["region"]["empty"], "{row}");
+        let sides = row["sides"].as_array().unwrap();
+        let wanted = solved["sides"].as_array().unwrap();
+        assert_eq!(sides.len(), 2, "{row}");
+        let line = text_run
+            .stdout
+            .lines()
+            .find(|l| l.starts_with(text(&row["problem"])))
+            .unwrap_or_else(|| panic!("no line\n{}", text_run.stdout));
+        for (side, want) in sides.iter().zip(wanted) {
+            assert_eq!(side["to_move"], want["to_move"], "{row}");
+            assert_eq!(side["status"], want["status"], "{row}");
+            assert_eq!(
+                side["plies"], want["ko_assumptions"]["basic"]["plies"],
+                "{row}"
+            );
+            let correct: Vec<&Json> = want["moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|m| m["correct"] == true)
+                .map(|m| &m["point"])
+                .collect();
+            let found: Vec<&Json> = side["correct"].as_array().unwrap().iter().collect();
+            assert_eq!(found, correct, "{row}");
+            assert_eq!(
+                number(&side["main_line_plies"]),
+                want["main_line"].as_array().unwrap().len() as f64,
+                "{row}"
+            );
+            assert!(line.contains(text(&side["status"])), "{line}\n{row}");
+        }
+    }
+    // Past the largest board a problem may have: refused, saying why.
+    let refused = object(
+        &smallgo(&[
+            "bench", "problems", "--solve", "--only", "bent 26", "--json",
+        ]),
+        "bench-solve",
+    );
+    assert_eq!(refused["finished"], false, "{refused}");
+    assert!(text(&refused["error"]).contains("region"), "{refused}");
+    assert!(refused["sides"].as_array().unwrap().is_empty(), "{refused}");
+    // --solve runs solve's work alone: not with the solvers' options.
+    let both = smallgo(&["bench", "problems", "--solve", "--baseline"]);
+    assert_eq!(both.status.code(), Some(2), "{}", both.stderr);
+}
+
 /// `solve --json` is one `solve` object in the shared shape: the board by
 /// its name, `to_move` and `point` as elsewhere, plies and states as
 /// numbers.

@@ -19,7 +19,11 @@
 //!   the proof search (`problem::search`) on the same problem: states
 //!   expanded, table entries, wall time, peak memory and the status.
 //!   `--baseline` runs the first solver alongside. With `--json`, one
-//!   `bench-problem` object a problem and ko assumption.
+//!   `bench-problem` object a problem and ko assumption. `--solve` runs
+//!   instead `smallgo solve`'s whole work on each problem, set on a 19x19
+//!   board (`solve::bench`), and prints its wall and CPU time, peak memory
+//!   and the status with each side first; with `--json`, one
+//!   `bench-solve` object a problem.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -28,10 +32,12 @@ use std::time::Instant;
 
 use super::build::{build_checked, check_folder, summary_json};
 use super::json::Json;
+use super::solve;
 use super::EXIT_FAILURE;
 use crate::build::BuildOptions;
 use crate::common::units::human_bytes;
 use crate::problem::baseline::Baseline;
+use crate::problem::input::{self, InputOptions};
 use crate::problem::search::{Options, Order, Repetitions, Search, SearchLimits};
 use crate::problem::solve::{Limits, Solution, Status, TooLarge};
 use crate::problem::{KoAssumption, Problem};
@@ -607,6 +613,9 @@ pub struct ProblemChoice {
     pub compare: bool,
     /// No full solver.
     pub search_only: bool,
+    /// Instead of the solvers' single proofs, `smallgo solve`'s whole
+    /// work on each problem (`solve_problems`).
+    pub solve: bool,
 }
 
 /// What one proof search of a problem gave: whether it proved the capture
@@ -906,6 +915,9 @@ pub fn problems(
         );
         return ExitCode::from(EXIT_FAILURE);
     }
+    if choice.solve {
+        return solve_problems(memory, max_empty, &choice, as_json);
+    }
     let mut written = if as_json {
         Ok(())
     } else {
@@ -1032,6 +1044,218 @@ pub fn problems(
     match written {
         Err(error) => super::output_failed(&error),
         Ok(()) => ExitCode::SUCCESS,
+    }
+}
+
+/// A problem's diagram on a 19x19 board, as `smallgo solve --diagram`
+/// reads it: in the lower left corner, its walls (`#`) Black's stones, and
+/// closed by a row of Black's stones above it and a column to its right
+/// where it does not reach the board's edge. Black's stones around the
+/// region are safe there (docs/life-and-death.md), so a black stone played
+/// beside them joins them, which a wall of the bench's own board does not.
+fn whole_board(diagram: &str) -> String {
+    const SIDE: usize = 19;
+    let rows: Vec<Vec<char>> = diagram.split('/').map(|r| r.chars().collect()).collect();
+    let width = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let mut board = vec![vec!['.'; SIDE]; SIDE];
+    let top = SIDE - rows.len();
+    for (i, row) in rows.iter().enumerate() {
+        for (j, &c) in row.iter().enumerate() {
+            board[top + i][j] = if c == '#' { 'X' } else { c };
+        }
+    }
+    if top > 0 {
+        for cell in board[top - 1].iter_mut().take((width + 1).min(SIDE)) {
+            *cell = 'X';
+        }
+    }
+    if width < SIDE {
+        for row in board.iter_mut().skip(top.saturating_sub(1)) {
+            row[width] = 'X';
+        }
+    }
+    board
+        .iter()
+        .map(|row| row.iter().collect::<String>())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+const SOLVE_HEADER: &str = "problem     empty  solver   wall s    cpu s       peak  Black first                        White first";
+
+/// `smallgo bench problems --solve`: each problem (on a 19x19 board,
+/// `whole_board`) through `smallgo solve`'s whole work (`solve::bench`):
+/// both sides first, the three ko assumptions, every first move, the
+/// plies, the main line, the seki tests and the solution tree; printed
+/// with its wall time, CPU time, peak resident memory and the status with
+/// each side first, or with `as_json` one `bench-solve` object a problem
+/// (`docs/json.md`). A problem past the limits prints why.
+fn solve_problems(
+    memory: u64,
+    max_empty: Option<usize>,
+    choice: &ProblemChoice,
+    as_json: bool,
+) -> ExitCode {
+    let mut written = if as_json {
+        Ok(())
+    } else {
+        outln!(
+            "memory limit {}, {} thread(s); each problem as `smallgo solve --memory {} -o`; \
+             peak: resident memory the solve added",
+            human_bytes(memory as f64),
+            rayon::current_num_threads(),
+            human_bytes(memory as f64)
+        )
+        .and_then(|()| outln!("{SOLVE_HEADER}"))
+    };
+    for bench in PROBLEMS {
+        if written.is_err() {
+            break;
+        }
+        if !choice.only.is_empty() && !choice.only.iter().any(|n| n == bench.name) {
+            continue;
+        }
+        // The diagram's empty points are the region's: its walls and the
+        // stones closing it are outside.
+        let empty = bench.diagram.chars().filter(|&c| c == '.').count();
+        if max_empty.is_some_and(|most| empty > most) {
+            continue;
+        }
+        let diagram = whole_board(bench.diagram);
+        let options = InputOptions {
+            region: None,
+            targets: Some(bench.target.to_string()),
+            player: Some(Colour::Black),
+        };
+        let located = match input::from_diagram(&diagram, &options) {
+            Ok(located) => located,
+            Err(error) => {
+                let result = Err(error.to_string());
+                written = written.and_then(|()| {
+                    if as_json {
+                        outln!(
+                            "{}",
+                            solve_json(
+                                bench.name, &diagram, empty, memory, &result, 0.0, 0.0, None
+                            )
+                        )
+                    } else {
+                        solve_line(bench.name, empty, &result, 0.0, 0.0, None)
+                    }
+                });
+                continue;
+            }
+        };
+        let cpu_before = crate::common::host::cpu_seconds();
+        let (result, seconds, peak) =
+            measured(|| solve::bench(located, bench.name.to_string(), memory, choice.max_nodes));
+        // The kernel counts CPU time in hundredths of a second.
+        let cpu = ((crate::common::host::cpu_seconds() - cpu_before) * 100.0).round() / 100.0;
+        written = written.and_then(|()| {
+            if as_json {
+                outln!(
+                    "{}",
+                    solve_json(bench.name, &diagram, empty, memory, &result, seconds, cpu, peak)
+                )
+            } else {
+                solve_line(bench.name, empty, &result, seconds, cpu, peak)
+            }
+        });
+    }
+    match written {
+        Err(error) => super::output_failed(&error),
+        Ok(()) => ExitCode::SUCCESS,
+    }
+}
+
+/// A side's status in words: the JSON word, the plies of the capture and
+/// the correct first moves.
+fn side_words(side: &solve::BenchSide) -> String {
+    let mut words = side.status.to_string();
+    if let Some(plies) = side.plies {
+        words.push_str(&format!(" {plies}"));
+    }
+    if !side.correct.is_empty() {
+        words.push_str(&format!(" ({})", side.correct.join(" ")));
+    }
+    words
+}
+
+/// The line of a problem of `bench problems --solve`.
+fn solve_line(
+    name: &str,
+    empty: usize,
+    result: &Result<solve::BenchSolve, String>,
+    seconds: f64,
+    cpu: f64,
+    peak: Option<u64>,
+) -> std::io::Result<()> {
+    let peak_text = peak.map_or("?".to_string(), |b| human_bytes(b as f64));
+    match result {
+        Ok(solved) => {
+            let sides: Vec<String> = solved.sides.iter().map(side_words).collect();
+            outln!(
+                "{name:<11} {empty:>5}  {:<6} {seconds:>8.2} {cpu:>8.2} {peak_text:>10}  {:<34} {}",
+                if solved.search { "search" } else { "full" },
+                sides.first().map_or("", String::as_str),
+                sides.get(1).map_or("", String::as_str),
+            )
+        }
+        Err(error) => outln!(
+            "{name:<11} {empty:>5}  refused after {seconds:.2} s ({cpu:.2} s CPU, {peak_text} resident): {error}"
+        ),
+    }
+}
+
+/// A problem of `bench problems --solve` as a `bench-solve` object.
+#[allow(clippy::too_many_arguments)]
+fn solve_json(
+    name: &str,
+    diagram: &str,
+    empty: usize,
+    memory: u64,
+    result: &Result<solve::BenchSolve, String>,
+    seconds: f64,
+    cpu: f64,
+    peak: Option<u64>,
+) -> Json {
+    let object = Json::kind("bench-solve")
+        .with("problem", name)
+        .with("diagram", diagram)
+        .with("empty_points", empty)
+        .with("memory_limit_bytes", memory)
+        .with("threads", rayon::current_num_threads())
+        .with("seconds", seconds)
+        .with("cpu_seconds", cpu)
+        .with("peak_bytes", peak);
+    match result {
+        Ok(solved) => {
+            let sides = solved.sides.iter().map(|side| {
+                Json::object()
+                    .with("to_move", super::json::colour(side.first))
+                    .with("status", side.status)
+                    .with("plies", side.plies)
+                    .with(
+                        "correct",
+                        Json::list(side.correct.iter().map(String::as_str)),
+                    )
+                    .with("main_line_plies", side.main_line)
+            });
+            object
+                .with("finished", true)
+                .with("solver", if solved.search { "search" } else { "full" })
+                .with("sides", Json::list(sides))
+                .with("seki_untested", solved.seki_untested)
+                .with("tree_bytes", solved.tree_bytes)
+                .with("error", None::<String>)
+        }
+        Err(error) => object
+            .with("finished", false)
+            .with("solver", None::<String>)
+            .with("sides", Json::list(std::iter::empty::<Json>()))
+            .with("seki_untested", None::<usize>)
+            .with("tree_bytes", None::<usize>)
+            .with("error", error.as_str()),
     }
 }
 

@@ -383,6 +383,13 @@ struct BenchProblemsArguments {
     #[arg(long)]
     search_only: bool,
 
+    /// Instead, run `smallgo solve`'s whole work on each problem (on a
+    /// 19x19 board, its walls Black's safe stones; the solver as
+    /// `--solver auto` chooses, each search within --max-nodes) and print
+    /// its wall time, CPU time, peak memory and statuses.
+    #[arg(long, conflicts_with_all = ["baseline", "all_ko", "compare", "search_only"])]
+    solve: bool,
+
     /// Print one JSON object a problem and ko assumption, each on one line
     /// (docs/json.md).
     #[arg(long)]
@@ -609,6 +616,7 @@ pub fn run(arguments: impl IntoIterator<Item = OsString>) -> ExitCode {
                 max_nodes: problems.max_nodes,
                 compare: problems.compare,
                 search_only: problems.search_only,
+                solve: problems.solve,
             },
             problems.json,
         ),

@@ -1400,3 +1400,67 @@ fn limits(
         SolveLimits::Full(bytes.map_or(Limits::unlimited(), Limits::new))
     })
 }
+
+/// What one side to play first came to, for `bench problems --solve`.
+pub(crate) struct BenchSide {
+    pub(crate) first: Colour,
+    /// The status's JSON word (`dead`, `alive`, `seki`, `ko_...`).
+    pub(crate) status: &'static str,
+    /// The plies of the basic-ko capture, if the attacker captures.
+    pub(crate) plies: Option<u32>,
+    /// The correct first moves, by name.
+    pub(crate) correct: Vec<String>,
+    pub(crate) main_line: usize,
+}
+
+/// What `bench problems --solve` reports of a solve besides its time.
+pub(crate) struct BenchSolve {
+    /// Whether the proof search solved it (else the full solver).
+    pub(crate) search: bool,
+    pub(crate) sides: Vec<BenchSide>,
+    pub(crate) seki_untested: usize,
+    /// The bytes of the solution tree's SGF text.
+    pub(crate) tree_bytes: usize,
+}
+
+/// The whole of `smallgo solve`'s work on a located problem, as `run`
+/// does it with `--memory memory --max-nodes max_nodes -o` (the solver
+/// chosen by `--solver auto`, the solution tree made but not written), for
+/// `bench problems --solve` to time.
+pub(crate) fn bench(
+    located: RegionProblem,
+    name: String,
+    memory: u64,
+    max_nodes: u64,
+) -> Result<BenchSolve, String> {
+    let limits = limits(
+        located.problem(),
+        Some(memory),
+        SolverChoice::Auto,
+        Some(max_nodes),
+    )?;
+    let mut solved = solve(located, name, limits, true)?;
+    let tree_bytes = solved.sgf()?.len();
+    let sides = solved
+        .sides
+        .iter()
+        .map(|side| BenchSide {
+            first: side.first,
+            status: side.outcome.key(),
+            plies: side.engine.starts()[0].0,
+            correct: side
+                .moves
+                .iter()
+                .filter(|m| m.correct)
+                .map(|m| solved.located.move_name(m.mv))
+                .collect(),
+            main_line: side.line.len(),
+        })
+        .collect();
+    Ok(BenchSolve {
+        search: matches!(limits, SolveLimits::Search(_)),
+        sides,
+        seki_untested: solved.seki_untested,
+        tree_bytes,
+    })
+}

@@ -728,7 +728,7 @@ fn return_free_memory() {
 
 /// Fixes the allocator's thresholds for the sweeps: allocations of 1 MiB
 /// and more (a decoded block, a grown list) are mapped on their own and
-/// unmapped when let go, and an arena keeps at most 4 MiB free at its top.
+/// unmapped when let go, and an arena keeps at most 1 MiB free at its top.
 /// Left to itself, glibc raises both thresholds after a large mapped
 /// allocation is let go (the index's build, the sample's counts), up to
 /// 32 and 64 MiB, and the decoded blocks' and lists' memory then stays
@@ -739,7 +739,7 @@ fn hold_allocator_thresholds() {
     // memory; no live allocation is touched.
     unsafe {
         libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 20);
-        libc::mallopt(libc::M_TRIM_THRESHOLD, 4 << 20);
+        libc::mallopt(libc::M_TRIM_THRESHOLD, 1 << 20);
     }
 }
 
@@ -957,6 +957,9 @@ fn read_pairs(
             }
         }
         sweep.done(table, batch);
+        // The batch's decoded blocks and lists, let go on both cores,
+        // go back to the system before the next batch grows the lists.
+        return_free_memory();
     }
     drop(rare_at);
     for rare in pairs.rare.iter_mut() {

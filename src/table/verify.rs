@@ -726,6 +726,23 @@ fn return_free_memory() {
     }
 }
 
+/// Fixes the allocator's thresholds for the sweeps: allocations of 1 MiB
+/// and more (a decoded block, a grown list) are mapped on their own and
+/// unmapped when let go, and an arena keeps at most 1 MiB free at its top.
+/// Left to itself, glibc raises both thresholds after a large mapped
+/// allocation is let go (the index's build, the sample's counts), up to
+/// 32 and 64 MiB, and the decoded blocks' and lists' memory then stays
+/// resident beside the codes until `return_free_memory`.
+fn hold_allocator_thresholds() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only changes when the allocator maps and trims
+    // memory; no live allocation is touched.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 20);
+        libc::mallopt(libc::M_TRIM_THRESHOLD, 1 << 20);
+    }
+}
+
 /// Each context's `limit` pairs most common in a sample of about a
 /// sixteenth of the blocks, and the share of the sample's states whose
 /// pair is not among its context's.
@@ -800,6 +817,62 @@ fn common_pairs(
     Ok((common, beside as f64 / sampled.max(1) as f64))
 }
 
+/// Where each pair of a context's list of pairs kept beside is in it,
+/// found by the pair while the table is read: open addressing over the
+/// places (plus one; 0 is an empty slot), at most half full, 4 bytes a
+/// slot. A map of pairs to places took about three times the memory, at
+/// the end of the read, when the codes and the pairs kept beside are all
+/// held.
+#[derive(Clone, Default)]
+struct Places {
+    slots: Vec<u32>,
+}
+
+impl Places {
+    /// The place of `pair` in `list`, pushed at its end if it is new;
+    /// `None` if it is new and `list` already numbers every place a `u16`
+    /// can name.
+    fn place(&mut self, list: &mut Vec<u64>, pair: u64) -> Option<u16> {
+        if (list.len() + 1) * 2 > self.slots.len() {
+            self.grow(list);
+        }
+        let mask = self.slots.len() - 1;
+        let mut at = Self::hash(pair) & mask;
+        loop {
+            match self.slots[at] {
+                0 => break,
+                place if list[place as usize - 1] == pair => return Some((place - 1) as u16),
+                _ => at = (at + 1) & mask,
+            }
+        }
+        if list.len() > u16::MAX as usize {
+            return None;
+        }
+        list.push(pair);
+        self.slots[at] = list.len() as u32;
+        Some((list.len() - 1) as u16)
+    }
+
+    /// Twice the slots, and every pair of `list` placed again.
+    fn grow(&mut self, list: &[u64]) {
+        let size = (self.slots.len() * 2).max(16);
+        self.slots = vec![0; size];
+        let mask = size - 1;
+        for (place, &pair) in list.iter().enumerate() {
+            let mut at = Self::hash(pair) & mask;
+            while self.slots[at] != 0 {
+                at = (at + 1) & mask;
+            }
+            self.slots[at] = place as u32 + 1;
+        }
+    }
+
+    #[inline]
+    fn hash(pair: u64) -> usize {
+        (pair.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize
+    }
+}
+
 /// Reads both halves of every state's value, a byte a state, in one sweep
 /// over the blocks, coded by `common` (`common_pairs`) with the `share`
 /// the sample kept beside. `None` if a context has more distinct pairs
@@ -830,7 +903,7 @@ fn read_pairs(
         ko: Others::with_room(states - ko_start, expected(states - ko_start)),
     };
     // Where each context's other pairs are in its `rare` list.
-    let mut rare_at: Vec<HashMap<u64, u16>> = vec![HashMap::new(); common.len()];
+    let mut rare_at: Vec<Places> = vec![Places::default(); common.len()];
     let mut codes: Vec<AtomicU8> = Vec::with_capacity(states as usize);
     crate::common::huge_pages::advise(codes.spare_capacity_mut());
     codes.resize_with(states as usize, || AtomicU8::new(OTHER));
@@ -871,15 +944,8 @@ fn read_pairs(
         for [in_plain, in_ko] in found {
             for (list, offset, found) in [(false, 0, in_plain), (true, ko_start, in_ko)] {
                 for (number, at, pair) in found {
-                    let rare = &mut pairs.rare[at];
-                    let place = match rare_at[at].get(&pair) {
-                        Some(&place) => place,
-                        None if rare.len() > u16::MAX as usize => return Ok(None),
-                        None => {
-                            rare_at[at].insert(pair, rare.len() as u16);
-                            rare.push(pair);
-                            (rare.len() - 1) as u16
-                        }
+                    let Some(place) = rare_at[at].place(&mut pairs.rare[at], pair) else {
+                        return Ok(None);
                     };
                     let others = if list {
                         &mut pairs.ko
@@ -891,6 +957,13 @@ fn read_pairs(
             }
         }
         sweep.done(table, batch);
+        // The batch's decoded blocks and lists, let go on both cores,
+        // go back to the system before the next batch grows the lists.
+        return_free_memory();
+    }
+    drop(rare_at);
+    for rare in pairs.rare.iter_mut() {
+        rare.shrink_to_fit();
     }
     pairs.plain.finish();
     pairs.ko.finish();
@@ -1142,6 +1215,7 @@ pub fn verify_with(
     release: &(dyn Fn(std::ops::Range<usize>) + Sync),
 ) -> Result<VerifyReport, TableError> {
     let started = Instant::now();
+    hold_allocator_thresholds();
     let sweep = Sweep { release, observer };
     let corrupt = |fault: Fault| TableError::Corrupt {
         origin: origin.clone(),
@@ -1417,5 +1491,28 @@ mod tests {
             }
             assert_eq!(others.get(states + (1 << RUN_SHIFT)), None);
         }
+    }
+
+    /// A context's pairs kept beside keep the place they were first given,
+    /// are found again by the pair however the table grows, and a new pair
+    /// past the last place a `u16` names is refused.
+    #[test]
+    fn pairs_kept_beside_keep_their_places() {
+        let mut places = Places::default();
+        let mut list = Vec::new();
+        let pair = |i: u64| (i * 7919 % 65_537) << PAIR_SHIFT | (i % 301);
+        for i in 0..=u16::MAX as u64 {
+            assert_eq!(places.place(&mut list, pair(i)), Some(i as u16), "pair {i}");
+        }
+        for i in (0..=u16::MAX as u64).rev() {
+            assert_eq!(
+                places.place(&mut list, pair(i)),
+                Some(i as u16),
+                "pair {i} again"
+            );
+        }
+        assert_eq!(list.len(), 1 << 16);
+        assert_eq!(places.place(&mut list, pair(1 << 16)), None);
+        assert_eq!(list.len(), 1 << 16);
     }
 }

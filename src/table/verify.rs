@@ -487,6 +487,45 @@ fn batches(table: &TableBytes<'_>) -> impl Iterator<Item = std::ops::Range<u32>>
         .map(move |first| first..(first + BATCH).min(blocks))
 }
 
+/// Counts over a sample of about a sixteenth of the blocks (every block of
+/// a small table), `count` adding one block's to a thread's map, summed.
+/// The sampled pages are let go as each stride is read, and all of them
+/// at the end (the kernel maps pages around each block read).
+fn sample_blocks<K, F>(
+    table: &TableBytes<'_>,
+    sweep: &Sweep<'_>,
+    count: F,
+) -> Result<HashMap<K, u64>, Fault>
+where
+    K: std::hash::Hash + Eq + Send,
+    F: Fn(u32, &mut HashMap<K, u64>) -> Result<(), Fault> + Sync,
+{
+    let blocks = table.header().blocks;
+    let stride = if blocks < 1024 { 1 } else { 16 };
+    let counts = (0..blocks)
+        .step_by(stride)
+        .collect::<Vec<u32>>()
+        .into_par_iter()
+        .map(|b| {
+            let mut counts = HashMap::new();
+            count(b, &mut counts)?;
+            if let Some(span) = table.blocks_span(b, (b + stride as u32).min(blocks)) {
+                (sweep.release)(span);
+            }
+            Ok(counts)
+        })
+        .try_reduce(HashMap::new, |mut all, counts| {
+            for (key, n) in counts {
+                *all.entry(key).or_default() += n;
+            }
+            Ok(all)
+        })?;
+    if let Some(span) = table.blocks_span(0, blocks) {
+        (sweep.release)(span);
+    }
+    Ok(counts)
+}
+
 /// The `limit` halves most common in a sample of about a sixteenth of the
 /// blocks, most common first, and the share of the sample's states whose
 /// half is not among them.
@@ -496,33 +535,12 @@ fn common_halves(
     limit: usize,
     sweep: &Sweep<'_>,
 ) -> Result<(Vec<u32>, f64), Fault> {
-    let blocks = table.header().blocks;
-    let stride = if blocks < 1024 { 1 } else { 16 };
-    let counts = (0..blocks)
-        .step_by(stride)
-        .collect::<Vec<u32>>()
-        .into_par_iter()
-        .map(|b| {
-            let mut counts: HashMap<u32, u64> = HashMap::new();
-            for value in table.block(b)?.values {
-                *counts.entry(half.of(&value)).or_default() += 1;
-            }
-            // The whole stride: reading a block maps the pages around it too.
-            if let Some(span) = table.blocks_span(b, (b + stride as u32).min(blocks)) {
-                (sweep.release)(span);
-            }
-            Ok(counts)
-        })
-        .try_reduce(HashMap::new, |mut all, counts| {
-            for (half, count) in counts {
-                *all.entry(half).or_default() += count;
-            }
-            Ok(all)
-        })?;
-    // Pages mapped around the sampled blocks, whichever thread read them.
-    if let Some(span) = table.blocks_span(0, blocks) {
-        (sweep.release)(span);
-    }
+    let counts = sample_blocks(table, sweep, |b, counts: &mut HashMap<u32, u64>| {
+        for value in table.block(b)?.values {
+            *counts.entry(half.of(&value)).or_default() += 1;
+        }
+        Ok(())
+    })?;
     let mut ranked: Vec<(u32, u64)> = counts.into_iter().collect();
     ranked.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     let limit = limit.min(OTHER as usize);
@@ -753,41 +771,21 @@ fn common_pairs(
     sweep: &Sweep<'_>,
 ) -> Result<(Vec<Vec<u64>>, f64), Fault> {
     let points = index.board().points();
-    let blocks = table.header().blocks;
-    let stride = if blocks < 1024 { 1 } else { 16 };
     // Keyed by context above the pair.
-    let counts = (0..blocks)
-        .step_by(stride)
-        .collect::<Vec<u32>>()
-        .into_par_iter()
-        .map(|b| {
-            let mut counts: HashMap<u64, u64> = HashMap::new();
-            let mut last = None;
-            visit_block(table, index, b, |code, slot, _, value| {
-                let position = match last {
-                    Some((c, p)) if c == code => p,
-                    _ => index.codec().decode(code),
-                };
-                last = Some((code, position));
-                let kind = slot.min(SLOT_FIRST_KO) as usize;
-                let key = (context(points, kind, &position) as u64) << (2 * PAIR_SHIFT);
-                *counts.entry(key | pair_of(&value)).or_default() += 1;
-                Ok::<(), Fault>(())
-            })?;
-            if let Some(span) = table.blocks_span(b, (b + stride as u32).min(blocks)) {
-                (sweep.release)(span);
-            }
-            Ok(counts)
+    let counts = sample_blocks(table, sweep, |b, counts: &mut HashMap<u64, u64>| {
+        let mut last = None;
+        visit_block(table, index, b, |code, slot, _, value| {
+            let position = match last {
+                Some((c, p)) if c == code => p,
+                _ => index.codec().decode(code),
+            };
+            last = Some((code, position));
+            let kind = slot.min(SLOT_FIRST_KO) as usize;
+            let key = (context(points, kind, &position) as u64) << (2 * PAIR_SHIFT);
+            *counts.entry(key | pair_of(&value)).or_default() += 1;
+            Ok::<(), Fault>(())
         })
-        .try_reduce(HashMap::new, |mut all, counts| {
-            for (key, count) in counts {
-                *all.entry(key).or_default() += count;
-            }
-            Ok(all)
-        })?;
-    if let Some(span) = table.blocks_span(0, blocks) {
-        (sweep.release)(span);
-    }
+    })?;
     let mut ranked: Vec<Vec<(u64, u64)>> = vec![Vec::new(); contexts(points)];
     for (key, count) in counts {
         ranked[(key >> (2 * PAIR_SHIFT)) as usize]

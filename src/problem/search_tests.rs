@@ -10,7 +10,7 @@ use crate::problem::search::{
     main_line, Options, Order, Repetitions, Search, SearchLimits, SearchReport, SearchTooLarge,
 };
 use crate::problem::solve::{Solution, Status};
-use crate::problem::tests::{random_problem, random_shape};
+use crate::problem::tests::{assert_killed_as_the_full_solver, random_problem, random_shape};
 use crate::problem::{KoAssumption, KoReport, Problem};
 use crate::rules::colour::Colour;
 use crate::rules::moves::Move;
@@ -221,13 +221,7 @@ fn the_search_report_agrees_with_the_ko_report() {
         for (searched, (mv, status)) in report.moves.iter().zip(firsts) {
             assert_eq!(searched.mv, mv);
             assert_eq!(searched.plies, status.0, "{diagram} {mv:?}");
-            for k in 0..3 {
-                let expected = full.solutions[k]
-                    .child(0, mv)
-                    .unwrap()
-                    .is_some_and(|c| full.solutions[k].status(c).attacker_wins());
-                assert_eq!(searched.killed[k], expected, "{diagram} {mv:?} {k}");
-            }
+            assert_killed_as_the_full_solver(&full, mv, searched.killed, &diagram);
         }
     }
 }

@@ -822,6 +822,23 @@ fn a_solve_past_its_memory_limit_stops_with_figures() {
     assert!(solution.len() as u64 > states);
 }
 
+/// That first move `mv`'s capture under each ko assumption, `killed`, is
+/// what the full solver's three solutions say of it.
+pub(crate) fn assert_killed_as_the_full_solver(
+    full: &KoReport,
+    mv: Move,
+    killed: [bool; 3],
+    diagram: &str,
+) {
+    for (k, killed) in killed.into_iter().enumerate() {
+        let expected = full.solutions[k]
+            .child(0, mv)
+            .unwrap()
+            .is_some_and(|c| full.solutions[k].status(c).attacker_wins());
+        assert_eq!(killed, expected, "{diagram} {mv:?} {k}");
+    }
+}
+
 /// `KoSearch` (one proof search at a time, each asked only what the
 /// others leave open) gives every random problem the full solver's status
 /// under each ko assumption, verdict and first moves (captured under each
@@ -869,13 +886,7 @@ fn the_ko_search_agrees_with_the_full_solver_and_the_search_report() {
             assert_eq!(searched.plies, status.0, "{diagram} {mv:?}");
             assert_eq!(searched.killed, reported.killed, "{diagram} {mv:?}");
             assert_eq!(searched.child, reported.child, "{diagram} {mv:?}");
-            for k in 0..3 {
-                let expected = full.solutions[k]
-                    .child(0, mv)
-                    .unwrap()
-                    .is_some_and(|c| full.solutions[k].status(c).attacker_wins());
-                assert_eq!(searched.killed[k], expected, "{diagram} {mv:?} {k}");
-            }
+            assert_killed_as_the_full_solver(&full, mv, searched.killed, &diagram);
         }
         memory += found.peak_bytes();
         report_memory += report.peak_bytes();

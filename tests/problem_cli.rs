@@ -63,13 +63,19 @@ fn corner_edge_and_centre_problems_are_solved() {
 
 /// The problems of gtp-tests/problems, in name order (at least ten).
 fn problem_files() -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(problems())
+    let files = sgf_files(&problems());
+    assert!(files.len() >= 10, "{files:?}");
+    files
+}
+
+/// The SGF files of `folder` (not of its subfolders), in name order.
+fn sgf_files(folder: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(folder)
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "sgf"))
         .collect();
     files.sort();
-    assert!(files.len() >= 10, "{files:?}");
     files
 }
 
@@ -96,14 +102,8 @@ fn the_problem_set_solves_to_its_committed_output() {
 /// gtp-tests/problems and both sides to play first.
 #[test]
 fn the_main_line_is_as_long_as_the_basic_ko_capture() {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(problems())
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "sgf"))
-        .collect();
-    files.sort();
     let mut captured = 0;
-    for file in files {
+    for file in sgf_files(&problems()) {
         let json = parse_json(&solve(&[file.to_str().unwrap(), "--json"]));
         for side in json.at("sides").list() {
             let basic = side.at("ko_assumptions").at("basic");
@@ -829,12 +829,7 @@ fn trees_written_back_by_gogui_and_sabaki_read_the_same() {
 #[test]
 fn the_large_problems_solve_to_their_committed_output() {
     let folder = problems().join("large");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&folder)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "sgf"))
-        .collect();
-    files.sort();
+    let files = sgf_files(&folder);
     assert!(!files.is_empty());
     for file in files {
         let name = file.file_name().unwrap().to_str().unwrap();
@@ -857,12 +852,7 @@ fn the_large_problems_solve_to_their_committed_output() {
 #[test]
 fn the_search_problems_solve_to_their_committed_values() {
     let folder = problems().join("large").join("search");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&folder)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "sgf"))
-        .collect();
-    files.sort();
+    let files = sgf_files(&folder);
     assert!(!files.is_empty());
     for file in files {
         let name = file.file_name().unwrap().to_str().unwrap();

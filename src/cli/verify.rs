@@ -140,17 +140,43 @@ fn verify_json(
         Some((what, Found::BuiltIn(_))) => (Some(what), true),
         None => (None, false),
     };
+    let figures = report.map(|report| Figures {
+        states: report.states,
+        solver_edges: Some(report.edges),
+        passes: report.passes,
+        seconds: report.seconds,
+    });
+    verify_object(argument.display().to_string(), table, built_in, figures)
+}
+
+/// What a `verify` object gives of a table that verified.
+struct Figures {
+    states: u64,
+    /// None for a table that does not count them (win/draw/loss).
+    solver_edges: Option<u64>,
+    passes: u32,
+    seconds: f64,
+}
+
+/// A `verify` object from its parts: the figures of a table that
+/// verified, or the error (its figures null).
+fn verify_object(
+    argument: String,
+    table: Option<&str>,
+    built_in: bool,
+    figures: Result<Figures, &str>,
+) -> Json {
     let object = Json::kind("verify")
-        .with("argument", argument.display().to_string())
+        .with("argument", argument)
         .with("table", table)
         .with("built_in", built_in)
-        .with("ok", report.is_ok());
-    match report {
-        Ok(report) => object
-            .with("states", report.states)
-            .with("solver_edges", report.edges)
-            .with("passes", report.passes)
-            .with("seconds", report.seconds)
+        .with("ok", figures.is_ok());
+    match figures {
+        Ok(figures) => object
+            .with("states", figures.states)
+            .with("solver_edges", figures.solver_edges)
+            .with("passes", figures.passes)
+            .with("seconds", figures.seconds)
             .with("error", None::<String>),
         Err(message) => object
             .with("states", Json::Null)
@@ -169,25 +195,16 @@ fn verify_wdl(path: &Path, as_json: bool) -> bool {
     let what = path.display().to_string();
     if as_json {
         let message = checked.as_ref().map_err(|error| error.to_string());
-        let object = Json::kind("verify")
-            .with("argument", what.clone())
-            .with("table", what)
-            .with("built_in", false)
-            .with("ok", message.is_ok());
-        let object = match &message {
-            Ok(report) => object
-                .with("states", report.states)
-                .with("solver_edges", Json::Null)
-                .with("passes", 3u64)
-                .with("seconds", report.seconds)
-                .with("error", None::<String>),
-            Err(message) => object
-                .with("states", Json::Null)
-                .with("solver_edges", Json::Null)
-                .with("passes", Json::Null)
-                .with("seconds", Json::Null)
-                .with("error", message.as_str()),
+        let figures = match &message {
+            Ok(report) => Ok(Figures {
+                states: report.states,
+                solver_edges: None,
+                passes: 3,
+                seconds: report.seconds,
+            }),
+            Err(message) => Err(message.as_str()),
         };
+        let object = verify_object(what.clone(), Some(&what), false, figures);
         if let Err(message) = &message {
             eprintln!("smallgo: verify: {message}");
         }

@@ -333,8 +333,12 @@ pub(crate) fn gather_origins(index: &StateIndex, state: &State, origins: &mut Ve
 /// (`by_code`) instead of numbers. Returns whether two of those may be one
 /// state: two ko points of a symmetric position can be images of each
 /// other.
+///
+/// With `PAIRS`, the plain and passed states of an earlier position (its
+/// numbers `2p` and `2p + 1`, in one tally word) are visited once, as the
+/// plain one's number marked `PAIR`.
 #[inline(always)]
-fn expand_origin(
+fn expand_origin<const PAIRS: bool>(
     index: &StateIndex,
     (earlier, last_move, canonical): &Origin,
     mut visit: impl FnMut(u64),
@@ -350,9 +354,14 @@ fn expand_origin(
         let entry = index
             .entry_of(*canonical)
             .expect("un-moves yield legal positions, and the index holds them all");
-        visit(entry.plain());
-        if !taken.is_empty() {
-            visit(entry.passed());
+        if PAIRS && !taken.is_empty() {
+            debug_assert_eq!(entry.passed(), entry.plain() + 1);
+            visit(entry.plain() | PAIR);
+        } else {
+            visit(entry.plain());
+            if !taken.is_empty() {
+                visit(entry.passed());
+            }
         }
         for number in index.ko_numbers(&entry, ko_points, allowed) {
             visit(number);
@@ -374,11 +383,16 @@ fn expand_origin(
 /// for the process that holds the code to rank: above every state number,
 /// below `CHILD_WON`.
 const BY_CODE: u64 = 1 << 62;
+/// Marks an update for two states, a number (even) and the next: the plain
+/// and passed states of one position, whose tallies share a word, so that
+/// one atomic operation updates both (`tally::child_won_pair`). Never on
+/// an update by code.
+const PAIR: u64 = 1 << 61;
 /// Bits of a slot in an update by code: up to `SLOT_FIRST_KO +
 /// MAX_KO_STATES`.
 const SLOT_BITS: u32 = 4;
 const _: () = assert!(SLOT_FIRST_KO + crate::index::ko::MAX_KO_STATES <= 1 << SLOT_BITS);
-const _: () = assert!(3u64.pow(crate::index::MAX_INDEX_POINTS as u32) << SLOT_BITS < BY_CODE);
+const _: () = assert!(3u64.pow(crate::index::MAX_INDEX_POINTS as u32) << SLOT_BITS < PAIR);
 
 /// The update for the state in slot `slot` of the position with canonical
 /// code `code`.
@@ -422,17 +436,42 @@ pub(crate) fn predecessor_numbers(
     out: &mut Vec<u64>,
     ask: impl Fn(StateNumber),
 ) {
+    predecessors::<false>(index, origins, maybe_shared, mark, out, ask)
+}
+
+/// `predecessor_numbers`, with `PAIRS` the plain and passed states of one
+/// earlier position as one update marked `PAIR` where no repeats are to be
+/// dropped (`ask` is called with the first of the two).
+#[inline(always)]
+fn predecessors<const PAIRS: bool>(
+    index: &StateIndex,
+    origins: &[Origin],
+    maybe_shared: bool,
+    mark: u64,
+    out: &mut Vec<u64>,
+    ask: impl Fn(StateNumber),
+) {
     let first = out.len();
     let mut repeats = false;
     for origin in origins {
-        repeats |= expand_origin(index, origin, |p| {
+        repeats |= expand_origin::<PAIRS>(index, origin, |p| {
             if p & BY_CODE == 0 {
-                ask(p);
+                ask(p & !PAIR);
             }
             out.push(p | mark);
         });
     }
     if repeats || (maybe_shared && shared_position(origins)) {
+        if PAIRS {
+            // Pairs back to their two states, to be sorted with the rest.
+            for i in first..out.len() {
+                if out[i] & PAIR != 0 {
+                    out[i] &= !PAIR;
+                    // The first is even: adding one sets its lowest bit.
+                    out.push(out[i] + 1);
+                }
+            }
+        }
         // Only the appended ones: `Vec::dedup` would also merge the first
         // of them with an equal update before them, another state's.
         let appended = &mut out[first..];
@@ -652,8 +691,9 @@ struct PredecessorScratch {
 /// The states of one group of a layer (numbers ascending, with whether each
 /// became won and whether it became lost) send their predecessors updates,
 /// once each: "a child won" if the state became won, "won" if it became
-/// lost (both if both). Returns how many of the two the group's states
-/// became. The earlier positions of the
+/// lost (both if both); the plain and passed states of one earlier
+/// position take one update between them where they can (`PAIR`). Returns
+/// how many of the two the group's states became. The earlier positions of the
 /// whole group are gathered, asking for their index lines, before any is
 /// ranked, so that the lines' cache misses overlap with that work.
 #[inline(always)]
@@ -683,7 +723,7 @@ fn push_updates(
         // ones, then copies without the mark.
         let first = updates.len();
         let mark = if won { CHILD_WON } else { 0 };
-        predecessor_numbers(
+        predecessors::<true>(
             index,
             &origins[start..end],
             maybe_shared,

@@ -12,7 +12,7 @@ use rayon::prelude::*;
 use super::spool::{encode, Spool, SpoolFolder};
 use super::{
     bits_of, code_and_slot, push_updates, LayerFlags, PredecessorScratch, SolveError, CHILD_WON,
-    STATES_PER_FLAG, STATES_PER_FLAG_WORD, UPDATE_BATCH,
+    PAIR, STATES_PER_FLAG, STATES_PER_FLAG_WORD, UPDATE_BATCH,
 };
 use crate::common::prefetch::prefetch_element;
 use crate::index::{StateIndex, StateNumber, SLOT_FIRST_KO};
@@ -168,6 +168,27 @@ fn apply_local(
     now
 }
 
+/// `apply_local` for an update marked `PAIR`: for local states `local`
+/// (even) and `local + 1`, one flag group. Returns how many it decides.
+#[inline]
+fn apply_local_pair(
+    tallies: &[AtomicU64],
+    flags: &LayerFlags,
+    next_parity: u32,
+    local: u64,
+    update: u64,
+) -> u64 {
+    let now = if update & CHILD_WON != 0 {
+        tally::child_won_pair(tallies, local, next_parity)
+    } else {
+        tally::set_won_pair(tallies, local, next_parity)
+    };
+    if now > 0 {
+        flags.mark_next(local);
+    }
+    now as u64
+}
+
 /// The local number of the state an update received from another process
 /// is for: by number, or by code and slot, ranked here.
 #[inline]
@@ -271,12 +292,15 @@ pub(super) fn propagate_layer(
     let apply = |updates: &mut Vec<u64>, count: usize, remote: &mut Vec<Vec<u64>>| {
         let mut decided = 0;
         for &update in &updates[..count] {
-            let number = update & !CHILD_WON;
+            let number = update & !(CHILD_WON | PAIR);
             let local = match code_and_slot(number) {
                 Some(_) => None,
                 None => share.local(number),
             };
             match local {
+                Some(local) if update & PAIR != 0 => {
+                    decided += apply_local_pair(tallies, flags, next_parity, local, update)
+                }
                 Some(local) => {
                     decided += apply_local(tallies, flags, next_parity, local, update) as u64
                 }
@@ -288,7 +312,14 @@ pub(super) fn propagate_layer(
                         Some((code, _)) => share.code_owner(code),
                         None => share.owner(number),
                     };
-                    remote[owner].push(update);
+                    // Another process's pair goes as its two states (both
+                    // of one position, so of one process).
+                    if update & PAIR != 0 {
+                        let single = update & !PAIR;
+                        remote[owner].extend([single, single + 1]);
+                    } else {
+                        remote[owner].push(update);
+                    }
                 }
             }
         }

@@ -136,6 +136,58 @@ pub fn child_won(words: &[AtomicU64], number: u64, parity: u32) -> bool {
     }
 }
 
+/// `set_won` for states `number` and `number + 1` at once (`number` even,
+/// so that both are in one word): one atomic operation for the two.
+/// Returns how many of them became won.
+#[inline]
+pub fn set_won_pair(words: &[AtomicU64], number: u64, parity: u32) -> u32 {
+    debug_assert!(number.is_multiple_of(2), "a pair starts at an even state");
+    let (word, shift) = locate(words, number);
+    let marks = (WON | WON_PENDING | (parity as u8) << 7) as u64;
+    let mut old = word.load(Ordering::Relaxed);
+    loop {
+        let first = old >> shift & WON as u64 == 0;
+        let second = old >> (shift + 8) & WON as u64 == 0;
+        if !first && !second {
+            return 0;
+        }
+        let new = old
+            | if first { marks << shift } else { 0 }
+            | if second { marks << (shift + 8) } else { 0 };
+        match word.compare_exchange_weak(old, new, Ordering::Relaxed, Ordering::Relaxed) {
+            Ok(_) => return first as u32 + second as u32,
+            Err(current) => old = current,
+        }
+    }
+}
+
+/// `child_won` for states `number` and `number + 1` at once (`number`
+/// even, so that both are in one word): one atomic operation for the two,
+/// a second only if one of them became lost. Returns how many of them
+/// became lost.
+#[inline]
+pub fn child_won_pair(words: &[AtomicU64], number: u64, parity: u32) -> u32 {
+    debug_assert!(number.is_multiple_of(2), "a pair starts at an even state");
+    let (word, shift) = locate(words, number);
+    // Both counts are 1 or more until their last child: no borrow crosses
+    // from one byte into the next.
+    let old = word.fetch_sub(1 << shift | 1 << (shift + 8), Ordering::Relaxed);
+    let first = (old >> shift) as u8 & COUNT_MASK;
+    let second = (old >> (shift + 8)) as u8 & COUNT_MASK;
+    debug_assert!(
+        (1..=MAX_CHILDREN as u8).contains(&first) && (1..=MAX_CHILDREN as u8).contains(&second),
+        "states {number}, {}: a child won with {first}, {second} left",
+        number + 1
+    );
+    let lost = (LOST_PENDING + parity as u8) as u64;
+    let marks = if first == 1 { lost << shift } else { 0 }
+        | if second == 1 { lost << (shift + 8) } else { 0 };
+    if marks != 0 {
+        word.fetch_add(marks, Ordering::Relaxed);
+    }
+    (first == 1) as u32 + (second == 1) as u32
+}
+
 /// Clears the marks of a state whose updates are sent: won (if `won`) and
 /// lost (if `lost`) in the current layer.
 #[inline]
@@ -254,6 +306,38 @@ mod tests {
         // The others are as they were.
         for n in [0, 2, 3, 4, 5, 6, 7] {
             assert_eq!(get(&cells, n), before[n as usize], "state {n}");
+        }
+    }
+
+    /// A pair's operations against the same two on one state at a time,
+    /// on every even state of a word, with counts of 1 and more.
+    #[test]
+    fn pairs_agree_with_one_state_at_a_time() {
+        let mut rng = crate::tests::support::Rng::new(0x9a12);
+        for _ in 0..2_000 {
+            let tallies: Vec<u8> = (0..8)
+                .map(|_| {
+                    let count = 1 + rng.below(MAX_CHILDREN as u64) as u8;
+                    let won = if rng.below(2) == 0 { WON } else { 0 };
+                    count | won
+                })
+                .collect();
+            for number in [0, 2, 4, 6] {
+                for parity in [0, 1] {
+                    let (pairs, singles) = (words(&tallies), words(&tallies));
+                    let won = set_won_pair(&pairs, number, parity);
+                    let want = set_won(&singles, number, parity) as u32
+                        + set_won(&singles, number + 1, parity) as u32;
+                    assert_eq!(won, want, "{tallies:?} {number}");
+                    let lost = child_won_pair(&pairs, number, parity);
+                    let want = child_won(&singles, number, parity) as u32
+                        + child_won(&singles, number + 1, parity) as u32;
+                    assert_eq!(lost, want, "{tallies:?} {number}");
+                    for n in 0..8 {
+                        assert_eq!(get(&pairs, n), get(&singles, n), "{tallies:?} {number}");
+                    }
+                }
+            }
         }
     }
 

@@ -190,6 +190,28 @@ fn games_from_a_table_with_wrong_ranks_fail() {
     );
 }
 
+/// Ranks too large for the verifier's byte a state and colour: every
+/// stored rank raised by 300 keeps every loss above its children, so the
+/// table still verifies; one of them then lowered below a child's fails.
+#[test]
+fn ranks_past_a_byte_verify_and_a_wrong_one_fails() {
+    let bytes = made("3x4", 0);
+    let raised = rewrite(&bytes, |_, _, depths| {
+        for depth in depths.iter_mut().filter(|d| **d > 0) {
+            *depth += 300;
+        }
+    });
+    verify(&open(raised.clone()).unwrap()).unwrap();
+    let lowered = rewrite(&raised, |block, _, depths| {
+        if block == 0 {
+            if let Some(depth) = depths.iter_mut().find(|d| **d > 302) {
+                *depth = 301;
+            }
+        }
+    });
+    assert!(verify(&open(lowered).unwrap()).is_err());
+}
+
 /// The distances of the retrograde pass are those a plain fixed point
 /// gives: sweeps over every state, each lowering what its children allow,
 /// until a sweep changes nothing.

@@ -2,6 +2,7 @@
 //! table for one komi made from a full table (`table::wdl::export`), with
 //! the bytes of each of its parts printed.
 
+use std::ops::Range;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -10,8 +11,12 @@ use clap::Args;
 
 use super::{output_failed, parse_exact_komi, EXIT_FAILURE};
 use crate::gtp::komi::Komi;
-use crate::table::wdl::export::{export, ExportReport};
-use crate::table::{error_chain, Table};
+use crate::table::format::TableBytes;
+use crate::table::mapped::{read_or_map, FileBytes};
+use crate::table::probe::READ_WHOLE_BYTES;
+use crate::table::wdl::export::{export_from, ExportReport};
+use crate::table::wdl::ranks::NEAR;
+use crate::table::{error_chain, Origin, TableError};
 
 #[derive(Args, Debug)]
 pub struct ExportArguments {
@@ -45,11 +50,27 @@ pub fn run(arguments: &ExportArguments) -> ExitCode {
         ExitCode::from(EXIT_FAILURE)
     };
     let started = Instant::now();
-    let table = match Table::open(&arguments.table) {
-        Ok(table) => table,
+    // The full table is read whole if small, else mapped, its pages let go
+    // as the checksum and then the export read them.
+    let file = match read_or_map(&arguments.table, READ_WHOLE_BYTES) {
+        Ok(file) => file,
         Err(error) => return fail(error_chain(&error)),
     };
-    let board = table.board();
+    let bytes: &[u8] = match &file {
+        FileBytes::Read(bytes) => bytes,
+        FileBytes::Mapped(map) => map.bytes(),
+    };
+    let release = |span: Range<usize>| {
+        if let FileBytes::Mapped(map) = &file {
+            map.release(span);
+        }
+    };
+    let origin = Origin::File(arguments.table.clone());
+    let view = match TableBytes::new_releasing(bytes, &release) {
+        Ok(view) => view,
+        Err(fault) => return fail(error_chain(&TableError::Corrupt { origin, fault })),
+    };
+    let board = view.header().board;
     let proxy = arguments.komi.proxy();
     let points = board.points() as f64;
     if proxy.abs() > points {
@@ -64,7 +85,9 @@ pub fn run(arguments: &ExportArguments) -> ExitCode {
         Ok(pool) => pool,
         Err(message) => return fail(message),
     };
-    let (bytes, report) = match pool.install(|| export(&table, komi2)) {
+    let origin = origin.to_string();
+    let made = pool.install(|| export_from(&view, &origin, &release, komi2, NEAR));
+    let (bytes, report) = match made {
         Ok(made) => made,
         Err(message) => return fail(message),
     };
@@ -80,13 +103,21 @@ pub fn run(arguments: &ExportArguments) -> ExitCode {
         index_bytes,
         blocks,
         results,
+        longest,
+        far,
+        held_bytes,
+        index_memory,
     } = report;
+    let peak = crate::common::host::peak_memory().unwrap_or(0);
     let full_bytes = std::fs::metadata(&arguments.table).map_or(0, |m| m.len());
     let share = |part: [u64; 3]| format!("{} wins, {} draws, {} losses", part[2], part[1], part[0]);
     let written = outln!(
         "{}: {board} at komi {}, {states} states in {blocks} blocks, {:.1} s\n\
          Black to move: {}\nWhite to move: {}\n\
          states that may store less: {derived}\n\
+         longest forced line: {longest} plies ({far} distances past a byte)\n\
+         results and distances held: {held_bytes} bytes, {:.2} bytes a state\n\
+         peak memory: {peak} bytes, {:.2} bytes a state (the index {index_memory} bytes)\n\
          win/draw/loss part: {wdl_bytes} bytes, {:.4} bytes a state\n\
          depth part: {depth_bytes} bytes, {:.4} bytes a state\n\
          directory, header and block table: {index_bytes} bytes, {:.4} bytes a state\n\
@@ -97,6 +128,8 @@ pub fn run(arguments: &ExportArguments) -> ExitCode {
         started.elapsed().as_secs_f64(),
         share(results[0]),
         share(results[1]),
+        bytes_a_state(held_bytes, states),
+        bytes_a_state(peak, states),
         bytes_a_state(wdl_bytes, states),
         bytes_a_state(depth_bytes, states),
         bytes_a_state(index_bytes, states),

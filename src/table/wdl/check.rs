@@ -15,12 +15,19 @@
 //! rank, is forced in at most its rank's plies, so every win and loss is
 //! true; a draw, with no losing child and a drawn one, is one neither side
 //! can leave to its gain, so it is true too.
+//!
+//! It holds three bytes a state besides the state index: a byte with the
+//! stored results and the results as read, and a rank byte a colour (a
+//! rank above 254 kept in a map beside it).
 
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::Mutex;
 use std::time::Instant;
 
 use rayon::prelude::*;
 
+use super::ranks::Codes;
 use super::{ending, may_derive, Wdl, WdlTable};
 use crate::index::StateIndex;
 use crate::rules::state::{Child, State};
@@ -29,6 +36,46 @@ use crate::table::TableError;
 
 /// States per piece of work.
 const CHUNK: usize = 1 << 16;
+
+/// A rank a state and colour: a byte, and the ranks a byte cannot hold in
+/// a map beside it.
+struct Ranks {
+    cells: Vec<AtomicU8>,
+    far: Mutex<HashMap<usize, u32>>,
+}
+
+/// The cell of a rank the map holds.
+const FAR: u8 = u8::MAX;
+
+impl Ranks {
+    fn new(slots: usize) -> Ranks {
+        Ranks {
+            cells: (0..slots).map(|_| AtomicU8::new(0)).collect(),
+            far: Mutex::new(HashMap::new()),
+        }
+    }
+
+    fn get(&self, slot: usize) -> u32 {
+        match self.cells[slot].load(Ordering::Relaxed) {
+            FAR => self
+                .far
+                .lock()
+                .map_or(u32::MAX, |far| far.get(&slot).copied().unwrap_or(u32::MAX)),
+            cell => cell as u32,
+        }
+    }
+
+    fn put(&self, slot: usize, rank: u32) {
+        if rank < FAR as u32 {
+            self.cells[slot].store(rank as u8, Ordering::Relaxed);
+        } else {
+            if let Ok(mut far) = self.far.lock() {
+                far.insert(slot, rank);
+            }
+            self.cells[slot].store(FAR, Ordering::Relaxed);
+        }
+    }
+}
 
 /// What a verification checked.
 #[derive(Clone, Copy, Debug)]
@@ -70,52 +117,58 @@ pub fn verify(table: &WdlTable) -> Result<CheckReport, TableError> {
     }
     let states = counts.states as usize;
 
-    // The stored results (bits 0-1 Black to move, 2-3 White) and ranks.
-    let mut stored = vec![0u8; states];
-    let ranks: Vec<[AtomicU32; 2]> = (0..states)
-        .map(|_| [AtomicU32::new(0), AtomicU32::new(0)])
-        .collect();
-    let decoded: Vec<(Vec<u8>, Vec<u32>)> = (0..header.blocks)
+    // Per state: the stored results (bits 0-1 Black to move, 2-3 White),
+    // and from pass 1 the results as the prober reads them (bits 4-7);
+    // per state and colour the rank.
+    let codes = Codes::new(states);
+    let ranks = Ranks::new(2 * states);
+    (0..header.blocks)
         .into_par_iter()
-        .map(|block| {
-            layout
-                .block(bytes, block)
-                .map_err(|fault| TableError::Corrupt {
-                    origin: table.origin().clone(),
-                    fault,
-                })
-        })
-        .collect::<Result<_, _>>()?;
-    for (block, (symbols, depths)) in decoded.into_iter().enumerate() {
-        let (first, last) = header.block_positions(block as u32);
-        let count = (last - first) as usize;
-        let (_, ko_run) = index.state_runs(first..last);
-        let ko_count = (ko_run.end - ko_run.start) as usize;
-        let entry = layout.entries[block];
-        if entry.ko_states as usize != ko_count {
-            return Err(corrupt(format!(
-                "block {block} holds {} ko states, its positions have {ko_count}",
-                entry.ko_states
-            )));
-        }
-        if entry.first_word != index.position_code(first) / 64 {
-            return Err(corrupt(format!("block {block}'s first word")));
-        }
-        let span = 2 * count + ko_count;
-        for (i, (&symbol, &depth)) in symbols.iter().zip(&depths).enumerate() {
-            let (c, offset) = (i / span, i % span);
-            let number = if offset < count {
-                2 * (first as usize + offset)
-            } else if offset < 2 * count {
-                2 * (first as usize + offset - count) + 1
-            } else {
-                ko_run.start as usize + offset - 2 * count
-            };
-            stored[number] |= symbol << (2 * c);
-            ranks[number][c].store(depth, Ordering::Relaxed);
-        }
-    }
-    let stored_of = |number: usize, c: usize| Wdl::from_symbol((stored[number] >> (2 * c)) & 3);
+        .try_for_each(|block| -> Result<(), TableError> {
+            let (symbols, depths) =
+                layout
+                    .block(bytes, block)
+                    .map_err(|fault| TableError::Corrupt {
+                        origin: table.origin().clone(),
+                        fault,
+                    })?;
+            let (first, last) = header.block_positions(block);
+            let count = (last - first) as usize;
+            let (_, ko_run) = index.state_runs(first..last);
+            let ko_count = (ko_run.end - ko_run.start) as usize;
+            let entry = layout.entries[block as usize];
+            if entry.ko_states as usize != ko_count {
+                return Err(corrupt(format!(
+                    "block {block} holds {} ko states, its positions have {ko_count}",
+                    entry.ko_states
+                )));
+            }
+            if entry.first_word != index.position_code(first) / 64 {
+                return Err(corrupt(format!("block {block}'s first word")));
+            }
+            let span = 2 * count + ko_count;
+            // The block's plain and after-a-pass states, then its ko states.
+            let mut plain = vec![0u8; 2 * count];
+            let mut ko = vec![0u8; ko_count];
+            for (i, (&symbol, &depth)) in symbols.iter().zip(&depths).enumerate() {
+                let (c, offset) = (i / span, i % span);
+                let (code, number) = if offset < count {
+                    (&mut plain[2 * offset], 2 * (first as usize + offset))
+                } else if offset < 2 * count {
+                    let at = 2 * (offset - count) + 1;
+                    (&mut plain[at], 2 * first as usize + at)
+                } else {
+                    let at = offset - 2 * count;
+                    (&mut ko[at], ko_run.start as usize + at)
+                };
+                *code |= symbol << (2 * c);
+                ranks.put(2 * number + c, depth);
+            }
+            codes.put(2 * first as usize, &plain);
+            codes.put(ko_run.start as usize, &ko);
+            Ok(())
+        })?;
+    let stored_of = |number: usize, c: usize| codes.result(number, c);
     let child_number = |child: &State| -> Result<usize, TableError> {
         index
             .rank(child)
@@ -124,11 +177,11 @@ pub fn verify(table: &WdlTable) -> Result<CheckReport, TableError> {
     };
 
     // Pass 1: results as the prober reads them.
-    let mut values = vec![0u8; states];
-    values.par_chunks_mut(CHUNK).enumerate().try_for_each(
-        |(chunk, out)| -> Result<(), TableError> {
+    (0..states.div_ceil(CHUNK)).into_par_iter().try_for_each(
+        |chunk| -> Result<(), TableError> {
             let mut cursor = index.state_cursor();
             let start = chunk * CHUNK;
+            let mut out = vec![0u8; CHUNK.min(states - start)];
             for (i, slot) in out.iter_mut().enumerate() {
                 let number = start + i;
                 let state = cursor.state(number as u64);
@@ -151,12 +204,13 @@ pub fn verify(table: &WdlTable) -> Result<CheckReport, TableError> {
                         }
                     }
                 }
-                *slot = best[0] as u8 | (best[1] as u8) << 2;
+                *slot = (best[0] as u8) << 4 | (best[1] as u8) << 6;
             }
+            codes.put(start, &out);
             Ok(())
         },
     )?;
-    let value_of = |number: usize, c: usize| Wdl::from_symbol((values[number] >> (2 * c)) & 3);
+    let value_of = |number: usize, c: usize| codes.result(number, c + 2);
 
     // Pass 2: each result is its children's best; won states' ranks.
     (0..states.div_ceil(CHUNK))
@@ -183,7 +237,7 @@ pub fn verify(table: &WdlTable) -> Result<CheckReport, TableError> {
                             for (c, best) in best.iter_mut().enumerate() {
                                 let result = value_of(n, 1 - c).flipped();
                                 *best = (*best).max(result);
-                                let rank = ranks[n][1 - c].load(Ordering::Relaxed);
+                                let rank = ranks.get(2 * n + 1 - c);
                                 // A losing child that stores 0 is never followed.
                                 if result == Wdl::Win && rank > 0 {
                                     least[c] = least[c].min(rank);
@@ -204,7 +258,7 @@ pub fn verify(table: &WdlTable) -> Result<CheckReport, TableError> {
                         )));
                     }
                     if own != Wdl::Loss {
-                        let stored = ranks[number][c].load(Ordering::Relaxed);
+                        let stored = ranks.get(2 * number + c);
                         if stored != 0 {
                             return Err(corrupt(format!(
                                 "state {number} ({} to move) reads as a {} but stores rank {stored}: {state:?}",
@@ -220,7 +274,7 @@ pub fn verify(table: &WdlTable) -> Result<CheckReport, TableError> {
                                 colour_word(c)
                             )));
                         }
-                        ranks[number][c].store(least[c].saturating_add(1), Ordering::Relaxed);
+                        ranks.put(2 * number + c, least[c].saturating_add(1));
                     }
                 }
             }
@@ -236,7 +290,7 @@ pub fn verify(table: &WdlTable) -> Result<CheckReport, TableError> {
                 let losing: Vec<usize> = (0..2)
                     .filter(|&c| {
                         value_of(number, c) == Wdl::Loss
-                            && ranks[number][c].load(Ordering::Relaxed) > 0
+                            && ranks.get(2 * number + c) > 0
                     })
                     .collect();
                 if losing.is_empty() {
@@ -244,7 +298,7 @@ pub fn verify(table: &WdlTable) -> Result<CheckReport, TableError> {
                 }
                 let state = cursor.state(number as u64);
                 for &c in &losing {
-                    let rank = ranks[number][c].load(Ordering::Relaxed);
+                    let rank = ranks.get(2 * number + c);
                     let fault = |what: &str| {
                         corrupt(format!(
                             "state {number} ({} to move) loses with rank {rank}, but {what}: {state:?}",
@@ -254,7 +308,7 @@ pub fn verify(table: &WdlTable) -> Result<CheckReport, TableError> {
                     for mv in state.legal_moves(&board) {
                         if let Some(Child::State(child)) = state.play(&board, mv) {
                             let n = child_number(&child)?;
-                            let next = ranks[n][1 - c].load(Ordering::Relaxed);
+                            let next = ranks.get(2 * n + 1 - c);
                             if next >= rank {
                                 return Err(fault(&format!(
                                     "a move reaches a win of rank {next}"

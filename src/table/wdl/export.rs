@@ -2,7 +2,9 @@
 //! (`smallgo export --wdl`).
 //!
 //! The full table gives every state's result for either colour to move
-//! at the komi. From those results alone (`ranks`), a retrograde pass
+//! at the komi, decoded block by block into a byte a state (its blocks'
+//! mapped pages let go as they are read). From those results alone
+//! (`ranks`, a distance byte a state and colour), a retrograde pass
 //! gives each won or lost state its distance (the plies to the end of the
 //! game, the winner hurrying and the loser resisting), and a sweep finds
 //! the losing states a winner follows (each won state's first losing
@@ -14,19 +16,25 @@
 //! writes the rank of each state that stores a loss: its distance if a
 //! winner follows it, else 0. Every move from a followed losing state
 //! reaches a won state of smaller distance, so the ranks only fall along
-//! a won game.
+//! a won game. The export holds about three bytes a state besides the
+//! state index; the per-state arrays are let go before the file is put
+//! together.
 
 use rayon::prelude::*;
 
-use std::sync::atomic::Ordering;
+use std::ops::Range;
 
 use super::format::{self, EncodedBlock, Header};
-use super::ranks::{designate, distances};
+#[cfg(test)]
+use super::ranks::NEAR;
+use super::ranks::{designate, distances, Codes, Retrograde};
 use super::{ending, may_derive, Wdl};
 use crate::index::StateIndex;
 use crate::rules::board::Topology;
 use crate::rules::state::Child;
 use crate::rules::value::{Outcome, Value};
+use crate::table::format::TableBytes;
+#[cfg(test)]
 use crate::table::Table;
 
 /// Positions per block: the full table's blocks, joined until a block has
@@ -48,6 +56,14 @@ pub struct ExportReport {
     pub index_bytes: u64,
     pub blocks: u32,
     pub results: [[u64; 3]; 2],
+    /// The greatest distance, the longest forced line at the komi.
+    pub longest: u32,
+    /// The distances too long for their byte, kept beside it.
+    pub far: u64,
+    /// The bytes of the per-state arrays (results and distances).
+    pub held_bytes: u64,
+    /// The bytes of the state index.
+    pub index_memory: u64,
 }
 
 /// The result at `komi2` of a state of value `value`, its mover Black
@@ -62,8 +78,28 @@ pub(super) fn result_of(value: &Value, black: bool, komi2: i32) -> Wdl {
 
 /// Makes the win/draw/loss table of `table`'s board at twice the stand-in
 /// komi `komi2`: the file's bytes and what they hold.
+#[cfg(test)]
 pub fn export(table: &Table, komi2: i32) -> Result<(Vec<u8>, ExportReport), String> {
-    let view = table.view();
+    export_from(
+        &table.view(),
+        &table.origin().to_string(),
+        &|_| {},
+        komi2,
+        NEAR,
+    )
+}
+
+/// `export` from a full table's bytes `view`, named `origin` in errors,
+/// telling `release` of the bytes each block was decoded from, with the
+/// distances above `near` kept beside the byte a state and colour
+/// (`ranks::Distances`).
+pub fn export_from(
+    view: &TableBytes,
+    origin: &str,
+    release: &(dyn Fn(Range<usize>) + Sync),
+    komi2: i32,
+    near: u32,
+) -> Result<(Vec<u8>, ExportReport), String> {
     let full = view.header().clone();
     let board = full.board;
     if board.topology() != Topology::Plain {
@@ -76,18 +112,33 @@ pub fn export(table: &Table, komi2: i32) -> Result<(Vec<u8>, ExportReport), Stri
     let counts = index.counts();
     if (counts.positions, counts.ko_states) != (full.positions, full.ko_states) {
         return Err(format!(
-            "{}: its counts are not those of board {board}",
-            table.origin()
+            "{origin}: its counts are not those of board {board}"
         ));
     }
-    let corrupt = |fault| format!("{}: {fault}", table.origin());
-    let corrupt_text = |what: String| format!("{}: not a sound table: {what}", table.origin());
+    let corrupt = |fault| format!("{origin}: {fault}");
+    let corrupt_text = |what: String| format!("{origin}: not a sound table: {what}");
 
-    // Pass 1: every state's results, bits 0-1 Black to move, 2-3 White.
-    let decoded: Vec<(Vec<u8>, Vec<u8>)> = (0..full.blocks)
+    // Pass 1: every state's results, bits 0-1 Black to move, 2-3 White,
+    // decoded block by block into the codes.
+    let index_bytes = index.memory_bytes() as u64;
+    let started = std::time::Instant::now();
+    let note = |what: &str| {
+        let peak = crate::common::host::peak_memory().unwrap_or(0);
+        log::info!(
+            "{board}: {what} ({:.1} s in, peak memory so far {:.1} MiB)",
+            started.elapsed().as_secs_f64(),
+            peak as f64 / (1u64 << 20) as f64
+        );
+    };
+    note("index built");
+    let codes = Codes::new(counts.states as usize);
+    (0..full.blocks)
         .into_par_iter()
-        .map(|block| -> Result<_, String> {
+        .try_for_each(|block| -> Result<(), String> {
             let values = view.block(block).map_err(corrupt)?;
+            if let Some(span) = view.blocks_span(block, block + 1) {
+                release(span);
+            }
             let (first, last) = view.block_positions(block);
             let mut plain = Vec::with_capacity(2 * (last - first) as usize);
             let mut ko = Vec::new();
@@ -100,26 +151,29 @@ pub fn export(table: &Table, komi2: i32) -> Result<(Vec<u8>, ExportReport), Stri
                     if slot < 2 { &mut plain } else { &mut ko }.push(code);
                 }
             }
-            Ok((plain, ko))
-        })
-        .collect::<Result<_, String>>()?;
-    let mut results = vec![0u8; counts.states as usize];
-    for (block, (plain, ko)) in decoded.into_iter().enumerate() {
-        let (first, last) = view.block_positions(block as u32);
-        let (plain_run, ko_run) = index.state_runs(first..last);
-        if plain.len() as u64 != plain_run.end - plain_run.start
-            || ko.len() as u64 != ko_run.end - ko_run.start
-        {
-            return Err(corrupt(crate::table::format::Fault::NotTheBoard {
-                board: Box::new(board),
-                what: format!("block {block} holds other ko states than the board has"),
-            }));
-        }
-        results[plain_run.start as usize..plain_run.end as usize].copy_from_slice(&plain);
-        results[ko_run.start as usize..ko_run.end as usize].copy_from_slice(&ko);
-    }
-    let distance = distances(&index, &results, komi2).map_err(corrupt_text)?;
-    let needed = designate(&index, &results, &distance).map_err(corrupt_text)?;
+            let (plain_run, ko_run) = index.state_runs(first..last);
+            if plain.len() as u64 != plain_run.end - plain_run.start
+                || ko.len() as u64 != ko_run.end - ko_run.start
+            {
+                return Err(corrupt(crate::table::format::Fault::NotTheBoard {
+                    board: Box::new(board),
+                    what: format!("block {block} holds other ko states than the board has"),
+                }));
+            }
+            codes.put(plain_run.start as usize, &plain);
+            codes.put(ko_run.start as usize, &ko);
+            Ok(())
+        })?;
+    note("results decoded");
+    let Retrograde {
+        distances: distance,
+        longest,
+    } = distances(&index, &codes, komi2, near).map_err(corrupt_text)?;
+    note("distances found");
+    designate(&index, &codes, &distance).map_err(corrupt_text)?;
+    note("followed losses marked");
+    let held_bytes = (codes.bytes() + distance.bytes()) as u64;
+    let far = distance.far_count() as u64;
 
     // Pass 2: blocks of whole full-table blocks.
     let join = TARGET_POSITIONS_PER_BLOCK
@@ -136,10 +190,8 @@ pub fn export(table: &Table, komi2: i32) -> Result<(Vec<u8>, ExportReport), Stri
         blocks,
         directory_length: 0,
     };
-    let result = |number: u64, black: bool| -> Wdl {
-        let code = results[number as usize];
-        Wdl::from_symbol(if black { code & 3 } else { code >> 2 })
-    };
+    let result =
+        |number: u64, black: bool| -> Wdl { codes.result(number as usize, !black as usize) };
     let encoded: Vec<(EncodedBlock, u64, [[u64; 3]; 2])> = (0..blocks)
         .into_par_iter()
         .map(|block| -> Result<_, String> {
@@ -195,10 +247,8 @@ pub fn export(table: &Table, komi2: i32) -> Result<(Vec<u8>, ExportReport), Stri
                         truth[at] = own as u8;
                         free[at] = any[c] && given[c] == own && own != Wdl::Loss;
                         frees |= free[at];
-                        let followed = needed[number as usize].load(Ordering::Relaxed) >> c & 1;
-                        if own == Wdl::Loss && followed == 1 {
-                            ranks[at] =
-                                distance[2 * number as usize + c].load(Ordering::Relaxed) as u32;
+                        if own == Wdl::Loss && codes.followed(number as usize, c) {
+                            ranks[at] = distance.get(2 * number as usize + c);
                         }
                     }
                     derived += frees as u64;
@@ -247,6 +297,8 @@ pub fn export(table: &Table, komi2: i32) -> Result<(Vec<u8>, ExportReport), Stri
             ))
         })
         .collect::<Result<_, String>>()?;
+    note("blocks encoded");
+    drop((codes, distance));
     let directory = format::deflate(&view.directory().map_err(corrupt)?);
     let header = Header {
         directory_length: directory.len() as u64,
@@ -255,6 +307,10 @@ pub fn export(table: &Table, komi2: i32) -> Result<(Vec<u8>, ExportReport), Stri
     let mut report = ExportReport {
         states: counts.states,
         blocks,
+        longest,
+        far,
+        held_bytes,
+        index_memory: index_bytes,
         ..ExportReport::default()
     };
     let mut parts = Vec::with_capacity(encoded.len());

@@ -2,7 +2,7 @@
 //! state's result, games played from them, and damaged bytes.
 
 use super::check::verify;
-use super::export::{export, result_of};
+use super::export::{export, export_from, result_of};
 use super::format::{self, EncodedBlock};
 use super::*;
 use crate::common::random::SplitMix;
@@ -190,6 +190,28 @@ fn games_from_a_table_with_wrong_ranks_fail() {
     );
 }
 
+/// Ranks too large for the verifier's byte a state and colour: every
+/// stored rank raised by 300 keeps every loss above its children, so the
+/// table still verifies; one of them then lowered below a child's fails.
+#[test]
+fn ranks_past_a_byte_verify_and_a_wrong_one_fails() {
+    let bytes = made("3x4", 0);
+    let raised = rewrite(&bytes, |_, _, depths| {
+        for depth in depths.iter_mut().filter(|d| **d > 0) {
+            *depth += 300;
+        }
+    });
+    verify(&open(raised.clone()).unwrap()).unwrap();
+    let lowered = rewrite(&raised, |block, _, depths| {
+        if block == 0 {
+            if let Some(depth) = depths.iter_mut().find(|d| **d > 302) {
+                *depth = 301;
+            }
+        }
+    });
+    assert!(verify(&open(lowered).unwrap()).is_err());
+}
+
 /// The distances of the retrograde pass are those a plain fixed point
 /// gives: sweeps over every state, each lowering what its children allow,
 /// until a sweep changes nothing.
@@ -206,7 +228,7 @@ fn the_retrograde_distances_are_the_sweeps_fixed_point() {
                 result_of(&value, true, komi2) as u8 | (result_of(&value, false, komi2) as u8) << 2
             })
             .collect();
-        let fast = ranks::distances(&index, &results, komi2).unwrap();
+        let codes = ranks::Codes::of_results(&results);
         const NONE: u32 = u32::MAX;
         let mut slow = vec![NONE; 2 * states];
         loop {
@@ -214,7 +236,7 @@ fn the_retrograde_distances_are_the_sweeps_fixed_point() {
             for n in 0..states {
                 let state = index.unrank(n as u64);
                 for c in 0..2 {
-                    let own = ranks::result_in(&results, n, c);
+                    let own = codes.result(n, c);
                     let mut least = NONE;
                     let mut greatest = 0;
                     let mut complete = true;
@@ -228,7 +250,7 @@ fn the_retrograde_distances_are_the_sweeps_fixed_point() {
                             Some(Child::State(child)) => {
                                 let m = index.rank(&child).unwrap() as usize;
                                 let d = slow[2 * m + 1 - c];
-                                if ranks::result_in(&results, m, 1 - c) == Wdl::Loss {
+                                if codes.result(m, 1 - c) == Wdl::Loss {
                                     least = least.min(d);
                                 }
                                 if d == NONE {
@@ -255,20 +277,66 @@ fn the_retrograde_distances_are_the_sweeps_fixed_point() {
                 break;
             }
         }
-        let mut placed = 0;
-        for (i, d) in fast.iter().enumerate() {
-            let d = d.load(std::sync::atomic::Ordering::Relaxed) as u32;
-            let expected = if slow[i] == NONE { 0 } else { slow[i] };
+        // Every distance in its byte, and every one above 2 in the map.
+        for near in [ranks::NEAR, 2] {
+            let fast = ranks::distances(&index, &codes, komi2, near).unwrap();
+            let mut placed = 0;
+            for (i, &slow) in slow.iter().enumerate() {
+                let d = fast.distances.get(i);
+                let expected = if slow == NONE { 0 } else { slow };
+                assert_eq!(
+                    d,
+                    expected,
+                    "{name} komi2 {komi2} near {near} state {} colour {}",
+                    i / 2,
+                    i % 2
+                );
+                placed += (d > 0) as usize;
+            }
+            assert!(placed > states, "{name} komi2 {komi2}: {placed} placed");
             assert_eq!(
-                d,
-                expected,
-                "{name} komi2 {komi2} state {} colour {}",
-                i / 2,
-                i % 2
+                fast.longest,
+                slow.iter().filter(|&&d| d != NONE).max().copied().unwrap()
             );
-            placed += (d > 0) as usize;
+            assert_eq!(
+                fast.distances.far_count() > 0,
+                near == 2,
+                "{name} komi2 {komi2}"
+            );
         }
-        assert!(placed > states, "{name} komi2 {komi2}: {placed} placed");
+    }
+}
+
+/// The export holds three bytes a state (each state's results and marks,
+/// and a distance byte a colour); distances too long for their byte,
+/// kept beside it, give the same file byte for byte; and every block of
+/// the full table is let go once decoded.
+#[test]
+fn an_export_holds_three_bytes_a_state_and_far_distances_change_nothing() {
+    for (name, komi2) in [("3x4", 0), ("2x5", -3), ("3x3", 5)] {
+        let table = full(name);
+        let (bytes, report) = export(&table, komi2).unwrap();
+        let released = std::sync::Mutex::new(Vec::new());
+        let (far_bytes, far_report) = export_from(
+            &table.view(),
+            name,
+            &|span| released.lock().unwrap().push(span),
+            komi2,
+            2,
+        )
+        .unwrap();
+        assert!(report.states > 0 && report.held_bytes <= 3 * report.states + 8);
+        assert_eq!(report.far, 0, "{name} komi2 {komi2}");
+        assert!(far_report.far > 0, "{name} komi2 {komi2}");
+        assert_eq!(far_report.longest, report.longest);
+        assert!(far_bytes == bytes, "{name} komi2 {komi2}: the files differ");
+        let view = table.view();
+        let mut released = released.into_inner().unwrap();
+        released.sort_by_key(|span| span.start);
+        let blocks: Vec<_> = (0..view.header().blocks)
+            .map(|b| view.blocks_span(b, b + 1).unwrap())
+            .collect();
+        assert_eq!(released, blocks, "{name} komi2 {komi2}");
     }
 }
 

@@ -100,6 +100,17 @@ pub struct BenchSuperkoArguments {
     /// One `bench-superko` object a board, on one line (docs/json.md).
     #[arg(long)]
     json: bool,
+
+    /// Also print, to standard error, each search from the root (its
+    /// window and states) and the states, table hits, stores and footprint
+    /// lengths by depth; the run gives up after --budget states.
+    #[arg(long)]
+    profile: bool,
+
+    /// Iterative deepening: each search from the root first with a horizon
+    /// of N turns, doubled until its bound is proven; 0 for none.
+    #[arg(long, value_name = "N", default_value_t = Options::default().deepening)]
+    deepening: u32,
 }
 
 /// A value under loop-draw, Black's view: what Black can force, what White
@@ -403,12 +414,50 @@ struct BenchRun {
     seconds: f64,
 }
 
-fn bench_run(board: Board, rule: Superko, options: Options, budget: u64) -> BenchRun {
+/// Prints a solver's searches from the root and its figures by depth (in
+/// runs of depths) to standard error.
+fn print_profile(board: Board, solver: &Solver) {
+    for (i, &(beta, value, states)) in solver.root_searches().iter().enumerate() {
+        eprintln!(
+            "{board} search {}: beta {beta:+}, returned {value:+}, {states} states",
+            i + 1
+        );
+    }
+    eprintln!("{board} depths: states, settled by the table, stores, mean footprint");
+    let profile = solver.depth_profile();
+    let run = (profile.len() / 24).max(1);
+    for (i, chunk) in profile.chunks(run).enumerate() {
+        let sum = chunk.iter().fold([0u64; 4], |mut a, r| {
+            a.iter_mut().zip(r).for_each(|(a, r)| *a += r);
+            a
+        });
+        eprintln!(
+            "  {:>5}-{:<5} {:>12} {:>12} {:>12} {:>8.1}",
+            i * run,
+            i * run + chunk.len() - 1,
+            sum[0],
+            sum[1],
+            sum[2],
+            sum[3] as f64 / sum[2].max(1) as f64
+        );
+    }
+}
+
+fn bench_run(
+    board: Board,
+    rule: Superko,
+    options: Options,
+    budget: u64,
+    profile: bool,
+) -> BenchRun {
     with_deep_stack(move || {
         let started = Instant::now();
         let mut solver = Solver::new(board, rule, options).with_budget(budget);
         let values = solver.opening_values();
         let seconds = started.elapsed().as_secs_f64();
+        if profile {
+            print_profile(board, &solver);
+        }
         BenchRun {
             values: (!solver.stopped()).then_some(values),
             stats: solver.stats(),
@@ -441,6 +490,7 @@ pub fn bench(arguments: &BenchSuperkoArguments) -> ExitCode {
     }
     let full = Options {
         table_bits: arguments.table_bits,
+        deepening: arguments.deepening,
         ..Options::default()
     };
     for &board in &boards {
@@ -450,8 +500,24 @@ pub fn bench(arguments: &BenchSuperkoArguments) -> ExitCode {
             used,
             size,
             seconds,
-        } = bench_run(board, rule, full, 0);
-        let values = values.expect("no budget");
+        } = bench_run(
+            board,
+            rule,
+            full,
+            if arguments.profile {
+                arguments.budget
+            } else {
+                0
+            },
+            arguments.profile,
+        );
+        let Some(values) = values else {
+            eprintln!(
+                "smallgo: bench superko: {board}: gave up after {} states, {seconds:.2} s",
+                stats.nodes
+            );
+            continue;
+        };
         let full_nodes = stats.nodes.max(1);
         let text: Vec<String> = values
             .iter()
@@ -566,6 +632,13 @@ pub fn bench(arguments: &BenchSuperkoArguments) -> ExitCode {
                     },
                 ),
                 (
+                    "no iterative deepening",
+                    Options {
+                        deepening: 0,
+                        ..full
+                    },
+                ),
+                (
                     "no end by a pass first",
                     Options {
                         pass_first: false,
@@ -586,7 +659,7 @@ pub fn bench(arguments: &BenchSuperkoArguments) -> ExitCode {
                     stats,
                     seconds,
                     ..
-                } = bench_run(board, rule, options, arguments.budget);
+                } = bench_run(board, rule, options, arguments.budget, false);
                 let given_up = other.is_none();
                 let figure = match other {
                     None => format!(

@@ -1,9 +1,13 @@
 //! The exact solver of Go under superko (`super::Superko`): the minimax
 //! value of a game's current state, the final area margin for the side to
 //! move with no komi, by alpha-beta over the whole game tree (every game
-//! ends, so there is no depth cut-off and every value is exact), driven by
-//! MTD(f) (null-window searches that close in on the value) or by one
-//! full-window search.
+//! ends, so no depth cut-off ever stands in for a value, and every value is
+//! exact), driven by MTD(f) (null-window searches that close in on the
+//! value) or by one full-window search, each deepened iteratively
+//! (`Options::deepening`: moves past a horizon of turns are not searched,
+//! and a result that needs them is *unknown*, no bound, until a deeper
+//! horizon proves it; so lines that go on for hundreds of turns are not
+//! searched where a short proof exists).
 //!
 //! The transposition table shares results between histories, soundly.
 //! Write V(p, S) for the value of a state whose stones, mover and pass
@@ -78,6 +82,7 @@
 //!   to that colour, whatever the history; the search stops there with an
 //!   empty footprint.
 
+use std::ops::Not;
 use std::time::Instant;
 
 use crate::rules::board::{Board, Point, PointSet};
@@ -124,6 +129,20 @@ pub struct Options {
     /// one liberty at the ends of a line, where its claim needs more than
     /// this argument: on 1x2 a lone stone beside an empty point is lost.)
     pub total: bool,
+    /// Iterative deepening: each null-window (or full-window) search from
+    /// the root runs first with a horizon of this many turns, then of twice
+    /// as many, and so on, until it returns a proven bound; 0 for none
+    /// (one search without a horizon). A move past the horizon is not
+    /// searched, and its node's result is *unknown* unless another move
+    /// proves the cut-off: a cut-off by a proven child is proven, a fail
+    /// low is proven only when every move was searched and proven; an
+    /// unknown result is no bound and is not stored (but the lower bound of
+    /// a proven best move is). So every bound stored or returned as proven
+    /// rests on lines that end or on proven entries, exactly as without a
+    /// horizon, and the last iteration, whose horizon may be passed by no
+    /// line, is proven at the latest when the horizon exceeds the longest
+    /// game.
+    pub deepening: u32,
 }
 
 impl Default for Options {
@@ -137,6 +156,7 @@ impl Default for Options {
             ceiling: true,
             history: false,
             total: true,
+            deepening: 32,
         }
     }
 }
@@ -224,6 +244,9 @@ struct Frame {
     upper: Footprint,
     lower: Footprint,
     scratch: Vec<u64>,
+    /// Whether the search at this depth met its horizon on a line its
+    /// result needs: the value it returned is then no bound at all.
+    unknown: bool,
 }
 
 fn halves(hash: u128) -> [u64; 2] {
@@ -260,6 +283,15 @@ pub struct Solver {
     /// stopped, as with the budget.
     deadline: Option<Instant>,
     stopped: bool,
+    /// The depth (the root at 1) at which moves are no longer searched
+    /// (`Options::deepening`).
+    horizon: u64,
+    /// Per depth of the search (the root at 1): states, table hits that
+    /// settled the state, stores, and the keys of the footprints stored.
+    profile: Vec<[u64; 4]>,
+    /// Per search from the root: the window's beta, the value returned and
+    /// the states it took.
+    searches: Vec<(i32, i32, u64)>,
 }
 
 /// The states searched between two looks at the clock.
@@ -306,6 +338,9 @@ impl Solver {
             budget: 0,
             deadline: None,
             stopped: false,
+            horizon: u64::MAX,
+            profile: Vec::new(),
+            searches: Vec::new(),
         }
     }
 
@@ -334,6 +369,20 @@ impl Solver {
     /// The figures of every search so far.
     pub fn stats(&self) -> Stats {
         self.stats
+    }
+
+    /// Per depth of the search (the root at 1, so index 0 stays zero):
+    /// states, table hits that settled the state, bounds stored, and the
+    /// keys of the footprints stored.
+    pub fn depth_profile(&self) -> &[[u64; 4]] {
+        &self.profile
+    }
+
+    /// Per search from the root, in order: the window's beta (the full
+    /// window's upper end), the value (bound) returned and the states it
+    /// took.
+    pub fn root_searches(&self) -> &[(i32, i32, u64)] {
+        &self.searches
     }
 
     /// The number of table slots in use.
@@ -366,7 +415,9 @@ impl Solver {
             while lower < upper && !self.stopped {
                 let beta = if guess == lower { guess + 1 } else { guess };
                 self.stats.searches += 1;
-                guess = self.search(seen, node, beta - 1, beta);
+                let before = self.stats.nodes;
+                guess = self.probe(seen, node, beta - 1, beta);
+                self.searches.push((beta, guess, self.stats.nodes - before));
                 if guess < beta {
                     upper = guess;
                 } else {
@@ -376,7 +427,11 @@ impl Solver {
             guess
         } else {
             self.stats.searches += 1;
-            self.search(seen, node, -n - 1, n + 1)
+            let before = self.stats.nodes;
+            let value = self.probe(seen, node, -n - 1, n + 1);
+            self.searches
+                .push((n + 1, value, self.stats.nodes - before));
+            value
         };
         Some(value)
     }
@@ -409,7 +464,7 @@ impl Solver {
             } else {
                 game.play(mv).expect("a legal move");
                 let child = game.node;
-                let bound = self.search(&mut game.seen, child, -value, 1 - value);
+                let bound = self.probe(&mut game.seen, child, -value, 1 - value);
                 game.undo();
                 -bound
             };
@@ -421,6 +476,22 @@ impl Solver {
             }
         }
         unreachable!("some move reaches the state's value")
+    }
+
+    /// A search from the root with its horizon deepened until its result is
+    /// proven (`Options::deepening`): the fail-soft value or bound of
+    /// `search`.
+    fn probe(&mut self, seen: &mut Seen, node: Node, alpha: i32, beta: i32) -> i32 {
+        let step = u64::from(self.options.deepening);
+        self.horizon = if step == 0 { u64::MAX } else { step };
+        loop {
+            let value = self.search(seen, node, alpha, beta);
+            if self.stopped || self.frames[1].unknown.not() {
+                self.horizon = u64::MAX;
+                return value;
+            }
+            self.horizon = self.horizon.saturating_mul(2);
+        }
     }
 
     /// The value for Black of each first placement on the empty board, one
@@ -476,6 +547,7 @@ impl Solver {
         if self.frames.len() <= d + 1 {
             self.frames.resize_with(d + 2, Frame::default);
         }
+        self.frames[d].unknown = false;
         if self.stopped {
             self.frames[d].result.clear();
             return 0;
@@ -493,6 +565,10 @@ impl Solver {
         }
         self.depth += 1;
         self.stats.max_depth = self.stats.max_depth.max(self.depth);
+        if self.profile.len() <= d {
+            self.profile.resize(d + 1, [0; 4]);
+        }
+        self.profile[d][0] += 1;
         let start = self.stats.nodes;
         let n = self.points as i32;
         if self.options.total && self.is_total(&node) {
@@ -530,6 +606,7 @@ impl Solver {
                     continue;
                 }
                 self.stats.table_cutoffs += 1;
+                self.profile[d][1] += 1;
                 if entry.whole != seen.hash() as u32 {
                     self.stats.table_shared += 1;
                 }
@@ -630,6 +707,10 @@ impl Solver {
         // lower bound. What a lower bound depends on: the best move's
         // legality and its child's upper bound.
         self.frames[d].lower.clear();
+        // Whether a move went unsearched past the horizon or returned an
+        // unknown result (`Options::deepening`).
+        let mut unknown = false;
+        let at_horizon = self.depth >= self.horizon;
         for &(mv, child, key) in &moves[..count] {
             let value = if mv == PASS && node.passed {
                 let value = node.position.area_score(&self.board);
@@ -637,6 +718,9 @@ impl Solver {
                     self.frames[d].lower.clear();
                 }
                 value
+            } else if at_horizon {
+                unknown = true;
+                continue;
             } else {
                 let item = child.item(rule, points);
                 let added = seen.insert_key(item, key);
@@ -645,6 +729,10 @@ impl Solver {
                     seen.remove_key(item, key);
                 }
                 let (here, below) = self.frames.split_at_mut(d + 1);
+                if below[0].unknown {
+                    unknown = true;
+                    continue;
+                }
                 let (frame, child_footprint) = (&mut here[d], &below[0].result);
                 frame.upper.absorb(child_footprint, key, &mut frame.scratch);
                 if value > best {
@@ -670,9 +758,21 @@ impl Solver {
             self.frames[d].result.clear();
             return 0;
         }
-        if self.options.ordering {
+        if self.options.ordering && best_move != NO_MOVE {
             let slot = self.order_slot(&node);
             self.order[slot] = best_move;
+        }
+        if unknown && best < beta && !(self.options.ceiling && best >= n) {
+            // No bound, but for a proven best move's lower bound, when its
+            // child proved an upper bound (a value above `alpha`).
+            let frame = &mut self.frames[d];
+            if best > alpha && self.options.share && !self.table.is_empty() {
+                std::mem::swap(&mut frame.result, &mut frame.lower);
+                self.store(seen, state, d, best, n, best_move, start);
+            }
+            self.frames[d].unknown = true;
+            self.depth -= 1;
+            return alpha.max(best);
         }
         // No margin exceeds the board's points, so a value of `n` is exact
         // on its lower bound alone.
@@ -770,6 +870,10 @@ impl Solver {
                 }
         });
         self.stats.table_stores += 1;
+        self.profile[d][2] += 1;
+        if !footprint.is_whole() {
+            self.profile[d][3] += footprint.keys().len() as u64;
+        }
         if let Some(at) = same {
             // Both bounds hold for every seen set the footprint admits.
             let entry = &mut self.table[at];

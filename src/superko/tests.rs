@@ -150,6 +150,24 @@ fn every_option_set() -> Vec<Options> {
             total: false,
             ..full
         },
+        Options {
+            deepening: 0,
+            ..full
+        },
+        Options {
+            deepening: 1,
+            ..full
+        },
+        Options {
+            deepening: 3,
+            table_bits: 4,
+            ..full
+        },
+        Options {
+            deepening: 2,
+            mtdf: false,
+            ..full
+        },
     ]
 }
 
@@ -213,14 +231,26 @@ fn the_empty_board_value_agrees_with_the_brute_force() {
 
 /// Random games: at every state along them the solver, with a table that
 /// lives on from one state to the next and shares its results between
-/// histories, agrees with the brute force on the same history.
+/// histories, agrees with the brute force on the same history; with the
+/// default horizons and with horizons short enough that most searches meet
+/// them (`Options::deepening`), where the table keeps what each proved.
 #[test]
 fn values_along_random_games_agree_with_the_brute_force() {
     let mut random = SplitMix::new(39);
+    let short = Options {
+        deepening: 2,
+        ..Options::default()
+    };
     for rule in [Superko::Positional, Superko::Situational] {
-        for name in ["1x4", "1x5", "2x2"] {
+        for (name, options) in [
+            ("1x4", Options::default()),
+            ("1x5", Options::default()),
+            ("2x2", Options::default()),
+            ("1x5", short),
+            ("2x2", short),
+        ] {
             let board = board(name);
-            let mut solver = Solver::new(board, rule, Options::default());
+            let mut solver = Solver::new(board, rule, options);
             for _ in 0..6 {
                 let mut game = Game::new(board, rule).unwrap();
                 let mut plain = Plain::start();
@@ -363,10 +393,12 @@ fn sharing_between_histories_agrees_with_the_solver_without_a_table() {
     let mut random = SplitMix::new(3939);
     let plain = Options {
         table_bits: 0,
+        deepening: 0,
         ..Options::default()
     };
     let small_table = Options {
         table_bits: 8,
+        deepening: 3,
         ..Options::default()
     };
     for rule in [Superko::Positional, Superko::Situational] {

@@ -81,16 +81,15 @@ pub const VERIFY_BYTES_PER_HALF: f64 = 1.1;
 /// Bytes beyond those: the decoded blocks in flight and the code map.
 const VERIFY_FIXED_BYTES: f64 = 64.0 * (1u64 << 20) as f64;
 /// With both halves coded in pairs, a byte a state: the bytes of a state
-/// whose pair is kept beside with a second byte (its number's low byte and
-/// the second byte), of one kept with its place among its context's
-/// remaining pairs (its number's low 16 bits and the place), and those of
-/// every state for finding the first (2 for every 256 states).
+/// whose pair is kept beside (a byte for each half), of one whose pair is
+/// kept whole (its number's low 16 bits and the pair), and those of every
+/// state for finding the first (2 for every 256 states).
 pub const VERIFY_PAIR_BESIDE_BYTES: f64 = 2.0;
-pub const VERIFY_PAIR_RARE_BYTES: f64 = 4.0;
+pub const VERIFY_PAIR_RARE_BYTES: f64 = 10.0;
 const VERIFY_PAIR_STRETCH_BYTES: f64 = 2.0 / 256.0;
 /// The shares of the states whose pairs verify expects to keep beside
-/// with a second byte and with a place, before it has sampled the table:
-/// 3x6, 4x5 and 3x7 keep 2.1 to 2.3% beside and under 0.1% with a place.
+/// and whole, before it has sampled the table: 3x6 keeps 2.27% beside and
+/// 0.15% whole.
 pub const VERIFY_PAIR_SHARES: (f64, f64) = (0.03, 0.002);
 
 /// What a build may use: memory (the machine's available memory, or less if
@@ -287,8 +286,8 @@ pub fn verify_memory(board: &Board, states: u64, halves: u32) -> f64 {
 }
 
 /// The memory verify needs holding both halves of every value coded in
-/// pairs, a byte a state, with `beside` of the states kept beside with a
-/// second byte and `rare` with a place (`VERIFY_PAIR_BESIDE_BYTES`), and
+/// pairs, a byte a state, with `beside` of the states kept beside and
+/// `rare` kept whole (`VERIFY_PAIR_BESIDE_BYTES`), and
 /// each context's two lists of pairs (at most 255 each, 8 bytes a pair).
 pub fn verify_pairs_memory(board: &Board, states: u64, beside: f64, rare: f64) -> f64 {
     let points = board.points() as f64;

@@ -1392,7 +1392,7 @@ pub fn verify_with(
         // The sample's shares, with a margin for the blocks it left out.
         let (beside, rare) = (common.beside * 1.2, common.rare * 1.2);
         log::debug!(
-            "{board}: the sample keeps {:.2}% of the pairs of halves beside, {:.3}% with a place",
+            "{board}: the sample keeps {:.2}% of the pairs of halves beside, {:.3}% whole",
             common.beside * 100.0,
             common.rare * 100.0
         );

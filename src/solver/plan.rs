@@ -80,6 +80,17 @@ pub const DISK_BYTES: f64 = 6.5;
 pub const VERIFY_BYTES_PER_HALF: f64 = 1.1;
 /// Bytes beyond those: the decoded blocks in flight and the code map.
 const VERIFY_FIXED_BYTES: f64 = 64.0 * (1u64 << 20) as f64;
+/// With both halves coded in pairs, a byte a state: the bytes of a state
+/// whose pair is kept beside (a byte for each half), of one whose pair is
+/// kept whole (its number's low 16 bits and the pair), and those of every
+/// state for finding the first (2 for every 256 states).
+pub const VERIFY_PAIR_BESIDE_BYTES: f64 = 2.0;
+pub const VERIFY_PAIR_RARE_BYTES: f64 = 10.0;
+const VERIFY_PAIR_STRETCH_BYTES: f64 = 2.0 / 256.0;
+/// The shares of the states whose pairs verify expects to keep beside
+/// and whole, before it has sampled the table: 3x6 keeps 2.27% beside and
+/// 0.15% whole.
+pub const VERIFY_PAIR_SHARES: (f64, f64) = (0.03, 0.002);
 
 /// What a build may use: memory (the machine's available memory, or less if
 /// capped) and disk (free in the tables folder); `None` where unknown.
@@ -167,20 +178,48 @@ pub fn check_build(board: &Board, folder: &Path, room: Room) -> Result<(), Strin
     ))
 }
 
+/// How verify holds the values of a table as it checks them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VerifyHold {
+    /// Both halves of every value, a byte each: one pass over the table.
+    Both,
+    /// Both halves coded in pairs, a byte a state: one pass, if the
+    /// table's sample keeps few enough pairs beside (`verify_pairs_memory`),
+    /// else two passes of one half if those fit.
+    Pairs,
+    /// One half of every value: two passes.
+    OneHalf,
+}
+
+/// How verify can hold the values of a table of `board` with `states`
+/// states within `memory` bytes, the most it can hold first: `None` if
+/// not even one half of every value fits.
+pub fn verify_hold(board: &Board, states: u64, memory: u64) -> Option<VerifyHold> {
+    let memory = memory as f64;
+    let (beside, rare) = VERIFY_PAIR_SHARES;
+    if verify_memory(board, states, 2) <= memory {
+        Some(VerifyHold::Both)
+    } else if verify_pairs_memory(board, states, beside, rare) <= memory {
+        Some(VerifyHold::Pairs)
+    } else if verify_memory(board, states, 1) <= memory {
+        Some(VerifyHold::OneHalf)
+    } else {
+        None
+    }
+}
+
 /// How many of the two halves of every value (A with dA, B with dB)
 /// verify can hold at once for a table of `board` with `states` states,
 /// within `cap` bytes or the memory available: 2 (one pass over the table),
-/// 1 (two passes), or an error with the figures.
+/// 1 (both coded in pairs in one pass, or one half in each of two passes:
+/// `verify_hold`), or an error with the figures.
 pub fn verify_halves(board: &Board, states: u64, cap: Option<u64>) -> Result<u32, String> {
     let limit = limit_room();
     let Some(memory) = usable_memory(cap, limit) else {
         return Ok(2);
     };
-    if let Some(halves) = (1..=2)
-        .rev()
-        .find(|&h| verify_memory(board, states, h) <= memory as f64)
-    {
-        return Ok(halves);
+    if let Some(hold) = verify_hold(board, states, memory) {
+        return Ok(if hold == VerifyHold::Both { 2 } else { 1 });
     }
     let allowed = if limit == Some(memory) {
         limit_words(memory)
@@ -191,15 +230,87 @@ pub fn verify_halves(board: &Board, states: u64, cap: Option<u64>) -> Result<u32
     };
     Err(format!(
         "verifying {board} needs about {} of memory ({} states), and {allowed}",
-        human_bytes(verify_memory(board, states, 1)),
+        human_bytes(verify_least_memory(board, states)),
         human(states as f64),
     ))
+}
+
+/// The memory verify may use: the least of the memory available, `cap`
+/// and the room this process's limits leave; `None` if none is known.
+pub fn room_for(cap: Option<u64>) -> Option<u64> {
+    usable_memory(cap, limit_room())
+}
+
+/// Whether one half of every value fits within `cap` bytes or the memory
+/// available (two passes, when both halves coded in pairs keep too many
+/// beside): an error with the figures if not.
+pub fn verify_one_half_fits(board: &Board, states: u64, cap: Option<u64>) -> Result<(), String> {
+    let need = verify_memory(board, states, 1);
+    match room_for(cap) {
+        Some(room) if need > room as f64 => Err(format!(
+            "verifying {board} keeps too many pairs of halves beside to hold both in {}, and two passes need about {}",
+            human_bytes(room as f64),
+            human_bytes(need)
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// The least memory verify needs: one half of every value held, or both
+/// coded in pairs, whichever is less.
+fn verify_least_memory(board: &Board, states: u64) -> f64 {
+    let (beside, rare) = VERIFY_PAIR_SHARES;
+    verify_memory(board, states, 1).min(verify_pairs_memory(board, states, beside, rare))
+}
+
+/// Whether both halves of every value, coded in pairs with `beside` and
+/// `rare` of the states kept beside (the shares a sample of the table
+/// found, with a margin), fit within `cap` bytes or the memory available.
+pub fn verify_pairs_fit(
+    board: &Board,
+    states: u64,
+    cap: Option<u64>,
+    beside: f64,
+    rare: f64,
+) -> bool {
+    room_for(cap)
+        .is_none_or(|memory| verify_pairs_memory(board, states, beside, rare) <= memory as f64)
 }
 
 /// The memory verify needs holding `halves` halves of every value.
 pub fn verify_memory(board: &Board, states: u64, halves: u32) -> f64 {
     let states = states as f64;
-    index_bytes(board, states) + states * halves as f64 * VERIFY_BYTES_PER_HALF + VERIFY_FIXED_BYTES
+    verify_index_bytes(board, states)
+        + states * halves as f64 * VERIFY_BYTES_PER_HALF
+        + VERIFY_FIXED_BYTES
+}
+
+/// The memory verify needs holding both halves of every value coded in
+/// pairs, a byte a state, with `beside` of the states kept beside and
+/// `rare` kept whole (`VERIFY_PAIR_BESIDE_BYTES`), and
+/// each context's two lists of pairs (at most 255 each, 8 bytes a pair).
+pub fn verify_pairs_memory(board: &Board, states: u64, beside: f64, rare: f64) -> f64 {
+    let points = board.points() as f64;
+    let contexts = 3.0 * (points + 1.0) * (points + 1.0);
+    let states = states as f64;
+    let per_state = 1.0
+        + VERIFY_PAIR_STRETCH_BYTES
+        + beside * VERIFY_PAIR_BESIDE_BYTES
+        + rare * VERIFY_PAIR_RARE_BYTES;
+    verify_index_bytes(board, states)
+        + states * per_state
+        + contexts * 2.0 * 255.0 * 8.0
+        + VERIFY_FIXED_BYTES
+}
+
+/// The index verify builds for a table of `board` with `states` states:
+/// a 64-byte line per 448 codes, and per position 8 bytes per 128 for
+/// the lines' samples and 32 bytes per 64 for the ko directory, with at
+/// most half as many positions as states.
+fn verify_index_bytes(board: &Board, states: f64) -> f64 {
+    let lines = (3f64.powi(board.points() as i32) / 448.0).ceil() + 1.0;
+    let positions = states / 2.0;
+    lines * 64.0 + positions * (8.0 / 128.0 + 32.0 / 64.0) + 64.0
 }
 
 /// The index's bytes for `board` with `states` states.

@@ -32,6 +32,7 @@ use crate::rules::board::{Point, PointSet};
 use crate::rules::position::Position;
 use crate::rules::state::{Child, State};
 use crate::rules::value::Value;
+use crate::solver::plan::{self, VerifyHold};
 
 /// What a successful verification checked.
 #[derive(Clone, Copy, Debug)]
@@ -283,6 +284,14 @@ struct Held {
 }
 
 impl Held {
+    /// Whether it holds the halves `halves` of every state's value.
+    fn holds(&self, halves: &[Half]) -> bool {
+        self.pairs.is_some()
+            || halves
+                .iter()
+                .all(|&half| self.tables.iter().any(|table| table.half == half))
+    }
+
     /// Asks for the cache line of state `number`'s bytes.
     #[inline]
     fn prefetch(&self, number: StateNumber) {
@@ -296,8 +305,7 @@ impl Held {
         let first = number as usize * self.lanes;
         let mut value = Value::default();
         if let Some(pairs) = &self.pairs {
-            let code = self.codes[first].load(Ordering::Relaxed);
-            let pair = pairs.get(code, number, context);
+            let pair = pairs.get(&self.codes, number, context);
             Half::Mover.set(&mut value, (pair >> PAIR_SHIFT) as u32);
             Half::Opponent.set(&mut value, (pair & PAIR_MASK) as u32);
             return value;
@@ -349,43 +357,183 @@ fn contexts(points: usize) -> usize {
 
 /// How a byte stands for both halves of a value: within the state's
 /// context, one of the context's most common pairs of halves (at most 255,
-/// by a sample of the table), or `OTHER`, whose pair is kept beside: by
-/// state number, its place among the context's other pairs.
+/// by a sample of the table), or `OTHER`, whose pair is kept beside, found
+/// by state number (`Beside`): as two more bytes, one for each half, each one of the
+/// halves most common (at most 255) among the pairs kept beside of the
+/// contexts of the same kind and number of stones, or, when either half is
+/// not among those, as the pair itself.
 struct PairTable {
-    /// Where each context's common pairs start in `common`, and where the
-    /// last's end.
-    first: Vec<u32>,
-    /// Each context's common pairs (`pair_of`), sorted.
-    common: Vec<u64>,
-    /// Each context's other pairs, in the order first met.
-    rare: Vec<Vec<u64>>,
+    /// Each context's most common pairs (`pair_of`), sorted.
+    first: Levels<u64>,
+    /// Each group's (`group`) most common A and dA, and B and dB, among
+    /// the pairs kept beside, sorted.
+    movers: Levels<u32>,
+    opponents: Levels<u32>,
+    /// The board's points plus one: a context's kind and stones.
+    side: usize,
     /// The first ko state's number: the pairs kept beside are in two
-    /// lists, for the states before it and for the ko states.
+    /// lists each, for the states before it and for the ko states.
     ko_start: StateNumber,
-    plain: Others<u16>,
-    ko: Others<u16>,
+    /// The bytes of the halves.
+    plain: Beside,
+    ko: Beside,
+    /// The pairs whose halves are not both among their group's.
+    plain_rare: Others<u64>,
+    ko_rare: Others<u64>,
+}
+
+/// Each context's (or group's) list, one after another.
+struct Levels<T> {
+    /// Where each one's list starts in `items`, and where the last's end.
+    starts: Vec<u32>,
+    items: Vec<T>,
+}
+
+impl<T: Copy + Ord> Levels<T> {
+    fn new(lists: &[Vec<T>]) -> Levels<T> {
+        let mut starts = Vec::with_capacity(lists.len() + 1);
+        starts.push(0u32);
+        for list in lists {
+            starts.push(starts.last().copied().unwrap_or(0) + list.len() as u32);
+        }
+        Levels {
+            starts,
+            items: lists.concat(),
+        }
+    }
+
+    #[inline]
+    fn of(&self, at: usize) -> &[T] {
+        &self.items[self.starts[at] as usize..self.starts[at + 1] as usize]
+    }
+
+    /// The code of `item` in list `at` (sorted): its place, or `OTHER`.
+    #[inline]
+    fn code(&self, at: usize, item: T) -> u8 {
+        self.of(at).binary_search(&item).map_or(OTHER, |i| i as u8)
+    }
+}
+
+/// The group of a context: its kind and its number of stones, `side`
+/// being the board's points plus one.
+#[inline]
+fn group(side: usize, context: usize) -> usize {
+    let kind = context / (side * side);
+    let stones = (context / side) % side + context % side;
+    kind * (2 * side - 1) + stones
+}
+
+fn groups(points: usize) -> usize {
+    KINDS * (2 * points + 1)
 }
 
 impl PairTable {
-    /// The pair that `code`, state `number`'s byte, stands for.
+    /// The pair that state `number`'s byte in `codes` stands for.
     #[inline]
-    fn get(&self, code: u8, number: StateNumber, context: usize) -> u64 {
-        let first = self.first[context] as usize;
-        let common = &self.common[first..self.first[context + 1] as usize];
-        if let Some(&pair) = common.get(code as usize) {
+    fn get(&self, codes: &[AtomicU8], number: StateNumber, context: usize) -> u64 {
+        let code = codes[number as usize].load(Ordering::Relaxed);
+        if let Some(&pair) = self.first.of(context).get(code as usize) {
             return pair;
         }
-        let found = match number.checked_sub(self.ko_start) {
-            None => self.plain.get(number),
-            Some(ko) => self.ko.get(ko),
+        let ko = number.checked_sub(self.ko_start);
+        let halves = match ko {
+            None => self.plain.get(number, codes),
+            Some(ko) => self.ko.get(ko, &codes[self.ko_start as usize..]),
         };
-        let at = found.expect("every state coded OTHER has its pair kept beside");
-        self.rare[context][at as usize]
+        let [mover, opponent] = halves.expect("every state coded OTHER has its halves' bytes");
+        let at = group(self.side, context);
+        let mover = self.movers.of(at).get(mover as usize);
+        let opponent = self.opponents.of(at).get(opponent as usize);
+        if let (Some(&mover), Some(&opponent)) = (mover, opponent) {
+            return (mover as u64) << PAIR_SHIFT | opponent as u64;
+        }
+        let found = match ko {
+            None => self.plain_rare.get(number),
+            Some(ko) => self.ko_rare.get(ko),
+        };
+        found.expect("every state whose halves are not both coded has its pair kept beside")
     }
 
-    /// The pairs kept beside.
-    fn others(&self) -> usize {
-        self.plain.numbers.len() + self.ko.numbers.len()
+    /// The pairs kept beside: with two bytes, and whole.
+    fn others(&self) -> (usize, usize) {
+        (
+            self.plain.entries.len() + self.ko.entries.len(),
+            self.plain_rare.numbers.len() + self.ko_rare.numbers.len(),
+        )
+    }
+}
+
+/// States per stretch of `Beside`.
+const STRETCH_SHIFT: u32 = 8;
+
+/// Two bytes for each of the states coded `OTHER`, in the order of their
+/// numbers (counted from the list's first state): 2 bytes each, found
+/// through the run of 2^16 states a number lies in, then the stretch of
+/// 256 states within the run (2 bytes for every 256 states), then the
+/// states coded `OTHER` before it in the stretch, counted in the codes.
+#[derive(Default)]
+struct Beside {
+    /// Where each run's entries start in `entries`, and where the last
+    /// run's end.
+    runs: Vec<u64>,
+    /// Where each stretch's entries start, counted from its run's first.
+    stretches: Vec<u16>,
+    entries: Vec<[u8; 2]>,
+}
+
+impl Beside {
+    /// Room for `states` states, `expected` of them coded `OTHER`:
+    /// reserved at once, so that the list is not copied as it grows.
+    fn with_room(states: u64, expected: u64) -> Beside {
+        let runs = (states >> RUN_SHIFT) as usize + 1;
+        let stretches = (states >> STRETCH_SHIFT) as usize + 1;
+        Beside {
+            runs: vec![0; runs + 1],
+            stretches: vec![0; stretches],
+            entries: Vec::with_capacity(expected as usize),
+        }
+    }
+
+    /// Keeps `bytes` for state `number`, coded `OTHER`, numbers given in
+    /// rising order. `runs` and `stretches` count each one's entries until
+    /// `finish` sums them.
+    fn push(&mut self, number: StateNumber, bytes: [u8; 2]) {
+        self.runs[(number >> RUN_SHIFT) as usize + 1] += 1;
+        self.stretches[(number >> STRETCH_SHIFT) as usize] += 1;
+        self.entries.push(bytes);
+    }
+
+    fn finish(&mut self) {
+        for run in 1..self.runs.len() {
+            self.runs[run] += self.runs[run - 1];
+        }
+        // A run's stretches: at most 255 before the last, of at most 256
+        // entries each, so a start fits in 16 bits.
+        for run in self.stretches.chunks_mut(1 << (RUN_SHIFT - STRETCH_SHIFT)) {
+            let mut before = 0u16;
+            for stretch in run {
+                let count = *stretch;
+                *stretch = before;
+                before = before.wrapping_add(count);
+            }
+        }
+        self.entries.shrink_to_fit();
+    }
+
+    /// The bytes of state `number`, coded `OTHER` in `codes` (the list's
+    /// states' codes, from its first).
+    #[inline]
+    fn get(&self, number: StateNumber, codes: &[AtomicU8]) -> Option<[u8; 2]> {
+        let run = (number >> RUN_SHIFT) as usize;
+        let stretch = (number >> STRETCH_SHIFT) as usize;
+        let first = *self.runs.get(run)? as usize + *self.stretches.get(stretch)? as usize;
+        let start = (number & !((1 << STRETCH_SHIFT) - 1)) as usize;
+        let before = codes
+            .get(start..number as usize)?
+            .iter()
+            .filter(|code| code.load(Ordering::Relaxed) == OTHER)
+            .count();
+        self.entries.get(first + before).copied()
     }
 }
 
@@ -704,34 +852,6 @@ fn read_halves(
     })
 }
 
-/// The pairs kept beside that pair coding allows for, as a share of the
-/// states (4 bytes each): above it, the halves are read in two passes.
-const PAIRS_BESIDE_SHARE: f64 = 0.0375;
-
-/// The memory beyond the one half of every value that two passes hold
-/// (`plan::verify_memory`) that pair coding needs on `board`: the pairs
-/// kept beside (`PAIRS_BESIDE_SHARE` of the states) and the contexts'
-/// tables.
-fn pairs_extra_bytes(board: &crate::rules::board::Board, states: u64) -> f64 {
-    let beside = states as f64 * PAIRS_BESIDE_SHARE * 4.0;
-    let tables = contexts(board.points()) as f64 * 256.0 * 8.0;
-    beside + tables - states as f64 * (crate::solver::plan::VERIFY_BYTES_PER_HALF - 1.0)
-}
-
-/// Whether both halves of every value, coded in pairs, fit in the memory
-/// the cap allows, by the plan's model of one half held plus
-/// `pairs_extra_bytes`: the plan is asked about as many more states as
-/// that many bytes would hold.
-fn pairs_fit(board: &crate::rules::board::Board, states: u64, cap: Option<u64>) -> bool {
-    use crate::solver::plan::{INDEX_BYTES_PER_STATE, VERIFY_BYTES_PER_HALF};
-    let per_state = INDEX_BYTES_PER_STATE + VERIFY_BYTES_PER_HALF;
-    let more = (pairs_extra_bytes(board, states).max(0.0) / per_state).ceil() as u64;
-    matches!(
-        crate::solver::plan::verify_halves(board, states + more, cap),
-        Ok(halves) if halves >= 1
-    )
-}
-
 /// Gives the memory the allocator holds free back to the system: the
 /// sample's counts and the read's maps of pairs kept beside, let go, would
 /// otherwise stay resident under the codes.
@@ -761,16 +881,30 @@ fn hold_allocator_thresholds() {
     }
 }
 
-/// Each context's `limit` pairs most common in a sample of about a
-/// sixteenth of the blocks, and the share of the sample's states whose
-/// pair is not among its context's.
+/// What a sample of the blocks says of the pairs (`PairTable`): each
+/// context's `limit` pairs most common, and each group's `limit` halves
+/// of each side most common among the rest, each list sorted.
+struct CommonPairs {
+    first: Vec<Vec<u64>>,
+    movers: Vec<Vec<u32>>,
+    opponents: Vec<Vec<u32>>,
+    /// The share of the sample's states whose pair is not among its
+    /// context's first, and the share of those whose halves are not both
+    /// among their group's.
+    beside: f64,
+    rare: f64,
+}
+
+/// The pairs and halves most common in a sample of about a sixteenth of
+/// the blocks (`CommonPairs`).
 fn common_pairs(
     table: &TableBytes<'_>,
     index: &StateIndex,
     limit: usize,
     sweep: &Sweep<'_>,
-) -> Result<(Vec<Vec<u64>>, f64), Fault> {
+) -> Result<CommonPairs, Fault> {
     let points = index.board().points();
+    let side = points + 1;
     // Keyed by context above the pair.
     let counts = sample_blocks(table, sweep, |b, counts: &mut HashMap<u64, u64>| {
         let mut last = None;
@@ -793,122 +927,91 @@ fn common_pairs(
     }
     let limit = limit.min(OTHER as usize);
     let (mut sampled, mut beside) = (0u64, 0u64);
-    let common = ranked
-        .into_iter()
-        .map(|mut pairs| {
-            pairs.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-            sampled += pairs.iter().map(|&(_, count)| count).sum::<u64>();
-            beside += pairs
-                .iter()
-                .skip(limit)
-                .map(|&(_, count)| count)
-                .sum::<u64>();
-            let mut common: Vec<u64> = pairs
-                .into_iter()
-                .take(limit)
-                .map(|(pair, _)| pair)
-                .collect();
-            common.sort_unstable();
-            common
-        })
+    // The pairs kept beside, by group: (pair, count).
+    let mut kept: Vec<Vec<(u64, u64)>> = vec![Vec::new(); groups(points)];
+    let mut first = Vec::with_capacity(ranked.len());
+    for (context, mut pairs) in ranked.into_iter().enumerate() {
+        pairs.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        sampled += pairs.iter().map(|&(_, n)| n).sum::<u64>();
+        beside += pairs.iter().skip(limit).map(|&(_, n)| n).sum::<u64>();
+        kept[group(side, context)].extend(pairs.iter().skip(limit));
+        let mut common: Vec<u64> = pairs.iter().take(limit).map(|&(pair, _)| pair).collect();
+        common.sort_unstable();
+        first.push(common);
+    }
+    // Each group's most common halves of each side among its pairs kept
+    // beside.
+    let most_common = |pairs: &[(u64, u64)], half: fn(u64) -> u32| {
+        let mut counts: HashMap<u32, u64> = HashMap::new();
+        for &(pair, n) in pairs {
+            *counts.entry(half(pair)).or_default() += n;
+        }
+        let mut ranked: Vec<(u32, u64)> = counts.into_iter().collect();
+        ranked.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        let mut common: Vec<u32> = ranked.into_iter().take(limit).map(|(h, _)| h).collect();
+        common.sort_unstable();
+        common
+    };
+    let mover = |pair: u64| (pair >> PAIR_SHIFT) as u32;
+    let opponent = |pair: u64| (pair & PAIR_MASK) as u32;
+    let movers: Vec<Vec<u32>> = kept.iter().map(|pairs| most_common(pairs, mover)).collect();
+    let opponents: Vec<Vec<u32>> = kept
+        .iter()
+        .map(|pairs| most_common(pairs, opponent))
         .collect();
-    Ok((common, beside as f64 / sampled.max(1) as f64))
-}
-
-/// Where each pair of a context's list of pairs kept beside is in it,
-/// found by the pair while the table is read: open addressing over the
-/// places (plus one; 0 is an empty slot), at most half full, 4 bytes a
-/// slot. A map of pairs to places took about three times the memory, at
-/// the end of the read, when the codes and the pairs kept beside are all
-/// held.
-#[derive(Clone, Default)]
-struct Places {
-    slots: Vec<u32>,
-}
-
-impl Places {
-    /// The place of `pair` in `list`, pushed at its end if it is new;
-    /// `None` if it is new and `list` already numbers every place a `u16`
-    /// can name.
-    fn place(&mut self, list: &mut Vec<u64>, pair: u64) -> Option<u16> {
-        if (list.len() + 1) * 2 > self.slots.len() {
-            self.grow(list);
-        }
-        let mask = self.slots.len() - 1;
-        let mut at = Self::hash(pair) & mask;
-        loop {
-            match self.slots[at] {
-                0 => break,
-                place if list[place as usize - 1] == pair => return Some((place - 1) as u16),
-                _ => at = (at + 1) & mask,
-            }
-        }
-        if list.len() > u16::MAX as usize {
-            return None;
-        }
-        list.push(pair);
-        self.slots[at] = list.len() as u32;
-        Some((list.len() - 1) as u16)
-    }
-
-    /// Twice the slots, and every pair of `list` placed again.
-    fn grow(&mut self, list: &[u64]) {
-        let size = (self.slots.len() * 2).max(16);
-        self.slots = vec![0; size];
-        let mask = size - 1;
-        for (place, &pair) in list.iter().enumerate() {
-            let mut at = Self::hash(pair) & mask;
-            while self.slots[at] != 0 {
-                at = (at + 1) & mask;
-            }
-            self.slots[at] = place as u32 + 1;
+    let mut rare = 0u64;
+    for (at, pairs) in kept.iter().enumerate() {
+        for &(pair, n) in pairs {
+            let coded = movers[at].binary_search(&mover(pair)).is_ok()
+                && opponents[at].binary_search(&opponent(pair)).is_ok();
+            rare += if coded { 0 } else { n };
         }
     }
-
-    #[inline]
-    fn hash(pair: u64) -> usize {
-        (pair.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize
-    }
+    let share = |n: u64| n as f64 / sampled.max(1) as f64;
+    Ok(CommonPairs {
+        first,
+        movers,
+        opponents,
+        beside: share(beside),
+        rare: share(rare),
+    })
 }
 
 /// Reads both halves of every state's value, a byte a state, in one sweep
-/// over the blocks, coded by `common` (`common_pairs`) with the `share`
-/// the sample kept beside. `None` if a context has more distinct pairs
-/// kept beside than their lists number.
+/// over the blocks, coded by `common` (`common_pairs`).
 fn read_pairs(
     table: &TableBytes<'_>,
     index: &StateIndex,
-    common: Vec<Vec<u64>>,
-    share: f64,
+    common: CommonPairs,
     sweep: &Sweep<'_>,
-) -> Result<Option<Held>, Fault> {
+) -> Result<Held, Fault> {
     let points = index.board().points();
+    let side = points + 1;
     let counts = index.counts();
     let states = counts.states;
     let ko_start = 2 * counts.positions;
-    let expected = |states: u64| (states as f64 * share * 1.2) as u64 + 1024;
-    let mut first = Vec::with_capacity(common.len() + 1);
-    first.push(0u32);
-    for pairs in &common {
-        first.push(first.last().copied().unwrap_or(0) + pairs.len() as u32);
-    }
+    // The sample's shares, with a margin for the blocks it left out.
+    let expected = |states: u64, share: f64| (states as f64 * share * 1.2) as u64 + 1024;
+    let kos = states - ko_start;
     let mut pairs = PairTable {
-        first,
-        rare: vec![Vec::new(); common.len()],
-        common: common.concat(),
+        first: Levels::new(&common.first),
+        movers: Levels::new(&common.movers),
+        opponents: Levels::new(&common.opponents),
+        side,
         ko_start,
-        plain: Others::with_room(ko_start, expected(ko_start)),
-        ko: Others::with_room(states - ko_start, expected(states - ko_start)),
+        plain: Beside::with_room(ko_start, expected(ko_start, common.beside)),
+        ko: Beside::with_room(kos, expected(kos, common.beside)),
+        plain_rare: Others::with_room(ko_start, expected(ko_start, common.rare)),
+        ko_rare: Others::with_room(kos, expected(kos, common.rare)),
     };
-    // Where each context's other pairs are in its `rare` list.
-    let mut rare_at: Vec<Places> = vec![Places::default(); common.len()];
+    drop(common);
     let mut codes: Vec<AtomicU8> = Vec::with_capacity(states as usize);
     crate::common::huge_pages::advise(codes.spare_capacity_mut());
     codes.resize_with(states as usize, || AtomicU8::new(OTHER));
     for batch in batches(table) {
         // Within each list, a block's states follow the block before's:
-        // (number, context, pair).
-        type Found = [Vec<(StateNumber, usize, u64)>; 2];
+        // (number, the halves' bytes, pair).
+        type Found = [Vec<(StateNumber, [u8; 2], u64)>; 2];
         let found: Vec<Found> = batch
             .clone()
             .into_par_iter()
@@ -924,12 +1027,15 @@ fn read_pairs(
                     let kind = slot.min(SLOT_FIRST_KO) as usize;
                     let at = context(points, kind, &position);
                     let pair = pair_of(&value);
-                    let start = pairs.first[at] as usize;
-                    let mine = &pairs.common[start..pairs.first[at + 1] as usize];
-                    let code = mine.binary_search(&pair).map_or(OTHER, |i| i as u8);
+                    let code = pairs.first.code(at, pair);
                     codes[number as usize].store(code, Ordering::Relaxed);
                     if code == OTHER {
-                        others[(number >= ko_start) as usize].push((number, at, pair));
+                        let at = group(side, at);
+                        let bytes = [
+                            pairs.movers.code(at, (pair >> PAIR_SHIFT) as u32),
+                            pairs.opponents.code(at, (pair & PAIR_MASK) as u32),
+                        ];
+                        others[(number >= ko_start) as usize].push((number, bytes, pair));
                     }
                     Ok::<(), Fault>(())
                 })?;
@@ -941,16 +1047,16 @@ fn read_pairs(
             .collect::<Result<_, Fault>>()?;
         for [in_plain, in_ko] in found {
             for (list, offset, found) in [(false, 0, in_plain), (true, ko_start, in_ko)] {
-                for (number, at, pair) in found {
-                    let Some(place) = rare_at[at].place(&mut pairs.rare[at], pair) else {
-                        return Ok(None);
-                    };
-                    let others = if list {
-                        &mut pairs.ko
-                    } else {
-                        &mut pairs.plain
-                    };
-                    others.push(number - offset, place);
+                let (beside, rare) = if list {
+                    (&mut pairs.ko, &mut pairs.ko_rare)
+                } else {
+                    (&mut pairs.plain, &mut pairs.plain_rare)
+                };
+                for (number, bytes, pair) in found {
+                    beside.push(number - offset, bytes);
+                    if bytes.contains(&OTHER) {
+                        rare.push(number - offset, pair);
+                    }
                 }
             }
         }
@@ -959,18 +1065,16 @@ fn read_pairs(
         // go back to the system before the next batch grows the lists.
         return_free_memory();
     }
-    drop(rare_at);
-    for rare in pairs.rare.iter_mut() {
-        rare.shrink_to_fit();
-    }
     pairs.plain.finish();
     pairs.ko.finish();
-    Ok(Some(Held {
+    pairs.plain_rare.finish();
+    pairs.ko_rare.finish();
+    Ok(Held {
         codes,
         lanes: 1,
         tables: Vec::new(),
         pairs: Some(pairs),
-    }))
+    })
 }
 
 /// Positions checked together: their children's index lines, then their
@@ -981,8 +1085,9 @@ const GROUP: usize = 32;
 /// What a block's check works in, kept between blocks.
 #[derive(Default)]
 struct CheckScratch {
-    /// The block's states: position code, slot, number, stored value.
-    states: Vec<(u64, u32, StateNumber, Value)>,
+    /// The block's states: position code, slot, number, and the stored
+    /// value, if it was read from the file (else it is the one held).
+    states: Vec<(u64, u32, StateNumber, Option<Value>)>,
     /// The group's positions: the plain state, and where its states are
     /// in `states`.
     positions: Vec<(State, std::ops::Range<usize>)>,
@@ -1024,10 +1129,21 @@ fn check_block(
         distinct,
     } = scratch;
     states.clear();
-    visit_block(table, index, b, |code, slot, number, stored| {
-        states.push((code, slot, number, stored));
-        Ok::<(), Fault>(())
-    })?;
+    if held.holds(checked) {
+        // The values held are the file's: the block need not be decoded
+        // again.
+        let (first, last) = table.block_positions(b);
+        for entry in index.positions(first).take((last - first) as usize) {
+            for slot in 0..entry.slots() {
+                states.push((entry.code, slot, entry.state(slot), None));
+            }
+        }
+    } else {
+        visit_block(table, index, b, |code, slot, number, stored| {
+            states.push((code, slot, number, Some(stored)));
+            Ok::<(), Fault>(())
+        })?;
+    }
     let value_of = |number: StateNumber, context: usize| held.value(number, context);
     let points = board.points();
     let mut edges = 0;
@@ -1093,6 +1209,9 @@ fn check_block(
             let ko_points = (range.len() > SLOT_FIRST_KO as usize)
                 .then(|| index.canonical_ko_points(&plain.position()));
             for &(code, slot, number, stored) in &states[range.clone()] {
+                let kind = slot.min(SLOT_FIRST_KO) as usize;
+                let stored = stored
+                    .unwrap_or_else(|| value_of(number, context(points, kind, &plain.position())));
                 let placements = distinct.iter();
                 let (expected, counted) = match slot {
                     SLOT_PLAIN => minimax(
@@ -1221,13 +1340,12 @@ pub fn verify_with(
     };
     let table = TableBytes::new_releasing(bytes, &|span| release(span)).map_err(corrupt)?;
     let header = table.header().clone();
+    let cannot = |reason| TableError::CannotVerify {
+        origin: origin.clone(),
+        reason,
+    };
     let halves_held =
-        crate::solver::plan::verify_halves(&header.board, header.states, options.memory).map_err(
-            |reason| TableError::CannotVerify {
-                origin: origin.clone(),
-                reason,
-            },
-        )?;
+        plan::verify_halves(&header.board, header.states, options.memory).map_err(cannot)?;
     observer.step_started("number the states", 0);
     let Some(index) = StateIndex::build(header.board) else {
         return Err(TableError::CannotVerify {
@@ -1262,19 +1380,31 @@ pub fn verify_with(
     // With room for one half of every value but not two, both halves are
     // coded in pairs if they fit, and checked in one pass.
     let force = options.force_pairs;
-    if halves_held < 2 && (force || pairs_fit(&board, header.states, options.memory)) {
-        let (common, share) = common_pairs(&table, &index, limit, &sweep).map_err(corrupt)?;
+    let states = header.states;
+    let memory = options.memory;
+    let pairs_planned = || {
+        let room = plan::room_for(memory);
+        room.is_none_or(|room| plan::verify_hold(&board, states, room) == Some(VerifyHold::Pairs))
+    };
+    if halves_held < 2 && (force || pairs_planned()) {
+        let common = common_pairs(&table, &index, limit, &sweep).map_err(corrupt)?;
         return_free_memory();
-        if force || share * 1.2 <= PAIRS_BESIDE_SHARE {
+        // The sample's shares, with a margin for the blocks it left out.
+        let (beside, rare) = (common.beside * 1.2, common.rare * 1.2);
+        log::debug!(
+            "{board}: the sample keeps {:.2}% of the pairs of halves beside, {:.3}% whole",
+            common.beside * 100.0,
+            common.rare * 100.0
+        );
+        if force || plan::verify_pairs_fit(&board, states, memory, beside, rare) {
             observer.step_started("read A, dA, B, dB", blocks);
-            if let Some(held) =
-                read_pairs(&table, &index, common, share, &sweep).map_err(corrupt)?
             {
+                let held = read_pairs(&table, &index, common, &sweep).map_err(corrupt)?;
                 return_free_memory();
                 if let Some(pairs) = &held.pairs {
+                    let (beside, rare) = pairs.others();
                     log::debug!(
-                        "{board}: {} of {} states' pairs of halves outside their context's most common",
-                        pairs.others(),
+                        "{board}: {beside} of {} states' pairs of halves outside their context's most common, {rare} of them kept whole",
                         header.states,
                     );
                 }
@@ -1284,6 +1414,7 @@ pub fn verify_with(
             }
         }
         log::debug!("{board}: too many pairs of halves outside the most common: two passes");
+        plan::verify_one_half_fits(&board, states, memory).map_err(cannot)?;
     }
     let passes: Vec<Vec<Half>> = if halves_held >= 2 {
         vec![both]
@@ -1491,26 +1622,31 @@ mod tests {
         }
     }
 
-    /// A context's pairs kept beside keep the place they were first given,
-    /// are found again by the pair however the table grows, and a new pair
-    /// past the last place a `u16` names is refused.
+    /// The bytes kept beside for the states coded `OTHER` are found by
+    /// number through the codes, across stretches of 256 and runs of 2^16
+    /// states, whether every state, every other or a few are coded
+    /// `OTHER`.
     #[test]
-    fn pairs_kept_beside_keep_their_places() {
-        let mut places = Places::default();
-        let mut list = Vec::new();
-        let pair = |i: u64| (i * 7919 % 65_537) << PAIR_SHIFT | (i % 301);
-        for i in 0..=u16::MAX as u64 {
-            assert_eq!(places.place(&mut list, pair(i)), Some(i as u16), "pair {i}");
+    fn bytes_kept_beside_are_found_through_the_codes() {
+        let states = (3 << RUN_SHIFT) + 1000;
+        let bytes = |n: StateNumber| [(n % 251) as u8, (n / 251 % 256) as u8];
+        for every in [1, 2, 7, 977] {
+            let beside_at = |n: StateNumber| n.is_multiple_of(every);
+            let codes: Vec<AtomicU8> = (0..states)
+                .map(|n| AtomicU8::new(if beside_at(n) { OTHER } else { (n % 200) as u8 }))
+                .collect();
+            let mut beside = Beside::with_room(states, 0);
+            for n in (0..states).filter(|&n| beside_at(n)) {
+                beside.push(n, bytes(n));
+            }
+            beside.finish();
+            for n in (0..states).filter(|&n| beside_at(n)) {
+                assert_eq!(
+                    beside.get(n, &codes),
+                    Some(bytes(n)),
+                    "state {n}, every {every}"
+                );
+            }
         }
-        for i in (0..=u16::MAX as u64).rev() {
-            assert_eq!(
-                places.place(&mut list, pair(i)),
-                Some(i as u16),
-                "pair {i} again"
-            );
-        }
-        assert_eq!(list.len(), 1 << 16);
-        assert_eq!(places.place(&mut list, pair(1 << 16)), None);
-        assert_eq!(list.len(), 1 << 16);
     }
 }

@@ -626,6 +626,34 @@ impl Search {
         Ok(won)
     }
 
+    /// Whether the attacker wins `key`, if a search of at most `budget`
+    /// more states proves it (`None`: the budget ran out first; what the
+    /// search stored stays, all of it sound).
+    pub(crate) fn wins_budgeted(
+        &mut self,
+        key: &StateKey,
+        budget: u64,
+    ) -> Result<Option<bool>, SearchTooLarge> {
+        let limit = self.limits.max_nodes;
+        let budgeted = self.nodes.saturating_add(budget);
+        if budgeted >= limit {
+            return self.wins(key).map(Some);
+        }
+        self.limits.max_nodes = budgeted;
+        let result = self.wins(key);
+        self.limits.max_nodes = limit;
+        match result {
+            Err(SearchTooLarge::Nodes { .. }) => Ok(None),
+            other => other.map(Some),
+        }
+    }
+
+    /// Whether the table holds `key` as a loss of the attacker's (proved,
+    /// not provisional).
+    pub(crate) fn is_proved_loss(&self, key: &StateKey) -> bool {
+        !key.is_capture() && self.table.get(self.codec.pack(key)) & LOST != 0
+    }
+
     /// Whether the attacker wins `key` within `plies` plies.
     pub(crate) fn wins_within(
         &mut self,
@@ -1496,7 +1524,9 @@ impl SearchReport {
 /// A line of best play under basic ko from `key`, at most `limit` plies:
 /// where the attacker wins, his shortest win against the longest defence
 /// (the first such move in point order); where he does not, the defender
-/// answers with a move that lives (the pass first, then point order) and
+/// answers with a move that lives (the pass first, then point order, each
+/// proved within a budget of states; past it, a move the table already
+/// holds as living: see `defence`) and
 /// the attacker, with nothing to gain, passes. The line ends at a capture,
 /// a settled state, two passes, or a repetition.
 pub(crate) fn main_line(
@@ -1555,18 +1585,7 @@ fn line_from(
             None => {
                 let mut order: Vec<(Move, Option<StateKey>)> = moves.clone();
                 order.sort_by_key(|(mv, _)| *mv != Move::Pass);
-                let mut chosen = None;
-                for (mv, child) in order {
-                    let lives = match child {
-                        None => true,
-                        Some(child) => !search.wins(&child)?,
-                    };
-                    if lives {
-                        chosen = Some((mv, child));
-                        break;
-                    }
-                }
-                chosen
+                defence(search, &order)?
             }
         };
         let Some((mv, child)) = chosen else { break };
@@ -1579,4 +1598,54 @@ fn line_from(
         key = child;
     }
     Ok(line)
+}
+
+/// The states a line may spend on proving one defender's move before it
+/// takes a move the table already holds as a loss of the attacker's.
+const LINE_BUDGET: u64 = 200_000;
+
+/// A defender's move that lives, from `order` (the pass first, then point
+/// order): the first whose child is a loss of the attacker's, each proved
+/// within `LINE_BUDGET` states. When one proof runs past it (a pass that
+/// gives the attacker two moves in a row can be far harder to refute than
+/// the defender's good reply), the first move from there whose child the
+/// table already holds as a loss, and only if none does the proofs again
+/// without the budget.
+fn defence(
+    search: &mut Search,
+    order: &[(Move, Option<StateKey>)],
+) -> Result<Option<(Move, Option<StateKey>)>, SearchTooLarge> {
+    let mut from = order.len();
+    for (i, &(mv, child)) in order.iter().enumerate() {
+        let lives = match child {
+            None => Some(true),
+            Some(child) if search.is_proved_loss(&child) => Some(true),
+            Some(child) => search.wins_budgeted(&child, LINE_BUDGET)?.map(|won| !won),
+        };
+        match lives {
+            Some(true) => return Ok(Some((mv, child))),
+            Some(false) => {}
+            None => {
+                from = i;
+                break;
+            }
+        }
+    }
+    let rest = &order[from.min(order.len())..];
+    if let Some(&known) = rest
+        .iter()
+        .find(|(_, child)| child.is_some_and(|c| search.is_proved_loss(&c)))
+    {
+        return Ok(Some(known));
+    }
+    for &(mv, child) in rest {
+        let lives = match child {
+            None => true,
+            Some(child) => !search.wins(&child)?,
+        };
+        if lives {
+            return Ok(Some((mv, child)));
+        }
+    }
+    Ok(None)
 }

@@ -72,11 +72,15 @@
 //! ply, the liberties of the targets, then the history of cut-offs.
 //!
 //! `within` answers "does the attacker win within `d` plies?", which does
-//! not depend on the path (no repetition can help within a bound), and is
-//! stored as bounds of the state's distance (the attacker playing
-//! shortest, the defender longest, as `solve` counts it); `distance`
-//! deepens it to the exact distance, which `SearchReport` uses for the
-//! main line so that it never wanders.
+//! not depend on the path (no repetition can help within a bound), with a
+//! bound of the state's distance (the attacker playing shortest, the
+//! defender longest, as `solve` counts it) that is stored in the table:
+//! at most the plies of the capture it found, or at least the least
+//! bound over the attacker's moves (the defender's refutation's), of the
+//! distance's parity (odd where the attacker moves). `status` finds the exact distance between its bounds:
+//! searches at depths growing by 2, 4, 8, ... from the least bound until
+//! one captures, then halving. `SearchReport` and the main line use it,
+//! so that the line never wanders.
 //!
 //! The search holds its table within a memory limit and expands at most a
 //! number of nodes; past either it stops with its figures
@@ -663,7 +667,7 @@ impl Search {
         let key = *key;
         let won = self.deep(move |search| {
             let packed = search.codec.pack(&key);
-            search.within(&key, packed, plies)
+            search.within(&key, packed, plies) <= plies
         });
         self.stopped()?;
         Ok(won)
@@ -671,24 +675,55 @@ impl Search {
 
     /// The value of `key` as `solve` gives it: the attacker's distance to
     /// the capture (shortest for him, longest for the defender), or none.
+    ///
+    /// The distance is found between its bounds (`within` stores one at
+    /// each search to a depth): from the least, searches at depths
+    /// growing by 2, 4, 8, ... until one captures, then halving until
+    /// the two bounds meet.
     pub(crate) fn status(&mut self, key: &StateKey) -> Result<Status, SearchTooLarge> {
         if !self.wins(key)? {
             return Ok(Status(None));
         }
-        let packed = self.codec.pack(key);
-        // The distance is odd where the attacker moves (he makes the
-        // capture), even where the defender does.
-        let parity = u32::from(key.attacker_to_move);
-        let mut d = lower(self.table.get(packed)).max(parity);
-        if d % 2 != parity {
-            d += 1;
+        if key.is_capture() {
+            return Ok(Status(Some(0)));
         }
-        loop {
-            if key.is_capture() || self.wins_within(key, d)? {
-                return Ok(Status(Some(if key.is_capture() { 0 } else { d })));
+        let key = *key;
+        let distance = self.deep(move |search| {
+            let packed = search.codec.pack(&key);
+            let entry = search.table.get(packed);
+            // Bounds of the distance: `lo <= distance <= hi`.
+            let mut lo = at_parity(&key, lower(entry).max(1));
+            let mut hi = upper(entry);
+            let mut step = 2;
+            let mut d = lo;
+            while lo < hi {
+                let bound = search.within(&key, packed, d);
+                if search.stopped.is_some() {
+                    return d;
+                }
+                if bound <= d {
+                    hi = bound;
+                } else {
+                    // A won state has a distance: the bound stays finite.
+                    debug_assert!(bound < NEVER, "a won state never captured");
+                    lo = bound;
+                }
+                d = if hi < NEVER {
+                    // Halving: a depth of the distance's parity in
+                    // `lo..hi`.
+                    lo + 2 * ((hi - lo) / 4)
+                } else {
+                    // Galloping: the failed searches below the distance
+                    // cost least far below it.
+                    let next = lo + step;
+                    step *= 2;
+                    next
+                };
             }
-            d += 2;
-        }
+            hi
+        });
+        self.stopped()?;
+        Ok(Status(Some(distance)))
     }
 
     /// Whether a target of `key` is unconditionally alive: the defender
@@ -1349,36 +1384,46 @@ impl Search {
         }
     }
 
-    /// Whether the attacker wins `key` within `d` plies.
-    fn within(&mut self, key: &StateKey, packed: u128, d: u32) -> bool {
+    /// A bound of the attacker's distance at `key` found by a search to
+    /// `d` plies (fail-soft): a value `v <= d` means he captures within
+    /// `v` plies (the distance is at most `v`), one above `d` that he
+    /// does not capture within `v - 1` (the distance is at least `v`;
+    /// `NEVER`: he never captures). Both are stored as the state's bounds.
+    fn within(&mut self, key: &StateKey, packed: u128, d: u32) -> u32 {
         if key.is_capture() {
-            return true;
-        }
-        if d == 0 {
-            return false;
+            return 0;
         }
         let entry = self.table.get(packed);
-        if upper(entry) <= d {
-            return true;
+        let upper_bound = upper(entry);
+        if upper_bound <= d {
+            return upper_bound;
         }
-        if lower(entry) > d {
-            return false;
+        let lower_bound = at_parity(key, lower(entry).max(1));
+        if lower_bound > d {
+            return lower_bound;
         }
         if !self.expand() {
-            return false;
+            return d + 1;
         }
-        if unconditionally_alive(&self.adjacency, key.defender, key.attacker) & key.targets != 0 {
+        // A won state, or one with a bound stored, has been found not
+        // settled.
+        if entry & WON == 0
+            && lower(entry) == 0
+            && unconditionally_alive(&self.adjacency, key.defender, key.attacker) & key.targets != 0
+        {
             self.store(packed, with_lower(entry | LOST, u32::MAX));
-            return false;
+            return NEVER;
         }
         let ply = d as usize;
         let children = self.ordered(key, best_of(entry), ply);
         let attacker = key.attacker_to_move;
-        let mut won = !attacker;
+        // The attacker's least bound over his moves so far, or the
+        // defender's greatest.
+        let mut bound = if attacker { NEVER } else { 0 };
         let mut best = NO_MOVE;
         for &(mv, child) in &children {
-            let child_won = match child {
-                None => false,
+            let child_bound = match child {
+                None => NEVER,
                 Some(child) => {
                     let packed = self.codec.pack(&child);
                     self.within(&child, packed, d - 1)
@@ -1387,15 +1432,24 @@ impl Search {
             if self.stopped.is_some() {
                 break;
             }
-            if attacker == child_won {
-                won = attacker;
-                best = mv;
-                break;
+            let child_bound = child_bound.saturating_add(1).min(NEVER);
+            if attacker {
+                bound = bound.min(child_bound);
+                if child_bound <= d {
+                    best = mv;
+                    break;
+                }
+            } else {
+                bound = bound.max(child_bound);
+                if child_bound > d {
+                    best = mv;
+                    break;
+                }
             }
         }
         self.buffers[ply] = children;
         if self.stopped.is_some() {
-            return false;
+            return d + 1;
         }
         if best != NO_MOVE {
             self.cut(attacker, best, ply);
@@ -1405,12 +1459,41 @@ impl Search {
         } else {
             entry
         };
-        if won {
-            self.store(packed, with_upper(entry | WON, d));
+        if bound <= d {
+            let bound = at_parity_below(key, bound);
+            self.store(packed, with_upper(entry | WON, bound));
+            bound
+        } else if bound >= NEVER {
+            self.store(packed, with_lower(entry | LOST, u32::MAX));
+            NEVER
         } else {
-            self.store(packed, with_lower(entry, d + 1));
+            let bound = at_parity(key, bound);
+            self.store(packed, with_lower(entry, bound));
+            bound
         }
-        won
+    }
+}
+
+/// The bound `within` gives a state the attacker never captures.
+const NEVER: u32 = UNKNOWN as u32;
+
+/// The least distance of `key`'s parity at least `d`: odd where the
+/// attacker moves (his move makes the capture), even where the defender
+/// does (he can always pass rather than lose his stones sooner).
+fn at_parity(key: &StateKey, d: u32) -> u32 {
+    if d >= NEVER || d % 2 == u32::from(key.attacker_to_move) {
+        d
+    } else {
+        d + 1
+    }
+}
+
+/// The greatest distance of `key`'s parity at most `d` (at least 1).
+fn at_parity_below(key: &StateKey, d: u32) -> u32 {
+    if d % 2 == u32::from(key.attacker_to_move) {
+        d
+    } else {
+        d - 1
     }
 }
 

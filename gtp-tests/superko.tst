@@ -289,5 +289,31 @@
 950 smallgo-value
 #? [W\+7]
 
+# Black may resist longer with moves of equal value: play on until the
+# game is over (a genmove then passes), wherever the line went.
+951 genmove w
+#? [[A-G]1|pass]
+
+952 genmove b
+#? [[A-G]1|pass]
+
+953 genmove w
+#? [[A-G]1|pass]
+
+954 genmove b
+#? [[A-G]1|pass]
+
+955 genmove w
+#? [[A-G]1|pass]
+
+956 genmove b
+#? [[A-G]1|pass]
+
+957 genmove w
+#? [[A-G]1|pass]
+
+958 genmove b
+#? [[A-G]1|pass]
+
 960 final_score
 #? [W\+7]

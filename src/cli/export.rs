@@ -86,7 +86,15 @@ pub fn run(arguments: &ExportArguments) -> ExitCode {
         Err(message) => return fail(message),
     };
     let origin = origin.to_string();
-    let made = pool.install(|| export_from(&view, &origin, &release, komi2, NEAR));
+    let phase = |what: &str| {
+        let peak = crate::common::host::peak_memory().unwrap_or(0);
+        log::info!(
+            "{board}: {what} ({:.1} s in, peak memory so far {:.1} MiB)",
+            started.elapsed().as_secs_f64(),
+            peak as f64 / (1u64 << 20) as f64
+        );
+    };
+    let made = pool.install(|| export_from(&view, &origin, &release, &phase, komi2, NEAR));
     let (bytes, report) = match made {
         Ok(made) => made,
         Err(message) => return fail(message),

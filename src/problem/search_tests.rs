@@ -9,7 +9,7 @@
 use crate::problem::search::{
     main_line, Options, Order, Repetitions, Search, SearchLimits, SearchReport, SearchTooLarge,
 };
-use crate::problem::solve::{Solution, Status};
+use crate::problem::solve::{Solution, StateKey, Status};
 use crate::problem::tests::{assert_killed_as_the_full_solver, random_problem, random_shape};
 use crate::problem::{KoAssumption, KoReport, Problem};
 use crate::rules::colour::Colour;
@@ -380,13 +380,10 @@ fn a_search_past_its_limits_stops_with_figures() {
     assert_eq!(won, Solution::new(&problem).start().attacker_wins());
 }
 
-/// The proof-number search proves the race of 24 empty points above (a
-/// straight three with three open rows) in a few hundred thousand
-/// states: the states near the start, which it enters again at every
-/// rise of its thresholds, are not handed to the depth-first search,
-/// which did not prove one of them in 60 M states.
-#[test]
-fn the_proof_numbers_prove_a_race_of_24_empty_points() {
+/// The search of a race of 24 empty points (a straight three with three
+/// open rows, which lives, Black to kill, basic ko) within `max_nodes`
+/// states, and its start.
+fn race_of_24_empty_points(max_nodes: u64) -> (Search, StateKey) {
     let problem = Problem::from_diagram(
         ".......#\n.......#\n.......#\nOOOOOOO#\n...OOOO#",
         Colour::Black,
@@ -395,11 +392,22 @@ fn the_proof_numbers_prove_a_race_of_24_empty_points() {
     )
     .unwrap();
     let limits = SearchLimits {
-        max_nodes: 1_000_000,
+        max_nodes,
         ..SearchLimits::unlimited()
     };
-    let mut search = Search::new(&problem, limits).unwrap();
+    let search = Search::new(&problem, limits).unwrap();
     let start = search.start();
+    (search, start)
+}
+
+/// The proof-number search proves the race of 24 empty points above (a
+/// straight three with three open rows) in a few hundred thousand
+/// states: the states near the start, which it enters again at every
+/// rise of its thresholds, are not handed to the depth-first search,
+/// which did not prove one of them in 60 M states.
+#[test]
+fn the_proof_numbers_prove_a_race_of_24_empty_points() {
+    let (mut search, start) = race_of_24_empty_points(1_000_000);
     assert_eq!(search.wins(&start), Ok(false), "{} states", search.nodes());
     eprintln!(
         "{} states expanded, {} kept",
@@ -418,19 +426,7 @@ fn the_proof_numbers_prove_a_race_of_24_empty_points() {
 /// of each line leaves a position the attacker does not win.
 #[test]
 fn the_lines_of_a_race_of_24_empty_points_take_the_proved_defence() {
-    let problem = Problem::from_diagram(
-        ".......#\n.......#\n.......#\nOOOOOOO#\n...OOOO#",
-        Colour::Black,
-        &["A2"],
-        KoAssumption::Basic,
-    )
-    .unwrap();
-    let limits = SearchLimits {
-        max_nodes: 1_500_000,
-        ..SearchLimits::unlimited()
-    };
-    let mut search = Search::new(&problem, limits).unwrap();
-    let start = search.start();
+    let (mut search, start) = race_of_24_empty_points(1_500_000);
     assert_eq!(search.wins(&start), Ok(false));
     for (mv, child) in search.moves(&start) {
         let Some(child) = child else { continue };

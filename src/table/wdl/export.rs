@@ -84,19 +84,21 @@ pub fn export(table: &Table, komi2: i32) -> Result<(Vec<u8>, ExportReport), Stri
         &table.view(),
         &table.origin().to_string(),
         &|_| {},
+        &|_| {},
         komi2,
         NEAR,
     )
 }
 
 /// `export` from a full table's bytes `view`, named `origin` in errors,
-/// telling `release` of the bytes each block was decoded from, with the
-/// distances above `near` kept beside the byte a state and colour
-/// (`ranks::Distances`).
+/// telling `release` of the bytes each block was decoded from and `phase`
+/// the name of each phase as it ends, with the distances above `near` kept
+/// beside the byte a state and colour (`ranks::Distances`).
 pub fn export_from(
     view: &TableBytes,
     origin: &str,
     release: &(dyn Fn(Range<usize>) + Sync),
+    phase: &(dyn Fn(&str) + Sync),
     komi2: i32,
     near: u32,
 ) -> Result<(Vec<u8>, ExportReport), String> {
@@ -121,15 +123,7 @@ pub fn export_from(
     // Pass 1: every state's results, bits 0-1 Black to move, 2-3 White,
     // decoded block by block into the codes.
     let index_bytes = index.memory_bytes() as u64;
-    let started = std::time::Instant::now();
-    let note = |what: &str| {
-        let peak = crate::common::host::peak_memory().unwrap_or(0);
-        log::info!(
-            "{board}: {what} ({:.1} s in, peak memory so far {:.1} MiB)",
-            started.elapsed().as_secs_f64(),
-            peak as f64 / (1u64 << 20) as f64
-        );
-    };
+    let note = |what: &str| phase(what);
     note("index built");
     let codes = Codes::new(counts.states as usize);
     (0..full.blocks)

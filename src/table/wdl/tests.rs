@@ -321,6 +321,7 @@ fn an_export_holds_three_bytes_a_state_and_far_distances_change_nothing() {
             &table.view(),
             name,
             &|span| released.lock().unwrap().push(span),
+            &|_| {},
             komi2,
             2,
         )

@@ -426,24 +426,11 @@ fn shared_position(origins: &[Origin]) -> bool {
 /// marked with `mark` (`CHILD_WON` or nothing), to `out`, calling `ask` with
 /// each on the way. Sorting them to drop repeats is needed only when two
 /// origins are one position (possible only if `maybe_shared`) or a
-/// symmetric one has several ko points.
+/// symmetric one has several ko points. With `PAIRS`, the plain and passed
+/// states of one earlier position go as one update marked `PAIR` where no
+/// repeats are to be dropped (`ask` is called with the first of the two).
 #[inline(always)]
-pub(crate) fn predecessor_numbers(
-    index: &StateIndex,
-    origins: &[Origin],
-    maybe_shared: bool,
-    mark: u64,
-    out: &mut Vec<u64>,
-    ask: impl Fn(StateNumber),
-) {
-    predecessors::<false>(index, origins, maybe_shared, mark, out, ask)
-}
-
-/// `predecessor_numbers`, with `PAIRS` the plain and passed states of one
-/// earlier position as one update marked `PAIR` where no repeats are to be
-/// dropped (`ask` is called with the first of the two).
-#[inline(always)]
-fn predecessors<const PAIRS: bool>(
+pub(crate) fn predecessor_numbers<const PAIRS: bool>(
     index: &StateIndex,
     origins: &[Origin],
     maybe_shared: bool,
@@ -723,7 +710,7 @@ fn push_updates(
         // ones, then copies without the mark.
         let first = updates.len();
         let mark = if won { CHILD_WON } else { 0 };
-        predecessors::<true>(
+        predecessor_numbers::<true>(
             index,
             &origins[start..end],
             maybe_shared,
@@ -883,7 +870,14 @@ mod tests {
                 // The hash may raise a false alarm, never miss a repeat.
                 assert!(maybe_shared || !shared_position(&origins), "{name}");
                 fast.clear();
-                predecessor_numbers(&index, &origins, maybe_shared, CHILD_WON, &mut fast, |_| {});
+                predecessor_numbers::<false>(
+                    &index,
+                    &origins,
+                    maybe_shared,
+                    CHILD_WON,
+                    &mut fast,
+                    |_| {},
+                );
                 assert!(fast.iter().all(|&p| p & CHILD_WON != 0), "{name}: marks");
                 let mut slow: Vec<StateNumber> = unmove::predecessors(&board, &state)
                     .iter()

@@ -358,7 +358,14 @@ pub fn distances(
                         origins.clear();
                         numbers.clear();
                         let maybe_shared = gather_origins(index, &state, origins);
-                        predecessor_numbers(index, origins, maybe_shared, 0, numbers, |_| {});
+                        predecessor_numbers::<false>(
+                            index,
+                            origins,
+                            maybe_shared,
+                            0,
+                            numbers,
+                            |_| {},
+                        );
                         for &p in numbers.iter() {
                             for (c, _) in colours.iter().enumerate().filter(|(_, &on)| on) {
                                 update(codes.result(number, c), p as usize, 1 - c)?;

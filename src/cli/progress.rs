@@ -400,7 +400,7 @@ impl BuildProgress {
             .unwrap_or_else(|e| e.into_inner())
             .elapsed()
             .as_secs_f64();
-        let per_second = rate(done, self.resumed.load(Ordering::Relaxed), seconds);
+        let per_second = self.rate_now(done, seconds);
         let left = seconds_left(done, total, per_second);
         let unit = self
             .step
@@ -420,6 +420,12 @@ impl BuildProgress {
             text += &format!(" (the build about {})", duration_text(all));
         }
         text
+    }
+
+    /// This run's rate in the current step, after `seconds` of it with
+    /// `done` of its work done.
+    fn rate_now(&self, done: u64, seconds: f64) -> f64 {
+        rate(done, self.resumed.load(Ordering::Relaxed), seconds)
     }
 
     /// Off a terminal, a line on the current step's progress once every
@@ -506,6 +512,19 @@ mod tests {
         assert_eq!(per_second, 10.0);
         assert_eq!(seconds_left(600, 1000, per_second), Some(40.0));
         assert_eq!(seconds_left(500, 1000, rate(500, 500, 1.0)), None);
+    }
+
+    #[test]
+    fn work_resumed_from_a_checkpoint_is_done_but_not_in_the_rate() {
+        let progress = BuildProgress::new("3x5".into());
+        progress.phase_started(Phase::Retrograde, 2_000_000_000);
+        progress.resumed(1_000_000_000);
+        Observer::advanced(&progress, 10);
+        assert_eq!(progress.done.load(Ordering::Relaxed), 1_000_000_010);
+        // At most 10 decisions over the rate's shortest time, 1 ms.
+        let done = progress.done.load(Ordering::Relaxed);
+        assert!(progress.rate_now(done, 0.0) <= 10_000.0);
+        assert!(progress.how_far().starts_with("50.0% done"));
     }
 
     #[test]

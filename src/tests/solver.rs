@@ -219,3 +219,53 @@ fn a_damaged_checkpoint_or_spool_never_gives_another_table() {
     }
     assert!(tried > 300, "{tried} flips");
 }
+
+/// Sums the retrograde phase's work, split into what this run did
+/// (`advanced`) and what a checkpoint held (`resumed`).
+#[derive(Default)]
+struct RetrogradeWork {
+    in_retrograde: std::sync::atomic::AtomicBool,
+    advanced: std::sync::atomic::AtomicU64,
+    resumed: std::sync::atomic::AtomicU64,
+}
+
+impl Observer for RetrogradeWork {
+    fn phase_started(&self, phase: crate::solver::Phase, _total: u64) {
+        let retrograde = phase == crate::solver::Phase::Retrograde;
+        self.in_retrograde.store(retrograde, Ordering::Relaxed);
+    }
+
+    fn advanced(&self, work: u64) {
+        if self.in_retrograde.load(Ordering::Relaxed) {
+            self.advanced.fetch_add(work, Ordering::Relaxed);
+        }
+    }
+
+    fn resumed(&self, work: u64) {
+        self.resumed.fetch_add(work, Ordering::Relaxed);
+    }
+}
+
+/// A resumed solve reports the work its checkpoint held as resumed, not as
+/// done by this run (the progress rate counts this run's work alone): the
+/// two parts add up to an uninterrupted solve's work.
+#[test]
+fn a_resumed_solve_reports_the_checkpoints_work_apart() {
+    let folder = tempfile::tempdir().unwrap();
+    for (name, levels) in [("2x4", 4), ("3x4", 12)] {
+        let whole = RetrogradeWork::default();
+        solve(board(name), &whole).unwrap();
+        let whole = whole.advanced.into_inner();
+        let table = stop_after(folder.path(), name, levels);
+        let work = WorkFolder::open(&table, Duration::from_secs(3600)).unwrap();
+        let resumed = RetrogradeWork::default();
+        solve_in(board(name), Workspace::Folder(&work), &resumed).unwrap();
+        work.remove();
+        let (this_run, earlier) = (resumed.advanced.into_inner(), resumed.resumed.into_inner());
+        assert!(
+            earlier > 0 && this_run > 0,
+            "{name}: {earlier} and {this_run}"
+        );
+        assert_eq!(earlier + this_run, whole, "{name} after {levels} levels");
+    }
+}

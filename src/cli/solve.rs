@@ -140,6 +140,9 @@ pub(crate) enum Outcome {
     KoDefenderMustWin,
     /// A ko: the defender wins it with no threats outside.
     KoAttackerMustWin,
+    /// A first move the proof search did not prove within its budget
+    /// (`KoSearch::FIRST_MOVE_BUDGET`): its result is not known.
+    Unproved,
 }
 
 impl Outcome {
@@ -161,6 +164,7 @@ impl Outcome {
             Outcome::Seki => "seki",
             Outcome::KoDefenderMustWin => "ko_defender_must_win",
             Outcome::KoAttackerMustWin => "ko_attacker_must_win",
+            Outcome::Unproved => "unproved",
         }
     }
 
@@ -172,6 +176,7 @@ impl Outcome {
             Outcome::Seki => "seki",
             Outcome::KoDefenderMustWin => "ko, the defender must win it to live",
             Outcome::KoAttackerMustWin => "ko, the attacker must win it to kill",
+            Outcome::Unproved => "not proved (the search's budget for a first move ran out)",
         }
     }
 
@@ -184,6 +189,8 @@ impl Outcome {
             Outcome::KoAttackerMustWin => 2,
             Outcome::Seki => 1,
             Outcome::Alive => 0,
+            // Never ranked: `judge` and the main line's choice leave it out.
+            Outcome::Unproved => 0,
         }
     }
 }
@@ -471,7 +478,10 @@ fn judge(moves: &mut [FirstMove], verdict: Verdict, mover_is_attacker: bool) -> 
     };
     let outcome = Outcome::of(verdict, verdict == Verdict::Alive && seki);
     let score = |outcome: Outcome| {
-        if mover_is_attacker {
+        if outcome == Outcome::Unproved {
+            // Below every proved outcome: never correct, never the best.
+            0
+        } else if mover_is_attacker {
             outcome.for_attacker()
         } else {
             4 - outcome.for_attacker()
@@ -546,6 +556,7 @@ fn solve_side_search(
     let mut candidates: Vec<(u8, usize)> = moves
         .iter()
         .enumerate()
+        .filter(|(_, m)| !m.unproved)
         .filter(|(_, m)| match start[0].0 {
             Some(d) => m.plies == Some(d - 1),
             None => mover_is_attacker || !m.killed[0],
@@ -580,6 +591,7 @@ fn solve_side_search(
         for i in 0..found.moves.len() {
             lines.push(match found.moves[i].child {
                 None => None,
+                Some(_) if found.moves[i].unproved => Some((Vec::new(), End::Cut)),
                 Some(child) => Some(
                     search_line(&mut found.basic, child, MAX_LINE)
                         .map_err(|error| format!("the solution tree: {error}"))?,
@@ -601,11 +613,16 @@ fn solve_side_search(
         .iter()
         .map(|m| {
             let verdict = verdict_of(m.killed);
-            let seki =
-                verdict == Verdict::Alive && seki_at(problem, m.child.unwrap_or(start_key), tests);
+            let seki = !m.unproved
+                && verdict == Verdict::Alive
+                && seki_at(problem, m.child.unwrap_or(start_key), tests);
             FirstMove {
                 mv: m.mv,
-                outcome: Outcome::of(verdict, seki),
+                outcome: if m.unproved {
+                    Outcome::Unproved
+                } else {
+                    Outcome::of(verdict, seki)
+                },
                 killed: m.killed,
                 plies: m.plies,
                 correct: false,
@@ -919,7 +936,14 @@ impl Solved {
                     .with("point", located.move_name(m.mv))
                     .with("status", m.outcome.key())
                     .with("correct", m.correct)
-                    .with("captured", Json::list(m.killed))
+                    .with(
+                        "captured",
+                        if m.outcome == Outcome::Unproved {
+                            Json::Null
+                        } else {
+                            Json::list(m.killed)
+                        },
+                    )
                     .with("plies", m.plies)
             });
             Json::object()
@@ -1160,6 +1184,7 @@ impl Solved {
                 for (i, m) in firsts {
                     let mut node = first_node(located, solver, m);
                     match &lines[i] {
+                        _ if m.outcome == Outcome::Unproved => {}
                         None => node.comments.push(self.ending(End::Passes)),
                         Some((line, end)) if line.is_empty() => {
                             node.comments.push(self.ending(*end))
@@ -1215,7 +1240,11 @@ fn first_node(located: &RegionProblem, solver: Colour, m: &FirstMove) -> Node {
     let name = located.move_name(m.mv);
     let result = m.outcome.text();
     let mut node = Node::new(solver, m.mv);
-    if m.correct {
+    if m.outcome == Outcome::Unproved {
+        node.comments.push(format!(
+            "{name}: not proved (the search's budget for a first move ran out)."
+        ));
+    } else if m.correct {
         node.comments
             .push(format!("Correct: {name} gives {result}."));
         node.marks = "TE[1]";

@@ -414,7 +414,19 @@ impl KoReport {
 /// search runs first, over the start and every first move, and is
 /// dropped; the defender-ignores-ko search runs only on the positions
 /// that one captured, and is dropped; the basic search only where the two
-/// disagree, and for the distances of its captures.
+/// disagree, and for the distances of its captures. What each proved
+/// that holds under the next is handed on (`Search::import`, within a
+/// quarter of the memory limit): the attacker-ignores-ko search's losses
+/// to the basic search and the defender-ignores-ko one, the
+/// defender-ignores-ko search's wins to the basic one, whose lines then
+/// do not prove again what the first search proved.
+///
+/// The start is proved whatever it costs; each first move's child within
+/// a budget of states a search (`KoSearch::FIRST_MOVE_BUDGET`): a wrong
+/// first move of the defender's can need a proof of the attacker's kill
+/// against every defence, far larger than the start's. A first move
+/// whose budget runs out is reported as unproved (`SearchedMove::unproved`)
+/// and asked no more, and the other searches go on.
 pub(crate) struct KoSearch {
     pub(crate) start: [solve::Status; 3],
     pub(crate) verdict: Verdict,
@@ -426,17 +438,33 @@ pub(crate) struct KoSearch {
     pub(crate) basic: search::Search,
     /// The states the dropped searches expanded (0 for one the others
     /// made needless), and the entries they kept and their largest
-    /// memory, in the order of `KoAssumption::ALL` (the basic search's
-    /// are read from it).
+    /// memory with the basic search's table held beside them, in the
+    /// order of `KoAssumption::ALL` (the basic search's are read from
+    /// it).
     dropped: [(u64, usize, usize); 3],
 }
 
 impl KoSearch {
-    /// Searches `problem` so, each search within `limits`; the first past
-    /// them is returned with its assumption.
+    /// The states a search may expand on one first move's child before
+    /// the move is reported as unproved.
+    pub(crate) const FIRST_MOVE_BUDGET: u64 = 1_000_000;
+
+    /// Searches `problem` so, each search within `limits`, each first
+    /// move within `FIRST_MOVE_BUDGET` states a search; the first search
+    /// past `limits` is returned with its assumption.
     pub(crate) fn new(
         problem: &Problem,
         limits: search::SearchLimits,
+    ) -> Result<KoSearch, (KoAssumption, search::SearchTooLarge)> {
+        KoSearch::with_budget(problem, limits, KoSearch::FIRST_MOVE_BUDGET)
+    }
+
+    /// Searches `problem` so, each first move's child within `budget`
+    /// states a search.
+    pub(crate) fn with_budget(
+        problem: &Problem,
+        limits: search::SearchLimits,
+        budget: u64,
     ) -> Result<KoSearch, (KoAssumption, search::SearchTooLarge)> {
         use search::Search;
         let [basic_ko, attacker_ko, defender_ko] = KoAssumption::ALL;
@@ -452,6 +480,16 @@ impl KoSearch {
             .chain(first.iter().map(|&(_, child)| child))
             .collect();
         let mut killed = vec![[false; 3]; keys.len()];
+        let mut unproved = vec![false; keys.len()];
+        // The value of position `i` (0: the start, without a budget), or
+        // `None` past the budget.
+        let value = |search: &mut Search, i: usize, key: &solve::StateKey| {
+            if i == 0 {
+                search.wins(key).map(Some)
+            } else {
+                search.wins_budgeted(key, budget)
+            }
+        };
         let mut start = [solve::Status(None); 3];
         let mut dropped = [(0, 0, 0); 3];
         for (k, ko) in [(1, attacker_ko), (2, defender_ko)] {
@@ -459,27 +497,49 @@ impl KoSearch {
                 break;
             }
             let mut search = Search::new(&problem.with_ko(ko), limits).map_err(failed(ko))?;
+            // The basic search holds the attacker-ignores-ko search's
+            // losses by now: losses here too.
+            search.import(&basic);
             for (i, key) in keys.iter().enumerate() {
                 if let Some(key) = key {
-                    if k == 1 || killed[i][1] {
-                        killed[i][k] = search.wins(key).map_err(failed(ko))?;
+                    if !unproved[i] && (k == 1 || killed[i][1]) {
+                        match value(&mut search, i, key).map_err(failed(ko))? {
+                            Some(won) => killed[i][k] = won,
+                            None => unproved[i] = true,
+                        }
                     }
                 }
             }
             if killed[0][k] {
                 start[k] = search.status(&start_key).map_err(failed(ko))?;
             }
-            dropped[k] = (search.nodes(), search.entries(), search.peak_bytes());
+            // Its losses (attacker ignores ko) or wins (defender ignores
+            // ko) hold with basic ko.
+            basic.import(&search);
+            dropped[k] = (
+                search.nodes(),
+                search.entries(),
+                search.peak_bytes() + basic.bytes(),
+            );
         }
         let mut plies = vec![None; keys.len()];
         for (i, key) in keys.iter().enumerate() {
             let Some(key) = key else { continue };
+            if unproved[i] {
+                continue;
+            }
             killed[i][0] = if killed[i][2] {
                 true
             } else if !killed[i][1] {
                 false
             } else {
-                basic.wins(key).map_err(failed(basic_ko))?
+                match value(&mut basic, i, key).map_err(failed(basic_ko))? {
+                    Some(won) => won,
+                    None => {
+                        unproved[i] = true;
+                        continue;
+                    }
+                }
             };
             if killed[i][0] {
                 plies[i] = basic.status(key).map_err(failed(basic_ko))?.0;
@@ -492,8 +552,14 @@ impl KoSearch {
             .map(|(i, &(mv, child))| search::SearchedMove {
                 mv,
                 child,
-                killed: killed[i + 1],
+                // An unproved move's partial results are left out.
+                killed: if unproved[i + 1] {
+                    [false; 3]
+                } else {
+                    killed[i + 1]
+                },
                 plies: plies[i + 1],
+                unproved: unproved[i + 1],
             })
             .collect();
         Ok(KoSearch {

@@ -652,6 +652,65 @@ impl Search {
         }
     }
 
+    /// Takes into this search's table the results of `other`, a search
+    /// of the same problem under another ko assumption, that hold here
+    /// too: the attacker's proved losses when `other`'s assumption gives
+    /// him at least the moves this one does, his wins when it gives him
+    /// at most those (`attacker_moves`). Unlimited threats only add moves
+    /// for the side that has them, and the game is a reachability game:
+    /// moves added for the attacker can only turn losses into wins, moves
+    /// added for the defender only wins into losses. So a loss with the
+    /// attacker ignoring ko is one with basic ko and with the defender
+    /// ignoring ko, and a win with the defender ignoring ko is one with
+    /// basic ko and with the attacker ignoring ko. (The states are the
+    /// same: a state's key holds its ko point whatever the assumption;
+    /// only the moves from it differ.) Provisional losses are not taken,
+    /// nor the bounds of distances. The imports stop when the table
+    /// would pass a quarter of the memory limit; returns how many were
+    /// taken.
+    pub(crate) fn import(&mut self, other: &Search) -> usize {
+        debug_assert!(self.start == other.start && self.board == other.board);
+        let (mine, theirs) = (attacker_moves(self.ko), attacker_moves(other.ko));
+        let take = if theirs > mine {
+            LOST
+        } else if theirs < mine {
+            WON
+        } else {
+            return 0;
+        };
+        let limit = usize::try_from(self.limits.max_bytes / 4).unwrap_or(usize::MAX);
+        let mut taken = 0;
+        for (slot, &key) in other.table.keys.iter().enumerate() {
+            if key == FREE || other.table.values[slot] & take == 0 {
+                continue;
+            }
+            let entry = self.table.get(key);
+            if entry & (WON | LOST) != 0 {
+                continue;
+            }
+            let full = (self.table.len + 1) * 4 > self.table.keys.len() * 3;
+            if full && self.table.bytes() * 3 > limit {
+                break;
+            }
+            let entry = entry & !PROVISIONAL;
+            let entry = if take == LOST {
+                with_lower(entry | LOST, u32::MAX)
+            } else {
+                entry | WON
+            };
+            if !self.table.set(key, entry, limit) {
+                break;
+            }
+            taken += 1;
+        }
+        taken
+    }
+
+    /// The memory the table holds now, in bytes.
+    pub(crate) fn bytes(&self) -> usize {
+        self.table.bytes()
+    }
+
     /// Whether the table holds `key` as a loss of the attacker's (proved,
     /// not provisional).
     pub(crate) fn is_proved_loss(&self, key: &StateKey) -> bool {
@@ -1474,6 +1533,17 @@ impl Search {
     }
 }
 
+/// How many moves an assumption gives the attacker, in order: the
+/// defender ignoring ko (the defender has more moves), basic ko, the
+/// attacker ignoring ko (the attacker has more).
+fn attacker_moves(ko: KoAssumption) -> u8 {
+    match ko {
+        KoAssumption::DefenderIgnoresKo => 0,
+        KoAssumption::Basic => 1,
+        KoAssumption::AttackerIgnoresKo => 2,
+    }
+}
+
 /// The bound `within` gives a state the attacker never captures.
 const NEVER: u32 = UNKNOWN as u32;
 
@@ -1508,6 +1578,9 @@ pub(crate) struct SearchedMove {
     pub(crate) killed: [bool; 3],
     /// The distance after it with no threats (basic ko), if asked for.
     pub(crate) plies: Option<u32>,
+    /// Whether a search ran out of its budget on it (`KoSearch`): its
+    /// result is not known, and `killed` and `plies` say nothing.
+    pub(crate) unproved: bool,
 }
 
 /// A problem searched under the three ko assumptions: the status of its
@@ -1576,6 +1649,7 @@ impl SearchReport {
                 child,
                 killed,
                 plies,
+                unproved: false,
             });
         }
         let verdict = verdict_of(start.map(|s| s.attacker_wins()));

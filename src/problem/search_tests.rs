@@ -450,3 +450,82 @@ fn the_lines_of_a_race_of_24_empty_points_take_the_proved_defence() {
         search.entries()
     );
 }
+
+/// `KoSearch` with a small budget for each first move: a move whose
+/// proof runs past it is reported as unproved, with no result, and the
+/// solve goes on; every other move, and the start, get the full solver's
+/// results (captured under each assumption, distance with basic ko).
+#[test]
+fn a_first_move_past_its_budget_is_unproved_and_the_others_exact() {
+    use crate::problem::KoSearch;
+    let (mut unproved, mut proved) = (0, 0);
+    for (diagram, problem) in problems(0xb0d6_e7a1, 150) {
+        let full = KoReport::new(&problem);
+        let found = KoSearch::with_budget(&problem, SearchLimits::unlimited(), 40).unwrap();
+        assert_eq!(found.verdict, full.verdict, "{diagram}");
+        for k in 0..3 {
+            assert_eq!(found.start[k], full.solutions[k].start(), "{diagram} {k}");
+        }
+        if found.settled {
+            continue;
+        }
+        let firsts = full.solutions[0].first_moves();
+        assert_eq!(found.moves.len(), firsts.len(), "{diagram}");
+        for (searched, (mv, status)) in found.moves.iter().zip(firsts) {
+            assert_eq!(searched.mv, mv);
+            if searched.unproved {
+                assert_eq!(searched.killed, [false; 3], "{diagram} {mv:?}");
+                assert_eq!(searched.plies, None, "{diagram} {mv:?}");
+                unproved += 1;
+                continue;
+            }
+            proved += 1;
+            assert_eq!(searched.plies, status.0, "{diagram} {mv:?}");
+            assert_killed_as_the_full_solver(&full, mv, searched.killed, &diagram);
+        }
+    }
+    assert!(
+        unproved > 0 && proved > 0,
+        "{unproved} unproved, {proved} proved"
+    );
+    eprintln!("{unproved} first moves unproved within the budget, {proved} proved");
+}
+
+/// The results a search hands to a search of another ko assumption
+/// (`Search::import`: the attacker's losses to an assumption that gives
+/// him fewer moves, his wins to one that gives him more) hold there: on
+/// 100 random problems, for every ordered pair of assumptions, a search
+/// that has proved every state the full solver enumerates hands its
+/// results to a new search, which then gives every state the full
+/// solver's value and distance under its own assumption.
+#[test]
+fn results_handed_between_ko_assumptions_agree_with_the_full_solver() {
+    let (mut taken, mut compared) = (0, 0);
+    for (diagram, problem) in problems(0x1e0b_0a27, 100) {
+        let fulls: Vec<Solution> = KoAssumption::ALL
+            .iter()
+            .map(|&ko| Solution::new(&problem.with_ko(ko)))
+            .collect();
+        for (f, from) in KoAssumption::ALL.into_iter().enumerate() {
+            let mut given = Search::new(&problem.with_ko(from), SearchLimits::unlimited()).unwrap();
+            given.deep(|search| {
+                for i in 0..fulls[f].len() {
+                    search.wins(&fulls[f].key(i)).unwrap();
+                }
+            });
+            for (t, to) in KoAssumption::ALL.into_iter().enumerate() {
+                if t == f {
+                    continue;
+                }
+                let mut search =
+                    Search::new(&problem.with_ko(to), SearchLimits::unlimited()).unwrap();
+                taken += search.import(&given);
+                let wrong = search.deep(|search| compare(&fulls[t], search, true));
+                assert_eq!(wrong, 0, "{diagram} {from:?} to {to:?}");
+                compared += fulls[t].len();
+            }
+        }
+    }
+    assert!(taken > 1000, "{taken} results handed on");
+    eprintln!("{taken} results handed on, {compared} states compared");
+}

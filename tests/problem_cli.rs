@@ -198,13 +198,13 @@ fn bad_input_fails_with_a_clear_message_and_no_output() {
             "A1: a target (--targets) holds no stone",
         ),
         (
-            vec![&corner, "--memory", "200K"],
-            "bulky-five.sgf: with Black first, basic ko: the problem needs more than 33.3 KiB \
+            vec![&corner, "--memory", "120K"],
+            "bulky-five.sgf: with Black first, basic ko: the problem needs more than 20.0 KiB \
              of memory, the limit: stopped after",
         ),
         (
-            vec![&corner, "--memory", "200K"],
-            "each within 1/6 of the 200.0 KiB of --memory",
+            vec![&corner, "--memory", "120K"],
+            "each within 1/6 of the 120.0 KiB of --memory",
         ),
         (
             vec![&corner, "--region", "A1-G5", "--solver", "full"],
@@ -243,6 +243,69 @@ fn bad_input_fails_with_a_clear_message_and_no_output() {
     // Neither a file nor a diagram: clap's usage error.
     let outcome = smallgo(&["solve"]);
     assert_eq!(outcome.status.code(), Some(2));
+}
+
+/// A problem too large for the full solver is refused with its figures:
+/// one whose bound of states passes 2^40 at once, with that bound (no
+/// enumeration begun); one below it that passes its share of `--memory`
+/// mid-run, with the states and moves it reached and the memory they
+/// need, past the share. Either way exit 1, nothing on standard output
+/// and no output file.
+#[test]
+fn a_problem_too_large_is_refused_with_its_figures() {
+    let folder = tempfile::tempdir().unwrap();
+    let output = folder.path().join("out.sgf");
+    let out = output.to_str().unwrap();
+    let connected = problems()
+        .join("large/unsolved/j-group-connected.sgf")
+        .display()
+        .to_string();
+    let corner_14 = [
+        "--diagram",
+        "......../....XXXX/....XXXX/OOOOOOOO/.X.....O",
+        "--region",
+        "A1-H2,A3-D4",
+    ];
+    let refused = |arguments: &[&str]| {
+        let mut all = vec!["solve"];
+        all.extend_from_slice(arguments);
+        all.extend_from_slice(&["--solver", "full", "-o", out]);
+        let outcome = smallgo(&all);
+        assert_eq!(outcome.status.code(), Some(1), "{arguments:?}");
+        assert!(outcome.stdout.is_empty(), "{arguments:?}");
+        assert!(!output.exists(), "{arguments:?}");
+        assert!(!outcome.stderr.contains("panicked"), "{}", outcome.stderr);
+        outcome.stderr
+    };
+    let before = refused(&[&connected]);
+    assert!(
+        before.contains("up to 1.1e15 states, more than the 2^40")
+            && !before.contains("stopped after"),
+        "{before}"
+    );
+    let mut arguments = corner_14.to_vec();
+    arguments.extend_from_slice(&["--memory", "36M"]);
+    let stopped = refused(&arguments);
+    let figures = stopped
+        .split("the problem needs more than 6.0 MiB of memory, the limit: stopped after ")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{stopped}"));
+    let words: Vec<&str> = figures.split_whitespace().collect();
+    let states: u64 = words[0].parse().unwrap();
+    let moves: u64 = words[3].parse().unwrap();
+    let needing: f64 = words[6].parse().unwrap();
+    assert_eq!(
+        (words[1], words[2], words[4], words[5], words[7]),
+        ("states", "and", "moves", "(needing", "MiB),"),
+        "{stopped}"
+    );
+    // The corner has 8.5 M states a solution; the share holds some
+    // hundred thousand of them.
+    assert!((10_000..1_000_000).contains(&states), "{stopped}");
+    assert!(
+        moves > states && (6.0..12.0).contains(&needing),
+        "{stopped}"
+    );
 }
 
 #[test]

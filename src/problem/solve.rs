@@ -8,7 +8,10 @@
 //! the side to move, the passes, the ko point and which of the problem's
 //! target strings are still on the board (target stones that start in one
 //! string are captured together, so one bit a string says which targets
-//! remain). An open-addressing table of state numbers finds a key's state.
+//! remain), kept in 64 bits when the board's keys fit (the digits, then
+//! the flags: up to 34 points with one target string). An open-addressing
+//! table of state numbers finds a key's state; once every state is known
+//! it is built again at 4/3 slots a state.
 //! No edge is stored: the first pass counts each state's moves and each
 //! state's parents (the moves of a batch of states generated on every
 //! core, their children numbered in order, so the numbering does not
@@ -113,6 +116,9 @@ pub(crate) struct Limits {
     /// Whether a state where a target is unconditionally alive is
     /// terminal (its moves not searched).
     pub(crate) prune: bool,
+    /// Whether the states' keys are kept in 64 bits when the board's keys
+    /// fit (`Codec::narrow`); else in 128.
+    pub(crate) narrow_keys: bool,
 }
 
 impl Limits {
@@ -121,6 +127,7 @@ impl Limits {
         Limits {
             max_bytes,
             prune: true,
+            narrow_keys: true,
         }
     }
 
@@ -132,6 +139,15 @@ impl Limits {
     /// The same limits, with pruning on or off.
     pub(crate) fn with_prune(self, prune: bool) -> Limits {
         Limits { prune, ..self }
+    }
+
+    /// The same limits, with the keys kept in 64 bits where they fit or
+    /// always in 128.
+    pub(crate) fn with_narrow_keys(self, narrow_keys: bool) -> Limits {
+        Limits {
+            narrow_keys,
+            ..self
+        }
     }
 }
 
@@ -205,6 +221,9 @@ pub(crate) struct Codec {
     groups: Vec<u64>,
     /// The number of groups of eight points the board has.
     chunks: usize,
+    /// The bits the points' digits take when a key fits in 64 bits
+    /// (`narrow`): at most 40 points, their digits then the flags.
+    narrow_digits: Option<u32>,
 }
 
 /// The base-3 value of eight points by (attacker byte | defender byte <<
@@ -260,10 +279,25 @@ impl Codec {
                 most: MAX_TARGET_STRINGS,
             });
         }
+        let chunks = board.points().div_ceil(8);
+        let narrow_digits = Codec::narrow_layout(board.points(), groups.len());
         Ok(Codec {
             groups,
-            chunks: board.points().div_ceil(8),
+            chunks,
+            narrow_digits,
         })
+    }
+
+    /// The bits of a narrow key's digits on a board of `points` points
+    /// with `groups` target strings, if its digits (below 3^points) and
+    /// flags (side to move, passes, ko point, a bit a string) fit in 64
+    /// bits: the least `d` with 3^points <= 2^d.
+    fn narrow_layout(points: usize, groups: usize) -> Option<u32> {
+        if points > 40 {
+            return None;
+        }
+        let digits = 128 - (3u128.pow(points as u32) - 1).leading_zeros();
+        (digits + (GROUP_SHIFT - 39) + groups as u32 <= 64).then_some(digits)
     }
 
     /// The bits of the target strings in `targets`, or `None` when
@@ -356,6 +390,66 @@ impl Codec {
     fn is_capture(packed: u128) -> bool {
         (packed >> (64 + GROUP_SHIFT)) == 0
     }
+
+    /// A packed key in 64 bits, when the board's keys fit (`narrow_digits`):
+    /// the low word's digits, then the high word's flags.
+    #[inline]
+    fn narrow(digits: u32, packed: u128) -> u64 {
+        packed as u64 | ((packed >> 64) as u64 >> 39) << digits
+    }
+
+    /// The packed key of a narrow one.
+    #[inline]
+    fn widen(digits: u32, narrow: u64) -> u128 {
+        let low = narrow & ((1u64 << digits) - 1);
+        let flags = narrow >> digits;
+        ((flags << 39) as u128) << 64 | low as u128
+    }
+}
+
+/// A state's key as the solution keeps it: the packed key (`u128`), or,
+/// when the board's keys fit, the same in 64 bits (`u64`, half the bytes).
+trait Stored: Copy + Eq + Send + Sync + 'static {
+    /// The stored form of a packed key.
+    fn store(packed: u128, digits: u32) -> Self;
+    /// The packed key of a stored one.
+    fn packed(self, digits: u32) -> u128;
+    /// The hash the table files it by.
+    fn hash(self) -> u64;
+}
+
+impl Stored for u128 {
+    #[inline]
+    fn store(packed: u128, _: u32) -> u128 {
+        packed
+    }
+    #[inline]
+    fn packed(self, _: u32) -> u128 {
+        self
+    }
+    #[inline]
+    fn hash(self) -> u64 {
+        hash(self)
+    }
+}
+
+impl Stored for u64 {
+    #[inline]
+    fn store(packed: u128, digits: u32) -> u64 {
+        Codec::narrow(digits, packed)
+    }
+    #[inline]
+    fn packed(self, digits: u32) -> u128 {
+        Codec::widen(digits, self)
+    }
+    #[inline]
+    fn hash(self) -> u64 {
+        let mut x = self ^ (self >> 30);
+        x = x.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        x ^= x >> 27;
+        x = x.wrapping_mul(0x94d0_49bb_1331_11eb);
+        x ^ (x >> 31)
+    }
 }
 
 /// An empty slot of the table.
@@ -364,10 +458,12 @@ const FREE: u64 = u64::MAX;
 /// The numbering of the states: an open-addressing table (linear probing),
 /// at most 3/4 full, hashed by the states' keys. A slot holds a state's
 /// number in its low 32 bits and 32 bits of its key's hash above them, so
-/// that a probe reads a key only when the hashes agree.
+/// that a probe reads a key only when the hashes agree. A key's first slot
+/// is its hash scaled to the slots' number, which need not be a power of
+/// two: the enumeration doubles the slots as the states grow, and once
+/// every state is known the table is built again at 4/3 slots a state.
 struct Table {
     slots: Vec<u64>,
-    shift: u32,
 }
 
 #[inline]
@@ -380,12 +476,25 @@ pub(crate) fn hash(key: u128) -> u64 {
 }
 
 impl Table {
-    fn with_slots(slots: usize) -> Table {
-        debug_assert!(slots.is_power_of_two());
-        Table {
+    /// The slots that hold `states` states at most 3/4 full.
+    fn slots_for(states: usize) -> usize {
+        (states + states.div_ceil(3)).max(1024)
+    }
+
+    /// The numbering of `keys` in `slots` slots.
+    fn of<K: Stored>(keys: &[K], slots: usize) -> Table {
+        let mut table = Table {
             slots: vec![FREE; slots],
-            shift: 64 - slots.trailing_zeros(),
+        };
+        for (state, &key) in keys.iter().enumerate() {
+            let hash = key.hash();
+            let mut slot = table.home(hash);
+            while table.slots[slot] != FREE {
+                slot = table.next(slot);
+            }
+            table.slots[slot] = hash << 32 | state as u64;
         }
+        table
     }
 
     fn bytes(&self) -> usize {
@@ -397,12 +506,26 @@ impl Table {
         states * 4 > self.slots.len() * 3
     }
 
+    /// A hash's first slot.
     #[inline]
-    fn find(&self, keys: &[u128], key: u128) -> Option<usize> {
-        let mask = self.slots.len() - 1;
-        let hash = hash(key);
+    fn home(&self, hash: u64) -> usize {
+        ((hash as u128 * self.slots.len() as u128) >> 64) as usize
+    }
+
+    #[inline]
+    fn next(&self, slot: usize) -> usize {
+        if slot + 1 == self.slots.len() {
+            0
+        } else {
+            slot + 1
+        }
+    }
+
+    #[inline]
+    fn find<K: Stored>(&self, keys: &[K], key: K) -> Option<usize> {
+        let hash = key.hash();
         let tag = hash << 32;
-        let mut slot = (hash >> self.shift) as usize;
+        let mut slot = self.home(hash);
         loop {
             let entry = self.slots[slot];
             if entry == FREE {
@@ -412,18 +535,17 @@ impl Table {
             if entry & !0xffff_ffff == tag && keys[state] == key {
                 return Some(state);
             }
-            slot = (slot + 1) & mask;
+            slot = self.next(slot);
         }
     }
 
     /// The state of `key`, numbered `keys.len()` and pushed if new; true
     /// if new.
     #[inline]
-    fn insert(&mut self, keys: &mut Vec<u128>, key: u128) -> (u32, bool) {
-        let mask = self.slots.len() - 1;
-        let hash = hash(key);
+    fn insert<K: Stored>(&mut self, keys: &mut Vec<K>, key: K) -> (u32, bool) {
+        let hash = key.hash();
         let tag = hash << 32;
-        let mut slot = (hash >> self.shift) as usize;
+        let mut slot = self.home(hash);
         loop {
             let entry = self.slots[slot];
             if entry == FREE {
@@ -436,23 +558,16 @@ impl Table {
             if entry & !0xffff_ffff == tag && keys[state as usize] == key {
                 return (state, false);
             }
-            slot = (slot + 1) & mask;
+            slot = self.next(slot);
         }
     }
+}
 
-    /// The same numbering in twice the slots.
-    fn grown(&self, keys: &[u128]) -> Table {
-        let mut table = Table::with_slots(self.slots.len() * 2);
-        let mask = table.slots.len() - 1;
-        for (state, &key) in keys.iter().enumerate() {
-            let hash = hash(key);
-            let mut slot = (hash >> table.shift) as usize;
-            while table.slots[slot] != FREE {
-                slot = (slot + 1) & mask;
-            }
-            table.slots[slot] = hash << 32 | state as u64;
-        }
-        table
+/// Room in `vec` for `more` elements, its capacity grown by an eighth at
+/// least (not doubled), so that it stays within 9/8 of its length.
+fn reserve<T>(vec: &mut Vec<T>, more: usize) {
+    if vec.capacity() - vec.len() < more {
+        vec.reserve_exact(more.max(vec.capacity() / 8));
     }
 }
 
@@ -469,13 +584,21 @@ pub(crate) struct Solution {
     board: Board,
     ko: KoAssumption,
     codec: Codec,
-    keys: Vec<u128>,
+    keys: Keys,
     table: Table,
     /// The depth of each state the attacker wins; `NOT_WON` for the
     /// others, `SETTLED` for the states pruning made terminal.
     depth: Vec<u32>,
     edges: usize,
     peak_bytes: usize,
+}
+
+/// The states' keys in the order of their numbers: in 64 bits when the
+/// board's keys fit (`Codec::narrow`, with the bits of the digits), else
+/// packed.
+enum Keys {
+    Narrow(Vec<u64>, u32),
+    Wide(Vec<u128>),
 }
 
 /// The memory of the solve's arrays at their peak, from the states'
@@ -493,55 +616,252 @@ const PART: usize = 1 << 11;
 /// The expansion of consecutive states: each one's byte (its moves, and
 /// whether the attacker moves), its children's count, and its children
 /// (the states its moves lead to, in order) one after another.
-struct Expanded {
+struct Expanded<K> {
     moves: Vec<u8>,
     counts: Vec<u8>,
-    children: Vec<u128>,
+    children: Vec<K>,
 }
 
-fn expand(
-    board: &Board,
+/// What the enumeration and the retrograde pass give, in keys of either
+/// form.
+struct Solved<K> {
+    keys: Vec<K>,
+    table: Table,
+    depth: Vec<u32>,
+    edges: usize,
+    peak_bytes: usize,
+}
+
+/// What a solve is of: the board, the ko assumption, the keys' codec and
+/// the bits of a narrow key's digits, pruning.
+struct Game<'a> {
+    board: &'a Board,
     ko: KoAssumption,
-    codec: &Codec,
-    adjacency: &Adjacency,
+    codec: &'a Codec,
+    digits: u32,
+    adjacency: &'a Adjacency,
     prune: bool,
-    keys: &[u128],
-) -> Expanded {
+}
+
+fn expand<K: Stored>(game: &Game, keys: &[K]) -> Expanded<K> {
     let mut expanded = Expanded {
         moves: Vec::with_capacity(keys.len()),
         counts: Vec::with_capacity(keys.len()),
         children: Vec::new(),
     };
     let mut found = Vec::new();
-    for &packed in keys {
-        let key = codec.unpack(packed);
+    for &stored in keys {
+        let key = game.codec.unpack(stored.packed(game.digits));
         let mover = if key.attacker_to_move {
             ATTACKER_MOVES
         } else {
             0
         };
         let terminal = key.is_capture()
-            || (prune
-                && unconditionally_alive(adjacency, key.defender, key.attacker) & key.targets != 0);
+            || (game.prune
+                && unconditionally_alive(game.adjacency, key.defender, key.attacker) & key.targets
+                    != 0);
         if terminal {
             expanded.moves.push(mover);
             expanded.counts.push(0);
             continue;
         }
         found.clear();
-        successors(board, ko, &key, &mut found);
+        successors(game.board, game.ko, &key, &mut found);
         expanded.moves.push(mover | found.len() as u8);
         let before = expanded.children.len();
-        expanded.children.extend(
-            found
-                .iter()
-                .filter_map(|(_, child)| child.as_ref().map(|child| codec.pack(child))),
-        );
+        expanded
+            .children
+            .extend(found.iter().filter_map(|(_, child)| {
+                child
+                    .as_ref()
+                    .map(|child| K::store(game.codec.pack(child), game.digits))
+            }));
         expanded
             .counts
             .push((expanded.children.len() - before) as u8);
     }
     expanded
+}
+
+/// Every state reachable from `start`, solved (`Solution::with_limit`).
+fn solve_states<K: Stored>(
+    game: &Game,
+    start: u128,
+    limits: Limits,
+) -> Result<Solved<K>, TooLarge> {
+    let limit = usize::try_from(limits.max_bytes).unwrap_or(usize::MAX);
+    let (board, ko, codec, digits) = (game.board, game.ko, game.codec, game.digits);
+
+    // First pass: every state, its moves counted, its parents counted.
+    let mut keys: Vec<K> = Vec::with_capacity(1024);
+    let mut table = Table::of(&keys, Table::slots_for(0));
+    table.insert(&mut keys, K::store(start, digits));
+    let mut parent_counts: Vec<AtomicU32> = vec![AtomicU32::new(0)];
+    let mut moves: Vec<u8> = Vec::with_capacity(1024);
+    let mut edges = 0usize;
+    let mut parent_edges = 0usize;
+    let mut enumeration_peak = 0usize;
+    let mut next = 0;
+    while next < keys.len() {
+        // A batch of states in the order of the search: their moves
+        // generated on every core, their children numbered in order.
+        let end = keys.len().min(next + BATCH);
+        let parts: Vec<Expanded<K>> = (next..end)
+            .step_by(PART)
+            .collect::<Vec<_>>()
+            .into_par_iter()
+            .map(|from| expand(game, &keys[from..end.min(from + PART)]))
+            .collect();
+        next = end;
+        for part in parts {
+            reserve(&mut moves, part.moves.len());
+            reserve(&mut keys, part.children.len());
+            reserve(&mut parent_counts, part.children.len());
+            let mut children = part.children.iter();
+            for (&byte, &count) in part.moves.iter().zip(&part.counts) {
+                moves.push(byte);
+                edges += (byte & !ATTACKER_MOVES) as usize;
+                for &child in children.by_ref().take(count as usize) {
+                    let (state, new) = table.insert(&mut keys, child);
+                    if new {
+                        parent_counts.push(AtomicU32::new(1));
+                    } else {
+                        *parent_counts[state as usize].get_mut() += 1;
+                    }
+                    parent_edges += 1;
+                }
+                if parent_edges >= u32::MAX as usize {
+                    // States and parents are numbered in 32 bits.
+                    return Err(TooLarge::Edges {
+                        edges: parent_edges as u64,
+                    });
+                }
+                let counts_bytes = parent_counts.capacity() * 4 + moves.capacity();
+                let key_bytes = keys.capacity() * size_of::<K>();
+                if table.is_full(keys.len() + 65) {
+                    // The table is built again from the keys in twice the
+                    // slots, the old one dropped first.
+                    let slots = table.slots.len() * 2;
+                    enumeration_peak =
+                        enumeration_peak.max(key_bytes + counts_bytes + slots * size_of::<u64>());
+                    if enumeration_peak > limit {
+                        return Err(TooLarge::Memory {
+                            states: keys.len() as u64,
+                            edges: edges as u64,
+                            bytes: enumeration_peak as u64,
+                            limit: limits.max_bytes,
+                        });
+                    }
+                    drop(table);
+                    table = Table::of(&keys, slots);
+                }
+                let needed = retrograde_bytes(
+                    key_bytes,
+                    Table::slots_for(keys.len()) * size_of::<u64>(),
+                    keys.len(),
+                    parent_edges,
+                )
+                .max(enumeration_peak);
+                if needed > limit {
+                    return Err(TooLarge::Memory {
+                        states: keys.len() as u64,
+                        edges: edges as u64,
+                        bytes: needed as u64,
+                        limit: limits.max_bytes,
+                    });
+                }
+            }
+        }
+    }
+    let n = keys.len();
+    // Every state known: the keys in as many places, the table in 4/3
+    // slots a state (built again from the keys, the old one dropped first).
+    keys.shrink_to_fit();
+    moves.shrink_to_fit();
+    if table.slots.len() > Table::slots_for(n) {
+        drop(table);
+        table = Table::of(&keys, Table::slots_for(n));
+    }
+
+    // Second pass: the parents' lists. Offsets are first each list's
+    // end, then taken down by one an edge to its start.
+    let mut offsets = parent_counts;
+    offsets.push(AtomicU32::new(0));
+    let mut total = 0u32;
+    for offset in offsets.iter_mut() {
+        total += *offset.get_mut();
+        *offset.get_mut() = total;
+    }
+    let parents: Vec<AtomicU32> = (0..parent_edges).map(|_| AtomicU32::new(0)).collect();
+    (0..n).into_par_iter().with_min_len(4096).for_each_init(
+        Vec::new,
+        |found: &mut Vec<(u8, Option<StateKey>)>, parent| {
+            if moves[parent] & !ATTACKER_MOVES == 0 {
+                return;
+            }
+            found.clear();
+            successors(board, ko, &codec.unpack(keys[parent].packed(digits)), found);
+            for &(_, child) in found.iter() {
+                let Some(child) = child else { continue };
+                let child = table
+                    .find(&keys, K::store(codec.pack(&child), digits))
+                    .expect("the second pass meets the states of the first");
+                let place = offsets[child].fetch_sub(1, Ordering::Relaxed) - 1;
+                parents[place as usize].store(parent as u32, Ordering::Relaxed);
+            }
+        },
+    );
+    let offsets: Vec<u32> = offsets.into_iter().map(AtomicU32::into_inner).collect();
+    let parents: Vec<u32> = parents.into_iter().map(AtomicU32::into_inner).collect();
+
+    // The retrograde pass.
+    let mut unresolved = moves;
+    let mut depth = vec![NOT_WON; n];
+    let mut queue = VecDeque::new();
+    for i in 0..n {
+        if unresolved[i] & !ATTACKER_MOVES == 0 {
+            if Codec::is_capture(keys[i].packed(digits)) {
+                depth[i] = 0;
+                queue.push_back(i as u32);
+            } else {
+                depth[i] = SETTLED;
+            }
+        }
+    }
+    let mut queue_capacity = queue.capacity();
+    while let Some(child) = queue.pop_front() {
+        let next = depth[child as usize] + 1;
+        let range = offsets[child as usize] as usize..offsets[child as usize + 1] as usize;
+        for &parent in &parents[range] {
+            let parent = parent as usize;
+            if depth[parent] != NOT_WON {
+                continue;
+            }
+            let won = if unresolved[parent] & ATTACKER_MOVES != 0 {
+                true
+            } else {
+                unresolved[parent] -= 1;
+                unresolved[parent] == 0
+            };
+            if won {
+                depth[parent] = next;
+                queue.push_back(parent as u32);
+            }
+        }
+        queue_capacity = queue_capacity.max(queue.capacity());
+    }
+    let retrograde_peak = keys.capacity() * size_of::<K>()
+        + table.bytes()
+        + (offsets.capacity() + parents.capacity() + depth.capacity() + queue_capacity) * 4
+        + unresolved.capacity();
+    Ok(Solved {
+        keys,
+        table,
+        depth,
+        edges,
+        peak_bytes: enumeration_peak.max(retrograde_peak),
+    })
 }
 
 impl Solution {
@@ -562,161 +882,41 @@ impl Solution {
         let board = *problem.board();
         let ko = problem.ko();
         let codec = Codec::new(&board, problem)?;
-        let start = StateKey::start(problem);
-        let limit = usize::try_from(limits.max_bytes).unwrap_or(usize::MAX);
+        let start = codec.pack(&StateKey::start(problem));
         let adjacency = Adjacency::new(&board);
-
-        // First pass: every state, its moves counted, its parents counted.
-        let mut keys: Vec<u128> = Vec::with_capacity(1024);
-        let mut table = Table::with_slots(1024);
-        table.insert(&mut keys, codec.pack(&start));
-        let mut parent_counts: Vec<AtomicU32> = vec![AtomicU32::new(0)];
-        let mut moves: Vec<u8> = Vec::with_capacity(1024);
-        let mut edges = 0usize;
-        let mut parent_edges = 0usize;
-        let mut enumeration_peak = 0usize;
-        let mut next = 0;
-        while next < keys.len() {
-            // A batch of states in the order of the search: their moves
-            // generated on every core, their children numbered in order.
-            let end = keys.len().min(next + BATCH);
-            let parts: Vec<Expanded> = (next..end)
-                .step_by(PART)
-                .collect::<Vec<_>>()
-                .into_par_iter()
-                .map(|from| {
-                    expand(
-                        &board,
-                        ko,
-                        &codec,
-                        &adjacency,
-                        limits.prune,
-                        &keys[from..end.min(from + PART)],
-                    )
-                })
-                .collect();
-            next = end;
-            for part in parts {
-                let mut children = part.children.iter();
-                for (&byte, &count) in part.moves.iter().zip(&part.counts) {
-                    moves.push(byte);
-                    edges += (byte & !ATTACKER_MOVES) as usize;
-                    for &child in children.by_ref().take(count as usize) {
-                        let (state, new) = table.insert(&mut keys, child);
-                        if new {
-                            parent_counts.push(AtomicU32::new(1));
-                        } else {
-                            *parent_counts[state as usize].get_mut() += 1;
-                        }
-                        parent_edges += 1;
-                    }
-                    let counts_bytes = parent_counts.capacity() * 4 + moves.capacity();
-                    let key_bytes = keys.capacity() * size_of::<u128>();
-                    if table.is_full(keys.len() + 65) {
-                        enumeration_peak =
-                            enumeration_peak.max(key_bytes + counts_bytes + 3 * table.bytes());
-                        if enumeration_peak > limit {
-                            return Err(TooLarge::Memory {
-                                states: keys.len() as u64,
-                                edges: edges as u64,
-                                bytes: enumeration_peak as u64,
-                                limit: limits.max_bytes,
-                            });
-                        }
-                        table = table.grown(&keys);
-                    }
-                    let needed =
-                        retrograde_bytes(key_bytes, table.bytes(), keys.len(), parent_edges)
-                            .max(enumeration_peak);
-                    if needed > limit {
-                        return Err(TooLarge::Memory {
-                            states: keys.len() as u64,
-                            edges: edges as u64,
-                            bytes: needed as u64,
-                            limit: limits.max_bytes,
-                        });
-                    }
-                }
+        let narrow = codec.narrow_digits.filter(|_| limits.narrow_keys);
+        let game = Game {
+            board: &board,
+            ko,
+            codec: &codec,
+            digits: narrow.unwrap_or(0),
+            adjacency: &adjacency,
+            prune: limits.prune,
+        };
+        let (keys, table, depth, edges, peak_bytes) = match narrow {
+            Some(digits) => {
+                let solved = solve_states::<u64>(&game, start, limits)?;
+                let keys = Keys::Narrow(solved.keys, digits);
+                (
+                    keys,
+                    solved.table,
+                    solved.depth,
+                    solved.edges,
+                    solved.peak_bytes,
+                )
             }
-        }
-        if parent_edges >= u32::MAX as usize {
-            return Err(TooLarge::Edges {
-                edges: parent_edges as u64,
-            });
-        }
-        let n = keys.len();
-
-        // Second pass: the parents' lists. Offsets are first each list's
-        // end, then taken down by one an edge to its start.
-        let mut offsets = parent_counts;
-        offsets.push(AtomicU32::new(0));
-        let mut total = 0u32;
-        for offset in offsets.iter_mut() {
-            total += *offset.get_mut();
-            *offset.get_mut() = total;
-        }
-        let parents: Vec<AtomicU32> = (0..parent_edges).map(|_| AtomicU32::new(0)).collect();
-        (0..n).into_par_iter().with_min_len(4096).for_each_init(
-            Vec::new,
-            |found: &mut Vec<(u8, Option<StateKey>)>, parent| {
-                if moves[parent] & !ATTACKER_MOVES == 0 {
-                    return;
-                }
-                found.clear();
-                successors(&board, ko, &codec.unpack(keys[parent]), found);
-                for &(_, child) in found.iter() {
-                    let Some(child) = child else { continue };
-                    let child = table
-                        .find(&keys, codec.pack(&child))
-                        .expect("the second pass meets the states of the first");
-                    let place = offsets[child].fetch_sub(1, Ordering::Relaxed) - 1;
-                    parents[place as usize].store(parent as u32, Ordering::Relaxed);
-                }
-            },
-        );
-        let offsets: Vec<u32> = offsets.into_iter().map(AtomicU32::into_inner).collect();
-        let parents: Vec<u32> = parents.into_iter().map(AtomicU32::into_inner).collect();
-
-        // The retrograde pass.
-        let mut unresolved = moves;
-        let mut depth = vec![NOT_WON; n];
-        let mut queue = VecDeque::new();
-        for i in 0..n {
-            if unresolved[i] & !ATTACKER_MOVES == 0 {
-                if Codec::is_capture(keys[i]) {
-                    depth[i] = 0;
-                    queue.push_back(i as u32);
-                } else {
-                    depth[i] = SETTLED;
-                }
+            None => {
+                let solved = solve_states::<u128>(&game, start, limits)?;
+                let keys = Keys::Wide(solved.keys);
+                (
+                    keys,
+                    solved.table,
+                    solved.depth,
+                    solved.edges,
+                    solved.peak_bytes,
+                )
             }
-        }
-        let mut queue_capacity = queue.capacity();
-        while let Some(child) = queue.pop_front() {
-            let next = depth[child as usize] + 1;
-            let range = offsets[child as usize] as usize..offsets[child as usize + 1] as usize;
-            for &parent in &parents[range] {
-                let parent = parent as usize;
-                if depth[parent] != NOT_WON {
-                    continue;
-                }
-                let won = if unresolved[parent] & ATTACKER_MOVES != 0 {
-                    true
-                } else {
-                    unresolved[parent] -= 1;
-                    unresolved[parent] == 0
-                };
-                if won {
-                    depth[parent] = next;
-                    queue.push_back(parent as u32);
-                }
-            }
-            queue_capacity = queue_capacity.max(queue.capacity());
-        }
-        let retrograde_peak = keys.capacity() * size_of::<u128>()
-            + table.bytes()
-            + (offsets.capacity() + parents.capacity() + depth.capacity() + queue_capacity) * 4
-            + unresolved.capacity();
+        };
         Ok(Solution {
             board,
             ko,
@@ -725,13 +925,30 @@ impl Solution {
             table,
             depth,
             edges,
-            peak_bytes: enumeration_peak.max(retrograde_peak),
+            peak_bytes,
         })
+    }
+
+    /// Whether the states' keys are kept in 64 bits.
+    #[cfg(test)]
+    pub(crate) fn keys_are_narrow(&self) -> bool {
+        matches!(self.keys, Keys::Narrow(..))
+    }
+
+    /// The state of a packed key, if the solution has it.
+    fn find_packed(&self, packed: u128) -> Option<usize> {
+        match &self.keys {
+            Keys::Narrow(keys, digits) => self.table.find(keys, u64::store(packed, *digits)),
+            Keys::Wide(keys) => self.table.find(keys, packed),
+        }
     }
 
     /// The number of states.
     pub(crate) fn len(&self) -> usize {
-        self.keys.len()
+        match &self.keys {
+            Keys::Narrow(keys, _) => keys.len(),
+            Keys::Wide(keys) => keys.len(),
+        }
     }
 
     /// The number of edges (moves), game-ending passes included.
@@ -749,7 +966,10 @@ impl Solution {
 
     /// State `i`'s key.
     pub(crate) fn key(&self, i: usize) -> StateKey {
-        self.codec.unpack(self.keys[i])
+        self.codec.unpack(match &self.keys {
+            Keys::Narrow(keys, digits) => keys[i].packed(*digits),
+            Keys::Wide(keys) => keys[i],
+        })
     }
 
     /// State `i`'s value.
@@ -766,7 +986,7 @@ impl Solution {
     /// pruning) a target unconditionally alive. A terminal state has no
     /// moves in the solution.
     pub(crate) fn is_terminal(&self, i: usize) -> bool {
-        Codec::is_capture(self.keys[i]) || self.depth[i] == SETTLED
+        self.depth[i] == 0 || self.depth[i] == SETTLED
     }
 
     /// Whether pruning made state `i` terminal: a target stone there is
@@ -797,8 +1017,7 @@ impl Solution {
                     point => Move::Place(Point::new(point as usize)),
                 };
                 let child = child.map(|child| {
-                    self.table
-                        .find(&self.keys, self.codec.pack(&child))
+                    self.find_packed(self.codec.pack(&child))
                         .expect("a state's children are states")
                 });
                 (mv, child)
@@ -878,7 +1097,7 @@ impl Solution {
             return None;
         }
         self.codec.group_bits(key.targets)?;
-        self.table.find(&self.keys, self.codec.pack(key))
+        self.find_packed(self.codec.pack(key))
     }
 
     /// The state move `mv` of state `i` leads to: `None` if `mv` is no move
@@ -987,6 +1206,7 @@ mod tests {
                 .map(|g| 1u64 << (g as usize % points))
                 .collect();
             let codec = Codec {
+                narrow_digits: Codec::narrow_layout(points, groups.len()),
                 groups,
                 chunks: points.div_ceil(8),
             };
@@ -1018,6 +1238,33 @@ mod tests {
                 let packed = codec.pack(&key);
                 assert_eq!(codec.unpack(packed), key, "{points} points");
                 assert_eq!(Codec::is_capture(packed), targets == 0);
+                if let Some(digits) = codec.narrow_digits {
+                    let narrow = Codec::narrow(digits, packed);
+                    assert_eq!(Codec::widen(digits, narrow), packed, "{points} points");
+                }
+            }
+        }
+    }
+
+    /// A key fits in 64 bits while its digits, two flags, seven bits of
+    /// ko point and a bit a target string do: at most 34 points with one
+    /// string (3^34 < 2^54), fewer with more strings, and never past 40.
+    #[test]
+    fn narrow_keys_fit_in_64_bits() {
+        assert_eq!(Codec::narrow_layout(0, 1), Some(0));
+        assert_eq!(Codec::narrow_layout(1, 1), Some(2));
+        assert_eq!(Codec::narrow_layout(34, 1), Some(54));
+        assert_eq!(Codec::narrow_layout(35, 1), None);
+        assert_eq!(Codec::narrow_layout(24, 16), Some(39));
+        assert_eq!(Codec::narrow_layout(25, 16), None);
+        assert_eq!(Codec::narrow_layout(41, 0), None);
+        for points in 0..=40usize {
+            for groups in [1usize, 4, 16] {
+                if let Some(digits) = Codec::narrow_layout(points, groups) {
+                    assert!(3u128.pow(points as u32) <= 1 << digits);
+                    assert!(digits == 0 || 3u128.pow(points as u32) > 1 << (digits - 1));
+                    assert!(digits as usize + 9 + groups <= 64);
+                }
             }
         }
     }

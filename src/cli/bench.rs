@@ -21,9 +21,10 @@
 //!   `--baseline` runs the first solver alongside. With `--json`, one
 //!   `bench-problem` object a problem and ko assumption. `--solve` runs
 //!   instead `smallgo solve`'s whole work on each problem, set on a 19x19
-//!   board (`solve::bench`), and prints its wall and CPU time, peak memory
-//!   and the status with each side first; with `--json`, one
-//!   `bench-solve` object a problem.
+//!   board (`solve::bench`), then on the classic kills and kos of
+//!   `gtp-tests/problems/large` (`CLASSICS`, built in), and prints its wall
+//!   and CPU time, peak memory and the status with each side first; with
+//!   `--json`, one `bench-solve` object a problem.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -903,12 +904,15 @@ pub fn problems(
     } else {
         &[KoAssumption::Basic]
     };
-    if let Some(name) = choice
-        .only
-        .iter()
-        .find(|name| !PROBLEMS.iter().any(|p| p.name == name.as_str()))
-    {
-        let names: Vec<&str> = PROBLEMS.iter().map(|p| p.name).collect();
+    let known = |name: &str| {
+        PROBLEMS.iter().any(|p| p.name == name)
+            || (choice.solve && CLASSICS.iter().any(|c| c.0 == name))
+    };
+    if let Some(name) = choice.only.iter().find(|name| !known(name.as_str())) {
+        let mut names: Vec<&str> = PROBLEMS.iter().map(|p| p.name).collect();
+        if choice.solve {
+            names.extend(CLASSICS.iter().map(|c| c.0));
+        }
         eprintln!(
             "smallgo: bench problems: --only {name:?}: no such problem (the problems: {})",
             names.join(", ")
@@ -1081,6 +1085,38 @@ fn whole_board(diagram: &str) -> String {
         .join("/")
 }
 
+/// The classic kills and kos of `gtp-tests/problems/large` (12 to 15
+/// empty points, each as its SGF file gives it: region, targets and the
+/// stones around), which `bench problems --solve` runs after `PROBLEMS`:
+/// name, file, text (built in).
+const CLASSICS: &[(&str, &str, &str)] = &[
+    (
+        "l-group-connected",
+        "gtp-tests/problems/large/search/l-group-connected.sgf",
+        include_str!("../../gtp-tests/problems/large/search/l-group-connected.sgf"),
+    ),
+    (
+        "l-group",
+        "gtp-tests/problems/large/l-group.sgf",
+        include_str!("../../gtp-tests/problems/large/l-group.sgf"),
+    ),
+    (
+        "j-group",
+        "gtp-tests/problems/large/search/j-group.sgf",
+        include_str!("../../gtp-tests/problems/large/search/j-group.sgf"),
+    ),
+    (
+        "ten-thousand-year-ko",
+        "gtp-tests/problems/large/search/ten-thousand-year-ko.sgf",
+        include_str!("../../gtp-tests/problems/large/search/ten-thousand-year-ko.sgf"),
+    ),
+    (
+        "d-three-open",
+        "gtp-tests/problems/large/search/d-three-open.sgf",
+        include_str!("../../gtp-tests/problems/large/search/d-three-open.sgf"),
+    ),
+];
+
 const SOLVE_HEADER: &str = "problem     empty  solver   wall s    cpu s       peak  Black first                        White first";
 
 /// `smallgo bench problems --solve`: each problem (on a 19x19 board,
@@ -1108,26 +1144,48 @@ fn solve_problems(
         )
         .and_then(|()| outln!("{SOLVE_HEADER}"))
     };
-    for bench in PROBLEMS {
-        if written.is_err() {
-            break;
-        }
-        if !choice.only.is_empty() && !choice.only.iter().any(|n| n == bench.name) {
-            continue;
-        }
+    // Each problem: its name, its diagram (a classic's: its file), its
+    // empty points and the problem located on its board.
+    let diagrams = PROBLEMS.iter().map(|bench| {
         // The diagram's empty points are the region's: its walls and the
         // stones closing it are outside.
         let empty = bench.diagram.chars().filter(|&c| c == '.').count();
-        if max_empty.is_some_and(|most| empty > most) {
-            continue;
-        }
         let diagram = whole_board(bench.diagram);
         let options = InputOptions {
             region: None,
             targets: Some(bench.target.to_string()),
             player: Some(Colour::Black),
         };
-        let located = match input::from_diagram(&diagram, &options) {
+        let located = input::from_diagram(&diagram, &options);
+        (bench.name, diagram, empty, located)
+    });
+    let classics = CLASSICS.iter().map(|&(name, path, sgf)| {
+        let options = InputOptions {
+            region: None,
+            targets: None,
+            player: None,
+        };
+        let located = input::from_sgf(sgf, &options);
+        let empty = located.as_ref().map_or(0, |located| {
+            located
+                .region()
+                .iter()
+                .filter(|&&v| located.setup().stone(v).is_none())
+                .count()
+        });
+        (name, path.to_string(), empty, located)
+    });
+    for (name, diagram, empty, located) in diagrams.chain(classics) {
+        if written.is_err() {
+            break;
+        }
+        if !choice.only.is_empty() && !choice.only.iter().any(|n| n == name) {
+            continue;
+        }
+        if max_empty.is_some_and(|most| empty > most) {
+            continue;
+        }
+        let located = match located {
             Ok(located) => located,
             Err(error) => {
                 let result = Err(error.to_string());
@@ -1135,12 +1193,10 @@ fn solve_problems(
                     if as_json {
                         outln!(
                             "{}",
-                            solve_json(
-                                bench.name, &diagram, empty, memory, &result, 0.0, 0.0, None
-                            )
+                            solve_json(name, &diagram, empty, memory, &result, 0.0, 0.0, None)
                         )
                     } else {
-                        solve_line(bench.name, empty, &result, 0.0, 0.0, None)
+                        solve_line(name, empty, &result, 0.0, 0.0, None)
                     }
                 });
                 continue;
@@ -1148,17 +1204,17 @@ fn solve_problems(
         };
         let cpu_before = crate::common::host::cpu_seconds();
         let (result, seconds, peak) =
-            measured(|| solve::bench(located, bench.name.to_string(), memory, choice.max_nodes));
+            measured(|| solve::bench(located, name.to_string(), memory, choice.max_nodes));
         // The kernel counts CPU time in hundredths of a second.
         let cpu = ((crate::common::host::cpu_seconds() - cpu_before) * 100.0).round() / 100.0;
         written = written.and_then(|()| {
             if as_json {
                 outln!(
                     "{}",
-                    solve_json(bench.name, &diagram, empty, memory, &result, seconds, cpu, peak)
+                    solve_json(name, &diagram, empty, memory, &result, seconds, cpu, peak)
                 )
             } else {
-                solve_line(bench.name, empty, &result, seconds, cpu, peak)
+                solve_line(name, empty, &result, seconds, cpu, peak)
             }
         });
     }

@@ -211,6 +211,16 @@ fn verify_wdl(path: &Path, as_json: bool) -> bool {
         let _ = outln!("{object}");
         return message.is_ok();
     }
+    if let Ok(report) = &checked {
+        let peak = crate::common::host::peak_memory().unwrap_or(0);
+        let states = report.states.max(1) as f64;
+        log::info!(
+            "{what}: cells held {} bytes ({:.2} bytes a state), peak memory {peak} bytes ({:.2} bytes a state)",
+            report.held_bytes,
+            report.held_bytes as f64 / states,
+            peak as f64 / states
+        );
+    }
     match checked {
         Ok(report) => {
             let _ = outln!(

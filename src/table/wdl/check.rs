@@ -16,9 +16,13 @@
 //! true; a draw, with no losing child and a drawn one, is one neither side
 //! can leave to its gain, so it is true too.
 //!
-//! It holds three bytes a state besides the state index: a byte with the
-//! stored results and the results as read, and a rank byte a colour (a
-//! rank above 254 kept in a map beside it).
+//! It holds two bytes a state besides the state index and the file: a
+//! byte a state and colour with its result (the stored one, then in pass 1
+//! the one the prober reads, in place) and its rank (a rank above
+//! `NEAR` kept in a map beside it). Pass 1 may work in place because a
+//! state with an odd number of stones reads as what it stores raised by
+//! the end of the game, which it gives again when read after the change,
+//! and a state with an even number of stones reads only such children.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU8, Ordering};
@@ -27,7 +31,6 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::ranks::Codes;
 use super::{ending, may_derive, Wdl, WdlTable};
 use crate::index::StateIndex;
 use crate::rules::state::{Child, State};
@@ -37,43 +40,76 @@ use crate::table::TableError;
 /// States per piece of work.
 const CHUNK: usize = 1 << 16;
 
-/// A rank a state and colour: a byte, and the ranks a byte cannot hold in
-/// a map beside it.
-struct Ranks {
+/// The result bits of a cell.
+const RESULT: u8 = 0b11;
+/// The rank field of a cell whose rank the map holds.
+const FAR: u8 = u8::MAX >> 2;
+/// The greatest rank a cell holds.
+pub const NEAR: u32 = FAR as u32 - 1;
+
+/// A byte a state and colour (slot `2 * number + colour`, Black 0): bits
+/// 0-1 the result, bits 2-7 the rank, `FAR` for one kept in the map.
+/// Each cell is written by the one piece of work that owns its state.
+struct Slots {
     cells: Vec<AtomicU8>,
     far: Mutex<HashMap<usize, u32>>,
 }
 
-/// The cell of a rank the map holds.
-const FAR: u8 = u8::MAX;
-
-impl Ranks {
-    fn new(slots: usize) -> Ranks {
-        Ranks {
+impl Slots {
+    fn new(slots: usize) -> Slots {
+        Slots {
             cells: (0..slots).map(|_| AtomicU8::new(0)).collect(),
             far: Mutex::new(HashMap::new()),
         }
     }
 
-    fn get(&self, slot: usize) -> u32 {
-        match self.cells[slot].load(Ordering::Relaxed) {
+    /// The bytes held, a map entry at about 32 bytes.
+    fn bytes(&self) -> u64 {
+        let far = self.far.lock().map_or(0, |far| far.len());
+        (self.cells.len() + 32 * far) as u64
+    }
+
+    #[inline]
+    fn result(&self, slot: usize) -> Wdl {
+        Wdl::from_symbol(self.cells[slot].load(Ordering::Relaxed) & RESULT)
+    }
+
+    #[inline]
+    fn rank(&self, slot: usize) -> u32 {
+        match self.cells[slot].load(Ordering::Relaxed) >> 2 {
             FAR => self
                 .far
                 .lock()
                 .map_or(u32::MAX, |far| far.get(&slot).copied().unwrap_or(u32::MAX)),
-            cell => cell as u32,
+            near => near as u32,
         }
     }
 
-    fn put(&self, slot: usize, rank: u32) {
-        if rank < FAR as u32 {
-            self.cells[slot].store(rank as u8, Ordering::Relaxed);
+    /// Sets slot `slot`'s result and rank.
+    fn put(&self, slot: usize, result: Wdl, rank: u32) {
+        let field = if rank <= NEAR {
+            rank as u8
         } else {
             if let Ok(mut far) = self.far.lock() {
                 far.insert(slot, rank);
             }
-            self.cells[slot].store(FAR, Ordering::Relaxed);
-        }
+            FAR
+        };
+        self.cells[slot].store(field << 2 | result as u8, Ordering::Relaxed);
+    }
+
+    /// Sets slot `slot`'s result, keeping its rank.
+    fn put_result(&self, slot: usize, result: Wdl) {
+        let cell = &self.cells[slot];
+        cell.store(
+            cell.load(Ordering::Relaxed) & !RESULT | result as u8,
+            Ordering::Relaxed,
+        );
+    }
+
+    /// Sets slot `slot`'s rank, keeping its result.
+    fn put_rank(&self, slot: usize, rank: u32) {
+        self.put(slot, self.result(slot), rank);
     }
 }
 
@@ -83,6 +119,8 @@ pub struct CheckReport {
     pub states: u64,
     pub komi2: i32,
     pub seconds: f64,
+    /// The bytes of the per-state cells and the map beside them.
+    pub held_bytes: u64,
 }
 
 fn colour_word(c: usize) -> &'static str {
@@ -117,11 +155,9 @@ pub fn verify(table: &WdlTable) -> Result<CheckReport, TableError> {
     }
     let states = counts.states as usize;
 
-    // Per state: the stored results (bits 0-1 Black to move, 2-3 White),
-    // and from pass 1 the results as the prober reads them (bits 4-7);
-    // per state and colour the rank.
-    let codes = Codes::new(states);
-    let ranks = Ranks::new(2 * states);
+    // Per state and colour: the stored result and rank, the result
+    // becoming the one the prober reads in pass 1.
+    let slots = Slots::new(2 * states);
     (0..header.blocks)
         .into_par_iter()
         .try_for_each(|block| -> Result<(), TableError> {
@@ -148,27 +184,19 @@ pub fn verify(table: &WdlTable) -> Result<CheckReport, TableError> {
             }
             let span = 2 * count + ko_count;
             // The block's plain and after-a-pass states, then its ko states.
-            let mut plain = vec![0u8; 2 * count];
-            let mut ko = vec![0u8; ko_count];
             for (i, (&symbol, &depth)) in symbols.iter().zip(&depths).enumerate() {
                 let (c, offset) = (i / span, i % span);
-                let (code, number) = if offset < count {
-                    (&mut plain[2 * offset], 2 * (first as usize + offset))
+                let number = if offset < count {
+                    2 * (first as usize + offset)
                 } else if offset < 2 * count {
-                    let at = 2 * (offset - count) + 1;
-                    (&mut plain[at], 2 * first as usize + at)
+                    2 * (first as usize + offset - count) + 1
                 } else {
-                    let at = offset - 2 * count;
-                    (&mut ko[at], ko_run.start as usize + at)
+                    ko_run.start as usize + offset - 2 * count
                 };
-                *code |= symbol << (2 * c);
-                ranks.put(2 * number + c, depth);
+                slots.put(2 * number + c, Wdl::from_symbol(symbol), depth);
             }
-            codes.put(2 * first as usize, &plain);
-            codes.put(ko_run.start as usize, &ko);
             Ok(())
         })?;
-    let stored_of = |number: usize, c: usize| codes.result(number, c);
     let child_number = |child: &State| -> Result<usize, TableError> {
         index
             .rank(child)
@@ -176,18 +204,18 @@ pub fn verify(table: &WdlTable) -> Result<CheckReport, TableError> {
             .ok_or_else(|| corrupt(format!("a child the board does not number: {child:?}")))
     };
 
-    // Pass 1: results as the prober reads them.
+    // Pass 1: results as the prober reads them, in place. A child read
+    // here has an odd number of stones: whether it still holds what it
+    // stores or already what it reads, raised by the end of the game it
+    // is the same.
     (0..states.div_ceil(CHUNK)).into_par_iter().try_for_each(
         |chunk| -> Result<(), TableError> {
             let mut cursor = index.state_cursor();
-            let start = chunk * CHUNK;
-            let mut out = vec![0u8; CHUNK.min(states - start)];
-            for (i, slot) in out.iter_mut().enumerate() {
-                let number = start + i;
+            for number in chunk * CHUNK..((chunk + 1) * CHUNK).min(states) {
                 let state = cursor.state(number as u64);
                 let mut best = [0usize, 1].map(|c| {
                     let end = ending(&board, &state, c == 0, komi2).unwrap_or(Wdl::Loss);
-                    stored_of(number, c).max(end)
+                    slots.result(2 * number + c).max(end)
                 });
                 if may_derive(&state) {
                     for mv in state.legal_moves(&board) {
@@ -199,18 +227,20 @@ pub fn verify(table: &WdlTable) -> Result<CheckReport, TableError> {
                             for (c, best) in best.iter_mut().enumerate() {
                                 let end =
                                     ending(&board, &child, c != 0, komi2).unwrap_or(Wdl::Loss);
-                                *best = (*best).max(stored_of(n, 1 - c).max(end).flipped());
+                                let read = slots.result(2 * n + 1 - c).max(end);
+                                *best = (*best).max(read.flipped());
                             }
                         }
                     }
                 }
-                *slot = (best[0] as u8) << 4 | (best[1] as u8) << 6;
+                for (c, &best) in best.iter().enumerate() {
+                    slots.put_result(2 * number + c, best);
+                }
             }
-            codes.put(start, &out);
             Ok(())
         },
     )?;
-    let value_of = |number: usize, c: usize| codes.result(number, c + 2);
+    let value_of = |number: usize, c: usize| slots.result(2 * number + c);
 
     // Pass 2: each result is its children's best; won states' ranks.
     (0..states.div_ceil(CHUNK))
@@ -237,10 +267,12 @@ pub fn verify(table: &WdlTable) -> Result<CheckReport, TableError> {
                             for (c, best) in best.iter_mut().enumerate() {
                                 let result = value_of(n, 1 - c).flipped();
                                 *best = (*best).max(result);
-                                let rank = ranks.get(2 * n + 1 - c);
                                 // A losing child that stores 0 is never followed.
-                                if result == Wdl::Win && rank > 0 {
-                                    least[c] = least[c].min(rank);
+                                if result == Wdl::Win {
+                                    let rank = slots.rank(2 * n + 1 - c);
+                                    if rank > 0 {
+                                        least[c] = least[c].min(rank);
+                                    }
                                 }
                             }
                         }
@@ -258,7 +290,7 @@ pub fn verify(table: &WdlTable) -> Result<CheckReport, TableError> {
                         )));
                     }
                     if own != Wdl::Loss {
-                        let stored = ranks.get(2 * number + c);
+                        let stored = slots.rank(2 * number + c);
                         if stored != 0 {
                             return Err(corrupt(format!(
                                 "state {number} ({} to move) reads as a {} but stores rank {stored}: {state:?}",
@@ -274,7 +306,7 @@ pub fn verify(table: &WdlTable) -> Result<CheckReport, TableError> {
                                 colour_word(c)
                             )));
                         }
-                        ranks.put(2 * number + c, least[c].saturating_add(1));
+                        slots.put_rank(2 * number + c, least[c].saturating_add(1));
                     }
                 }
             }
@@ -290,7 +322,7 @@ pub fn verify(table: &WdlTable) -> Result<CheckReport, TableError> {
                 let losing: Vec<usize> = (0..2)
                     .filter(|&c| {
                         value_of(number, c) == Wdl::Loss
-                            && ranks.get(2 * number + c) > 0
+                            && slots.rank(2 * number + c) > 0
                     })
                     .collect();
                 if losing.is_empty() {
@@ -298,7 +330,7 @@ pub fn verify(table: &WdlTable) -> Result<CheckReport, TableError> {
                 }
                 let state = cursor.state(number as u64);
                 for &c in &losing {
-                    let rank = ranks.get(2 * number + c);
+                    let rank = slots.rank(2 * number + c);
                     let fault = |what: &str| {
                         corrupt(format!(
                             "state {number} ({} to move) loses with rank {rank}, but {what}: {state:?}",
@@ -308,7 +340,7 @@ pub fn verify(table: &WdlTable) -> Result<CheckReport, TableError> {
                     for mv in state.legal_moves(&board) {
                         if let Some(Child::State(child)) = state.play(&board, mv) {
                             let n = child_number(&child)?;
-                            let next = ranks.get(2 * n + 1 - c);
+                            let next = slots.rank(2 * n + 1 - c);
                             if next >= rank {
                                 return Err(fault(&format!(
                                     "a move reaches a win of rank {next}"
@@ -324,5 +356,6 @@ pub fn verify(table: &WdlTable) -> Result<CheckReport, TableError> {
         states: counts.states,
         komi2,
         seconds: started.elapsed().as_secs_f64(),
+        held_bytes: slots.bytes(),
     })
 }

@@ -190,26 +190,54 @@ fn games_from_a_table_with_wrong_ranks_fail() {
     );
 }
 
-/// Ranks too large for the verifier's byte a state and colour: every
-/// stored rank raised by 300 keeps every loss above its children, so the
-/// table still verifies; one of them then lowered below a child's fails.
+/// Ranks too large for the verifier's cell (`check::NEAR`): every stored
+/// rank raised by `NEAR - 10` (the ranks then on both sides of `NEAR`) or
+/// by 300 (all of them past it) keeps every loss above its children, so
+/// the table still verifies; one of them then lowered below a child's
+/// fails.
 #[test]
-fn ranks_past_a_byte_verify_and_a_wrong_one_fails() {
+fn ranks_past_a_cell_verify_and_a_wrong_one_fails() {
     let bytes = made("3x4", 0);
-    let raised = rewrite(&bytes, |_, _, depths| {
-        for depth in depths.iter_mut().filter(|d| **d > 0) {
-            *depth += 300;
-        }
-    });
-    verify(&open(raised.clone()).unwrap()).unwrap();
-    let lowered = rewrite(&raised, |block, _, depths| {
-        if block == 0 {
-            if let Some(depth) = depths.iter_mut().find(|d| **d > 302) {
-                *depth = 301;
+    for raise in [super::check::NEAR - 10, 300] {
+        let raised = rewrite(&bytes, |_, _, depths| {
+            for depth in depths.iter_mut().filter(|d| **d > 0) {
+                *depth += raise;
             }
-        }
-    });
-    assert!(verify(&open(lowered).unwrap()).is_err());
+        });
+        let layout = format::read(&raised).unwrap();
+        let stored: Vec<u32> = (0..layout.header.blocks)
+            .flat_map(|block| layout.block(&raised, block).unwrap().1)
+            .filter(|&d| d > 0)
+            .collect();
+        let near = super::check::NEAR;
+        assert!(
+            stored.iter().any(|&d| d > near) && (raise > near || stored.iter().any(|&d| d <= near)),
+            "raised by {raise}"
+        );
+        verify(&open(raised.clone()).unwrap()).unwrap();
+        let lowered = rewrite(&raised, |block, _, depths| {
+            if block == 0 {
+                if let Some(depth) = depths.iter_mut().find(|d| **d > raise + 2) {
+                    *depth = raise + 1;
+                }
+            }
+        });
+        let error = verify(&open(lowered).unwrap()).unwrap_err().to_string();
+        assert!(
+            error.contains(&format!("loses with rank {}", raise + 1)),
+            "raised by {raise}: {error}"
+        );
+    }
+}
+
+/// The verifier holds a byte a state and colour, with no rank in the map
+/// beside the cells when every rank fits in them.
+#[test]
+fn the_verifier_holds_two_bytes_a_state() {
+    for (name, komi2) in [("3x4", 0), ("2x5", 3)] {
+        let report = verify(&open(made(name, komi2)).unwrap()).unwrap();
+        assert_eq!(report.held_bytes, 2 * report.states, "{name}");
+    }
 }
 
 /// The distances of the retrograde pass are those a plain fixed point

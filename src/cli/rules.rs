@@ -25,7 +25,9 @@ use super::json::{self, Json};
 use super::{existing_folder, finish_analysis, output_failed, parse_board};
 use crate::rules::board::{Board, Point};
 use crate::rules::moves::Move;
-use crate::superko::solve::{empty_board_value, with_deep_stack, Options, Solver, Stats};
+use crate::superko::solve::{
+    empty_board_value, with_deep_stack, Options, Solver, Stats, ENTRY_BYTES,
+};
 use crate::superko::{Game, Superko};
 use crate::table::library::{Next, Tablebase};
 use crate::table::values::Values;
@@ -92,10 +94,27 @@ pub struct BenchSuperkoArguments {
     #[arg(long, value_name = "N", default_value_t = 2_000_000_000)]
     budget: u64,
 
-    /// Log2 of the transposition table's entries (about 560 bytes each:
-    /// 16 takes 36 MB, 20 takes 580 MB); 0 for none.
-    #[arg(long, value_name = "BITS", default_value_t = 16, value_parser = clap::value_parser!(u32).range(0..=22))]
-    table_bits: u32,
+    /// The memory of the transposition table and of its long footprints
+    /// together, in MiB: the table a power of two of 64-byte entries within
+    /// a quarter of it, the footprints within the rest.
+    #[arg(long, value_name = "MIB", default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=4096))]
+    tt_memory: u64,
+
+    /// Log2 of the transposition table's entries instead of a quarter of
+    /// --tt-memory (64 bytes each; the footprints keep the rest); 0 for
+    /// no table.
+    #[arg(long, value_name = "BITS", value_parser = clap::value_parser!(u32).range(0..=26))]
+    table_bits: Option<u32>,
+
+    /// With bounds from the points each side keeps whatever the history
+    /// (unconditionally alive strings and their one-point eyes).
+    #[arg(long)]
+    alive_bounds: bool,
+
+    /// Without enhanced transposition cut-offs (a child whose entry proves
+    /// the cut-off searched first).
+    #[arg(long)]
+    no_etc: bool,
 
     /// One `bench-superko` object a board, on one line (docs/json.md).
     #[arg(long)]
@@ -111,6 +130,11 @@ pub struct BenchSuperkoArguments {
     /// of N turns, doubled until its bound is proven; 0 for none.
     #[arg(long, value_name = "N", default_value_t = Options::default().deepening)]
     deepening: u32,
+
+    /// The horizon grows by N turns from one iteration to the next; 0
+    /// doubles it.
+    #[arg(long, value_name = "N", default_value_t = Options::default().deepening_step)]
+    deepening_step: u32,
 }
 
 /// A value under loop-draw, Black's view: what Black can force, what White
@@ -488,10 +512,23 @@ pub fn bench(arguments: &BenchSuperkoArguments) -> ExitCode {
             return ExitCode::from(super::EXIT_FAILURE);
         }
     }
+    let memory = arguments.tt_memory << 20;
+    let sized = Options::default().with_memory(memory);
+    let full = match arguments.table_bits {
+        None => sized,
+        Some(table_bits) => Options {
+            table_bits,
+            arena_keys: (memory.saturating_sub((1u64 << table_bits) * ENTRY_BYTES) / 16)
+                .max(1 << 10),
+            ..sized
+        },
+    };
     let full = Options {
-        table_bits: arguments.table_bits,
         deepening: arguments.deepening,
-        ..Options::default()
+        deepening_step: arguments.deepening_step,
+        alive: arguments.alive_bounds,
+        etc: !arguments.no_etc,
+        ..full
     };
     for &board in &boards {
         let BenchRun {
@@ -550,12 +587,17 @@ pub fn bench(arguments: &BenchSuperkoArguments) -> ExitCode {
                 stats.footprint_keys as f64 / stats.table_stores.max(1) as f64,
             )
             .with("refusals", stats.refusals)
-            .with("longest_line", stats.max_depth);
+            .with("longest_line", stats.max_depth)
+            .with("alive_settled", stats.alive)
+            .with("total_settled", stats.total)
+            .with("etc_cutoffs", stats.etc)
+            .with("table_evicted", stats.evicted)
+            .with("footprints_too_long", stats.too_long);
         let written = if arguments.json {
             Ok(())
         } else {
             outln!(
-            "{board} {rule}: openings {}; empty board {:+}\n  {:.2} s, {} states, {:.0} states/s, {} searches, table {} hits ({} settled at once, {} from another history), {} stores (footprints of {:.1} items on average), {} of {} slots used, {} superko refusals, longest line {}",
+            "{board} {rule}: openings {}; empty board {:+}\n  {:.2} s, {} states, {:.0} states/s, {} searches, table {} hits ({} settled at once, {} from another history), {} stores (footprints of {:.1} items on average), {} of {} slots used, {} superko refusals, longest line {}\n  settled by alive points {}, by total positions {}; {} enhanced transposition cut-offs; {} entries evicted, {} footprints too long to store",
             text.join(", "),
             empty_board_value(&values),
             seconds,
@@ -570,7 +612,12 @@ pub fn bench(arguments: &BenchSuperkoArguments) -> ExitCode {
             used,
             size,
             stats.refusals,
-            stats.max_depth
+            stats.max_depth,
+            stats.alive,
+            stats.total,
+            stats.etc,
+            stats.evicted,
+            stats.too_long
         )
         };
         if let Err(error) = written {
@@ -621,6 +668,20 @@ pub fn bench(arguments: &BenchSuperkoArguments) -> ExitCode {
                     "with the history heuristic",
                     Options {
                         history: true,
+                        ..full
+                    },
+                ),
+                (
+                    "bounds from the points each side keeps (alive strings, their eyes) switched",
+                    Options {
+                        alive: !full.alive,
+                        ..full
+                    },
+                ),
+                (
+                    "enhanced transposition cut-offs switched",
+                    Options {
+                        etc: !full.etc,
                         ..full
                     },
                 ),

@@ -2,7 +2,8 @@
 //! Positional Linear Go* (Tromp-Taylor area scoring, no suicide, two
 //! consecutive passes end the game, and superko: a placement may not
 //! recreate a board position that has stood before in the game), on any
-//! plain board of at most 25 points, and its exact solver (`solve`).
+//! plain board of at most 25 points, its exact solver (`solve`), and the
+//! points a side keeps whatever the history (`alive`), which bound values.
 //! [docs/superko.md](../../docs/superko.md) states the rules in our words.
 //!
 //! This is a rule set beside the one the tables solve (basic ko, a loop is
@@ -23,6 +24,7 @@
 // nothing calls the superko solver yet.
 #![cfg_attr(not(feature = "cli"), allow(dead_code))]
 
+pub mod alive;
 pub mod solve;
 #[cfg(test)]
 mod tests;

@@ -52,7 +52,12 @@
 //! replaced entries' runs fill half of it. A footprint is as long as the
 //! proof it covers needs: the moves of the bound's proof tree and the
 //! refusals of the history above that it met. Each state has a group of
-//! `WAYS` entries, the one of least work replaced. With `share` off every
+//! `WAYS` entries, the one of least work replaced; the arena has a cap
+//! (`Options::arena_keys`), kept by dropping the arena entries of least
+//! work and by not storing footprints too long for it. Forgetting an entry
+//! never makes a value wrong. Before a state's moves are searched, a child
+//! whose admitted entry already proves the cut-off goes first (enhanced
+//! transposition cut-offs, `Options::etc`): only the order changes. With `share` off every
 //! footprint is the whole seen set (an entry then serves the one seen set
 //! whose 128-bit hash it holds), which is the paper's table. A table keyed
 //! on the position alone, with no footprint, is unsound (a move refused in
@@ -80,14 +85,17 @@
 //!   proven there): stones of one colour only, no two empty points side by
 //!   side, every string of two liberties or more, are worth the whole board
 //!   to that colour, whatever the history; the search stops there with an
-//!   empty footprint.
+//!   empty footprint;
+//! - the points each side keeps (`Options::alive`, off by default:
+//!   `super::alive` proves the bounds), a bound for every history, so with
+//!   an empty footprint.
 
 use std::ops::Not;
 use std::time::Instant;
 
 use crate::rules::board::{Board, Point, PointSet};
 use crate::rules::moves::Move;
-use crate::superko::{holds, mix, must_see, Footprint, Game, Node, Seen, Superko};
+use crate::superko::{alive, holds, mix, must_see, Footprint, Game, Node, Seen, Superko};
 
 /// How the solver searches: what the benchmark switches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -130,8 +138,8 @@ pub struct Options {
     /// this argument: on 1x2 a lone stone beside an empty point is lost.)
     pub total: bool,
     /// Iterative deepening: each null-window (or full-window) search from
-    /// the root runs first with a horizon of this many turns, then of twice
-    /// as many, and so on, until it returns a proven bound; 0 for none
+    /// the root runs first with a horizon of this many turns, then of
+    /// `deepening_step` more (or twice as many), and so on, until it returns a proven bound; 0 for none
     /// (one search without a horizon). A move past the horizon is not
     /// searched, and its node's result is *unknown* unless another move
     /// proves the cut-off: a cut-off by a proven child is proven, a fail
@@ -143,6 +151,50 @@ pub struct Options {
     /// line, is proven at the latest when the horizon exceeds the longest
     /// game.
     pub deepening: u32,
+    /// The horizon's growth from one iteration to the next: this many
+    /// turns more, or twice as many for 0. Each iteration runs only while
+    /// the last one's result is unknown, so any growth reaches a horizon
+    /// past the longest game.
+    pub deepening_step: u32,
+    /// Proven bounds from the points each side keeps whatever the history
+    /// (`super::alive`: unconditionally alive strings and their one-point
+    /// eyes): the mover's value is at least 2 A_us - n and at most
+    /// n - 2 A_them, for every seen set, so a state whose window one of
+    /// them settles returns it with an empty footprint, at the horizon too.
+    pub alive: bool,
+    /// Enhanced transposition cut-offs: before the moves are searched, a
+    /// child whose table entry (admitted under the child's seen set)
+    /// already proves the cut-off is moved to the front. Only the order
+    /// changes.
+    pub etc: bool,
+    /// The most tagged keys the arena of long footprints holds (8 bytes
+    /// each; it is compacted before it passes this, and while compacting
+    /// holds at most twice as many). When the live entries' keys pass half
+    /// of it, the entries of least work that keep keys there are dropped
+    /// (`Solver::compact`), and a footprint longer than an eighth of it is
+    /// not stored: forgetting an entry costs time, never a value.
+    pub arena_keys: u64,
+}
+
+/// The bytes of a table entry.
+pub const ENTRY_BYTES: u64 = 64;
+
+impl Options {
+    /// The table and the arena sized to use at most `bytes` between them
+    /// (and at least one group of entries): the table a power of two of
+    /// entries within a sixteenth of it (a footprint stored in the arena
+    /// averages 100 to 300 keys, 1 to 2 KiB, against an entry's 64 bytes),
+    /// the arena's two copies during a compaction within the rest.
+    pub fn with_memory(self, bytes: u64) -> Options {
+        let entries = (bytes / 16 / ENTRY_BYTES).max(WAYS as u64);
+        let table_bits = 63 - entries.leading_zeros();
+        let table = (1u64 << table_bits) * ENTRY_BYTES;
+        Options {
+            table_bits,
+            arena_keys: (bytes.saturating_sub(table) / 16).max(1 << 10),
+            ..self
+        }
+    }
 }
 
 impl Default for Options {
@@ -156,7 +208,11 @@ impl Default for Options {
             ceiling: true,
             history: false,
             total: true,
-            deepening: 32,
+            deepening: 24,
+            deepening_step: 4,
+            alive: false,
+            etc: true,
+            arena_keys: 1 << 24,
         }
     }
 }
@@ -188,6 +244,16 @@ pub struct Stats {
     pub compactions: u64,
     /// States settled as total (`Options::total`).
     pub total: u64,
+    /// States settled by the bounds of the points each side keeps
+    /// (`Options::alive`).
+    pub alive: u64,
+    /// Children moved to the front by an enhanced transposition cut-off
+    /// (`Options::etc`).
+    pub etc: u64,
+    /// Entries dropped to keep the arena within `Options::arena_keys`.
+    pub evicted: u64,
+    /// Footprints not stored, being longer than an eighth of the arena.
+    pub too_long: u64,
 }
 
 /// The most moves of a state: a placement on each point, and the pass.
@@ -490,7 +556,10 @@ impl Solver {
                 self.horizon = u64::MAX;
                 return value;
             }
-            self.horizon = self.horizon.saturating_mul(2);
+            self.horizon = match self.options.deepening_step {
+                0 => self.horizon.saturating_mul(2),
+                step => self.horizon.saturating_add(u64::from(step)),
+            };
         }
     }
 
@@ -577,6 +646,30 @@ impl Solver {
             self.depth -= 1;
             return node.position.area_score(&self.board);
         }
+        if self.options.alive {
+            // Each side keeps at most the points that are not the other's:
+            // a bound that cannot settle the window is not computed.
+            let (us, them) = (node.position.us(), node.position.them());
+            let mut settled = None;
+            if 2 * (self.points - them.len()) as i32 - n >= beta {
+                let lower = 2 * alive::safe_points(&self.board, us, them).len() as i32 - n;
+                if lower >= beta {
+                    settled = Some(lower);
+                }
+            }
+            if settled.is_none() && n - 2 * (self.points - us.len()) as i32 <= alpha {
+                let upper = n - 2 * alive::safe_points(&self.board, them, us).len() as i32;
+                if upper <= alpha {
+                    settled = Some(upper);
+                }
+            }
+            if let Some(bound) = settled {
+                self.stats.alive += 1;
+                self.frames[d].result.clear();
+                self.depth -= 1;
+                return bound;
+            }
+        }
         let state = self.state_key(&node);
         let mut hint = NO_MOVE;
         if !self.table.is_empty() {
@@ -629,6 +722,13 @@ impl Solver {
                 self.depth -= 1;
                 return if lower >= beta { lower } else { upper };
             }
+        }
+        if self.depth >= self.horizon && !node.passed {
+            // No move is searched here and no pass ends the game: unknown.
+            self.frames[d].result.clear();
+            self.frames[d].unknown = true;
+            self.depth -= 1;
+            return alpha;
         }
         if hint == NO_MOVE && self.options.ordering {
             hint = self.order[self.order_slot(&node)];
@@ -698,6 +798,27 @@ impl Solver {
         if hint != NO_MOVE {
             if let Some(at) = moves[..count].iter().position(|m| m.0 == hint) {
                 moves[..=at].rotate_right(1);
+            }
+        }
+        if self.options.etc && !self.table.is_empty() && self.depth < self.horizon {
+            // A child whose entry already proves the cut-off goes first: its
+            // search is then one table hit.
+            for at in 0..count {
+                let (mv, child, key) = moves[at];
+                if mv == PASS && node.passed {
+                    continue;
+                }
+                let item = child.item(rule, points);
+                let added = seen.insert_key(item, key);
+                let cuts = self.entry_proves_at_most(seen, self.state_key(&child), -beta);
+                if added {
+                    seen.remove_key(item, key);
+                }
+                if cuts {
+                    self.stats.etc += 1;
+                    moves[..=at].rotate_right(1);
+                    break;
+                }
             }
         }
 
@@ -828,6 +949,22 @@ impl Solver {
         true
     }
 
+    /// Whether the table holds, for the state `state` under the seen set
+    /// `seen`, an admitted entry whose upper bound is at most `bound`.
+    fn entry_proves_at_most(&self, seen: &Seen, state: u64, bound: i32) -> bool {
+        let slot = self.slot(state);
+        self.table[slot..slot + WAYS].iter().any(|entry| {
+            entry.work != 0
+                && entry.state == state
+                && i32::from(entry.upper) <= bound
+                && if entry.len == WHOLE_ENTRY {
+                    entry.inline[..2] == halves(seen.hash())
+                } else {
+                    holds(seen, self.entry_keys(entry))
+                }
+        })
+    }
+
     /// The tagged keys of an entry's footprint (not a whole-set entry).
     #[inline]
     fn entry_keys<'a>(&'a self, entry: &'a Entry) -> &'a [u64] {
@@ -856,6 +993,10 @@ impl Solver {
         start: u64,
     ) {
         let footprint = &self.frames[d].result;
+        if footprint.keys().len() as u64 > self.options.arena_keys / 8 {
+            self.stats.too_long += 1;
+            return;
+        }
         let whole_hash = halves(seen.hash());
         let work = (64 - (self.stats.nodes - start + 1).leading_zeros()) as u8;
         let slot = self.slot(state);
@@ -911,12 +1052,19 @@ impl Solver {
             if keys.len() <= INLINE {
                 entry.inline[..keys.len()].copy_from_slice(keys);
             } else {
+                // Mark the slot empty first, so that compaction drops it.
+                self.table[at].work = 0;
                 if self.arena.len() + keys.len() > self.arena_limit() {
-                    // Mark the slot empty first, so that compaction drops it.
-                    self.table[at].work = 0;
                     self.compact();
                 }
                 let keys = self.frames[d].result.keys();
+                let wanted = self.arena.len() + keys.len();
+                if wanted > self.arena.capacity() {
+                    // Grow by doubling, never past the cap.
+                    let cap = self.options.arena_keys as usize;
+                    let to = (2 * self.arena.capacity()).max(wanted).min(cap.max(wanted));
+                    self.arena.reserve_exact(to - self.arena.len());
+                }
                 entry.at = self.arena.len() as u32;
                 self.arena.extend_from_slice(keys);
                 self.arena_live += keys.len();
@@ -926,17 +1074,50 @@ impl Solver {
     }
 
     /// The arena's length past which it is compacted: twice its live keys,
-    /// and at least 2^22.
+    /// at least 2^22, and at most `Options::arena_keys`.
     fn arena_limit(&self) -> usize {
-        (2 * self.arena_live).max(1 << 22)
+        (2 * self.arena_live)
+            .max(1 << 22)
+            .min(self.options.arena_keys as usize)
     }
 
     /// Copies the live entries' keys into a fresh arena, dropping the runs of
-    /// replaced entries.
+    /// replaced entries; when they pass half of `Options::arena_keys`, first
+    /// drops the entries of least work that keep keys in the arena until
+    /// they do not (the slots become empty: a table forgets, it never
+    /// claims).
     fn compact(&mut self) {
-        let mut fresh = Vec::with_capacity(2 * self.arena_live + 1024);
+        let in_arena = |e: &Entry| e.work != 0 && e.len != WHOLE_ENTRY && e.len as usize > INLINE;
+        let half = (self.options.arena_keys / 2) as usize;
+        if self.arena_live > half {
+            // Keys by work; keep the entries of most work that fit in half.
+            let mut by_work = [0usize; 66];
+            for entry in self.table.iter().filter(|e| in_arena(e)) {
+                by_work[usize::from(entry.work).min(65)] += entry.len as usize;
+            }
+            let mut kept = 0;
+            let mut threshold = 66;
+            while threshold > 1 && kept + by_work[threshold - 1] <= half {
+                threshold -= 1;
+                kept += by_work[threshold];
+            }
+            for entry in &mut self.table {
+                if in_arena(entry) && usize::from(entry.work) < threshold {
+                    entry.work = 0;
+                    self.stats.evicted += 1;
+                }
+            }
+        }
+        let live: usize = self
+            .table
+            .iter()
+            .filter(|e| in_arena(e))
+            .map(|e| e.len as usize)
+            .sum();
+        let capacity = (2 * live + (1 << 20)).min(self.options.arena_keys as usize);
+        let mut fresh = Vec::with_capacity(capacity.max(live));
         for entry in &mut self.table {
-            if entry.work != 0 && entry.len != WHOLE_ENTRY && entry.len as usize > INLINE {
+            if in_arena(entry) {
                 let at = entry.at as usize;
                 entry.at = fresh.len() as u32;
                 fresh.extend_from_slice(&self.arena[at..at + entry.len as usize]);

@@ -168,6 +168,35 @@ fn every_option_set() -> Vec<Options> {
             mtdf: false,
             ..full
         },
+        Options {
+            alive: true,
+            ..full
+        },
+        Options {
+            alive: true,
+            total: false,
+            deepening: 2,
+            ..full
+        },
+        Options { etc: false, ..full },
+        Options {
+            deepening: 2,
+            deepening_step: 1,
+            ..full
+        },
+        Options {
+            deepening: 4,
+            deepening_step: 3,
+            mtdf: false,
+            ..full
+        },
+        // An arena of 64 keys: footprints of more than 8 keys are not
+        // stored, and entries are evicted past 32 live keys.
+        Options {
+            arena_keys: 64,
+            table_bits: 6,
+            ..full
+        },
     ]
 }
 
@@ -518,5 +547,165 @@ fn footprints_merge_as_plain_sets_and_hold_where_the_seen_set_agrees() {
         let mut flipped = own.keys().to_vec();
         flipped[7] ^= 1;
         assert!(!holds(&seen, &flipped));
+    }
+}
+
+/// The points each side keeps (`super::alive`) bound the value of every
+/// state along random games, whatever the history: the brute force's value
+/// (1x5, 2x2) or the solver's without these bounds (1x7, 2x3, itself
+/// checked against the brute force and the solver without a table) lies within 2 A_us - n and n - 2 A_them; and
+/// the bound is reached with points kept on some state of each board, so
+/// that a bound counting too much would fail.
+#[test]
+fn the_points_each_side_keeps_bound_every_value() {
+    let mut random = SplitMix::new(5);
+    let reference = Options {
+        alive: false,
+        ..Options::default()
+    };
+    for rule in [Superko::Positional, Superko::Situational] {
+        for (name, games, brute) in [
+            ("1x5", 40, true),
+            ("2x2", 40, true),
+            ("1x7", 30, false),
+            ("2x3", 30, false),
+        ] {
+            let board = board(name);
+            let n = board.points() as i32;
+            let mut solver = Solver::new(board, rule, reference);
+            let mut kept_somewhere = false;
+            for _ in 0..games {
+                let mut game = Game::new(board, rule).unwrap();
+                let mut plain = Plain::start();
+                while !game.is_over() {
+                    let value = if brute {
+                        plain.exact(&board, rule)
+                    } else {
+                        solver.value(&mut game).unwrap()
+                    };
+                    let node = game.node();
+                    let (us, them) = (node.position.us(), node.position.them());
+                    let ours = alive::safe_points(&board, us, them).len() as i32;
+                    let theirs = alive::safe_points(&board, them, us).len() as i32;
+                    assert!(
+                        2 * ours - n <= value && value <= n - 2 * theirs,
+                        "{name} {rule}: {value} outside {} to {} at {:?}",
+                        2 * ours - n,
+                        n - 2 * theirs,
+                        node
+                    );
+                    kept_somewhere |= (ours > 0 && value == 2 * ours - n)
+                        || (theirs > 0 && value == n - 2 * theirs);
+                    let moves = game.legal_moves();
+                    let mv = moves[random.below(moves.len() as u64) as usize];
+                    if let Some(Ok(next)) = plain.after(&board, rule, mv) {
+                        plain = next;
+                    }
+                    game.play(mv).unwrap();
+                }
+            }
+            assert!(kept_somewhere, "{name} {rule}: a bound met");
+        }
+    }
+}
+
+/// Unconditional life on a line and on a rectangle, by hand: `.X.X.` keeps
+/// all five points (two alive stones, three one-point eyes); a string with
+/// one eye, or whose second region has an empty point it does not touch,
+/// keeps nothing; an eye the opponent has a stone in is no one-point eye.
+#[test]
+fn the_points_kept_by_hand() {
+    let line = board("1x7");
+    let set = |points: &[usize]| {
+        let mut set = PointSet::EMPTY;
+        for &p in points {
+            set.insert(Point::new(p));
+        }
+        set
+    };
+    // .X.X...: the string at B1 has A1 and C1, the one at D1 has C1 and
+    // the region E1-G1, whose empty points F1 and G1 are not its liberties.
+    assert_eq!(
+        alive::safe_points(&line, set(&[1, 3]), PointSet::EMPTY),
+        PointSet::EMPTY
+    );
+    // .X.X.X.: every stone alive, every empty point an eye.
+    assert_eq!(
+        alive::safe_points(&line, set(&[1, 3, 5]), PointSet::EMPTY),
+        line.all()
+    );
+    // .X.X.O on 1x6: both strings alive (E1, White's stone F1's liberty,
+    // is a liberty of D1), A1 and C1 one-point eyes, E1 not (it touches
+    // White's stone).
+    let six = board("1x6");
+    let kept = alive::safe_points(&six, set(&[1, 3]), set(&[5]));
+    assert_eq!(kept, set(&[0, 1, 2, 3]));
+    // XX.XX.O on 1x7: B1-A1 has one region only.
+    assert_eq!(
+        alive::safe_points(&line, set(&[0, 1, 3, 4]), set(&[6])),
+        PointSet::EMPTY
+    );
+    // 2x3: XXX on row 1, X.X on row 2, one string with one eye (B2): not
+    // alive.
+    let rectangle = board("2x3");
+    assert_eq!(
+        alive::safe_points(&rectangle, set(&[0, 1, 2, 3, 5]), PointSet::EMPTY),
+        PointSet::EMPTY
+    );
+}
+
+/// The memory budget: the table within a sixteenth, the arena's two copies
+/// within the rest.
+#[test]
+fn the_table_and_arena_fit_their_memory() {
+    for mib in [1u64, 3, 256, 1000, 4096] {
+        let bytes = mib << 20;
+        let options = Options::default().with_memory(bytes);
+        let table = (1u64 << options.table_bits) * super::solve::ENTRY_BYTES;
+        assert!(table <= bytes / 16 && 2 * table > bytes / 16, "{mib} MiB");
+        assert!(table + 16 * options.arena_keys <= bytes, "{mib} MiB");
+    }
+}
+
+/// A crowded arena along random games on 1x6 and 2x3: entries evicted and
+/// long footprints left unstored, every value the same as the solver's
+/// without a table; and the enhanced transposition cut-offs found.
+#[test]
+fn evictions_and_transposition_cutoffs_keep_every_value() {
+    let mut random = SplitMix::new(77);
+    let reference = Options {
+        table_bits: 0,
+        deepening: 0,
+        ..Options::default()
+    };
+    let crowded = Options {
+        arena_keys: 1 << 8,
+        table_bits: 8,
+        ..Options::default()
+    };
+    for rule in [Superko::Positional, Superko::Situational] {
+        for name in ["1x6", "2x3"] {
+            let board = board(name);
+            let mut plain = Solver::new(board, rule, reference);
+            let mut small = Solver::new(board, rule, crowded);
+            let mut full = Solver::new(board, rule, Options::default());
+            for _ in 0..10 {
+                let mut game = Game::new(board, rule).unwrap();
+                while !game.is_over() {
+                    let expected = plain.value(&mut game);
+                    assert_eq!(small.value(&mut game), expected, "{name} {rule}");
+                    assert_eq!(full.value(&mut game), expected, "{name} {rule}");
+                    let moves = game.legal_moves();
+                    game.play(moves[random.below(moves.len() as u64) as usize])
+                        .unwrap();
+                }
+            }
+            let stats = small.stats();
+            assert!(
+                stats.evicted > 0 && stats.too_long > 0,
+                "{name} {rule}: {stats:?}"
+            );
+            assert!(full.stats().etc > 0, "{name} {rule}");
+        }
     }
 }

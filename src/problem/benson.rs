@@ -18,6 +18,7 @@
 //! attacker's stones joined to it never lack a liberty. The argument
 //! uses no ko rule and no pass, so it holds under every ko assumption.
 
+use crate::rules::benson;
 use crate::rules::board::Board;
 
 /// At most this many strings or regions are tracked; a position with more
@@ -140,44 +141,7 @@ pub(crate) fn unconditionally_alive(board: &Adjacency, defender: u64, attacker: 
         }
     }
 
-    let mut alive_strings: u64 = if string_count == 64 {
-        u64::MAX
-    } else {
-        (1u64 << string_count) - 1
-    };
-    let mut live_regions: u64 = if region_count == 64 {
-        u64::MAX
-    } else {
-        (1u64 << region_count) - 1
-    };
-    loop {
-        // Count each string's healthy regions among the regions left.
-        let mut once = 0u64;
-        let mut twice = 0u64;
-        let mut left = live_regions;
-        while left != 0 {
-            let r = left.trailing_zeros() as usize;
-            left &= left - 1;
-            let h = healthy[r];
-            twice |= once & h;
-            once |= h;
-        }
-        let kept = alive_strings & twice;
-        let mut regions_kept = live_regions;
-        let mut left = live_regions;
-        while left != 0 {
-            let r = left.trailing_zeros() as usize;
-            left &= left - 1;
-            if borders[r] & !kept != 0 {
-                regions_kept &= !(1 << r);
-            }
-        }
-        if kept == alive_strings && regions_kept == live_regions {
-            break;
-        }
-        alive_strings = kept;
-        live_regions = regions_kept;
-    }
+    let alive_strings = benson::alive_strings(string_count, region_count, &healthy, &borders);
     let mut stones = 0;
     let mut left = alive_strings;
     while left != 0 {

@@ -3,11 +3,13 @@
 //! (`moves`), stones with capture, suicide, the basic-ko point and area score
 //! (`position`), a validated state and what each move leads to (`state`), the
 //! moves that lead to a state (`unmove`), and stored values with their outcome
-//! at a komi (`value`).
+//! at a komi (`value`), and Benson's fixed point over strings and regions
+//! (`benson`).
 //!
 //! Outside their tests, nothing here imports from any other module of the
 //! crate: every layer above builds on these.
 
+pub mod benson;
 pub mod board;
 pub mod colour;
 pub mod moves;

@@ -27,6 +27,7 @@
 //! A - (n - A) = 2A - n, whoever is to move and whatever was seen. The
 //! mover's value is therefore at least 2A_us - n and at most n - 2A_them.
 
+use crate::rules::benson;
 use crate::rules::board::{Board, PointSet};
 
 /// At most this many strings or regions are tracked (a board of at most 25
@@ -59,8 +60,8 @@ pub fn safe_points(board: &Board, side: PointSet, other: PointSet) -> PointSet {
 
     // healthy[r]: the strings (a bit mask of string numbers) for which
     // region r is healthy; borders[r]: the strings it touches.
-    let mut healthy = [0u32; MAX_PARTS];
-    let mut borders = [0u32; MAX_PARTS];
+    let mut healthy = [0u64; MAX_PARTS];
+    let mut borders = [0u64; MAX_PARTS];
     let mut region_count = 0;
     let mut pending = all - side;
     while let Some(point) = pending.first() {
@@ -85,33 +86,7 @@ pub fn safe_points(board: &Board, side: PointSet, other: PointSet) -> PointSet {
         region_count += 1;
     }
 
-    let mut alive: u32 = (1u32 << string_count) - 1;
-    let mut live_regions: u32 = (1u64 << region_count).wrapping_sub(1) as u32;
-    loop {
-        let (mut once, mut twice) = (0u32, 0u32);
-        let mut left = live_regions;
-        while left != 0 {
-            let r = left.trailing_zeros() as usize;
-            left &= left - 1;
-            twice |= once & healthy[r];
-            once |= healthy[r];
-        }
-        let kept = alive & twice;
-        let mut regions_kept = live_regions;
-        let mut left = live_regions;
-        while left != 0 {
-            let r = left.trailing_zeros() as usize;
-            left &= left - 1;
-            if borders[r] & !kept != 0 {
-                regions_kept &= !(1 << r);
-            }
-        }
-        if kept == alive && regions_kept == live_regions {
-            break;
-        }
-        alive = kept;
-        live_regions = regions_kept;
-    }
+    let alive = benson::alive_strings(string_count, region_count, &healthy, &borders);
     let mut stones = PointSet::EMPTY;
     let mut left = alive;
     while left != 0 {

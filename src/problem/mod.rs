@@ -417,9 +417,13 @@ impl KoReport {
 /// disagree, and for the distances of its captures. What each proved
 /// that holds under the next is handed on (`Search::import`, within a
 /// quarter of the memory limit): the attacker-ignores-ko search's losses
-/// to the basic search and the defender-ignores-ko one, the
-/// defender-ignores-ko search's wins to the basic one, whose lines then
-/// do not prove again what the first search proved.
+/// and lower bounds of the distances to the basic search and the
+/// defender-ignores-ko one, the defender-ignores-ko search's wins and
+/// upper bounds of the distances to the basic one, whose lines then do
+/// not prove again what the first search proved, and whose distances
+/// start from the bounds the first search found (where the attacker
+/// ignoring ko captures in as many plies as with basic ko, the basic
+/// search's distance of the start is one search to that depth).
 ///
 /// The start is proved whatever it costs; each first move's child within
 /// a budget of states a search (`KoSearch::FIRST_MOVE_BUDGET`): a wrong

@@ -367,6 +367,20 @@ impl Table {
         true
     }
 
+    /// Grows the table, while its old and new copies fit `limit` bytes,
+    /// until it holds `more` entries besides its own below 3/4 full.
+    fn reserve(&mut self, more: usize, limit: usize) {
+        while !self.holds(more) && self.bytes() * 3 <= limit {
+            self.grow();
+        }
+    }
+
+    /// Whether `more` entries besides its own keep the table within 3/4
+    /// full.
+    fn holds(&self, more: usize) -> bool {
+        (self.len + more) * 4 <= self.keys.len() * 3
+    }
+
     fn grow(&mut self) {
         let mut grown = Table::with_slots(self.keys.len() * 2, self.with_numbers);
         grown.peak_bytes = self.peak_bytes.max(self.bytes() + grown.bytes());
@@ -384,6 +398,10 @@ impl Table {
         *self = grown;
     }
 }
+
+/// An odd multiplier: slot `i * SCATTER` (modulo a power of two) visits
+/// every slot once, in an order unrelated to the keys' hashes.
+const SCATTER: usize = 0x9e37_79b9_7f4a_7c15_u64 as usize;
 
 /// A hasher for packed keys (already well mixed by `hash`).
 #[derive(Default)]
@@ -654,51 +672,94 @@ impl Search {
 
     /// Takes into this search's table the results of `other`, a search
     /// of the same problem under another ko assumption, that hold here
-    /// too: the attacker's proved losses when `other`'s assumption gives
-    /// him at least the moves this one does, his wins when it gives him
-    /// at most those (`attacker_moves`). Unlimited threats only add moves
-    /// for the side that has them, and the game is a reachability game:
-    /// moves added for the attacker can only turn losses into wins, moves
-    /// added for the defender only wins into losses. So a loss with the
-    /// attacker ignoring ko is one with basic ko and with the defender
-    /// ignoring ko, and a win with the defender ignoring ko is one with
-    /// basic ko and with the attacker ignoring ko. (The states are the
-    /// same: a state's key holds its ko point whatever the assumption;
-    /// only the moves from it differ.) Provisional losses are not taken,
-    /// nor the bounds of distances. The imports stop when the table
-    /// would pass a quarter of the memory limit; returns how many were
-    /// taken.
+    /// too: the attacker's proved losses and the lower bounds of the
+    /// distances when `other`'s assumption gives him at least the moves
+    /// this one does, his wins and the upper bounds of the distances when
+    /// it gives him at most those (`attacker_moves`). Unlimited threats
+    /// only add moves for the side that has them, and the game is a
+    /// reachability game: moves added for the attacker can only turn
+    /// losses into wins and shorten his distance (a capture within `d`
+    /// plies stays one), moves added for the defender only turn wins into
+    /// losses and lengthen it. So a loss, or "no capture within `d`
+    /// plies", with the attacker ignoring ko is one with basic ko and with
+    /// the defender ignoring ko, and a win, or "a capture within `d`
+    /// plies", with the defender ignoring ko is one with basic ko and with
+    /// the attacker ignoring ko. (The states are the same: a state's key
+    /// holds its ko point whatever the assumption; only the moves from it
+    /// differ.) Provisional losses are not taken. The table first grows
+    /// to hold what is taken, within a quarter of the memory limit (taken
+    /// in `other`'s slot order, the keys of a table too small would pile
+    /// up in one run of slots: past it, they are taken in a scattered
+    /// order); the imports stop when the table would pass that quarter.
+    /// Returns how many entries were taken or tightened.
     pub(crate) fn import(&mut self, other: &Search) -> usize {
         debug_assert!(self.start == other.start && self.board == other.board);
         let (mine, theirs) = (attacker_moves(self.ko), attacker_moves(other.ko));
-        let take = if theirs > mine {
-            LOST
+        // Whether `other` gives the attacker more moves (its losses and
+        // lower bounds hold here) or fewer (its wins and upper bounds).
+        let more = if theirs > mine {
+            true
         } else if theirs < mine {
-            WON
+            false
         } else {
             return 0;
         };
+        let holds = |value: Entry| {
+            if more {
+                value & LOST != 0 || lower(value) > 0
+            } else {
+                value & WON != 0
+            }
+        };
         let limit = usize::try_from(self.limits.max_bytes / 4).unwrap_or(usize::MAX);
+        let wanted = other
+            .table
+            .keys
+            .iter()
+            .zip(&other.table.values)
+            .filter(|&(&key, &value)| key != FREE && holds(value))
+            .count();
+        self.table.reserve(wanted, limit);
+        let scattered = !self.table.holds(wanted);
+        let mask = other.table.keys.len() - 1;
         let mut taken = 0;
-        for (slot, &key) in other.table.keys.iter().enumerate() {
-            if key == FREE || other.table.values[slot] & take == 0 {
+        for i in 0..other.table.keys.len() {
+            let slot = if scattered {
+                i.wrapping_mul(SCATTER) & mask
+            } else {
+                i
+            };
+            let key = other.table.keys[slot];
+            let value = other.table.values[slot];
+            if key == FREE || !holds(value) {
                 continue;
             }
             let entry = self.table.get(key);
-            if entry & (WON | LOST) != 0 {
+            if entry & LOST != 0 {
+                continue;
+            }
+            let updated = if more {
+                if value & LOST != 0 {
+                    if entry & WON != 0 {
+                        continue;
+                    }
+                    with_lower((entry & !PROVISIONAL) | LOST, u32::MAX)
+                } else {
+                    with_lower(entry, lower(value))
+                }
+            } else if upper(value) < UNKNOWN as u32 {
+                with_upper((entry & !PROVISIONAL) | WON, upper(value))
+            } else {
+                (entry & !PROVISIONAL) | WON
+            };
+            if updated == entry {
                 continue;
             }
             let full = (self.table.len + 1) * 4 > self.table.keys.len() * 3;
             if full && self.table.bytes() * 3 > limit {
                 break;
             }
-            let entry = entry & !PROVISIONAL;
-            let entry = if take == LOST {
-                with_lower(entry | LOST, u32::MAX)
-            } else {
-                entry | WON
-            };
-            if !self.table.set(key, entry, limit) {
+            if !self.table.set(key, updated, limit) {
                 break;
             }
             taken += 1;

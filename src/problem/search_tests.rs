@@ -547,7 +547,7 @@ fn distance_bounds_handed_between_ko_assumptions_agree_with_the_full_solver() {
         Some(d) => (d + 4).saturating_sub(rng.below(9) as u32),
         None => rng.below(12) as u32,
     };
-    for (diagram, problem) in problems(0x5a1e_b0d5, 60) {
+    for (diagram, problem) in problems(0x5a1e_b0d5, 30) {
         let fulls: Vec<Solution> = KoAssumption::ALL
             .iter()
             .map(|&ko| Solution::new(&problem.with_ko(ko)))

@@ -198,13 +198,13 @@ fn bad_input_fails_with_a_clear_message_and_no_output() {
             "A1: a target (--targets) holds no stone",
         ),
         (
-            vec![&corner, "--memory", "120K"],
-            "bulky-five.sgf: with Black first, basic ko: the problem needs more than 20.0 KiB \
+            vec![&corner, "--memory", "40K"],
+            "bulky-five.sgf: with Black first, basic ko: the problem needs more than 40.0 KiB \
              of memory, the limit: stopped after",
         ),
         (
-            vec![&corner, "--memory", "120K"],
-            "each within 1/6 of the 120.0 KiB of --memory",
+            vec![&corner, "--memory", "40K"],
+            "6 solutions are held together within the 40.0 KiB of --memory",
         ),
         (
             vec![&corner, "--region", "A1-G5", "--solver", "full"],
@@ -247,10 +247,10 @@ fn bad_input_fails_with_a_clear_message_and_no_output() {
 
 /// A problem too large for the full solver is refused with its figures:
 /// one whose bound of states passes 2^40 at once, with that bound (no
-/// enumeration begun); one below it that passes its share of `--memory`
-/// mid-run, with the states and moves it reached and the memory they
-/// need, past the share. Either way exit 1, nothing on standard output
-/// and no output file.
+/// enumeration begun); one below it that passes `--memory` mid-run (its
+/// first solve counting the five solutions to come), with the states and
+/// moves it reached and the memory they need. Either way exit 1, nothing
+/// on standard output and no output file.
 #[test]
 fn a_problem_too_large_is_refused_with_its_figures() {
     let folder = tempfile::tempdir().unwrap();
@@ -287,7 +287,7 @@ fn a_problem_too_large_is_refused_with_its_figures() {
     arguments.extend_from_slice(&["--memory", "36M"]);
     let stopped = refused(&arguments);
     let figures = stopped
-        .split("the problem needs more than 6.0 MiB of memory, the limit: stopped after ")
+        .split("the problem needs more than 36.0 MiB of memory, the limit: stopped after ")
         .nth(1)
         .unwrap_or_else(|| panic!("{stopped}"));
     let words: Vec<&str> = figures.split_whitespace().collect();
@@ -296,15 +296,111 @@ fn a_problem_too_large_is_refused_with_its_figures() {
     let needing: f64 = words[6].parse().unwrap();
     assert_eq!(
         (words[1], words[2], words[4], words[5], words[7]),
-        ("states", "and", "moves", "(needing", "MiB),"),
+        ("states", "and", "moves", "(needing", "MiB:"),
         "{stopped}"
     );
-    // The corner has 8.5 M states a solution; the share holds some
-    // hundred thousand of them.
+    // The corner has 8.5 M states a solution; 36 MiB holds some hundred
+    // thousand of them six times.
     assert!((10_000..1_000_000).contains(&states), "{stopped}");
     assert!(
-        moves > states && (6.0..12.0).contains(&needing),
+        moves > states && (36.0..40.0).contains(&needing),
         "{stopped}"
+    );
+}
+
+/// A size as `human_bytes` writes it (`5.8 MiB`, `0 B`), in bytes.
+fn size_of_words(number: &str, unit: &str) -> f64 {
+    let scale = match unit {
+        "B" => 1.0,
+        "KiB" => 1024.0,
+        "MiB" => 1024.0 * 1024.0,
+        "GiB" => 1024.0 * 1024.0 * 1024.0,
+        _ => panic!("no unit {unit}"),
+    };
+    number.parse::<f64>().unwrap() * scale
+}
+
+/// `--memory` counts the six solutions as they are held: while the first
+/// solve runs, itself at its peak and five more of its size kept, not a
+/// sixth of the memory each. A corner refused with 24 MiB is refused with
+/// those figures (they add up, the peak a state above what a solution
+/// keeps); the same corner with 40 MiB is solved, six solutions of its
+/// states, which those figures a state fit in 40 MiB while six solves at
+/// their peak, a sixth each, would not.
+#[test]
+fn memory_counts_the_solutions_as_they_are_held() {
+    let corner = [
+        "--diagram",
+        "....../...XXX/...XXX/OOOOOO/.X...O",
+        "--region",
+        "A1-F2,A3-C4",
+        "--solver",
+        "full",
+    ];
+    let mut arguments = vec!["solve"];
+    arguments.extend_from_slice(&corner);
+    arguments.extend_from_slice(&["--memory", "24M"]);
+    let refused = smallgo(&arguments);
+    assert_eq!(refused.status.code(), Some(1), "{}", refused.stderr);
+    let message = refused.stderr;
+    let figures = message
+        .split(
+            "with Black first, basic ko: the problem needs more than 24.0 MiB of memory, \
+             the limit: stopped after ",
+        )
+        .nth(1)
+        .unwrap_or_else(|| panic!("{message}"));
+    let part = |text: &'static str, after: &str| -> (String, String) {
+        let (before, rest) = after
+            .split_once(text)
+            .unwrap_or_else(|| panic!("no \"{text}\" in {message}"));
+        (before.to_string(), rest.to_string())
+    };
+    let (states, rest) = part(" states and ", figures);
+    let (moves, rest) = part(" moves (needing ", &rest);
+    let (needing, rest) = part(": ", &rest);
+    let (peak, rest) = part(" at the peak of a solve of this size, ", &rest);
+    let (held, rest) = part(" held by the solutions made before, ", &rest);
+    let (later, _) = part(
+        " for 5 more solutions of this size kept), the whole not yet found",
+        &rest,
+    );
+    let states: f64 = states.parse().unwrap();
+    let moves: f64 = moves.parse().unwrap();
+    assert!(moves > states, "{message}");
+    let [needing, peak, held, later] = [needing, peak, held, later].map(|words| {
+        let (number, unit) = words.split_once(' ').unwrap();
+        size_of_words(number, unit)
+    });
+    let mib = 1024.0 * 1024.0;
+    assert_eq!(held, 0.0, "{message}");
+    assert!(needing >= 24.0 * mib, "{message}");
+    assert!(
+        (peak + held + later - needing).abs() < 0.2 * mib,
+        "{message}"
+    );
+    let (peak_a_state, kept_a_state) = (peak / states, later / 5.0 / states);
+    assert!((30.0..80.0).contains(&peak_a_state), "{message}");
+    assert!((15.0..40.0).contains(&kept_a_state), "{message}");
+    assert!(peak_a_state > kept_a_state, "{message}");
+
+    let mut arguments = corner.to_vec();
+    arguments.extend_from_slice(&["--memory", "40M", "--json"]);
+    let json = parse_json(&solve(&arguments));
+    let mut counts = Vec::new();
+    for side in json.at("sides").list() {
+        for ko in ["basic", "attacker_ignores_ko", "defender_ignores_ko"] {
+            counts.push(side.at("ko_assumptions").at(ko).at("states").number());
+        }
+    }
+    assert_eq!(counts.len(), 6);
+    let most = counts.iter().cloned().fold(0.0, f64::max);
+    assert!(most > states, "{counts:?}");
+    let held_together = most * (peak_a_state + 5.0 * kept_a_state);
+    let a_sixth_each = 6.0 * most * peak_a_state;
+    assert!(
+        held_together < 40.0 * mib && a_sixth_each > 40.0 * mib,
+        "{counts:?}, {held_together}, {a_sixth_each}: {message}"
     );
 }
 

@@ -77,10 +77,11 @@ pub(crate) struct SolveArguments {
     #[arg(short = 'o', long = "output", value_name = "SOLVED.sgf")]
     output: Option<PathBuf>,
 
-    /// The memory the solve may use (for example 8G or 512M), a sixth
-    /// for each of the six solutions held; a problem that needs more is
-    /// refused with the solver's figures. By default, the memory
-    /// available.
+    /// The memory the solve may use (for example 8G or 512M): with the
+    /// full solver, the six solutions held together (each solve counting
+    /// what those before it keep, and those to come at its size); a
+    /// problem that needs more is refused with the solver's figures. By
+    /// default, the memory available.
     #[arg(long, value_name = "SIZE", value_parser = crate::common::units::parse_size)]
     memory: Option<u64>,
 
@@ -418,8 +419,9 @@ enum End {
 const MAX_LINE: usize = 80;
 
 /// Solves a problem with its player to move first under the three ko
-/// assumptions, each solve within `limits`; a solve too large is
-/// refused with the solver's figures.
+/// assumptions, the three within `limits` (`KoReport::with_limit`); a
+/// solve too large is refused with the solver's figures. The seki tests
+/// then solve within what `limits` leaves beside the three solutions.
 fn solve_side(problem: &Problem, limits: Limits, tests: &mut SekiTests) -> Result<Side, String> {
     let report = KoReport::with_limit(problem, limits).map_err(|(ko, error)| {
         format!(
@@ -428,6 +430,11 @@ fn solve_side(problem: &Problem, limits: Limits, tests: &mut SekiTests) -> Resul
             ko_words(ko)
         )
     })?;
+    tests.set_max_bytes(
+        limits
+            .max_bytes
+            .saturating_sub(limits.held_bytes.saturating_add(report.kept_bytes())),
+    );
     let walk = Walk {
         solutions: &report.solutions,
     };
@@ -694,12 +701,20 @@ fn solve(
     let problem = located.problem().clone();
     let (tests, sides) = match limits {
         SolveLimits::Full(limits) => {
+            // The first side's three solutions are kept while the
+            // second's are made.
             let mut tests = SekiTests::default();
-            let sides = vec![
-                solve_side(&problem, limits, &mut tests)?,
-                solve_side(&problem.with_other_to_move(), limits, &mut tests)?,
-            ];
-            (tests, sides)
+            let first = solve_side(&problem, limits.sharing(0, 3), &mut tests)?;
+            let held = match &first.engine {
+                Engine::Full(report) => report.kept_bytes(),
+                Engine::Search(_) => 0,
+            };
+            let second = solve_side(
+                &problem.with_other_to_move(),
+                limits.sharing(held, 0),
+                &mut tests,
+            )?;
+            (tests, vec![first, second])
         }
         SolveLimits::Search(limits) => {
             let mut tests = SekiTests::by_search(SearchLimits {
@@ -1348,10 +1363,8 @@ pub(crate) fn run(arguments: &SolveArguments) -> ExitCode {
                 "{name}: {message} ({}); \
                  give a smaller region (--region) or more memory (--memory){}",
                 match limits {
-                    SolveLimits::Full(_) => format!(
-                        "{SOLUTIONS_HELD} solutions are held at once, \
-                         each within 1/{SOLUTIONS_HELD} of {memory}"
-                    ),
+                    SolveLimits::Full(_) =>
+                        format!("{SOLUTIONS_HELD} solutions are held together within {memory}"),
                     SolveLimits::Search(_) => format!(
                         "the searches run one at a time, each within {}/{} of {memory}",
                         SEARCH_SHARE.0, SEARCH_SHARE.1
@@ -1390,11 +1403,11 @@ fn write_tree(solved: &mut Solved, output: &Path) -> Result<(), String> {
 /// takes on: past it, the problem is refused before any work.
 const MAX_STATE_BOUND: f64 = (1u64 << 40) as f64;
 
-/// Each solve's limits: a sixth of `memory` (default: the memory
-/// available, or none if unknown), as `solve` holds six solutions or
-/// searches at once (three ko assumptions, two sides to play first); the
-/// full solver with pruning, or the proof search within `max_nodes`
-/// states each, as `solver` says (`auto`: by the bound of states). A
+/// The limits of a solve within `memory` (default: the memory available,
+/// or none if unknown): the full solver with pruning, its six solutions
+/// (three ko assumptions, two sides to play first) held together within
+/// it, or the proof search within `max_nodes` states each and 7/8 of
+/// `memory`, as `solver` says (`auto`: by the bound of states). A
 /// problem for the full solver whose bound of states is past
 /// `MAX_STATE_BOUND` is refused before any work, with the figures.
 fn limits(
@@ -1419,14 +1432,13 @@ fn limits(
         ));
     }
     let memory = memory.or_else(crate::common::host::available_memory);
-    let bytes = memory.map(|limit| limit / SOLUTIONS_HELD);
     Ok(if search {
         SolveLimits::Search(SearchLimits {
             max_bytes: memory.map_or(u64::MAX, |limit| limit / SEARCH_SHARE.1 * SEARCH_SHARE.0),
             max_nodes: max_nodes.unwrap_or(DEFAULT_MAX_NODES),
         })
     } else {
-        SolveLimits::Full(bytes.map_or(Limits::unlimited(), Limits::new))
+        SolveLimits::Full(memory.map_or(Limits::unlimited(), Limits::new))
     })
 }
 

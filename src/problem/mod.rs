@@ -371,20 +371,31 @@ impl KoReport {
     }
 
     /// The problem solved under each ko assumption with
-    /// `Solution::with_limit`, each solve within `limits`; the first that
-    /// is too large is returned with its assumption.
+    /// `Solution::with_limit`, the three held together within `limits`:
+    /// each solve counts what the solutions before it keep
+    /// (`Solution::kept_bytes`, added to `limits.held_bytes`) and those
+    /// still to come (added to `limits.to_follow`); the first that is too
+    /// large is returned with its assumption.
     pub(crate) fn with_limit(
         problem: &Problem,
         limits: solve::Limits,
     ) -> Result<KoReport, (KoAssumption, solve::TooLarge)> {
-        let mut solutions = Vec::new();
-        for ko in KoAssumption::ALL {
+        let mut solutions: Vec<solve::Solution> = Vec::new();
+        for (k, ko) in KoAssumption::ALL.into_iter().enumerate() {
+            let held = solutions.iter().map(|s| s.kept_bytes() as u64).sum::<u64>();
+            let to_come = (KoAssumption::ALL.len() - 1 - k) as u32;
+            let limits = limits.sharing(limits.held_bytes + held, limits.to_follow + to_come);
             solutions.push(
                 solve::Solution::with_limit(&problem.with_ko(ko), limits)
                     .map_err(|error| (ko, error))?,
             );
         }
         Ok(KoReport::of(solutions))
+    }
+
+    /// The memory the three solutions hold (`Solution::kept_bytes`).
+    pub(crate) fn kept_bytes(&self) -> u64 {
+        self.solutions.iter().map(|s| s.kept_bytes() as u64).sum()
     }
 
     fn of(solutions: Vec<solve::Solution>) -> KoReport {

@@ -4,15 +4,16 @@
 //! the roles swapped (the attacker's stones as the targets, basic ko)
 //! says. The tests are remembered by position and left out, counted, when
 //! the swapped problem's bound of states (`state_bound`, also the bound
-//! `smallgo solve` refuses a problem by before any work) is too large, or,
-//! where the problem itself is searched (`search`), when the swapped
-//! problem's proof search passes its limits.
+//! `smallgo solve` refuses a problem by before any work) is too large or
+//! its solve passes the memory the tests are given, or, where the problem
+//! itself is searched (`search`), when the swapped problem's proof search
+//! passes its limits.
 //! The definition is that of docs/life-and-death.md.
 
 use std::collections::HashMap;
 
 use crate::problem::search::{Search, SearchLimits};
-use crate::problem::solve::{Solution, StateKey};
+use crate::problem::solve::{Limits, Solution, StateKey};
 use crate::problem::{KoAssumption, Problem};
 use crate::rules::board::PointSet;
 use crate::rules::colour::Colour;
@@ -53,12 +54,25 @@ pub(crate) fn free_points(problem: &Problem) -> usize {
 
 /// The seki tests made so far (by the position, with no ko or pass), and
 /// how many were left out as too large; with `by_search`, each test is a
-/// proof search within its limits instead of a full solve.
-#[derive(Default)]
+/// proof search within its limits instead of a full solve, and a full
+/// solve is made within `max_bytes` (`set_max_bytes`; no limit by
+/// default).
 pub(crate) struct SekiTests {
     done: HashMap<StateKey, bool>,
     skipped: usize,
     search: Option<SearchLimits>,
+    max_bytes: u64,
+}
+
+impl Default for SekiTests {
+    fn default() -> SekiTests {
+        SekiTests {
+            done: HashMap::new(),
+            skipped: 0,
+            search: None,
+            max_bytes: u64::MAX,
+        }
+    }
 }
 
 impl SekiTests {
@@ -69,6 +83,12 @@ impl SekiTests {
             search: Some(limits),
             ..SekiTests::default()
         }
+    }
+
+    /// The memory each full solve of a test may hold from now on; one that
+    /// needs more is left out and counted.
+    pub(crate) fn set_max_bytes(&mut self, max_bytes: u64) {
+        self.max_bytes = max_bytes;
     }
 
     /// How many tests were left out as too large (`MAX_SEKI_BOUND`).
@@ -138,7 +158,14 @@ pub(crate) fn seki_at(problem: &Problem, key: StateKey, tests: &mut SekiTests) -
             }
         }
         Ok(swapped) if state_bound(&swapped) <= MAX_SEKI_BOUND => {
-            !Solution::new(&swapped).start().attacker_wins()
+            let limits = Limits::new(tests.max_bytes).with_prune(false);
+            match Solution::with_limit(&swapped, limits) {
+                Ok(solution) => !solution.start().attacker_wins(),
+                Err(_) => {
+                    tests.skipped += 1;
+                    false
+                }
+            }
         }
         Ok(_) => {
             tests.skipped += 1;

@@ -38,7 +38,12 @@
 //!
 //! `Solution::with_limit` stops the enumeration the moment the memory the
 //! solve would need passes the caller's limit, frees what it holds and
-//! returns the figures reached (`TooLarge`).
+//! returns the figures reached (`TooLarge`). The memory counted is what is
+//! held at once: the solve's own, what the solutions made before it hold,
+//! and, for the solutions the caller will make after it while it is kept
+//! (`Limits::to_follow`), as many kept at its size with the last at its
+//! peak; so a solve that would leave too little room for those stops
+//! before they begin.
 
 use std::collections::VecDeque;
 use std::fmt;
@@ -110,9 +115,17 @@ impl Status {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub(crate) struct Limits {
-    /// The most memory the solve may hold at once, in bytes (as
-    /// `Solution::peak_bytes` counts it).
+    /// The most memory the solve may count at once, in bytes: its own
+    /// (as `Solution::peak_bytes` counts it), `held_bytes`, and the
+    /// solutions to follow (`to_follow`).
     pub(crate) max_bytes: u64,
+    /// The memory other solutions hold while this one is solved (their
+    /// `kept_bytes`).
+    pub(crate) held_bytes: u64,
+    /// How many solutions will be solved after this one while it is kept:
+    /// counted as the same size as this one, each kept (`kept_bytes`) but
+    /// the last, which is counted at its peak in place of this one's.
+    pub(crate) to_follow: u32,
     /// Whether a state where a target is unconditionally alive is
     /// terminal (its moves not searched).
     pub(crate) prune: bool,
@@ -126,8 +139,21 @@ impl Limits {
     pub(crate) fn new(max_bytes: u64) -> Limits {
         Limits {
             max_bytes,
+            held_bytes: 0,
+            to_follow: 0,
             prune: true,
             narrow_keys: true,
+        }
+    }
+
+    /// The same limits for a solve made while other solutions hold
+    /// `held_bytes`, with `to_follow` more to be solved after it while it
+    /// is kept.
+    pub(crate) fn sharing(self, held_bytes: u64, to_follow: u32) -> Limits {
+        Limits {
+            held_bytes,
+            to_follow,
+            ..self
         }
     }
 
@@ -160,11 +186,20 @@ pub(crate) enum TooLarge {
     TargetStrings { strings: usize, most: usize },
     /// The enumeration passed the memory limit and was stopped: the
     /// states and moves found so far (of the whole, not yet known), and
-    /// the memory the solve would need for them.
+    /// the memory counted for them (`bytes`, the most held at once while
+    /// this solve and those to follow are made): a solve's own at its
+    /// peak (`solve`), what the solutions made before it hold (`held`),
+    /// and `to_follow` more solutions of this size kept (`later`: this
+    /// one and those after it but the last, while the last is at its
+    /// peak).
     Memory {
         states: u64,
         edges: u64,
         bytes: u64,
+        solve: u64,
+        held: u64,
+        to_follow: u32,
+        later: u64,
         limit: u64,
     },
     /// More moves than the parents' lists can number (2^32).
@@ -182,14 +217,32 @@ impl fmt::Display for TooLarge {
                 states,
                 edges,
                 bytes,
+                solve,
+                held,
+                to_follow,
+                later,
                 limit,
-            } => write!(
-                f,
-                "the problem needs more than {} of memory, the limit: stopped after \
-                 {states} states and {edges} moves (needing {}), the whole not yet found",
-                crate::common::units::human_bytes(*limit as f64),
-                crate::common::units::human_bytes(*bytes as f64),
-            ),
+            } => {
+                let size = |bytes: &u64| crate::common::units::human_bytes(*bytes as f64);
+                write!(
+                    f,
+                    "the problem needs more than {} of memory, the limit: stopped after \
+                     {states} states and {edges} moves (needing {}",
+                    size(limit),
+                    size(bytes),
+                )?;
+                if *held > 0 || *to_follow > 0 {
+                    write!(
+                        f,
+                        ": {} at the peak of a solve of this size, {} held by the solutions \
+                         made before, {} for {to_follow} more solutions of this size kept",
+                        size(solve),
+                        size(held),
+                        size(later),
+                    )?;
+                }
+                write!(f, "), the whole not yet found")
+            }
             TooLarge::Edges { edges } => write!(
                 f,
                 "the problem has more than {edges} moves; the solver numbers at most 2^32"
@@ -609,6 +662,45 @@ fn retrograde_bytes(key_bytes: usize, table_bytes: usize, states: usize, edges: 
     key_bytes + table_bytes + states * (4 + 1 + 4 + 4) + 4 + edges * 4
 }
 
+/// The memory a solution of `states` states keeps after its solve: its
+/// keys (`key_size` bytes each), its table (4/3 slots a state) and its
+/// depths.
+fn kept_bytes(key_size: usize, states: usize) -> usize {
+    states * key_size + Table::slots_for(states) * size_of::<u64>() + states * 4
+}
+
+/// The memory counted against `limits` for a solve whose own peak is
+/// `peak` with `states` states so far (`key_size` bytes a key): its
+/// peak, with what other solutions hold and the solutions to follow, as
+/// many of its size kept (`Limits::to_follow`). As a `TooLarge::Memory`
+/// with the figures when it passes the limit.
+fn check_memory(
+    limits: &Limits,
+    peak: usize,
+    states: usize,
+    edges: usize,
+    key_size: usize,
+) -> Result<(), TooLarge> {
+    let later = (limits.to_follow as u64).saturating_mul(kept_bytes(key_size, states) as u64);
+    let bytes = limits
+        .held_bytes
+        .saturating_add(peak as u64)
+        .saturating_add(later);
+    if bytes <= limits.max_bytes {
+        return Ok(());
+    }
+    Err(TooLarge::Memory {
+        states: states as u64,
+        edges: edges as u64,
+        bytes,
+        solve: peak as u64,
+        held: limits.held_bytes,
+        to_follow: limits.to_follow,
+        later,
+        limit: limits.max_bytes,
+    })
+}
+
 /// The states the first pass expands at once, and in one task.
 const BATCH: usize = 1 << 16;
 const PART: usize = 1 << 11;
@@ -690,7 +782,6 @@ fn solve_states<K: Stored>(
     start: u128,
     limits: Limits,
 ) -> Result<Solved<K>, TooLarge> {
-    let limit = usize::try_from(limits.max_bytes).unwrap_or(usize::MAX);
     let (board, ko, codec, digits) = (game.board, game.ko, game.codec, game.digits);
 
     // First pass: every state, its moves counted, its parents counted.
@@ -745,14 +836,7 @@ fn solve_states<K: Stored>(
                     let slots = table.slots.len() * 2;
                     enumeration_peak =
                         enumeration_peak.max(key_bytes + counts_bytes + slots * size_of::<u64>());
-                    if enumeration_peak > limit {
-                        return Err(TooLarge::Memory {
-                            states: keys.len() as u64,
-                            edges: edges as u64,
-                            bytes: enumeration_peak as u64,
-                            limit: limits.max_bytes,
-                        });
-                    }
+                    check_memory(&limits, enumeration_peak, keys.len(), edges, size_of::<K>())?;
                     drop(table);
                     table = Table::of(&keys, slots);
                 }
@@ -763,14 +847,7 @@ fn solve_states<K: Stored>(
                     parent_edges,
                 )
                 .max(enumeration_peak);
-                if needed > limit {
-                    return Err(TooLarge::Memory {
-                        states: keys.len() as u64,
-                        edges: edges as u64,
-                        bytes: needed as u64,
-                        limit: limits.max_bytes,
-                    });
-                }
+                check_memory(&limits, needed, keys.len(), edges, size_of::<K>())?;
             }
         }
     }
@@ -962,6 +1039,16 @@ impl Solution {
     /// the retrograde pass.
     pub(crate) fn peak_bytes(&self) -> usize {
         self.peak_bytes
+    }
+
+    /// The memory the solution holds: its keys, table and depths (what
+    /// `Limits::held_bytes` counts of it, and `kept_bytes` predicts).
+    pub(crate) fn kept_bytes(&self) -> usize {
+        let keys = match &self.keys {
+            Keys::Narrow(keys, _) => keys.capacity() * size_of::<u64>(),
+            Keys::Wide(keys) => keys.capacity() * size_of::<u128>(),
+        };
+        keys + self.table.bytes() + self.depth.capacity() * size_of::<u32>()
     }
 
     /// State `i`'s key.
@@ -1243,6 +1330,72 @@ mod tests {
                     assert_eq!(Codec::widen(digits, narrow), packed, "{points} points");
                 }
             }
+        }
+    }
+
+    /// What a solution keeps is what `kept_bytes` predicts of its states;
+    /// a solve counts against its limit what others hold and, for the
+    /// solutions to follow, as many of its size kept: the limit that fits
+    /// it alone refuses it with either, with those figures.
+    #[test]
+    fn a_solve_counts_what_is_held_and_what_follows() {
+        use crate::rules::colour::Colour;
+        let problem = Problem::from_diagram(
+            "...##\n...##\nOOOOO\n.X..O",
+            Colour::Black,
+            &["A2"],
+            KoAssumption::Basic,
+        )
+        .unwrap();
+        let alone = Solution::with_limit(&problem, Limits::unlimited()).unwrap();
+        let states = alone.len();
+        assert_eq!(
+            alone.kept_bytes(),
+            kept_bytes(size_of::<u64>(), states),
+            "{states} states"
+        );
+        assert!(alone.kept_bytes() < alone.peak_bytes());
+        // Room for the solve alone, and for it with a solution held or
+        // one to follow.
+        let room = 2 * alone.peak_bytes() as u64;
+        let kept = alone.kept_bytes() as u64;
+        assert!(Solution::with_limit(&problem, Limits::new(room)).is_ok());
+        assert!(Solution::with_limit(&problem, Limits::new(room + kept).sharing(kept, 0)).is_ok());
+        let followed = Limits::new(room + kept).sharing(0, 1);
+        assert!(Solution::with_limit(&problem, followed).is_ok());
+        for limits in [
+            Limits::new(room).sharing(room - alone.peak_bytes() as u64 / 4, 0),
+            Limits::new(room).sharing(0, 4),
+        ] {
+            let error = Solution::with_limit(&problem, limits).err().unwrap();
+            let TooLarge::Memory {
+                states: reached,
+                bytes,
+                solve,
+                held,
+                to_follow,
+                later,
+                limit,
+                ..
+            } = error
+            else {
+                panic!("{error}");
+            };
+            assert_eq!(
+                (held, to_follow, limit),
+                (limits.held_bytes, limits.to_follow, room)
+            );
+            assert!(bytes > limit && bytes == solve + held + later, "{error}");
+            assert_eq!(
+                later,
+                to_follow as u64 * kept_bytes(size_of::<u64>(), reached as usize) as u64
+            );
+            assert!(reached as usize <= states);
+            let message = error.to_string();
+            assert!(
+                message.contains(&format!("for {to_follow} more solutions of this size kept")),
+                "{message}"
+            );
         }
     }
 

@@ -1649,4 +1649,118 @@ mod tests {
             }
         }
     }
+
+    /// One altered part of one value (A, dA, B or dB) of a plain state, a
+    /// state after a pass or a state with a ko point is caught, whichever
+    /// way the halves are held: both in one pass, one in each of two
+    /// passes, or coded in pairs.
+    #[test]
+    fn every_part_of_every_kind_of_state_is_checked() {
+        use crate::solver::{solve, Silent};
+        use crate::table::writer::encode_values;
+        let solution = solve("3x3".parse().unwrap(), &Silent).unwrap();
+        let index = solution.index();
+        let states = index.counts().states;
+        let points = index.board().points() as i8;
+        let honest = |n: StateNumber| solution.value(n).unwrap();
+        let file = |target: StateNumber, altered: Value| {
+            let values = |n: StateNumber| if n == target { altered } else { honest(n) };
+            let written = encode_values(
+                index,
+                solution.stats().edges,
+                &values,
+                std::io::Cursor::new(Vec::new()),
+                &Silent,
+            );
+            written.unwrap().unwrap().0.into_inner()
+        };
+        let one_half = plan::verify_memory(index.board(), states, 1) as u64 + 1;
+        let settings = [
+            ("one pass", None, false, 1),
+            ("two passes", Some(one_half), false, 2),
+            ("pairs", Some(one_half), true, 1),
+        ];
+        let verify = |bytes: &[u8], memory: Option<u64>, force_pairs: bool| {
+            let options = VerifyOptions {
+                memory,
+                common_halves: 255,
+                force_pairs,
+            };
+            verify_with(
+                &Origin::BuiltIn("test".into()),
+                bytes,
+                options,
+                &Quiet,
+                &|_| {},
+            )
+        };
+        let honest_file = file(states, honest(0));
+        for &(setting, memory, force_pairs, passes) in &settings {
+            let report = verify(&honest_file, memory, force_pairs).unwrap();
+            assert_eq!(report.passes, passes, "{setting}");
+        }
+        let other = |margin: Option<i8>| margin.map(|m| if m < points { m + 1 } else { m - 1 });
+        let kinds = [
+            ("plain", SLOT_PLAIN..=SLOT_PLAIN),
+            ("after a pass", SLOT_PASSED..=SLOT_PASSED),
+            ("with a ko point", SLOT_FIRST_KO..=u32::MAX),
+        ];
+        for (kind, slots) in kinds {
+            let target = (0..states)
+                .find(|&n| {
+                    let value = honest(n);
+                    slots.contains(&index.slot_of(n).1)
+                        && value.mover_margin.is_some()
+                        && value.opponent_margin.is_some()
+                        && value.mover_depth >= 1
+                        && value.opponent_depth >= 1
+                })
+                .unwrap_or_else(|| panic!("3x3 has a state {kind} with both halves"));
+            let value = honest(target);
+            let parts = [
+                (
+                    "A",
+                    Value {
+                        mover_margin: other(value.mover_margin),
+                        ..value
+                    },
+                ),
+                (
+                    "dA",
+                    Value {
+                        mover_depth: value.mover_depth + 1,
+                        ..value
+                    },
+                ),
+                (
+                    "B",
+                    Value {
+                        opponent_margin: other(value.opponent_margin),
+                        ..value
+                    },
+                ),
+                (
+                    "dB",
+                    Value {
+                        opponent_depth: value.opponent_depth - 1,
+                        ..value
+                    },
+                ),
+            ];
+            for (part, altered) in parts {
+                let bytes = file(target, altered);
+                for &(setting, memory, force_pairs, _) in &settings {
+                    match verify(&bytes, memory, force_pairs) {
+                        Err(TableError::Corrupt {
+                            fault: Fault::Inconsistent(_),
+                            ..
+                        }) => {}
+                        other => panic!(
+                            "{setting}: {part} of state {target} ({kind}) altered to {altered}: {other:?}"
+                        ),
+                    }
+                }
+            }
+        }
+    }
 }

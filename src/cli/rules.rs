@@ -26,7 +26,7 @@ use super::{existing_folder, finish_analysis, output_failed, parse_board};
 use crate::rules::board::{Board, Point};
 use crate::rules::moves::Move;
 use crate::superko::solve::{
-    empty_board_value, with_deep_stack, Options, Solver, Stats, ENTRY_BYTES,
+    empty_board_value, solve_openings, with_deep_stack, Options, Solver, Stats, ENTRY_BYTES,
 };
 use crate::superko::{Game, Superko};
 use crate::table::library::{Next, Tablebase};
@@ -96,11 +96,12 @@ pub struct BenchSuperkoArguments {
 
     /// The memory of the transposition table and of its long footprints
     /// together, in MiB: the table a power of two of 64-byte entries within
-    /// a quarter of it, the footprints within the rest.
+    /// a sixteenth of it, the footprints within the rest; with --threads,
+    /// split evenly between the threads' tables.
     #[arg(long, value_name = "MIB", default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=4096))]
     tt_memory: u64,
 
-    /// Log2 of the transposition table's entries instead of a quarter of
+    /// Log2 of each transposition table's entries instead of a sixteenth of
     /// --tt-memory (64 bytes each; the footprints keep the rest); 0 for
     /// no table.
     #[arg(long, value_name = "BITS", value_parser = clap::value_parser!(u32).range(0..=26))]
@@ -125,6 +126,13 @@ pub struct BenchSuperkoArguments {
     /// lengths by depth; the run gives up after --budget states.
     #[arg(long)]
     profile: bool,
+
+    /// Threads: the openings are shared out between them, each thread with
+    /// a solver and a table of its own (--tt-memory is split evenly
+    /// between them); the values are the same, the states can differ from
+    /// run to run.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=64))]
+    threads: u64,
 
     /// Iterative deepening: each search from the root first with a horizon
     /// of N turns, doubled until its bound is proven; 0 for none.
@@ -429,13 +437,21 @@ pub fn run(arguments: &RulesArguments) -> ExitCode {
 }
 
 /// One benchmark run: the openings' values (`None` when the budget ran
-/// out), the figures, the table slots used of all, the seconds.
+/// out), the states of each, the threads, the figures (every thread's
+/// together), the table slots used of all, the seconds of the clock and of
+/// the processor.
 struct BenchRun {
     values: Option<Vec<(Point, i32)>>,
+    /// The states of each opening's search.
+    states: Vec<u64>,
+    /// The threads that searched.
+    threads: usize,
     stats: Stats,
     used: usize,
     size: usize,
     seconds: f64,
+    /// The processor seconds, every thread's.
+    cpu: f64,
 }
 
 /// Prints a solver's searches from the root and its figures by depth (in
@@ -467,29 +483,46 @@ fn print_profile(board: Board, solver: &Solver) {
     }
 }
 
+/// The processor time of this process so far, every thread's, user and
+/// system, in seconds (0 if the system does not say).
+fn cpu_seconds() -> f64 {
+    // SAFETY: getrusage only writes the structure it is given.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } != 0 {
+        return 0.0;
+    }
+    let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+    seconds(usage.ru_utime) + seconds(usage.ru_stime)
+}
+
 fn bench_run(
     board: Board,
     rule: Superko,
     options: Options,
+    threads: usize,
     budget: u64,
     profile: bool,
 ) -> BenchRun {
-    with_deep_stack(move || {
-        let started = Instant::now();
-        let mut solver = Solver::new(board, rule, options).with_budget(budget);
-        let values = solver.opening_values();
-        let seconds = started.elapsed().as_secs_f64();
-        if profile {
-            print_profile(board, &solver);
+    let started = Instant::now();
+    let cpu = cpu_seconds();
+    let openings = solve_openings(board, rule, options, threads, budget);
+    let seconds = started.elapsed().as_secs_f64();
+    let cpu = cpu_seconds() - cpu;
+    if profile {
+        for solver in &openings.solvers {
+            print_profile(board, solver);
         }
-        BenchRun {
-            values: (!solver.stopped()).then_some(values),
-            stats: solver.stats(),
-            used: solver.table_used(),
-            size: solver.table_size(),
-            seconds,
-        }
-    })
+    }
+    BenchRun {
+        values: (!openings.stopped()).then(|| openings.values.clone()),
+        states: openings.states.clone(),
+        threads: openings.solvers.len(),
+        stats: openings.stats(),
+        used: openings.table_used(),
+        size: openings.table_size(),
+        seconds,
+        cpu,
+    }
 }
 
 /// `smallgo bench superko`.
@@ -512,7 +545,8 @@ pub fn bench(arguments: &BenchSuperkoArguments) -> ExitCode {
             return ExitCode::from(super::EXIT_FAILURE);
         }
     }
-    let memory = arguments.tt_memory << 20;
+    let threads = arguments.threads as usize;
+    let memory = (arguments.tt_memory << 20) / arguments.threads;
     let sized = Options::default().with_memory(memory);
     let full = match arguments.table_bits {
         None => sized,
@@ -533,14 +567,18 @@ pub fn bench(arguments: &BenchSuperkoArguments) -> ExitCode {
     for &board in &boards {
         let BenchRun {
             values,
+            states,
+            threads,
             stats,
             used,
             size,
             seconds,
+            cpu,
         } = bench_run(
             board,
             rule,
             full,
+            threads,
             if arguments.profile {
                 arguments.budget
             } else {
@@ -560,19 +598,27 @@ pub fn bench(arguments: &BenchSuperkoArguments) -> ExitCode {
             .iter()
             .map(|&(p, v)| format!("{} {v:+}", board.point_name(p)))
             .collect();
+        let per_opening: Vec<String> = values
+            .iter()
+            .zip(&states)
+            .map(|(&(p, _), s)| format!("{} {s}", board.point_name(p)))
+            .collect();
         let mut object = Json::kind("bench-superko")
             .with("board", board.to_string())
             .with("rules", rule.name())
             .with(
                 "openings",
-                Json::list(values.iter().map(|&(p, v)| {
+                Json::list(values.iter().zip(&states).map(|(&(p, v), &s)| {
                     Json::object()
                         .with("point", board.point_name(p))
                         .with("value", v)
+                        .with("states", s)
                 })),
             )
+            .with("threads", threads)
             .with("empty_board", empty_board_value(&values))
             .with("seconds", seconds)
+            .with("cpu_seconds", cpu)
             .with("states", stats.nodes)
             .with("states_per_second", stats.nodes as f64 / seconds.max(1e-9))
             .with("searches", stats.searches)
@@ -597,11 +643,14 @@ pub fn bench(arguments: &BenchSuperkoArguments) -> ExitCode {
             Ok(())
         } else {
             outln!(
-            "{board} {rule}: openings {}; empty board {:+}\n  {:.2} s, {} states, {:.0} states/s, {} searches, table {} hits ({} settled at once, {} from another history), {} stores (footprints of {:.1} items on average), {} of {} slots used, {} superko refusals, longest line {}\n  settled by alive points {}, by total positions {}; {} enhanced transposition cut-offs; {} entries evicted, {} footprints too long to store",
+            "{board} {rule}: openings {}; empty board {:+}\n  {:.2} s ({:.2} s of processor) on {threads} thread{}, {} states ({}), {:.0} states/s, {} searches, table {} hits ({} settled at once, {} from another history), {} stores (footprints of {:.1} items on average), {} of {} slots used, {} superko refusals, longest line {}\n  settled by alive points {}, by total positions {}; {} enhanced transposition cut-offs; {} entries evicted, {} footprints too long to store",
             text.join(", "),
             empty_board_value(&values),
             seconds,
+            cpu,
+            if threads == 1 { "" } else { "s" },
             stats.nodes,
+            per_opening.join(", "),
             stats.nodes as f64 / seconds.max(1e-9),
             stats.searches,
             stats.table_hits,
@@ -720,7 +769,7 @@ pub fn bench(arguments: &BenchSuperkoArguments) -> ExitCode {
                     stats,
                     seconds,
                     ..
-                } = bench_run(board, rule, options, arguments.budget, false);
+                } = bench_run(board, rule, options, threads, arguments.budget, false);
                 let given_up = other.is_none();
                 let figure = match other {
                     None => format!(

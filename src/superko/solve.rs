@@ -91,6 +91,7 @@
 //!   an empty footprint.
 
 use std::ops::Not;
+use std::sync::atomic::{AtomicUsize, Ordering as AtomicOrdering};
 use std::time::Instant;
 
 use crate::rules::board::{Board, Point, PointSet};
@@ -1147,12 +1148,141 @@ pub fn empty_board_value(openings: &[(Point, i32)]) -> i32 {
     openings.iter().map(|&(_, v)| v).max().unwrap_or(0).max(0)
 }
 
+/// The openings of a board solved by `solve_openings`: each one's value and
+/// states, and the solvers that found them, one a thread, with their tables
+/// and figures.
+#[derive(Debug)]
+pub struct Openings {
+    /// The value for Black of each first placement, one point per class
+    /// under the board's symmetries, in point order (as `opening_values`).
+    pub values: Vec<(Point, i32)>,
+    /// The states each opening's search took, in the order of `values`.
+    pub states: Vec<u64>,
+    /// The solver of each thread.
+    pub solvers: Vec<Solver>,
+}
+
+impl Openings {
+    /// Whether a solver's budget ran out: the values then mean nothing.
+    pub fn stopped(&self) -> bool {
+        self.solvers.iter().any(Solver::stopped)
+    }
+
+    /// The figures of every thread together: counts summed, the longest
+    /// line the longest of any.
+    pub fn stats(&self) -> Stats {
+        let mut all = Stats::default();
+        for s in self.solvers.iter().map(Solver::stats) {
+            all.nodes += s.nodes;
+            all.table_hits += s.table_hits;
+            all.table_cutoffs += s.table_cutoffs;
+            all.table_shared += s.table_shared;
+            all.table_stores += s.table_stores;
+            all.refusals += s.refusals;
+            all.searches += s.searches;
+            all.max_depth = all.max_depth.max(s.max_depth);
+            all.footprint_keys += s.footprint_keys;
+            all.compactions += s.compactions;
+            all.total += s.total;
+            all.alive += s.alive;
+            all.etc += s.etc;
+            all.evicted += s.evicted;
+            all.too_long += s.too_long;
+        }
+        all
+    }
+
+    /// The table slots in use, of every thread's table.
+    pub fn table_used(&self) -> usize {
+        self.solvers.iter().map(Solver::table_used).sum()
+    }
+
+    /// The table slots of every thread's table.
+    pub fn table_size(&self) -> usize {
+        self.solvers.iter().map(Solver::table_size).sum()
+    }
+}
+
+/// An opening a thread solved: its index among the openings, its value for
+/// Black and the states its search took.
+type Solved = (usize, i32, u64);
+
+/// The stack of a search thread: deep enough for the longest games (every
+/// line ends, but one may last as many turns as there are positions).
+const STACK_BYTES: usize = 1 << 30;
+
+/// Every opening of the board solved on `threads` threads (at least one, at
+/// most one an opening), each thread with a solver of its own (`options`
+/// each, so its own table: nothing is shared between threads, and each
+/// solver is exactly the one-thread solver of the openings it takes). A
+/// thread takes the next opening not yet taken, in point order, until none
+/// is left; a solver stops after `budget` states (0: never). With one
+/// thread this is `Solver::opening_values` on one solver. The values are
+/// exact whatever the split (each is a proven minimax value); the states
+/// depend on which thread took which opening, so with two threads or more
+/// they can differ from run to run.
+pub fn solve_openings(
+    board: Board,
+    rule: Superko,
+    options: Options,
+    threads: usize,
+    budget: u64,
+) -> Openings {
+    let points = opening_points(&board);
+    let threads = threads.clamp(1, points.len().max(1));
+    let next = AtomicUsize::new(0);
+    let found: Vec<(Solver, Vec<Solved>)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                std::thread::Builder::new()
+                    .name("superko".to_string())
+                    .stack_size(STACK_BYTES)
+                    .spawn_scoped(scope, || {
+                        let mut solver = Solver::new(board, rule, options).with_budget(budget);
+                        let mut game = Game::new(board, rule).expect("a supported board");
+                        let mut found = Vec::new();
+                        while !solver.stopped() {
+                            let i = next.fetch_add(1, AtomicOrdering::Relaxed);
+                            let Some(&point) = points.get(i) else {
+                                break;
+                            };
+                            if game.play(Move::Place(point)).is_err() {
+                                continue;
+                            }
+                            let before = solver.stats().nodes;
+                            let value = -solver.value(&mut game).expect("the game goes on");
+                            game.undo();
+                            found.push((i, value, solver.stats().nodes - before));
+                        }
+                        (solver, found)
+                    })
+                    .expect("a thread for the search")
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|worker| {
+                worker
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
+            .collect()
+    });
+    let mut rows: Vec<Solved> = found.iter().flat_map(|f| f.1.clone()).collect();
+    rows.sort_unstable_by_key(|r| r.0);
+    Openings {
+        values: rows.iter().map(|&(i, v, _)| (points[i], v)).collect(),
+        states: rows.iter().map(|r| r.2).collect(),
+        solvers: found.into_iter().map(|f| f.0).collect(),
+    }
+}
+
 /// Runs `work` on a thread with a stack deep enough for the longest games
 /// (every line ends, but one may last as many turns as there are positions).
 pub fn with_deep_stack<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> T {
     std::thread::Builder::new()
         .name("superko".to_string())
-        .stack_size(1 << 30)
+        .stack_size(STACK_BYTES)
         .spawn(work)
         .expect("a thread for the search")
         .join()

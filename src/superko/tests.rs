@@ -422,7 +422,6 @@ fn sharing_between_histories_agrees_with_the_solver_without_a_table() {
     let mut random = SplitMix::new(3939);
     let plain = Options {
         table_bits: 0,
-        deepening: 0,
         ..Options::default()
     };
     let small_table = Options {
@@ -706,6 +705,55 @@ fn evictions_and_transposition_cutoffs_keep_every_value() {
                 "{name} {rule}: {stats:?}"
             );
             assert!(full.stats().etc > 0, "{name} {rule}");
+        }
+    }
+}
+
+/// The openings shared out between two threads, each with a solver and a
+/// table of its own: the same values, in the same order, as one thread and
+/// as the brute force on 1x1 to 1x5 and 2x2, and on 1x6 (where the brute
+/// force takes many minutes) as the solver without a table;
+/// under both rules, with the default table and with a crowded one.
+#[test]
+fn two_threads_find_the_values_of_one_and_of_the_brute_force() {
+    use super::solve::solve_openings;
+    let crowded = Options {
+        arena_keys: 1 << 8,
+        table_bits: 6,
+        ..Options::default()
+    };
+    let plain = Options {
+        table_bits: 0,
+        deepening: 0,
+        ..Options::default()
+    };
+    for rule in [Superko::Positional, Superko::Situational] {
+        for name in ["1x1", "1x2", "1x3", "1x4", "1x5", "1x6", "2x2"] {
+            let board = board(name);
+            let expected = if name == "1x6" {
+                Solver::new(board, rule, plain).opening_values()
+            } else {
+                brute_openings(&board, rule)
+            };
+            for options in [Options::default(), crowded] {
+                let one = solve_openings(board, rule, options, 1, 0);
+                assert_eq!(one.values, expected, "{name} {rule}, one thread");
+                assert_eq!(one.solvers.len(), 1);
+                let two = solve_openings(board, rule, options, 2, 0);
+                assert_eq!(two.values, expected, "{name} {rule}, two threads");
+                assert_eq!(
+                    two.solvers.len(),
+                    opening_points(&board).len().min(2),
+                    "{name}: one thread an opening at most"
+                );
+                assert!(!two.stopped());
+                assert_eq!(two.states.len(), expected.len());
+                assert_eq!(
+                    two.stats().nodes,
+                    two.states.iter().sum::<u64>(),
+                    "{name}: every state belongs to one opening"
+                );
+            }
         }
     }
 }

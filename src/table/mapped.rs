@@ -15,6 +15,11 @@ use memmap2::Mmap;
 
 use super::TableError;
 
+/// The widest window a page fault maps around the faulting page on Linux
+/// (`fault_around_bytes` is at most one page table's reach: 512 pages of
+/// 4 KiB; 64 KiB by default).
+const FAULT_AROUND: usize = 2 << 20;
+
 /// A regular file mapped read-only into memory.
 pub struct Mapped {
     map: Mmap,
@@ -51,12 +56,22 @@ impl Mapped {
         &self.map
     }
 
-    /// Lets the pages of `span` go (`MADV_DONTNEED`): a later read fetches
-    /// them from the file again. The part of `span` past the end of the map
-    /// is ignored.
+    /// Lets the pages of `span` go (`MADV_DONTNEED`), and those of the
+    /// aligned `FAULT_AROUND` windows it touches: a later read fetches them
+    /// from the file again. The part past the end of the map is ignored.
+    ///
+    /// A read that faults a page in maps the pages of its window already in
+    /// the page cache too (Linux's fault-around), so letting go of the read
+    /// span alone leaves its neighbours mapped, counted in the resident
+    /// memory: a file read in spans smaller than the window, each let go,
+    /// would otherwise stay almost whole in it.
     pub fn release(&self, span: Range<usize>) {
-        let end = span.end.min(self.map.len());
-        let start = span.start.min(end);
+        let end = span
+            .end
+            .checked_next_multiple_of(FAULT_AROUND)
+            .unwrap_or(usize::MAX)
+            .min(self.map.len());
+        let start = (span.start / FAULT_AROUND * FAULT_AROUND).min(end);
         // SAFETY: the map is a shared, read-only map of a file, so dropping
         // its pages changes no byte: a later read fetches them from the file
         // again. The span was cut to lie within the map.

@@ -171,21 +171,23 @@ impl ProblemGame {
     /// solver when its bound of states fits (`fits_full_solver`), else by
     /// the proof search.
     ///
-    /// The three solves (or searches) share the memory available here; a
-    /// problem too large for the full solver's share is refused with its
-    /// figures, before the memory runs out, and a search that passes its
-    /// share stops the command that asked it with its figures.
+    /// The three solves (or searches) share the memory available here: the
+    /// full solver's three solutions are counted together as they are held
+    /// (`KoReport::with_limit`), the three searches have a third each. A
+    /// problem too large for the full solver is refused with its figures,
+    /// before the memory runs out, and a search that passes its third
+    /// stops the command that asked it with its figures.
     pub fn new(region: RegionProblem, ko: KoAssumption) -> Result<ProblemGame, String> {
-        let max_bytes = crate::common::host::available_memory().map_or(u64::MAX, |bytes| bytes / 3);
+        let available = crate::common::host::available_memory().unwrap_or(u64::MAX);
         if fits_full_solver(region.problem()) {
-            ProblemGame::within(region, ko, max_bytes)
+            ProblemGame::within(region, ko, available)
         } else {
-            ProblemGame::searched(region, ko, max_bytes)
+            ProblemGame::searched(region, ko, available / 3)
         }
     }
 
-    /// As `new` with the full solver, each of the three solves within
-    /// `max_bytes`. Every state reachable is kept (no pruning): the game
+    /// As `new` with the full solver, the three solutions held together
+    /// within `max_bytes`. Every state reachable is kept (no pruning): the game
     /// may go on past a point where a target has become unconditionally
     /// alive.
     fn within(

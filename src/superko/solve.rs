@@ -778,7 +778,7 @@ impl Solver {
             .horizon
             .saturating_sub(self.depth)
             .min(u64::from(u32::MAX)) as u32;
-        if recall && !(self.depth >= self.horizon && !node.passed) {
+        if recall && (node.passed || self.depth < self.horizon) {
             let note = self.unknowns[self.unknown_slot(state, alpha, beta)];
             if note.state == state
                 && note.generation == self.generation

@@ -517,7 +517,7 @@ fn bench_superko_is_one_object_a_board_with_the_values_of_analyze_rules() {
         assert!(number(&bench["states"]) > 0.0, "{bench}");
         assert!(number(&bench["seconds"]) >= 0.0, "{bench}");
         let aids = bench["aids"].as_array().unwrap();
-        assert_eq!(aids.len(), 11, "{bench}");
+        assert_eq!(aids.len(), 12, "{bench}");
         for aid in aids {
             assert!(aid["run"].is_string(), "{aid}");
             if aid["given_up"] == true {

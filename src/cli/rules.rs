@@ -143,6 +143,12 @@ pub struct BenchSuperkoArguments {
     /// doubles it.
     #[arg(long, value_name = "N", default_value_t = Options::default().deepening_step)]
     deepening_step: u32,
+
+    /// Without recalling unknown results: a state met again in the same
+    /// iteration of the deepening, with the same window and no more turns
+    /// left, is searched again although it proved nothing the first time.
+    #[arg(long)]
+    no_recall_unknown: bool,
 }
 
 /// A value under loop-draw, Black's view: what Black can force, what White
@@ -562,6 +568,7 @@ pub fn bench(arguments: &BenchSuperkoArguments) -> ExitCode {
         deepening_step: arguments.deepening_step,
         alive: arguments.alive_bounds,
         etc: !arguments.no_etc,
+        recall_unknown: !arguments.no_recall_unknown,
         ..full
     };
     for &board in &boards {
@@ -638,12 +645,13 @@ pub fn bench(arguments: &BenchSuperkoArguments) -> ExitCode {
             .with("total_settled", stats.total)
             .with("etc_cutoffs", stats.etc)
             .with("table_evicted", stats.evicted)
-            .with("footprints_too_long", stats.too_long);
+            .with("footprints_too_long", stats.too_long)
+            .with("unknown_recalled", stats.recalled);
         let written = if arguments.json {
             Ok(())
         } else {
             outln!(
-            "{board} {rule}: openings {}; empty board {:+}\n  {:.2} s ({:.2} s of processor) on {threads} thread{}, {} states ({}), {:.0} states/s, {} searches, table {} hits ({} settled at once, {} from another history), {} stores (footprints of {:.1} items on average), {} of {} slots used, {} superko refusals, longest line {}\n  settled by alive points {}, by total positions {}; {} enhanced transposition cut-offs; {} entries evicted, {} footprints too long to store",
+            "{board} {rule}: openings {}; empty board {:+}\n  {:.2} s ({:.2} s of processor) on {threads} thread{}, {} states ({}), {:.0} states/s, {} searches, table {} hits ({} settled at once, {} from another history), {} stores (footprints of {:.1} items on average), {} of {} slots used, {} superko refusals, longest line {}\n  settled by alive points {}, by total positions {}; {} enhanced transposition cut-offs; {} entries evicted, {} footprints too long to store; {} unknown results recalled",
             text.join(", "),
             empty_board_value(&values),
             seconds,
@@ -666,7 +674,8 @@ pub fn bench(arguments: &BenchSuperkoArguments) -> ExitCode {
             stats.total,
             stats.etc,
             stats.evicted,
-            stats.too_long
+            stats.too_long,
+            stats.recalled
         )
         };
         if let Err(error) = written {
@@ -738,6 +747,13 @@ pub fn bench(arguments: &BenchSuperkoArguments) -> ExitCode {
                     "no settling of total positions (Theorem 4 as proven here)",
                     Options {
                         total: false,
+                        ..full
+                    },
+                ),
+                (
+                    "recalling unknown results switched",
+                    Options {
+                        recall_unknown: !full.recall_unknown,
                         ..full
                     },
                 ),

@@ -157,6 +157,17 @@ pub struct Options {
     /// the last one's result is unknown, so any growth reaches a horizon
     /// past the longest game.
     pub deepening_step: u32,
+    /// Recall unknown results within an iteration of the deepening: a
+    /// state whose search met the horizon and proved nothing is noted
+    /// (stones, mover, pass flag and window, with the turns left before the
+    /// horizon), and met again in the same search from the root, with the
+    /// same window and no more turns left, returns unknown at once instead
+    /// of being searched again. An unknown result is no bound, so this
+    /// changes no value: it can only leave an iteration unproven that
+    /// would have proven (the state met again under another history), and
+    /// then a deeper one runs; past the longest game no horizon is met and
+    /// nothing is noted.
+    pub recall_unknown: bool,
     /// Proven bounds from the points each side keeps whatever the history
     /// (`super::alive`: unconditionally alive strings and their one-point
     /// eyes): the mover's value is at least 2 A_us - n and at most
@@ -211,6 +222,7 @@ impl Default for Options {
             total: true,
             deepening: 24,
             deepening_step: 4,
+            recall_unknown: true,
             alive: false,
             etc: true,
             arena_keys: 1 << 24,
@@ -255,6 +267,9 @@ pub struct Stats {
     pub evicted: u64,
     /// Footprints not stored, being longer than an eighth of the arena.
     pub too_long: u64,
+    /// States returned unknown at once, met again in the same search from
+    /// the root (`Options::recall_unknown`).
+    pub recalled: u64,
 }
 
 /// The most moves of a state: a placement on each point, and the pass.
@@ -301,6 +316,19 @@ struct Entry {
 }
 
 const _: () = assert!(std::mem::size_of::<Entry>() == 64);
+
+/// A note of an unknown result (`Options::recall_unknown`): the state,
+/// the search from the root it was found in, the turns that were left
+/// before the horizon, and the window.
+#[derive(Clone, Copy, Default)]
+struct Unknown {
+    state: u64,
+    /// `Solver::generation` when noted; 0 for an empty slot.
+    generation: u32,
+    left: u32,
+    alpha: i8,
+    beta: i8,
+}
 
 /// A depth's footprints in the search, kept from node to node so that no
 /// node allocates: what the search at this depth returns, and what its
@@ -353,6 +381,12 @@ pub struct Solver {
     /// The depth (the root at 1) at which moves are no longer searched
     /// (`Options::deepening`).
     horizon: u64,
+    /// The unknown results of the current search from the root
+    /// (`Options::recall_unknown`), one a slot, the last one kept.
+    unknowns: Vec<Unknown>,
+    /// Counts the searches from the root (each iteration of the deepening
+    /// one), so that a note serves only the search it was made in.
+    generation: u32,
     /// Per depth of the search (the root at 1): states, table hits that
     /// settled the state, stores, and the keys of the footprints stored.
     profile: Vec<[u64; 4]>,
@@ -406,6 +440,12 @@ impl Solver {
             deadline: None,
             stopped: false,
             horizon: u64::MAX,
+            unknowns: if options.recall_unknown && options.deepening != 0 {
+                vec![Unknown::default(); 1 << options.table_bits.clamp(12, 20)]
+            } else {
+                Vec::new()
+            },
+            generation: 0,
             profile: Vec::new(),
             searches: Vec::new(),
         }
@@ -552,6 +592,7 @@ impl Solver {
         let step = u64::from(self.options.deepening);
         self.horizon = if step == 0 { u64::MAX } else { step };
         loop {
+            self.generation = self.generation.wrapping_add(1).max(1);
             let value = self.search(seen, node, alpha, beta);
             if self.stopped || self.frames[1].unknown.not() {
                 self.horizon = u64::MAX;
@@ -583,6 +624,14 @@ impl Solver {
     #[inline]
     fn slot(&self, state: u64) -> usize {
         (mix(state ^ 0x2545_f491_4f6c_dd1d) as usize) & (self.table.len() - 1) & !(WAYS - 1)
+    }
+
+    /// The slot of a state's note of an unknown result under a window.
+    #[inline]
+    fn unknown_slot(&self, state: u64, alpha: i32, beta: i32) -> usize {
+        let window = ((alpha as u64 & 0xff) << 8) | (beta as u64 & 0xff);
+        (mix(state ^ window.wrapping_mul(0x9e37_79b9_7f4a_7c15)) as usize)
+            & (self.unknowns.len() - 1)
     }
 
     /// The state without its history: stones, mover and pass flag.
@@ -722,6 +771,27 @@ impl Solver {
                 }
                 self.depth -= 1;
                 return if lower >= beta { lower } else { upper };
+            }
+        }
+        let recall = self.horizon != u64::MAX && !self.unknowns.is_empty();
+        let left = self
+            .horizon
+            .saturating_sub(self.depth)
+            .min(u64::from(u32::MAX)) as u32;
+        if recall && (node.passed || self.depth < self.horizon) {
+            let note = self.unknowns[self.unknown_slot(state, alpha, beta)];
+            if note.state == state
+                && note.generation == self.generation
+                && note.left >= left
+                && (i32::from(note.alpha), i32::from(note.beta)) == (alpha, beta)
+            {
+                // The same search met this state with as many turns left
+                // and the same window, and proved nothing: unknown again.
+                self.stats.recalled += 1;
+                self.frames[d].result.clear();
+                self.frames[d].unknown = true;
+                self.depth -= 1;
+                return alpha;
             }
         }
         if self.depth >= self.horizon && !node.passed {
@@ -893,6 +963,16 @@ impl Solver {
                 self.store(seen, state, d, best, n, best_move, start);
             }
             self.frames[d].unknown = true;
+            if recall {
+                let slot = self.unknown_slot(state, alpha, beta);
+                self.unknowns[slot] = Unknown {
+                    state,
+                    generation: self.generation,
+                    left,
+                    alpha: alpha as i8,
+                    beta: beta as i8,
+                };
+            }
             self.depth -= 1;
             return alpha.max(best);
         }
@@ -1188,6 +1268,7 @@ impl Openings {
             all.etc += s.etc;
             all.evicted += s.evicted;
             all.too_long += s.too_long;
+            all.recalled += s.recalled;
         }
         all
     }

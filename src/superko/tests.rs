@@ -185,6 +185,11 @@ fn every_option_set() -> Vec<Options> {
             ..full
         },
         Options {
+            deepening: 2,
+            recall_unknown: false,
+            ..full
+        },
+        Options {
             deepening: 4,
             deepening_step: 3,
             mtdf: false,
@@ -452,6 +457,88 @@ fn sharing_between_histories_agrees_with_the_solver_without_a_table() {
                 }
             }
             assert!(shared.stats().table_shared > 0, "{name} {rule}");
+        }
+    }
+}
+
+/// Recalling unknown results (`Options::recall_unknown`, on by default)
+/// changes no value: every opening of 1x6, 1x7, 2x3, 2x4 and 3x3, and every
+/// state along random games on 1x6 and 2x3 with the tables living on, as
+/// the search without a horizon finds them (itself checked against the
+/// brute force above), with the default horizon and with short ones that
+/// most searches meet; and the recall happened.
+#[test]
+fn recalled_unknown_results_keep_the_values_of_the_search_without_a_horizon() {
+    let whole = Options {
+        deepening: 0,
+        ..Options::default()
+    };
+    let horizons = [
+        Options::default(),
+        Options {
+            deepening: 2,
+            ..Options::default()
+        },
+        Options {
+            deepening: 5,
+            deepening_step: 0,
+            table_bits: 8,
+            ..Options::default()
+        },
+        Options {
+            deepening: 6,
+            mtdf: false,
+            ..Options::default()
+        },
+    ];
+    for rule in [Superko::Positional, Superko::Situational] {
+        for name in ["1x6", "1x7", "2x3", "2x4", "3x3"] {
+            let board = board(name);
+            let expected = Solver::new(board, rule, whole).opening_values();
+            for options in horizons {
+                let mut solver = Solver::new(board, rule, options);
+                assert_eq!(
+                    solver.opening_values(),
+                    expected,
+                    "{name} {rule} with {options:?}"
+                );
+                assert!(
+                    solver.stats().recalled > 0 || options == Options::default(),
+                    "{name} {rule}: recalled with {options:?}"
+                );
+            }
+        }
+    }
+    let mut random = SplitMix::new(1212);
+    for rule in [Superko::Positional, Superko::Situational] {
+        for name in ["1x6", "2x3"] {
+            let board = board(name);
+            let mut reference = Solver::new(board, rule, whole);
+            let mut solvers: Vec<Solver> = horizons
+                .iter()
+                .map(|&options| Solver::new(board, rule, options))
+                .collect();
+            for _ in 0..8 {
+                let mut game = Game::new(board, rule).unwrap();
+                while !game.is_over() {
+                    let expected = reference.value(&mut game);
+                    for solver in &mut solvers {
+                        assert_eq!(
+                            solver.value(&mut game),
+                            expected,
+                            "{name} {rule} after {} turns",
+                            game.turns()
+                        );
+                    }
+                    let moves = game.legal_moves();
+                    game.play(moves[random.below(moves.len() as u64) as usize])
+                        .unwrap();
+                }
+            }
+            assert!(
+                solvers.iter().all(|s| s.stats().recalled > 0),
+                "{name} {rule}"
+            );
         }
     }
 }

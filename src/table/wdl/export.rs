@@ -16,8 +16,8 @@
 //! writes the rank of each state that stores a loss: its distance if a
 //! winner follows it, else 0. Every move from a followed losing state
 //! reaches a won state of smaller distance, so the ranks only fall along
-//! a won game. The export holds about three bytes a state besides the
-//! state index; the per-state arrays are let go before the file is put
+//! a won game. The export holds about two and a half bytes a state
+//! besides the state index (`ranks`); the per-state arrays are let go before the file is put
 //! together.
 
 use rayon::prelude::*;

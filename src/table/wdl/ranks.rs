@@ -1,11 +1,10 @@
 //! The ranks a win/draw/loss table stores (`super` module doc), worked
 //! out from every state's result at the komi, for either colour to move,
-//! in about three bytes a state.
+//! in two and a half bytes a state.
 //!
-//! `Codes`: a byte a state, packed eight to a word: bits 0-1 Black's
-//! result, 2-3 White's, 4-5 whether a winner follows the state (Black to
-//! move, White to move), 6-7 the state's mark in the retrograde's odd and
-//! even layers.
+//! `Codes`: four bits a state, sixteen to a word: bits 0-1 the result
+//! with Black to move, 2-3 with White to move, a loss a winner follows
+//! (`designate`) as a fourth value beside loss, draw and win.
 //!
 //! `Distances`: a byte a state and colour. A loss not yet placed holds
 //! its children not yet placed; a placed state holds its distance, the
@@ -19,8 +18,9 @@
 //! of layer `k` makes each won predecessor not yet placed one of layer
 //! `k + 1`, and counts down each lost predecessor's children not yet
 //! placed (`solver::count_position`), placing it in layer `k + 1` when
-//! none is left. A layer is the states marked with its parity's bit,
-//! found by a sweep over the codes of the pieces the layer touched. Each
+//! none is left. A layer is the states with a colour placed at its
+//! depth, found by a sweep over the distances of the pieces the layer
+//! touched. Each
 //! state is placed once and sends its predecessors one update each, so
 //! the pass visits every edge about once per colour; the layers are
 //! worked in parallel.
@@ -43,25 +43,19 @@ use crate::solver::{count_position, gather_origins, predecessor_numbers, CountSc
 /// The largest distance kept.
 pub const MAX_DISTANCE: u32 = u16::MAX as u32 - 1;
 /// States per piece of work of the sweeps over every state, and per piece
-/// of the codes a layer marks as touched.
+/// a layer marks as touched.
 const CHUNK: usize = 1 << 14;
 /// Positions per piece of work when counting children.
 const POSITIONS_PER_TASK: u64 = 4096;
-/// Bits of a code: whether a winner follows the state, Black to move.
-const FOLLOWED: u8 = 1 << 4;
-/// Eight bytes' copies of one bit.
-const EVERY_BYTE: u64 = 0x0101_0101_0101_0101;
+/// States a word of the codes holds.
+const CODES_PER_WORD: usize = 16;
+/// A colour's two bits in a code: a loss a winner follows (a loss, 0,
+/// with both bits set).
+const FOLLOWED_LOSS: u8 = 3;
 
-/// The bit that marks a state of layer `depth`.
-fn layer_bit(depth: u32) -> u8 {
-    if depth % 2 == 1 {
-        1 << 6
-    } else {
-        1 << 7
-    }
-}
-
-/// A byte a state, eight to a word, changed bit by bit from any thread.
+/// Four bits a state, sixteen to a word, changed bit by bit from any
+/// thread: bits 0-1 the result with Black to move, 2-3 with White to move
+/// (`Wdl` as a number, or `FOLLOWED_LOSS`).
 pub struct Codes {
     words: Vec<AtomicU64>,
     states: usize,
@@ -71,7 +65,9 @@ impl Codes {
     /// `states` codes, all 0.
     pub fn new(states: usize) -> Codes {
         Codes {
-            words: (0..states.div_ceil(8)).map(|_| AtomicU64::new(0)).collect(),
+            words: (0..states.div_ceil(CODES_PER_WORD))
+                .map(|_| AtomicU64::new(0))
+                .collect(),
             states,
         }
     }
@@ -94,34 +90,33 @@ impl Codes {
         self.words.len() * 8
     }
 
+    /// The bit offset of state `number`'s code in its word.
     #[inline]
-    fn get(&self, number: usize) -> u8 {
-        (self.words[number / 8].load(Ordering::Relaxed) >> (8 * (number % 8))) as u8
+    fn shift(number: usize) -> usize {
+        4 * (number % CODES_PER_WORD)
     }
 
+    /// Colour `c`'s two bits of state `number`.
     #[inline]
-    fn set(&self, number: usize, bits: u8) {
-        self.words[number / 8].fetch_or((bits as u64) << (8 * (number % 8)), Ordering::Relaxed);
+    fn symbol(&self, number: usize, c: usize) -> u8 {
+        let word = self.words[number / CODES_PER_WORD].load(Ordering::Relaxed);
+        (word >> (Codes::shift(number) + 2 * c)) as u8 & 3
     }
 
-    #[inline]
-    fn clear(&self, number: usize, bits: u8) {
-        self.words[number / 8].fetch_and(!((bits as u64) << (8 * (number % 8))), Ordering::Relaxed);
-    }
-
-    /// Adds `bytes` to the codes of the states from `first` on, eight at a
-    /// time.
+    /// Adds the results `bytes` (each a code's four bits: Black's result
+    /// in bits 0-1, White's in bits 2-3, neither above `Wdl::Win`) to the
+    /// codes of the states from `first` on, a word at a time.
     pub fn put(&self, first: usize, bytes: &[u8]) {
         let mut at = 0;
         while at < bytes.len() {
             let number = first + at;
-            let shift = number % 8;
-            let take = (8 - shift).min(bytes.len() - at);
+            let take = (CODES_PER_WORD - number % CODES_PER_WORD).min(bytes.len() - at);
             let mut word = 0u64;
             for (i, &byte) in bytes[at..at + take].iter().enumerate() {
-                word |= (byte as u64) << (8 * (shift + i));
+                debug_assert!(byte & 3 <= Wdl::Win as u8 && byte >> 2 <= Wdl::Win as u8);
+                word |= (byte as u64 & 0xf) << Codes::shift(number + i);
             }
-            self.words[number / 8].fetch_or(word, Ordering::Relaxed);
+            self.words[number / CODES_PER_WORD].fetch_or(word, Ordering::Relaxed);
             at += take;
         }
     }
@@ -129,13 +124,27 @@ impl Codes {
     /// The result of state `number` for colour `c` (0 Black) to move.
     #[inline]
     pub fn result(&self, number: usize, c: usize) -> Wdl {
-        Wdl::from_symbol((self.get(number) >> (2 * c)) & 3)
+        match self.symbol(number, c) {
+            FOLLOWED_LOSS => Wdl::Loss,
+            symbol => Wdl::from_symbol(symbol),
+        }
     }
 
     /// Whether a winner follows state `number`, colour `c` to move.
     #[inline]
     pub fn followed(&self, number: usize, c: usize) -> bool {
-        self.get(number) & (FOLLOWED << c) != 0
+        self.symbol(number, c) == FOLLOWED_LOSS
+    }
+
+    /// Marks state `number`, a loss for colour `c` to move, as one a
+    /// winner follows.
+    #[inline]
+    pub fn follow(&self, number: usize, c: usize) {
+        debug_assert_eq!(self.result(number, c), Wdl::Loss);
+        self.words[number / CODES_PER_WORD].fetch_or(
+            (FOLLOWED_LOSS as u64) << (Codes::shift(number) + 2 * c),
+            Ordering::Relaxed,
+        );
     }
 }
 
@@ -192,6 +201,17 @@ impl Distances {
         }
     }
 
+    /// Whether slot `slot` is placed at `distance`, the map looked at only
+    /// for a distance above `near`.
+    #[inline]
+    fn is(&self, slot: usize, distance: u32) -> bool {
+        if distance <= self.near {
+            self.cells[slot].load(Ordering::Relaxed) == PENDING + distance as u8
+        } else {
+            self.cells[slot].load(Ordering::Relaxed) == FAR && self.get(slot) == distance
+        }
+    }
+
     fn place(&self, slot: usize, distance: u32) {
         if distance <= self.near {
             self.cells[slot].store(PENDING + distance as u8, Ordering::Relaxed);
@@ -231,9 +251,8 @@ pub struct Retrograde {
     pub longest: u32,
 }
 
-/// Marks state `number` as one of layer `depth`.
-fn mark(codes: &Codes, touched: &[Vec<AtomicBool>; 2], number: usize, depth: u32) {
-    codes.set(number, layer_bit(depth));
+/// Marks the piece of state `number` as holding a state of layer `depth`.
+fn touch(touched: &[Vec<AtomicBool>; 2], number: usize, depth: u32) {
     touched[(depth % 2) as usize][number / CHUNK].store(true, Ordering::Relaxed);
 }
 
@@ -241,9 +260,8 @@ fn mark(codes: &Codes, touched: &[Vec<AtomicBool>; 2], number: usize, depth: u32
 /// state's is one more than the least of its children lost for the
 /// opponent (0 for ending the game with the win); a lost state's is one
 /// more than the greatest of its children (all won for the opponent; the
-/// end of the game 0). `codes` holds the results; its layer marks are
-/// used on the way and left clear. Distances above `near` are kept in the
-/// map.
+/// end of the game 0). `codes` holds the results. Distances above `near`
+/// are kept in the map.
 pub fn distances(
     index: &StateIndex,
     codes: &Codes,
@@ -288,7 +306,7 @@ pub fn distances(
                         };
                         if first_layer {
                             distance.place(2 * n + c, 1);
-                            mark(codes, &touched, n, 1);
+                            touch(&touched, n, 1);
                         }
                     }
                 });
@@ -311,20 +329,19 @@ pub fn distances(
             ));
         }
         let next = depth + 1;
-        let bit = layer_bit(depth);
         // A predecessor `p` (colour `pc` to move) of a state placed in this
         // layer, whose mover's result there is `own`.
         let update = |own: Wdl, p: usize, pc: usize| -> Result<(), String> {
             let slot = 2 * p + pc;
             match (own, codes.result(p, pc)) {
                 (Wdl::Loss, Wdl::Win) if distance.place_first(slot, next) => {
-                    mark(codes, &touched, p, next);
+                    touch(&touched, p, next);
                 }
                 (Wdl::Win, Wdl::Loss) => {
                     match distance.cells[slot].fetch_sub(1, Ordering::Relaxed) {
                         1 => {
                             distance.place(slot, next);
-                            mark(codes, &touched, p, next);
+                            touch(&touched, p, next);
                         }
                         left if left == 0 || left > PENDING => {
                             return Err(format!(
@@ -344,32 +361,21 @@ pub fn distances(
                 let mut cursor = index.state_cursor();
                 let first = piece * CHUNK;
                 let last = (first + CHUNK).min(states);
-                for w in first / 8..last.div_ceil(8) {
-                    let mut hits =
-                        codes.words[w].load(Ordering::Relaxed) & (bit as u64 * EVERY_BYTE);
-                    while hits != 0 {
-                        let byte = hits.trailing_zeros() as usize / 8;
-                        hits &= !(0xff << (8 * byte));
-                        let number = w * 8 + byte;
-                        codes.clear(number, bit);
-                        // The colours placed in this layer (both may be).
-                        let colours = [0, 1].map(|c| distance.get(2 * number + c) == depth);
-                        let state = cursor.state(number as u64);
-                        origins.clear();
-                        numbers.clear();
-                        let maybe_shared = gather_origins(index, &state, origins);
-                        predecessor_numbers::<false>(
-                            index,
-                            origins,
-                            maybe_shared,
-                            0,
-                            numbers,
-                            |_| {},
-                        );
-                        for &p in numbers.iter() {
-                            for (c, _) in colours.iter().enumerate().filter(|(_, &on)| on) {
-                                update(codes.result(number, c), p as usize, 1 - c)?;
-                            }
+                for number in first..last {
+                    // The colours placed in this layer (both may be): the
+                    // next layer's are placed meanwhile, never this one's.
+                    let colours = [0, 1].map(|c| distance.is(2 * number + c, depth));
+                    if colours == [false; 2] {
+                        continue;
+                    }
+                    let state = cursor.state(number as u64);
+                    origins.clear();
+                    numbers.clear();
+                    let maybe_shared = gather_origins(index, &state, origins);
+                    predecessor_numbers::<false>(index, origins, maybe_shared, 0, numbers, |_| {});
+                    for &p in numbers.iter() {
+                        for (c, _) in colours.iter().enumerate().filter(|(_, &on)| on) {
+                            update(codes.result(number, c), p as usize, 1 - c)?;
                         }
                     }
                 }
@@ -436,7 +442,7 @@ pub fn designate(index: &StateIndex, codes: &Codes, distance: &Distances) -> Res
                             if codes.result(m, 1 - c) == Wdl::Loss
                                 && distance.get(2 * m + 1 - c) == d
                             {
-                                codes.set(m, FOLLOWED << (1 - c));
+                                codes.follow(m, 1 - c);
                                 *wanted = None;
                             }
                         }

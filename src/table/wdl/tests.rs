@@ -240,6 +240,57 @@ fn the_verifier_holds_two_bytes_a_state() {
     }
 }
 
+/// The codes, four bits a state and sixteen to a word, read back what a
+/// byte a state holds: results put in runs from every offset of a word at
+/// once, then losses marked followed from many threads, some twice.
+#[test]
+fn packed_codes_read_back_a_byte_a_state() {
+    use rayon::prelude::*;
+    for states in [1usize, 15, 16, 17, 1000, 4099] {
+        let mut rng = SplitMix::new(states as u64);
+        let plain: Vec<u8> = (0..states)
+            .map(|_| rng.below(3) as u8 | (rng.below(3) as u8) << 2)
+            .collect();
+        let mut runs = Vec::new();
+        let mut at = 0;
+        while at < states {
+            let end = (at + 1 + rng.below(40) as usize).min(states);
+            runs.push(at..end);
+            at = end;
+        }
+        let codes = ranks::Codes::new(states);
+        runs.par_iter()
+            .for_each(|run| codes.put(run.start, &plain[run.clone()]));
+        let own = |slot: usize| Wdl::from_symbol(plain[slot / 2] >> (2 * (slot % 2)) & 3);
+        let follow: Vec<bool> = (0..2 * states)
+            .map(|slot| own(slot) == Wdl::Loss && rng.below(3) == 0)
+            .collect();
+        (0..2 * states)
+            .into_par_iter()
+            .filter(|&slot| follow[slot])
+            .for_each(|slot| {
+                for _ in 0..=slot % 3 / 2 {
+                    codes.follow(slot / 2, slot % 2);
+                }
+            });
+        for slot in 0..2 * states {
+            let (n, c) = (slot / 2, slot % 2);
+            assert_eq!(
+                codes.result(n, c),
+                own(slot),
+                "{states} states, slot {slot}"
+            );
+            assert_eq!(
+                codes.followed(n, c),
+                follow[slot],
+                "{states} states, slot {slot}"
+            );
+        }
+        assert!(follow.iter().any(|&f| f) || states < 16);
+        assert_eq!(codes.bytes(), states.div_ceil(16) * 8);
+    }
+}
+
 /// The distances of the retrograde pass are those a plain fixed point
 /// gives: sweeps over every state, each lowering what its children allow,
 /// until a sweep changes nothing.
@@ -335,12 +386,12 @@ fn the_retrograde_distances_are_the_sweeps_fixed_point() {
     }
 }
 
-/// The export holds three bytes a state (each state's results and marks,
-/// and a distance byte a colour); distances too long for their byte,
+/// The export holds two and a half bytes a state (each state's results
+/// in four bits, and a distance byte a colour); distances too long for their byte,
 /// kept beside it, give the same file byte for byte; and every block of
 /// the full table is let go once decoded.
 #[test]
-fn an_export_holds_three_bytes_a_state_and_far_distances_change_nothing() {
+fn an_export_holds_two_and_a_half_bytes_a_state_and_far_distances_change_nothing() {
     for (name, komi2) in [("3x4", 0), ("2x5", -3), ("3x3", 5)] {
         let table = full(name);
         let (bytes, report) = export(&table, komi2).unwrap();
@@ -354,7 +405,7 @@ fn an_export_holds_three_bytes_a_state_and_far_distances_change_nothing() {
             2,
         )
         .unwrap();
-        assert!(report.states > 0 && report.held_bytes <= 3 * report.states + 8);
+        assert!(report.states > 0 && 2 * report.held_bytes <= 5 * report.states + 16);
         assert_eq!(report.far, 0, "{name} komi2 {komi2}");
         assert!(far_report.far > 0, "{name} komi2 {komi2}");
         assert_eq!(far_report.longest, report.longest);

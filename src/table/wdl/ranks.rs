@@ -558,10 +558,10 @@ pub fn distances(
         let update = |own: Wdl, p: usize, pc: usize| -> Result<(), String> {
             let slot = 2 * p + pc;
             match (own, codes.result(p, pc)) {
-                (Wdl::Loss, Wdl::Win) => {
-                    if cells.update(slot, |cell| (cell == 0).then_some(active(next))) == 0 {
-                        touch(&touched, p, next);
-                    }
+                (Wdl::Loss, Wdl::Win)
+                    if cells.update(slot, |cell| (cell == 0).then_some(active(next))) == 0 =>
+                {
+                    touch(&touched, p, next);
                 }
                 (Wdl::Win, Wdl::Loss) => {
                     let old = cells.update(slot, |cell| match cell {

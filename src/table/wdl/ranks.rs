@@ -430,8 +430,8 @@ fn touch(touched: &[Vec<AtomicBool>; 2], number: usize, depth: u32) {
 }
 
 /// How many distinct states `state`'s moves lead to that `worked` does
-/// not hold (each by number), counted up to `PENDING + 1`.
-fn unworked_children(
+/// not hold (each by number), counted up to `CAP + 1`.
+fn unworked_children<const CAP: u8>(
     index: &StateIndex,
     state: &State,
     worked: impl Fn(usize) -> bool,
@@ -446,7 +446,7 @@ fn unworked_children(
                 .ok_or("a child the index does not number")? as usize;
             if !worked(m) && !numbers.contains(&m) {
                 numbers.push(m);
-                if numbers.len() > PENDING as usize {
+                if numbers.len() > CAP as usize {
                     break;
                 }
             }
@@ -472,6 +472,20 @@ pub fn distances(
     komi2: i32,
     near: u32,
 ) -> Result<Retrograde, String> {
+    distances_counting::<PENDING>(index, codes, komi2, near)
+}
+
+/// `distances`, with a loss's children not yet worked counted in its cell
+/// up to `CAP` (at most `PENDING`), and more counted again from its
+/// children's cells; the tests lower `CAP` so that most losses take that
+/// path.
+pub(super) fn distances_counting<const CAP: u8>(
+    index: &StateIndex,
+    codes: &Codes,
+    komi2: i32,
+    near: u32,
+) -> Result<Retrograde, String> {
+    const { assert!(CAP >= 1 && CAP <= PENDING) };
     let states = codes.states();
     let cells = Cells::new(2 * states);
     let pieces = states.div_ceil(CHUNK);
@@ -502,7 +516,7 @@ pub fn distances(
                                 .then_some(active(1)),
                             Wdl::Loss => Some(match states {
                                 0 => active(1),
-                                s if s <= PENDING as u32 => s as u8,
+                                s if s <= CAP as u32 => s as u8,
                                 _ => MANY,
                             }),
                             Wdl::Draw => None,
@@ -687,7 +701,7 @@ pub fn distances(
                         let slot = w * CELLS_PER_WORD + hits.trailing_zeros() as usize / 4;
                         hits &= hits - 1;
                         let (p, pc) = (slot / 2, slot % 2);
-                        let left = unworked_children(
+                        let left = unworked_children::<CAP>(
                             index,
                             &cursor.state(p as u64),
                             |m| worked(cells.get(2 * m + 1 - pc)),
@@ -697,7 +711,7 @@ pub fn distances(
                             slot,
                             match left {
                                 0 => active(next),
-                                l if l <= PENDING as usize => l as u8,
+                                l if l <= CAP as usize => l as u8,
                                 _ => MANY,
                             },
                         );

@@ -380,14 +380,21 @@ fn the_retrograde_distances_are_the_sweeps_fixed_point() {
             }
         }
         // Every followed distance in its byte, and every one above 2 in the
-        // map.
-        for near in [ranks::NEAR, 2] {
+        // map; and with a loss's children counted in its cell only up to 1
+        // or 2, so that nearly every loss is counted again from its
+        // children's cells at the end of a layer.
+        for (near, cap) in [(ranks::NEAR, 9), (2, 9), (ranks::NEAR, 1), (2, 2)] {
             let codes = ranks::Codes::of_results(&results);
-            let fast = ranks::distances(&index, &codes, komi2, near).unwrap();
+            let fast = match cap {
+                1 => ranks::distances_counting::<1>(&index, &codes, komi2, near),
+                2 => ranks::distances_counting::<2>(&index, &codes, komi2, near),
+                _ => ranks::distances(&index, &codes, komi2, near),
+            }
+            .unwrap_or_else(|e| panic!("{name} komi2 {komi2} near {near} cap {cap}: {e}"));
             let mut far = 0;
             for (slot, &slow) in slow.iter().enumerate() {
                 let (n, c) = (slot / 2, slot % 2);
-                let at = format!("{name} komi2 {komi2} near {near} state {n} colour {c}");
+                let at = format!("{name} komi2 {komi2} near {near} cap {cap} state {n} colour {c}");
                 assert_eq!(codes.followed(n, c), follow[slot], "{at}");
                 assert_eq!(codes.result(n, c) == Wdl::Draw, slow == NONE, "{at}");
                 if follow[slot] {

@@ -113,6 +113,7 @@ pub fn run(arguments: &ExportArguments) -> ExitCode {
         results,
         longest,
         far,
+        followed,
         held_bytes,
         index_memory,
     } = report;
@@ -123,7 +124,8 @@ pub fn run(arguments: &ExportArguments) -> ExitCode {
         "{}: {board} at komi {}, {states} states in {blocks} blocks, {:.1} s\n\
          Black to move: {}\nWhite to move: {}\n\
          states that may store less: {derived}\n\
-         longest forced line: {longest} plies ({far} distances past a byte)\n\
+         longest forced line: {longest} plies ({followed} losses a winner follows, \
+         {far} of their distances past a byte)\n\
          results and distances held: {held_bytes} bytes, {:.2} bytes a state\n\
          peak memory: {peak} bytes, {:.2} bytes a state (the index {index_memory} bytes)\n\
          win/draw/loss part: {wdl_bytes} bytes, {:.4} bytes a state\n\

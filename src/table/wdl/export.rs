@@ -2,23 +2,24 @@
 //! (`smallgo export --wdl`).
 //!
 //! The full table gives every state's result for either colour to move
-//! at the komi, decoded block by block into a byte a state (its blocks'
-//! mapped pages let go as they are read). From those results alone
-//! (`ranks`, a distance byte a state and colour), a retrograde pass
-//! gives each won or lost state its distance (the plies to the end of the
-//! game, the winner hurrying and the loser resisting), and a sweep finds
-//! the losing states a winner follows (each won state's first losing
-//! child of least distance). Then, block by block on every core, the
-//! exporter works out for each state and colour which results it may
-//! store (its own, or any below it when the children the prober looks at
-//! give its result: `super`), picks them so that runs are longest (at each
-//! run's start, the symbol every following state allows the longest), and
-//! writes the rank of each state that stores a loss: its distance if a
-//! winner follows it, else 0. Every move from a followed losing state
-//! reaches a won state of smaller distance, so the ranks only fall along
-//! a won game. The export holds about three bytes a state besides the
-//! state index; the per-state arrays are let go before the file is put
-//! together.
+//! at the komi, decoded block by block into four bits a state (its
+//! blocks' mapped pages let go as they are read). From those results
+//! alone (`ranks`, four bits a state and colour), a retrograde pass gives
+//! each won or lost state its distance (the plies to the end of the game,
+//! the winner hurrying and the loser resisting) and marks the losing
+//! states a winner follows (each won state's first losing child of least
+//! distance), keeping only their distances. Then, block by block on every
+//! core, the exporter works out for each state and colour which results
+//! it may store (its own, or any below it when the children the prober
+//! looks at give its result: `super`), picks them so that runs are
+//! longest (at each run's start, the symbol every following state allows
+//! the longest), and writes the rank of each state that stores a loss:
+//! its distance if a winner follows it, else 0. Every move from a
+//! followed losing state reaches a won state of smaller distance, so the
+//! ranks only fall along a won game. The export holds about one and a
+//! half bytes a state besides the state index, and a byte or two per
+//! followed loss (`ranks`); the per-state arrays are let go before the
+//! file is put together.
 
 use rayon::prelude::*;
 
@@ -27,7 +28,7 @@ use std::ops::Range;
 use super::format::{self, EncodedBlock, Header};
 #[cfg(test)]
 use super::ranks::NEAR;
-use super::ranks::{designate, distances, Codes, Retrograde};
+use super::ranks::{distances, Codes, Retrograde};
 use super::{ending, may_derive, Wdl};
 use crate::index::StateIndex;
 use crate::rules::board::Topology;
@@ -60,6 +61,8 @@ pub struct ExportReport {
     pub longest: u32,
     /// The distances too long for their byte, kept beside it.
     pub far: u64,
+    /// The losses a winner follows, whose distances are kept.
+    pub followed: u64,
     /// The bytes of the per-state arrays (results and distances).
     pub held_bytes: u64,
     /// The bytes of the state index.
@@ -160,14 +163,14 @@ pub fn export_from(
         })?;
     note("results decoded");
     let Retrograde {
-        distances: distance,
+        followed,
         longest,
+        held_bytes,
     } = distances(&index, &codes, komi2, near).map_err(corrupt_text)?;
-    note("distances found");
-    designate(&index, &codes, &distance).map_err(corrupt_text)?;
-    note("followed losses marked");
-    let held_bytes = (codes.bytes() + distance.bytes()) as u64;
-    let far = distance.far_count() as u64;
+    note("distances found and followed losses marked");
+    let held_bytes = (codes.bytes() + held_bytes) as u64;
+    let far = followed.far_count() as u64;
+    let followed_count = followed.count() as u64;
 
     // Pass 2: blocks of whole full-table blocks.
     let join = TARGET_POSITIONS_PER_BLOCK
@@ -242,7 +245,7 @@ pub fn export_from(
                         free[at] = any[c] && given[c] == own && own != Wdl::Loss;
                         frees |= free[at];
                         if own == Wdl::Loss && codes.followed(number as usize, c) {
-                            ranks[at] = distance.get(2 * number as usize + c);
+                            ranks[at] = followed.get(&codes, 2 * number as usize + c);
                         }
                     }
                     derived += frees as u64;
@@ -292,7 +295,7 @@ pub fn export_from(
         })
         .collect::<Result<_, String>>()?;
     note("blocks encoded");
-    drop((codes, distance));
+    drop((codes, followed));
     let directory = format::deflate(&view.directory().map_err(corrupt)?);
     let header = Header {
         directory_length: directory.len() as u64,
@@ -303,6 +306,7 @@ pub fn export_from(
         blocks,
         longest,
         far,
+        followed: followed_count,
         held_bytes,
         index_memory: index_bytes,
         ..ExportReport::default()

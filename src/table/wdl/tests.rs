@@ -240,6 +240,58 @@ fn the_verifier_holds_two_bytes_a_state() {
     }
 }
 
+/// The codes, four bits a state and sixteen to a word, read back what a
+/// byte a state holds: results put in runs from every offset of a word at
+/// once, then losses marked followed from many threads, some twice.
+#[test]
+fn packed_codes_read_back_a_byte_a_state() {
+    use rayon::prelude::*;
+    for states in [1usize, 15, 16, 17, 1000, 4099] {
+        let mut rng = SplitMix::new(states as u64);
+        let plain: Vec<u8> = (0..states)
+            .map(|_| rng.below(3) as u8 | (rng.below(3) as u8) << 2)
+            .collect();
+        let mut runs = Vec::new();
+        let mut at = 0;
+        while at < states {
+            let end = (at + 1 + rng.below(40) as usize).min(states);
+            runs.push(at..end);
+            at = end;
+        }
+        let codes = ranks::Codes::new(states);
+        runs.par_iter()
+            .for_each(|run| codes.put(run.start, &plain[run.clone()]));
+        let own = |slot: usize| Wdl::from_symbol(plain[slot / 2] >> (2 * (slot % 2)) & 3);
+        let follow: Vec<bool> = (0..2 * states)
+            .map(|slot| own(slot) == Wdl::Loss && rng.below(3) == 0)
+            .collect();
+        (0..2 * states)
+            .into_par_iter()
+            .filter(|&slot| follow[slot])
+            .for_each(|slot| {
+                assert!(codes.follow(slot / 2, slot % 2), "slot {slot}");
+                if slot % 3 == 0 {
+                    assert!(!codes.follow(slot / 2, slot % 2), "slot {slot}");
+                }
+            });
+        for (slot, &followed) in follow.iter().enumerate() {
+            let (n, c) = (slot / 2, slot % 2);
+            assert_eq!(
+                codes.result(n, c),
+                own(slot),
+                "{states} states, slot {slot}"
+            );
+            assert_eq!(
+                codes.followed(n, c),
+                followed,
+                "{states} states, slot {slot}"
+            );
+        }
+        assert!(follow.iter().any(|&f| f) || states < 16);
+        assert_eq!(codes.bytes(), states.div_ceil(16) * 8);
+    }
+}
+
 /// The distances of the retrograde pass are those a plain fixed point
 /// gives: sweeps over every state, each lowering what its children allow,
 /// until a sweep changes nothing.
@@ -257,6 +309,7 @@ fn the_retrograde_distances_are_the_sweeps_fixed_point() {
             })
             .collect();
         let codes = ranks::Codes::of_results(&results);
+        // The distances the rules give, u32::MAX for none.
         const NONE: u32 = u32::MAX;
         let mut slow = vec![NONE; 2 * states];
         loop {
@@ -305,42 +358,69 @@ fn the_retrograde_distances_are_the_sweeps_fixed_point() {
                 break;
             }
         }
-        // Every distance in its byte, and every one above 2 in the map.
-        for near in [ranks::NEAR, 2] {
-            let fast = ranks::distances(&index, &codes, komi2, near).unwrap();
-            let mut placed = 0;
-            for (i, &slow) in slow.iter().enumerate() {
-                let d = fast.distances.get(i);
-                let expected = if slow == NONE { 0 } else { slow };
-                assert_eq!(
-                    d,
-                    expected,
-                    "{name} komi2 {komi2} near {near} state {} colour {}",
-                    i / 2,
-                    i % 2
-                );
-                placed += (d > 0) as usize;
+        // The followed losses: each won state's first losing child, in
+        // move order, one ply nearer the end, unless a pass ends the game.
+        let mut follow = vec![false; 2 * states];
+        for n in 0..states {
+            let state = index.unrank(n as u64);
+            for c in 0..2 {
+                let d = slow[2 * n + c];
+                if codes.result(n, c) != Wdl::Win || d == 1 {
+                    continue;
+                }
+                let designated = state.legal_moves(&board).into_iter().find_map(|mv| {
+                    let Some(Child::State(child)) = state.play(&board, mv) else {
+                        return None;
+                    };
+                    let m = index.rank(&child).unwrap() as usize;
+                    let slot = 2 * m + 1 - c;
+                    (codes.result(m, 1 - c) == Wdl::Loss && slow[slot] == d - 1).then_some(slot)
+                });
+                follow[designated.expect("a followed child")] = true;
             }
-            assert!(placed > states, "{name} komi2 {komi2}: {placed} placed");
+        }
+        // Every followed distance in its byte, and every one above 2 in the
+        // map; and with a loss's children counted in its cell only up to 1
+        // or 2, so that nearly every loss is counted again from its
+        // children's cells at the end of a layer.
+        for (near, cap) in [(ranks::NEAR, 9), (2, 9), (ranks::NEAR, 1), (2, 2)] {
+            let codes = ranks::Codes::of_results(&results);
+            let fast = match cap {
+                1 => ranks::distances_counting::<1>(&index, &codes, komi2, near),
+                2 => ranks::distances_counting::<2>(&index, &codes, komi2, near),
+                _ => ranks::distances(&index, &codes, komi2, near),
+            }
+            .unwrap_or_else(|e| panic!("{name} komi2 {komi2} near {near} cap {cap}: {e}"));
+            let mut far = 0;
+            for (slot, &slow) in slow.iter().enumerate() {
+                let (n, c) = (slot / 2, slot % 2);
+                let at = format!("{name} komi2 {komi2} near {near} cap {cap} state {n} colour {c}");
+                assert_eq!(codes.followed(n, c), follow[slot], "{at}");
+                assert_eq!(codes.result(n, c) == Wdl::Draw, slow == NONE, "{at}");
+                if follow[slot] {
+                    assert_eq!(fast.followed.get(&codes, slot), slow, "{at}");
+                    far += (slow > near) as usize;
+                }
+            }
+            assert_eq!(fast.followed.count(), follow.iter().filter(|&&f| f).count());
+            assert!(fast.followed.count() > 0);
             assert_eq!(
                 fast.longest,
                 slow.iter().filter(|&&d| d != NONE).max().copied().unwrap()
             );
-            assert_eq!(
-                fast.distances.far_count() > 0,
-                near == 2,
-                "{name} komi2 {komi2}"
-            );
+            assert_eq!(fast.followed.far_count(), far, "{name} komi2 {komi2}");
+            assert_eq!(far > 0, near == 2, "{name} komi2 {komi2}");
         }
     }
 }
 
-/// The export holds three bytes a state (each state's results and marks,
-/// and a distance byte a colour); distances too long for their byte,
+/// The export holds a byte and a half a state (each state's results in
+/// four bits, and four bits a colour for the retrograde) and two bytes
+/// a followed loss (its distance, and its slot in its layer's list); distances too long for their byte,
 /// kept beside it, give the same file byte for byte; and every block of
 /// the full table is let go once decoded.
 #[test]
-fn an_export_holds_three_bytes_a_state_and_far_distances_change_nothing() {
+fn an_export_holds_a_byte_and_a_half_a_state_and_far_distances_change_nothing() {
     for (name, komi2) in [("3x4", 0), ("2x5", -3), ("3x3", 5)] {
         let table = full(name);
         let (bytes, report) = export(&table, komi2).unwrap();
@@ -354,7 +434,11 @@ fn an_export_holds_three_bytes_a_state_and_far_distances_change_nothing() {
             2,
         )
         .unwrap();
-        assert!(report.states > 0 && report.held_bytes <= 3 * report.states + 8);
+        assert!(report.states > 0 && report.followed > 0);
+        assert!(
+            report.held_bytes <= report.states * 3 / 2 + 2 * report.followed + 4096,
+            "{name} komi2 {komi2}: {report:?}"
+        );
         assert_eq!(report.far, 0, "{name} komi2 {komi2}");
         assert!(far_report.far > 0, "{name} komi2 {komi2}");
         assert_eq!(far_report.longest, report.longest);

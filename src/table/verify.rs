@@ -510,6 +510,27 @@ fn groups(points: usize) -> usize {
 }
 
 impl PairTable {
+    /// Asks for the lines `get` reads for state `number` beside its byte,
+    /// when the byte (in `codes`, arrived or on its way) says its pair is
+    /// kept beside: the start of its stretch and the codes before it in
+    /// the stretch.
+    #[inline]
+    fn prefetch_beside(&self, codes: &[u8], number: StateNumber, context: usize) {
+        let code = codes[number as usize];
+        if (code as usize) < self.first.of(context).len() {
+            return;
+        }
+        let (beside, at) = match number.checked_sub(self.ko_start) {
+            None => (&self.plain, number),
+            Some(ko) => (&self.ko, ko),
+        };
+        prefetch_element(&beside.stretches, (at >> STRETCH_SHIFT) as usize);
+        let start = number & !((1 << STRETCH_SHIFT) - 1);
+        for line in (start..number).step_by(64) {
+            prefetch_element(codes, line as usize);
+        }
+    }
+
     /// The pair that state `number`'s byte in `codes` stands for.
     #[inline]
     fn get(&self, codes: &[u8], number: StateNumber, context: usize) -> u64 {
@@ -1265,6 +1286,13 @@ fn check_block(
                 .expect("children of legal states are legal");
             held.prefetch(number);
             children.push((i, point, number, state_context(points, child)));
+        }
+        // The children whose pairs are kept beside: the lines that find
+        // them asked for, once their bytes are in.
+        if let Some(pairs) = &held.pairs {
+            for &(_, _, number, context) in children.iter() {
+                pairs.prefetch_beside(&held.codes, number, context);
+            }
         }
         let mut at_child = 0;
         for (i, (plain, range)) in positions.iter().enumerate() {

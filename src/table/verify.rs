@@ -209,6 +209,22 @@ impl Half {
         margin.map_or(0, |m| (m as i32 + 64) as u32 & 0x7f) | (depth as u32) << 7
     }
 
+    /// The half `half` (`Half::of`) in its place in a pair (`pair_of`).
+    fn in_pair(self, half: u32) -> u64 {
+        match self {
+            Half::Mover => (half as u64) << PAIR_SHIFT,
+            Half::Opponent => half as u64,
+        }
+    }
+
+    /// This half of a pair (`pair_of`).
+    fn of_pair(self, pair: u64) -> u32 {
+        match self {
+            Half::Mover => (pair >> PAIR_SHIFT) as u32,
+            Half::Opponent => (pair & PAIR_MASK) as u32,
+        }
+    }
+
     fn set(self, value: &mut Value, half: u32) {
         let code = half & 0x7f;
         let margin = (code != 0).then(|| (code as i32 - 64) as i8);
@@ -276,7 +292,7 @@ impl Default for VerifyOptions {
 /// check finds all of a child's halves in one cache line.
 struct Held {
     /// `lanes` bytes a state, in state order.
-    codes: Vec<AtomicU8>,
+    codes: Vec<u8>,
     lanes: usize,
     tables: Vec<HalfTable>,
     /// Both halves in one byte a state (`lanes` is 1, `tables` empty).
@@ -298,24 +314,29 @@ impl Held {
         prefetch_element(&self.codes, number as usize * self.lanes);
     }
 
-    /// The halves held of state `number`'s value, the others left empty;
-    /// `context` is the state's (`context`).
+    /// The halves held of state `number`'s value as a pair (`pair_of`),
+    /// a half not held 0 (no margin, no depth); `context` is the state's
+    /// (`context`).
     #[inline]
-    fn value(&self, number: StateNumber, context: usize) -> Value {
-        let first = number as usize * self.lanes;
-        let mut value = Value::default();
+    fn pair(&self, number: StateNumber, context: usize) -> u64 {
         if let Some(pairs) = &self.pairs {
-            let pair = pairs.get(&self.codes, number, context);
-            Half::Mover.set(&mut value, (pair >> PAIR_SHIFT) as u32);
-            Half::Opponent.set(&mut value, (pair & PAIR_MASK) as u32);
-            return value;
+            return pairs.get(&self.codes, number, context);
         }
+        let first = number as usize * self.lanes;
+        let mut pair = 0;
         for (lane, table) in self.tables.iter().enumerate() {
-            let code = self.codes[first + lane].load(Ordering::Relaxed);
-            table.half.set(&mut value, table.get(code, number));
+            pair |= table
+                .half
+                .in_pair(table.get(self.codes[first + lane], number));
         }
-        value
+        pair
     }
+}
+
+/// The codes written while a sweep reads the blocks on both cores: read
+/// only from then on, as plain bytes.
+fn settled(codes: Vec<AtomicU8>) -> Vec<u8> {
+    codes.into_iter().map(AtomicU8::into_inner).collect()
 }
 
 /// Both halves of a value as one number: A and dA above, B and dB in the
@@ -324,7 +345,68 @@ const PAIR_SHIFT: u32 = 23;
 const PAIR_MASK: u64 = (1 << PAIR_SHIFT) - 1;
 
 fn pair_of(value: &Value) -> u64 {
-    (Half::Mover.of(value) as u64) << PAIR_SHIFT | Half::Opponent.of(value) as u64
+    Half::Mover.in_pair(Half::Mover.of(value)) | Half::Opponent.in_pair(Half::Opponent.of(value))
+}
+
+/// The value a pair (`pair_of`) stands for.
+fn value_of_pair(pair: u64) -> Value {
+    let mut value = Value::default();
+    for half in [Half::Mover, Half::Opponent] {
+        half.set(&mut value, half.of_pair(pair));
+    }
+    value
+}
+
+/// `minimax` on pairs of halves (`pair_of`): the pair of the value a state
+/// must have whose moves reach children with the pairs `children`, with
+/// one more move that ends the game with margin `end` for the mover, if
+/// any; and the number of edges that makes. A half is ranked by one
+/// number (`choice`), so that each child costs a maximum and a minimum.
+#[inline]
+fn minimax_pairs(end: Option<i32>, children: impl Iterator<Item = u64>) -> (u64, u64) {
+    // The mover's best choice: the largest rank among the children's
+    // B and dB. The opponent's: the smallest among their A and dA, where a
+    // child with no A ranks lowest and leaves the opponent none.
+    let mut best = 0u32;
+    let mut least = u32::MAX;
+    let mut edges = 0u64;
+    let mut consider = |pair: u64| {
+        edges += 1;
+        best = best.max(choice(pair & PAIR_MASK));
+        least = least.min(choice(pair >> PAIR_SHIFT));
+    };
+    if let Some(margin) = end {
+        // The end is the mover's margin, and its opposite the opponent's,
+        // in one ply: a child of depth 0 with those margins.
+        let code = |margin: i32| ((margin + 64) as u64) & 0x7f;
+        consider(code(-margin) << PAIR_SHIFT | code(margin));
+    }
+    for pair in children {
+        consider(pair);
+    }
+    let opponent = if least == u32::MAX { 0 } else { chosen(least) };
+    (chosen(best) << PAIR_SHIFT | opponent, edges)
+}
+
+/// A half (`Half::of`) as a choice's rank: its margin's code above, and
+/// below the depth subtracted from 2^16 - 1, so that of two choices of
+/// one margin the shorter ranks higher; a half with no margin ranks below
+/// every half with one.
+#[inline]
+fn choice(half: u64) -> u32 {
+    let half = half as u32;
+    (half & 0x7f) << 16 | (0xffff - (half >> 7))
+}
+
+/// The half a choice of rank `rank` gives the state: its margin, one ply
+/// more; no margin (0) if the rank has none.
+#[inline]
+fn chosen(rank: u32) -> u64 {
+    if rank >> 16 == 0 {
+        return 0;
+    }
+    let plies = (0xffff - (rank & 0xffff) + 1).min(0xffff);
+    ((rank >> 16) | plies << 7) as u64
 }
 
 /// The kinds of state a context tells apart: plain, after a pass, with a
@@ -369,8 +451,8 @@ struct PairTable {
     /// the pairs kept beside, sorted.
     movers: Levels<u32>,
     opponents: Levels<u32>,
-    /// The board's points plus one: a context's kind and stones.
-    side: usize,
+    /// Each context's group (`group`).
+    groups: Vec<u16>,
     /// The first ko state's number: the pairs kept beside are in two
     /// lists each, for the states before it and for the ko states.
     ko_start: StateNumber,
@@ -428,10 +510,31 @@ fn groups(points: usize) -> usize {
 }
 
 impl PairTable {
+    /// Asks for the lines `get` reads for state `number` beside its byte,
+    /// when the byte (in `codes`, arrived or on its way) says its pair is
+    /// kept beside: the start of its stretch and the codes before it in
+    /// the stretch.
+    #[inline]
+    fn prefetch_beside(&self, codes: &[u8], number: StateNumber, context: usize) {
+        let code = codes[number as usize];
+        if (code as usize) < self.first.of(context).len() {
+            return;
+        }
+        let (beside, at) = match number.checked_sub(self.ko_start) {
+            None => (&self.plain, number),
+            Some(ko) => (&self.ko, ko),
+        };
+        prefetch_element(&beside.stretches, (at >> STRETCH_SHIFT) as usize);
+        let start = number & !((1 << STRETCH_SHIFT) - 1);
+        for line in (start..number).step_by(64) {
+            prefetch_element(codes, line as usize);
+        }
+    }
+
     /// The pair that state `number`'s byte in `codes` stands for.
     #[inline]
-    fn get(&self, codes: &[AtomicU8], number: StateNumber, context: usize) -> u64 {
-        let code = codes[number as usize].load(Ordering::Relaxed);
+    fn get(&self, codes: &[u8], number: StateNumber, context: usize) -> u64 {
+        let code = codes[number as usize];
         if let Some(&pair) = self.first.of(context).get(code as usize) {
             return pair;
         }
@@ -441,7 +544,7 @@ impl PairTable {
             Some(ko) => self.ko.get(ko, &codes[self.ko_start as usize..]),
         };
         let [mover, opponent] = halves.expect("every state coded OTHER has its halves' bytes");
-        let at = group(self.side, context);
+        let at = self.groups[context] as usize;
         let mover = self.movers.of(at).get(mover as usize);
         let opponent = self.opponents.of(at).get(opponent as usize);
         if let (Some(&mover), Some(&opponent)) = (mover, opponent) {
@@ -523,7 +626,7 @@ impl Beside {
     /// The bytes of state `number`, coded `OTHER` in `codes` (the list's
     /// states' codes, from its first).
     #[inline]
-    fn get(&self, number: StateNumber, codes: &[AtomicU8]) -> Option<[u8; 2]> {
+    fn get(&self, number: StateNumber, codes: &[u8]) -> Option<[u8; 2]> {
         let run = (number >> RUN_SHIFT) as usize;
         let stretch = (number >> STRETCH_SHIFT) as usize;
         let first = *self.runs.get(run)? as usize + *self.stretches.get(stretch)? as usize;
@@ -531,7 +634,7 @@ impl Beside {
         let before = codes
             .get(start..number as usize)?
             .iter()
-            .filter(|code| code.load(Ordering::Relaxed) == OTHER)
+            .filter(|&&code| code == OTHER)
             .count();
         self.entries.get(first + before).copied()
     }
@@ -845,7 +948,7 @@ fn read_halves(
         table.ko.finish();
     }
     Ok(Held {
-        codes,
+        codes: settled(codes),
         lanes,
         tables,
         pairs: None,
@@ -997,7 +1100,9 @@ fn read_pairs(
         first: Levels::new(&common.first),
         movers: Levels::new(&common.movers),
         opponents: Levels::new(&common.opponents),
-        side,
+        groups: (0..contexts(points))
+            .map(|context| group(side, context) as u16)
+            .collect(),
         ko_start,
         plain: Beside::with_room(ko_start, expected(ko_start, common.beside)),
         ko: Beside::with_room(kos, expected(kos, common.beside)),
@@ -1070,7 +1175,7 @@ fn read_pairs(
     pairs.plain_rare.finish();
     pairs.ko_rare.finish();
     Ok(Held {
-        codes,
+        codes: settled(codes),
         lanes: 1,
         tables: Vec::new(),
         pairs: Some(pairs),
@@ -1097,9 +1202,9 @@ struct CheckScratch {
     /// The group's children's numbers and contexts, their halves asked
     /// for.
     children: Vec<(usize, Option<Point>, StateNumber, usize)>,
-    /// One position's distinct children after a placement: number, value,
-    /// and the points whose placement reaches it.
-    distinct: Vec<(StateNumber, Value, PointSet)>,
+    /// One position's distinct children after a placement: number, pair
+    /// of halves (`pair_of`), and the points whose placement reaches it.
+    distinct: Vec<(StateNumber, u64, PointSet)>,
 }
 
 /// Checks `checked` halves of the values of block `b`'s states against
@@ -1144,7 +1249,7 @@ fn check_block(
             Ok::<(), Fault>(())
         })?;
     }
-    let value_of = |number: StateNumber, context: usize| held.value(number, context);
+    let pair_of_state = |number: StateNumber, context: usize| held.pair(number, context);
     let points = board.points();
     let mut edges = 0;
     let mut next = 0;
@@ -1182,6 +1287,13 @@ fn check_block(
             held.prefetch(number);
             children.push((i, point, number, state_context(points, child)));
         }
+        // The children whose pairs are kept beside: the lines that find
+        // them asked for, once their bytes are in.
+        if let Some(pairs) = &held.pairs {
+            for &(_, _, number, context) in children.iter() {
+                pairs.prefetch_beside(&held.codes, number, context);
+            }
+        }
         let mut at_child = 0;
         for (i, (plain, range)) in positions.iter().enumerate() {
             let first_child = at_child;
@@ -1193,7 +1305,7 @@ fn check_block(
             // canonical child: it is counted once.
             let (passed_to, placed) = match mine.split_last_mut() {
                 Some((&mut (_, None, number, context), placed)) => {
-                    (value_of(number, context), placed)
+                    (pair_of_state(number, context), placed)
                 }
                 _ => unreachable!("a plain state's pass leads to a state"),
             };
@@ -1203,26 +1315,28 @@ fn check_block(
                 let point = PointSet::single(point.expect("placements name their point"));
                 match distinct.last_mut() {
                     Some((last, _, points)) if *last == number => *points |= point,
-                    _ => distinct.push((number, value_of(number, context), point)),
+                    _ => distinct.push((number, pair_of_state(number, context), point)),
                 }
             }
             let ko_points = (range.len() > SLOT_FIRST_KO as usize)
                 .then(|| index.canonical_ko_points(&plain.position()));
             for &(code, slot, number, stored) in &states[range.clone()] {
                 let kind = slot.min(SLOT_FIRST_KO) as usize;
-                let stored = stored
-                    .unwrap_or_else(|| value_of(number, context(points, kind, &plain.position())));
+                let stored = match stored {
+                    Some(value) => pair_of(&value),
+                    None => pair_of_state(number, context(points, kind, &plain.position())),
+                };
                 let placements = distinct.iter();
                 let (expected, counted) = match slot {
-                    SLOT_PLAIN => minimax(
-                        &[],
+                    SLOT_PLAIN => minimax_pairs(
+                        None,
                         placements
-                            .map(|&(_, value, _)| value)
+                            .map(|&(_, pair, _)| pair)
                             .chain(std::iter::once(passed_to)),
                     ),
-                    SLOT_PASSED => minimax(
-                        &[plain.position().area_score(board)],
-                        placements.map(|&(_, value, _)| value),
+                    SLOT_PASSED => minimax_pairs(
+                        Some(plain.position().area_score(board)),
+                        placements.map(|&(_, pair, _)| pair),
                     ),
                     _ => {
                         let ko = ko_points
@@ -1231,24 +1345,24 @@ fn check_block(
                         // Every child but one only the ko point's
                         // placement reaches.
                         let ko = PointSet::single(ko);
-                        minimax(
-                            &[],
+                        minimax_pairs(
+                            None,
                             placements
                                 .filter(|&&(_, _, points)| !(points - ko).is_empty())
-                                .map(|&(_, value, _)| value)
+                                .map(|&(_, pair, _)| pair)
                                 .chain(std::iter::once(passed_to)),
                         )
                     }
                 };
                 edges += counted;
                 for &half in checked {
-                    if half.of(&stored) != half.of(&expected) {
+                    if half.of_pair(stored) != half.of_pair(expected) {
                         return Err(Fault::Inconsistent(
                             Mismatch {
                                 number,
                                 state: index.state_at(code, slot),
-                                stored: half.only(&stored),
-                                expected: half.only(&expected),
+                                stored: half.only(&value_of_pair(stored)),
+                                expected: half.only(&value_of_pair(expected)),
                             }
                             .to_string(),
                         ));
@@ -1601,6 +1715,61 @@ pub fn spot_check(
 mod tests {
     use super::*;
 
+    /// One step of minimax on pairs of halves gives what `minimax` gives on
+    /// values, whatever the children: without a margin on either side,
+    /// with equal margins and depths, depths at 0 and at the largest, with
+    /// and without a move that ends the game, and with no children.
+    #[test]
+    fn minimax_on_pairs_agrees_with_minimax_on_values() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |below: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % below
+        };
+        let margins = [
+            None,
+            Some(-3),
+            Some(-1),
+            Some(0),
+            Some(1),
+            Some(2),
+            Some(18),
+        ];
+        let depths = [0, 1, 2, 3, 40, u16::MAX - 1, u16::MAX];
+        let mut ended = 0;
+        for round in 0..20_000 {
+            let count = next(6) as usize;
+            let children: Vec<Value> = (0..count)
+                .map(|_| Value {
+                    mover_margin: margins[next(7) as usize],
+                    opponent_margin: margins[next(7) as usize],
+                    mover_depth: depths[next(7) as usize],
+                    opponent_depth: depths[next(7) as usize],
+                })
+                // A half with no margin has depth 0, as the tables hold it.
+                .map(|value| Value {
+                    mover_depth: value.mover_margin.map_or(0, |_| value.mover_depth),
+                    opponent_depth: value.opponent_margin.map_or(0, |_| value.opponent_depth),
+                    ..value
+                })
+                .collect();
+            let end = (next(3) == 0).then(|| next(9) as i32 - 4);
+            ended += end.is_some() as u32;
+            let ends: Vec<i32> = end.into_iter().collect();
+            let (value, edges) = minimax(&ends, children.iter().copied());
+            let (pair, pair_edges) = minimax_pairs(end, children.iter().map(pair_of));
+            assert_eq!(
+                (value_of_pair(pair), pair_edges),
+                (value, edges),
+                "round {round}: end {end:?}, children {children:?}"
+            );
+            assert_eq!(pair, pair_of(&value));
+        }
+        assert!(ended > 1000);
+    }
+
     /// The halves kept beside are found by number across runs of 2^16
     /// states, and a number not kept is not found, with or without room
     /// reserved for them.
@@ -1632,8 +1801,8 @@ mod tests {
         let bytes = |n: StateNumber| [(n % 251) as u8, (n / 251 % 256) as u8];
         for every in [1, 2, 7, 977] {
             let beside_at = |n: StateNumber| n.is_multiple_of(every);
-            let codes: Vec<AtomicU8> = (0..states)
-                .map(|n| AtomicU8::new(if beside_at(n) { OTHER } else { (n % 200) as u8 }))
+            let codes: Vec<u8> = (0..states)
+                .map(|n| if beside_at(n) { OTHER } else { (n % 200) as u8 })
                 .collect();
             let mut beside = Beside::with_room(states, 0);
             for n in (0..states).filter(|&n| beside_at(n)) {

@@ -13,7 +13,9 @@
 //!
 //! `bench superko` solves every opening of each board and prints time,
 //! states searched, states per second, table use; with `--pruning`, the
-//! states searched with each pruning or aid switched off in turn.
+//! states searched with each pruning or aid switched off in turn. Each
+//! opening's value and states go to standard error as it is solved, so that
+//! a long run shows its progress.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -26,7 +28,8 @@ use super::{existing_folder, finish_analysis, output_failed, parse_board};
 use crate::rules::board::{Board, Point};
 use crate::rules::moves::Move;
 use crate::superko::solve::{
-    empty_board_value, solve_openings, with_deep_stack, Options, Solver, Stats, ENTRY_BYTES,
+    empty_board_value, solve_openings, with_deep_stack, Options, Progress as SolverProgress,
+    Reporter, Solver, Stats, ENTRY_BYTES,
 };
 use crate::superko::{Game, Superko};
 use crate::table::library::{Next, Tablebase};
@@ -121,9 +124,10 @@ pub struct BenchSuperkoArguments {
     #[arg(long)]
     json: bool,
 
-    /// Also print, to standard error, each search from the root (its
-    /// window and states) and the states, table hits, stores and footprint
-    /// lengths by depth; the run gives up after --budget states.
+    /// Also print, to standard error, each iteration of the deepening as it
+    /// ends (its window, horizon, result and states), and at the end each
+    /// search from the root and the states, table hits, stores and
+    /// footprint lengths by depth; the run gives up after --budget states.
     #[arg(long)]
     profile: bool,
 
@@ -501,20 +505,72 @@ fn cpu_seconds() -> f64 {
     seconds(usage.ru_utime) + seconds(usage.ru_stime)
 }
 
+/// What a bench run prints to standard error as it goes: nothing, each
+/// opening as it is solved, or also each iteration of the deepening.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Progress {
+    Quiet,
+    Openings,
+    Iterations,
+}
+
+/// A reporter that prints each opening solved (and with `Iterations` each
+/// iteration of the deepening) to standard error, with the seconds of the
+/// clock and of the processor since `started` and `cpu`, so that a long
+/// run shows how far it has come.
+fn progress_reporter(board: Board, progress: Progress, started: Instant, cpu: f64) -> Reporter {
+    let points = crate::superko::solve::opening_points(&board);
+    std::sync::Arc::new(move |event| {
+        let clock = started.elapsed().as_secs_f64();
+        let processor = cpu_seconds() - cpu;
+        match event {
+            SolverProgress::Solved {
+                opening,
+                value,
+                states,
+            } => eprintln!(
+                "{board} opening {} {value:+}: {states} states; {clock:.1} s, {processor:.1} s of processor since the board began",
+                board.point_name(points[opening])
+            ),
+            SolverProgress::Iteration { opening, iteration } if progress == Progress::Iterations => {
+                let horizon = iteration
+                    .horizon
+                    .map_or("none".to_string(), |h| h.to_string());
+                let result = if iteration.proven {
+                    format!("{:+}", iteration.value)
+                } else {
+                    "unknown".to_string()
+                };
+                eprintln!(
+                    "{board} opening {} window ({:+}, {:+}) horizon {horizon}: {result}, {} states, {} recalled; {clock:.1} s, {processor:.1} s of processor",
+                    board.point_name(points[opening]),
+                    iteration.alpha,
+                    iteration.beta,
+                    iteration.states,
+                    iteration.recalled
+                )
+            }
+            SolverProgress::Iteration { .. } => {}
+        }
+    })
+}
+
 fn bench_run(
     board: Board,
     rule: Superko,
     options: Options,
     threads: usize,
     budget: u64,
-    profile: bool,
+    progress: Progress,
 ) -> BenchRun {
     let started = Instant::now();
     let cpu = cpu_seconds();
-    let openings = solve_openings(board, rule, options, threads, budget);
+    let report =
+        (progress != Progress::Quiet).then(|| progress_reporter(board, progress, started, cpu));
+    let openings = solve_openings(board, rule, options, threads, budget, report);
     let seconds = started.elapsed().as_secs_f64();
     let cpu = cpu_seconds() - cpu;
-    if profile {
+    if progress == Progress::Iterations {
         for solver in &openings.solvers {
             print_profile(board, solver);
         }
@@ -591,7 +647,11 @@ pub fn bench(arguments: &BenchSuperkoArguments) -> ExitCode {
             } else {
                 0
             },
-            arguments.profile,
+            if arguments.profile {
+                Progress::Iterations
+            } else {
+                Progress::Openings
+            },
         );
         let Some(values) = values else {
             eprintln!(
@@ -785,7 +845,14 @@ pub fn bench(arguments: &BenchSuperkoArguments) -> ExitCode {
                     stats,
                     seconds,
                     ..
-                } = bench_run(board, rule, options, threads, arguments.budget, false);
+                } = bench_run(
+                    board,
+                    rule,
+                    options,
+                    threads,
+                    arguments.budget,
+                    Progress::Quiet,
+                );
                 let given_up = other.is_none();
                 let figure = match other {
                     None => format!(

@@ -272,6 +272,47 @@ pub struct Stats {
     pub recalled: u64,
 }
 
+/// One iteration of the deepening of a search from the root (one horizon
+/// of one null-window or full-window search), as it ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Iteration {
+    /// The window.
+    pub alpha: i32,
+    pub beta: i32,
+    /// The horizon in turns (the root's children at 1); `None` for none.
+    pub horizon: Option<u64>,
+    /// The fail-soft value or bound returned (nothing when not proven).
+    pub value: i32,
+    /// Whether the result is proven (otherwise a deeper iteration follows).
+    pub proven: bool,
+    /// The states this iteration took.
+    pub states: u64,
+    /// The unknown results it recalled (`Options::recall_unknown`).
+    pub recalled: u64,
+}
+
+/// What `solve_openings` reports as it goes, from the thread that did it:
+/// an iteration of the deepening ended in the search of an opening, or an
+/// opening was solved (its index among the openings, in point order).
+#[derive(Clone, Copy, Debug)]
+pub enum Progress<'a> {
+    Iteration {
+        opening: usize,
+        iteration: &'a Iteration,
+    },
+    Solved {
+        opening: usize,
+        value: i32,
+        states: u64,
+    },
+}
+
+/// A receiver of `Progress`, shared between the search threads.
+pub type Reporter = std::sync::Arc<dyn Fn(Progress<'_>) + Send + Sync>;
+
+/// A solver's receiver of each iteration as it ends (`Solver::set_trace`).
+type Trace = Box<dyn FnMut(&Iteration) + Send>;
+
 /// The most moves of a state: a placement on each point, and the pass.
 const MOVES: usize = crate::superko::MAX_POINTS + 1;
 
@@ -393,6 +434,8 @@ pub struct Solver {
     /// Per search from the root: the window's beta, the value returned and
     /// the states it took.
     searches: Vec<(i32, i32, u64)>,
+    /// Told of each iteration of the deepening as it ends.
+    trace: Option<Trace>,
 }
 
 /// The states searched between two looks at the clock.
@@ -448,6 +491,7 @@ impl Solver {
             generation: 0,
             profile: Vec::new(),
             searches: Vec::new(),
+            trace: None,
         }
     }
 
@@ -465,6 +509,12 @@ impl Solver {
     pub fn with_budget(mut self, nodes: u64) -> Solver {
         self.budget = nodes;
         self
+    }
+
+    /// Calls `trace` with each iteration of the deepening (each search
+    /// from the root without it) as it ends.
+    pub fn set_trace(&mut self, trace: impl FnMut(&Iteration) + Send + 'static) {
+        self.trace = Some(Box::new(trace));
     }
 
     /// Whether the budget or the time ran out: the values given since mean
@@ -593,7 +643,19 @@ impl Solver {
         self.horizon = if step == 0 { u64::MAX } else { step };
         loop {
             self.generation = self.generation.wrapping_add(1).max(1);
+            let (nodes, recalled) = (self.stats.nodes, self.stats.recalled);
             let value = self.search(seen, node, alpha, beta);
+            if let Some(trace) = &mut self.trace {
+                trace(&Iteration {
+                    alpha,
+                    beta,
+                    horizon: (self.horizon != u64::MAX).then_some(self.horizon),
+                    value,
+                    proven: !self.stopped && !self.frames[1].unknown,
+                    states: self.stats.nodes - nodes,
+                    recalled: self.stats.recalled - recalled,
+                });
+            }
             if self.stopped || self.frames[1].unknown.not() {
                 self.horizon = u64::MAX;
                 return value;
@@ -1301,13 +1363,16 @@ const STACK_BYTES: usize = 1 << 30;
 /// thread this is `Solver::opening_values` on one solver. The values are
 /// exact whatever the split (each is a proven minimax value); the states
 /// depend on which thread took which opening, so with two threads or more
-/// they can differ from run to run.
+/// they can differ from run to run. `report`, if given, is told of each
+/// iteration of the deepening and each opening solved as they end (not
+/// once a budget has stopped the search).
 pub fn solve_openings(
     board: Board,
     rule: Superko,
     options: Options,
     threads: usize,
     budget: u64,
+    report: Option<Reporter>,
 ) -> Openings {
     let points = opening_points(&board);
     let threads = threads.clamp(1, points.len().max(1));
@@ -1320,6 +1385,17 @@ pub fn solve_openings(
                     .stack_size(STACK_BYTES)
                     .spawn_scoped(scope, || {
                         let mut solver = Solver::new(board, rule, options).with_budget(budget);
+                        // The opening this thread searches, for the reports.
+                        let current = std::sync::Arc::new(AtomicUsize::new(0));
+                        if let Some(report) = &report {
+                            let (report, current) = (report.clone(), current.clone());
+                            solver.set_trace(move |iteration| {
+                                report(Progress::Iteration {
+                                    opening: current.load(AtomicOrdering::Relaxed),
+                                    iteration,
+                                })
+                            });
+                        }
                         let mut game = Game::new(board, rule).expect("a supported board");
                         let mut found = Vec::new();
                         while !solver.stopped() {
@@ -1330,10 +1406,19 @@ pub fn solve_openings(
                             if game.play(Move::Place(point)).is_err() {
                                 continue;
                             }
+                            current.store(i, AtomicOrdering::Relaxed);
                             let before = solver.stats().nodes;
                             let value = -solver.value(&mut game).expect("the game goes on");
                             game.undo();
-                            found.push((i, value, solver.stats().nodes - before));
+                            let states = solver.stats().nodes - before;
+                            found.push((i, value, states));
+                            if let Some(report) = report.as_ref().filter(|_| !solver.stopped()) {
+                                report(Progress::Solved {
+                                    opening: i,
+                                    value,
+                                    states,
+                                });
+                            }
                         }
                         (solver, found)
                     })

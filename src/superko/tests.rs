@@ -823,10 +823,10 @@ fn two_threads_find_the_values_of_one_and_of_the_brute_force() {
                 brute_openings(&board, rule)
             };
             for options in [Options::default(), crowded] {
-                let one = solve_openings(board, rule, options, 1, 0);
+                let one = solve_openings(board, rule, options, 1, 0, None);
                 assert_eq!(one.values, expected, "{name} {rule}, one thread");
                 assert_eq!(one.solvers.len(), 1);
-                let two = solve_openings(board, rule, options, 2, 0);
+                let two = solve_openings(board, rule, options, 2, 0, None);
                 assert_eq!(two.values, expected, "{name} {rule}, two threads");
                 assert_eq!(
                     two.solvers.len(),
@@ -840,6 +840,102 @@ fn two_threads_find_the_values_of_one_and_of_the_brute_force() {
                     two.states.iter().sum::<u64>(),
                     "{name}: every state belongs to one opening"
                 );
+            }
+        }
+    }
+}
+
+/// `solve_openings`'s reports (`Progress`): one `Solved` an opening with
+/// the value and states of the result, and the iterations of the deepening
+/// adding up to every state searched, each search from the root ending in
+/// exactly one proven iteration, every other one unknown at a horizon
+/// shorter than the next; on one thread and on two, with short horizons
+/// that most searches pass.
+#[test]
+fn the_progress_reports_add_up_to_the_solved_openings() {
+    use super::solve::{solve_openings, Iteration, Progress};
+    use std::sync::{Arc, Mutex};
+    let options = Options {
+        deepening: 3,
+        deepening_step: 2,
+        ..Options::default()
+    };
+    for name in ["1x6", "2x3", "2x4"] {
+        let board = board(name);
+        for threads in [1, 2] {
+            type Event = (usize, Option<Iteration>, Option<(i32, u64)>);
+            let events: Arc<Mutex<Vec<Event>>> = Arc::default();
+            let kept = events.clone();
+            let report = Arc::new(move |progress: Progress<'_>| {
+                let event = match progress {
+                    Progress::Iteration { opening, iteration } => (opening, Some(*iteration), None),
+                    Progress::Solved {
+                        opening,
+                        value,
+                        states,
+                    } => (opening, None, Some((value, states))),
+                };
+                kept.lock().unwrap().push(event);
+            });
+            let openings = solve_openings(
+                board,
+                Superko::Positional,
+                options,
+                threads,
+                0,
+                Some(report),
+            );
+            let events = events.lock().unwrap();
+            let mut solved: Vec<(usize, (i32, u64))> = events
+                .iter()
+                .filter_map(|&(i, _, s)| s.map(|s| (i, s)))
+                .collect();
+            solved.sort_unstable();
+            let points = opening_points(&board);
+            let expected: Vec<(usize, (i32, u64))> = openings
+                .values
+                .iter()
+                .zip(&openings.states)
+                .map(|(&(p, v), &s)| (points.iter().position(|&q| q == p).unwrap(), (v, s)))
+                .collect();
+            assert_eq!(solved, expected, "{name} on {threads}");
+            let iterations: Vec<(usize, Iteration)> = events
+                .iter()
+                .filter_map(|&(i, it, _)| it.map(|it| (i, it)))
+                .collect();
+            let stats = openings.stats();
+            assert_eq!(
+                iterations.iter().map(|(_, it)| it.states).sum::<u64>(),
+                stats.nodes,
+                "{name} on {threads}"
+            );
+            assert_eq!(
+                iterations.iter().map(|(_, it)| it.recalled).sum::<u64>(),
+                stats.recalled,
+                "{name} on {threads}"
+            );
+            assert_eq!(
+                iterations.iter().filter(|(_, it)| it.proven).count() as u64,
+                stats.searches,
+                "{name} on {threads}"
+            );
+            assert!(
+                iterations.iter().any(|(_, it)| !it.proven),
+                "{name}: some horizon was met"
+            );
+            for opening in 0..points.len() {
+                let mine: Vec<&Iteration> = iterations
+                    .iter()
+                    .filter(|(i, _)| *i == opening)
+                    .map(|(_, it)| it)
+                    .collect();
+                assert!(mine.last().is_some_and(|it| it.proven), "{name} {opening}");
+                for pair in mine.windows(2) {
+                    if !pair[0].proven {
+                        assert_eq!((pair[1].alpha, pair[1].beta), (pair[0].alpha, pair[0].beta));
+                        assert!(pair[1].horizon > pair[0].horizon, "{name} {opening}");
+                    }
+                }
             }
         }
     }

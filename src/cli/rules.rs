@@ -542,12 +542,14 @@ fn progress_reporter(board: Board, progress: Progress, started: Instant, cpu: f6
                     "unknown".to_string()
                 };
                 eprintln!(
-                    "{board} opening {} window ({:+}, {:+}) horizon {horizon}: {result}, {} states, {} recalled; {clock:.1} s, {processor:.1} s of processor",
+                    "{board} opening {} window ({:+}, {:+}) horizon {horizon}: {result}, {} states, {} recalled, {} stores (footprints of {:.1} items); {clock:.1} s, {processor:.1} s of processor",
                     board.point_name(points[opening]),
                     iteration.alpha,
                     iteration.beta,
                     iteration.states,
-                    iteration.recalled
+                    iteration.recalled,
+                    iteration.stores,
+                    iteration.footprint_keys as f64 / iteration.stores.max(1) as f64
                 )
             }
             SolverProgress::Iteration { .. } => {}

@@ -289,6 +289,9 @@ pub struct Iteration {
     pub states: u64,
     /// The unknown results it recalled (`Options::recall_unknown`).
     pub recalled: u64,
+    /// The bounds it stored, and the tagged keys of their footprints.
+    pub stores: u64,
+    pub footprint_keys: u64,
 }
 
 /// What `solve_openings` reports as it goes, from the thread that did it:
@@ -643,7 +646,7 @@ impl Solver {
         self.horizon = if step == 0 { u64::MAX } else { step };
         loop {
             self.generation = self.generation.wrapping_add(1).max(1);
-            let (nodes, recalled) = (self.stats.nodes, self.stats.recalled);
+            let before = self.stats;
             let value = self.search(seen, node, alpha, beta);
             if let Some(trace) = &mut self.trace {
                 trace(&Iteration {
@@ -652,8 +655,10 @@ impl Solver {
                     horizon: (self.horizon != u64::MAX).then_some(self.horizon),
                     value,
                     proven: !self.stopped && !self.frames[1].unknown,
-                    states: self.stats.nodes - nodes,
-                    recalled: self.stats.recalled - recalled,
+                    states: self.stats.nodes - before.nodes,
+                    recalled: self.stats.recalled - before.recalled,
+                    stores: self.stats.table_stores - before.table_stores,
+                    footprint_keys: self.stats.footprint_keys - before.footprint_keys,
                 });
             }
             if self.stopped || self.frames[1].unknown.not() {

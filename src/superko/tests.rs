@@ -847,7 +847,8 @@ fn two_threads_find_the_values_of_one_and_of_the_brute_force() {
 
 /// `solve_openings`'s reports (`Progress`): one `Solved` an opening with
 /// the value and states of the result, and the iterations of the deepening
-/// adding up to every state searched, each search from the root ending in
+/// adding up to every state searched (and every store and footprint key),
+/// each search from the root ending in
 /// exactly one proven iteration, every other one unknown at a horizon
 /// shorter than the next; on one thread and on two, with short horizons
 /// that most searches pass.
@@ -912,6 +913,19 @@ fn the_progress_reports_add_up_to_the_solved_openings() {
             assert_eq!(
                 iterations.iter().map(|(_, it)| it.recalled).sum::<u64>(),
                 stats.recalled,
+                "{name} on {threads}"
+            );
+            assert_eq!(
+                iterations.iter().map(|(_, it)| it.stores).sum::<u64>(),
+                stats.table_stores,
+                "{name} on {threads}"
+            );
+            assert_eq!(
+                iterations
+                    .iter()
+                    .map(|(_, it)| it.footprint_keys)
+                    .sum::<u64>(),
+                stats.footprint_keys,
                 "{name} on {threads}"
             );
             assert_eq!(

@@ -29,7 +29,7 @@ use crate::rules::board::{Board, Point};
 use crate::rules::moves::Move;
 use crate::superko::solve::{
     empty_board_value, solve_openings, with_deep_stack, Options, Progress as SolverProgress,
-    Reporter, Solver, Stats, ENTRY_BYTES,
+    Reporter, Solver, Stats, SLOT_BYTES,
 };
 use crate::superko::{Game, Superko};
 use crate::table::library::{Next, Tablebase};
@@ -99,7 +99,8 @@ pub struct BenchSuperkoArguments {
 
     /// The memory of the transposition table and of its long footprints
     /// together, in MiB: the table a power of two of 64-byte entries within
-    /// a sixteenth of it, the footprints within the rest; with --threads,
+    /// a sixteenth of it (and a tag of 8 bytes each), the footprints within
+    /// the rest; with --threads,
     /// split evenly between the threads' tables.
     #[arg(long, value_name = "MIB", default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=4096))]
     tt_memory: u64,
@@ -616,7 +617,7 @@ pub fn bench(arguments: &BenchSuperkoArguments) -> ExitCode {
         None => sized,
         Some(table_bits) => Options {
             table_bits,
-            arena_keys: (memory.saturating_sub((1u64 << table_bits) * ENTRY_BYTES) / 16)
+            arena_keys: (memory.saturating_sub((1u64 << table_bits) * SLOT_BYTES) / 16)
                 .max(1 << 10),
             ..sized
         },

@@ -47,7 +47,7 @@
 //! accepted when the seen set holds its M and none of its N
 //! (`super::holds`): exact, with no hash, at one test of a bit per item
 //! (an item's key is its bit in the seen set's bit map,
-//! `super::Seen::key`). An entry is one cache line, with up to five keys
+//! `super::Seen::key`). An entry is one cache line, with up to six keys
 //! inside it and a longer footprint in an arena that is compacted when
 //! replaced entries' runs fill half of it. A footprint is as long as the
 //! proof it covers needs: the moves of the bound's proof tree and the
@@ -191,16 +191,20 @@ pub struct Options {
 /// The bytes of a table entry.
 pub const ENTRY_BYTES: u64 = 64;
 
+/// The bytes of a table slot: its entry and its tag (`Solver::tags`).
+pub const SLOT_BYTES: u64 = ENTRY_BYTES + 8;
+
 impl Options {
     /// The table and the arena sized to use at most `bytes` between them
     /// (and at least one group of entries): the table a power of two of
     /// entries within a sixteenth of it (a footprint stored in the arena
     /// averages 100 to 300 keys, 1 to 2 KiB, against an entry's 64 bytes),
-    /// the arena's two copies during a compaction within the rest.
+    /// with a tag of 8 bytes each, the arena's two copies during a
+    /// compaction within the rest.
     pub fn with_memory(self, bytes: u64) -> Options {
         let entries = (bytes / 16 / ENTRY_BYTES).max(WAYS as u64);
         let table_bits = 63 - entries.leading_zeros();
-        let table = (1u64 << table_bits) * ENTRY_BYTES;
+        let table = (1u64 << table_bits) * SLOT_BYTES;
         Options {
             table_bits,
             arena_keys: (bytes.saturating_sub(table) / 16).max(1 << 10),
@@ -330,7 +334,11 @@ const WAYS: usize = 8;
 
 /// The most tagged keys an entry's footprint holds in the entry itself; a
 /// longer one is in `Solver::arena`.
-const INLINE: usize = 5;
+const INLINE: usize = 6;
+
+/// The tag of an empty slot: no state key has every bit set (a state has at
+/// most 2 * 25 + 1 bits of stones and mover, and the pass flag at bit 63).
+const EMPTY_TAG: u64 = u64::MAX;
 
 /// `Entry::len` for an entry that holds for one whole seen set, whose hash
 /// is in `Entry::inline`'s first two words.
@@ -339,8 +347,6 @@ const WHOLE_ENTRY: u32 = u32::MAX;
 /// An entry of the table, one cache line.
 #[derive(Clone, Copy, Default)]
 struct Entry {
-    /// The state's stones, mover and pass flag (`state_key`).
-    state: u64,
     /// The low bits of the whole seen set's hash, to count the hits from
     /// another history.
     whole: u32,
@@ -400,6 +406,10 @@ pub struct Solver {
     points: usize,
     options: Options,
     table: Vec<Entry>,
+    /// Each slot's state (stones, mover and pass flag, `state_key`), or
+    /// `EMPTY_TAG` for an empty slot: a look-up reads its group's eight
+    /// tags, one cache line, and then only the entries of its state.
+    tags: Vec<u64>,
     /// The tagged keys of the entries' footprints longer than `INLINE`,
     /// each entry's in one run; runs of replaced entries stay until the
     /// arena is compacted (`compact`).
@@ -474,6 +484,7 @@ impl Solver {
             rule,
             points: board.points(),
             options,
+            tags: vec![EMPTY_TAG; table.len()],
             table,
             arena: Vec::new(),
             arena_live: 0,
@@ -548,6 +559,16 @@ impl Solver {
     /// The number of table slots in use.
     pub fn table_used(&self) -> usize {
         self.table.iter().filter(|e| e.work != 0).count()
+    }
+
+    /// Whether every slot's tag is `EMPTY_TAG` exactly when the slot is
+    /// empty (for the tests).
+    #[cfg(test)]
+    pub(crate) fn tags_agree(&self) -> bool {
+        self.table
+            .iter()
+            .zip(&self.tags)
+            .all(|(entry, &tag)| (tag == EMPTY_TAG) == (entry.work == 0))
     }
 
     /// The number of table slots.
@@ -792,10 +813,10 @@ impl Solver {
         if !self.table.is_empty() {
             let slot = self.slot(state);
             for at in slot..slot + WAYS {
-                let entry = &self.table[at];
-                if entry.work == 0 || entry.state != state {
+                if self.tags[at] != state {
                     continue;
                 }
+                let entry = &self.table[at];
                 let (lower, upper) = (i32::from(entry.lower), i32::from(entry.upper));
                 let settles = lower >= beta || upper <= alpha || lower == upper;
                 if !settles && hint != NO_MOVE {
@@ -832,9 +853,7 @@ impl Solver {
                         let at = entry.at as usize;
                         &self.arena[at..at + entry.len as usize]
                     };
-                    for &k in keys {
-                        result.push(k);
-                    }
+                    result.extend_from_slice(keys);
                 }
                 self.depth -= 1;
                 return if lower >= beta { lower } else { upper };
@@ -1101,9 +1120,9 @@ impl Solver {
     /// `seen`, an admitted entry whose upper bound is at most `bound`.
     fn entry_proves_at_most(&self, seen: &Seen, state: u64, bound: i32) -> bool {
         let slot = self.slot(state);
-        self.table[slot..slot + WAYS].iter().any(|entry| {
-            entry.work != 0
-                && entry.state == state
+        (slot..slot + WAYS).any(|at| {
+            let entry = &self.table[at];
+            self.tags[at] == state
                 && i32::from(entry.upper) <= bound
                 && if entry.len == WHOLE_ENTRY {
                     entry.inline[..2] == halves(seen.hash())
@@ -1150,8 +1169,7 @@ impl Solver {
         let slot = self.slot(state);
         let same = (slot..slot + WAYS).find(|&at| {
             let e = &self.table[at];
-            e.work != 0
-                && e.state == state
+            self.tags[at] == state
                 && if footprint.is_whole() {
                     e.len == WHOLE_ENTRY && e.inline[..2] == whole_hash
                 } else {
@@ -1180,7 +1198,6 @@ impl Solver {
             self.arena_live -= old.len as usize;
         }
         let mut entry = Entry {
-            state,
             whole: seen.hash() as u32,
             lower: lower as i8,
             upper: upper as i8,
@@ -1202,6 +1219,7 @@ impl Solver {
             } else {
                 // Mark the slot empty first, so that compaction drops it.
                 self.table[at].work = 0;
+                self.tags[at] = EMPTY_TAG;
                 if self.arena.len() + keys.len() > self.arena_limit() {
                     self.compact();
                 }
@@ -1219,6 +1237,7 @@ impl Solver {
             }
         }
         self.table[at] = entry;
+        self.tags[at] = state;
     }
 
     /// The arena's length past which it is compacted: twice its live keys,
@@ -1249,9 +1268,10 @@ impl Solver {
                 threshold -= 1;
                 kept += by_work[threshold];
             }
-            for entry in &mut self.table {
+            for (entry, tag) in self.table.iter_mut().zip(&mut self.tags) {
                 if in_arena(entry) && usize::from(entry.work) < threshold {
                     entry.work = 0;
+                    *tag = EMPTY_TAG;
                     self.stats.evicted += 1;
                 }
             }

@@ -740,22 +740,27 @@ fn the_points_kept_by_hand() {
     );
 }
 
-/// The memory budget: the table within a sixteenth, the arena's two copies
-/// within the rest.
+/// The memory budget: the table's entries within a sixteenth, the arena's
+/// two copies within the rest with the entries and their tags.
 #[test]
 fn the_table_and_arena_fit_their_memory() {
     for mib in [1u64, 3, 256, 1000, 4096] {
         let bytes = mib << 20;
         let options = Options::default().with_memory(bytes);
-        let table = (1u64 << options.table_bits) * super::solve::ENTRY_BYTES;
-        assert!(table <= bytes / 16 && 2 * table > bytes / 16, "{mib} MiB");
+        let entries = (1u64 << options.table_bits) * super::solve::ENTRY_BYTES;
+        assert!(
+            entries <= bytes / 16 && 2 * entries > bytes / 16,
+            "{mib} MiB"
+        );
+        let table = (1u64 << options.table_bits) * super::solve::SLOT_BYTES;
         assert!(table + 16 * options.arena_keys <= bytes, "{mib} MiB");
     }
 }
 
 /// A crowded arena along random games on 1x6 and 2x3: entries evicted and
 /// long footprints left unstored, every value the same as the solver's
-/// without a table; and the enhanced transposition cut-offs found.
+/// without a table, every slot's tag its entry's state after each search;
+/// and the enhanced transposition cut-offs found.
 #[test]
 fn evictions_and_transposition_cutoffs_keep_every_value() {
     let mut random = SplitMix::new(77);
@@ -781,6 +786,7 @@ fn evictions_and_transposition_cutoffs_keep_every_value() {
                     let expected = plain.value(&mut game);
                     assert_eq!(small.value(&mut game), expected, "{name} {rule}");
                     assert_eq!(full.value(&mut game), expected, "{name} {rule}");
+                    assert!(small.tags_agree() && full.tags_agree(), "{name} {rule}");
                     let moves = game.legal_moves();
                     game.play(moves[random.below(moves.len() as u64) as usize])
                         .unwrap();

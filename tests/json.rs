@@ -478,7 +478,7 @@ fn bench_engine_is_one_object_of_numbers() {
 /// `bench superko --json`: one `bench-superko` object a board, its
 /// openings and empty board the values `analyze rules` gives under the
 /// same rule, its figures numbers, and with `--pruning` one entry per aid
-/// switched off.
+/// switched off; each opening's value and states on standard error.
 #[test]
 fn bench_superko_is_one_object_a_board_with_the_values_of_analyze_rules() {
     let outcome = smallgo(&[
@@ -513,6 +513,14 @@ fn bench_superko_is_one_object_a_board_with_the_values_of_analyze_rules() {
         assert!(!openings.is_empty(), "{bench}");
         for opening in openings {
             assert_eq!(opening["value"], superko(&opening["point"]), "{bench}");
+            // Each opening's value and states, to standard error as solved.
+            let line = format!(
+                "{board} opening {} {:+}: {} states;",
+                text(&opening["point"]),
+                opening["value"].as_i64().unwrap(),
+                opening["states"]
+            );
+            assert!(outcome.stderr.contains(&line), "{line}: {}", outcome.stderr);
         }
         assert!(number(&bench["states"]) > 0.0, "{bench}");
         assert!(number(&bench["seconds"]) >= 0.0, "{bench}");

@@ -13,7 +13,9 @@
 //!
 //! `bench superko` solves every opening of each board and prints time,
 //! states searched, states per second, table use; with `--pruning`, the
-//! states searched with each pruning or aid switched off in turn.
+//! states searched with each pruning or aid switched off in turn. Each
+//! opening's value and states go to standard error as it is solved, so that
+//! a long run shows its progress.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -26,7 +28,8 @@ use super::{existing_folder, finish_analysis, output_failed, parse_board};
 use crate::rules::board::{Board, Point};
 use crate::rules::moves::Move;
 use crate::superko::solve::{
-    empty_board_value, solve_openings, with_deep_stack, Options, Solver, Stats, ENTRY_BYTES,
+    empty_board_value, solve_openings, with_deep_stack, Options, Progress as SolverProgress,
+    Reporter, Solver, Stats, SLOT_BYTES,
 };
 use crate::superko::{Game, Superko};
 use crate::table::library::{Next, Tablebase};
@@ -96,7 +99,8 @@ pub struct BenchSuperkoArguments {
 
     /// The memory of the transposition table and of its long footprints
     /// together, in MiB: the table a power of two of 64-byte entries within
-    /// a sixteenth of it, the footprints within the rest; with --threads,
+    /// a sixteenth of it (and a tag of 8 bytes each), the footprints within
+    /// the rest; with --threads,
     /// split evenly between the threads' tables.
     #[arg(long, value_name = "MIB", default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=4096))]
     tt_memory: u64,
@@ -121,9 +125,10 @@ pub struct BenchSuperkoArguments {
     #[arg(long)]
     json: bool,
 
-    /// Also print, to standard error, each search from the root (its
-    /// window and states) and the states, table hits, stores and footprint
-    /// lengths by depth; the run gives up after --budget states.
+    /// Also print, to standard error, each iteration of the deepening as it
+    /// ends (its window, horizon, result and states), and at the end each
+    /// search from the root and the states, table hits, stores and
+    /// footprint lengths by depth; the run gives up after --budget states.
     #[arg(long)]
     profile: bool,
 
@@ -501,20 +506,74 @@ fn cpu_seconds() -> f64 {
     seconds(usage.ru_utime) + seconds(usage.ru_stime)
 }
 
+/// What a bench run prints to standard error as it goes: nothing, each
+/// opening as it is solved, or also each iteration of the deepening.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Progress {
+    Quiet,
+    Openings,
+    Iterations,
+}
+
+/// A reporter that prints each opening solved (and with `Iterations` each
+/// iteration of the deepening) to standard error, with the seconds of the
+/// clock and of the processor since `started` and `cpu`, so that a long
+/// run shows how far it has come.
+fn progress_reporter(board: Board, progress: Progress, started: Instant, cpu: f64) -> Reporter {
+    let points = crate::superko::solve::opening_points(&board);
+    std::sync::Arc::new(move |event| {
+        let clock = started.elapsed().as_secs_f64();
+        let processor = cpu_seconds() - cpu;
+        match event {
+            SolverProgress::Solved {
+                opening,
+                value,
+                states,
+            } => eprintln!(
+                "{board} opening {} {value:+}: {states} states; {clock:.1} s, {processor:.1} s of processor since the board began",
+                board.point_name(points[opening])
+            ),
+            SolverProgress::Iteration { opening, iteration } if progress == Progress::Iterations => {
+                let horizon = iteration
+                    .horizon
+                    .map_or("none".to_string(), |h| h.to_string());
+                let result = if iteration.proven {
+                    format!("{:+}", iteration.value)
+                } else {
+                    "unknown".to_string()
+                };
+                eprintln!(
+                    "{board} opening {} window ({:+}, {:+}) horizon {horizon}: {result}, {} states, {} recalled, {} stores (footprints of {:.1} items); {clock:.1} s, {processor:.1} s of processor",
+                    board.point_name(points[opening]),
+                    iteration.alpha,
+                    iteration.beta,
+                    iteration.states,
+                    iteration.recalled,
+                    iteration.stores,
+                    iteration.footprint_keys as f64 / iteration.stores.max(1) as f64
+                )
+            }
+            SolverProgress::Iteration { .. } => {}
+        }
+    })
+}
+
 fn bench_run(
     board: Board,
     rule: Superko,
     options: Options,
     threads: usize,
     budget: u64,
-    profile: bool,
+    progress: Progress,
 ) -> BenchRun {
     let started = Instant::now();
     let cpu = cpu_seconds();
-    let openings = solve_openings(board, rule, options, threads, budget);
+    let report =
+        (progress != Progress::Quiet).then(|| progress_reporter(board, progress, started, cpu));
+    let openings = solve_openings(board, rule, options, threads, budget, report);
     let seconds = started.elapsed().as_secs_f64();
     let cpu = cpu_seconds() - cpu;
-    if profile {
+    if progress == Progress::Iterations {
         for solver in &openings.solvers {
             print_profile(board, solver);
         }
@@ -558,7 +617,7 @@ pub fn bench(arguments: &BenchSuperkoArguments) -> ExitCode {
         None => sized,
         Some(table_bits) => Options {
             table_bits,
-            arena_keys: (memory.saturating_sub((1u64 << table_bits) * ENTRY_BYTES) / 16)
+            arena_keys: (memory.saturating_sub((1u64 << table_bits) * SLOT_BYTES) / 16)
                 .max(1 << 10),
             ..sized
         },
@@ -591,7 +650,11 @@ pub fn bench(arguments: &BenchSuperkoArguments) -> ExitCode {
             } else {
                 0
             },
-            arguments.profile,
+            if arguments.profile {
+                Progress::Iterations
+            } else {
+                Progress::Openings
+            },
         );
         let Some(values) = values else {
             eprintln!(
@@ -785,7 +848,14 @@ pub fn bench(arguments: &BenchSuperkoArguments) -> ExitCode {
                     stats,
                     seconds,
                     ..
-                } = bench_run(board, rule, options, threads, arguments.budget, false);
+                } = bench_run(
+                    board,
+                    rule,
+                    options,
+                    threads,
+                    arguments.budget,
+                    Progress::Quiet,
+                );
                 let given_up = other.is_none();
                 let figure = match other {
                     None => format!(

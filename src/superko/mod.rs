@@ -175,6 +175,13 @@ impl Footprint {
         self.keys.push(tagged);
     }
 
+    /// Adds sorted tagged keys at the end, after every key it holds (for a
+    /// cleared footprint: becomes them).
+    #[inline]
+    pub fn extend_from_slice(&mut self, tagged: &[u64]) {
+        self.keys.extend_from_slice(tagged);
+    }
+
     /// Sorts the keys and drops repeats.
     pub fn normalize(&mut self) {
         self.keys.sort_unstable();

@@ -47,7 +47,7 @@
 //! accepted when the seen set holds its M and none of its N
 //! (`super::holds`): exact, with no hash, at one test of a bit per item
 //! (an item's key is its bit in the seen set's bit map,
-//! `super::Seen::key`). An entry is one cache line, with up to five keys
+//! `super::Seen::key`). An entry is one cache line, with up to six keys
 //! inside it and a longer footprint in an arena that is compacted when
 //! replaced entries' runs fill half of it. A footprint is as long as the
 //! proof it covers needs: the moves of the bound's proof tree and the
@@ -191,16 +191,20 @@ pub struct Options {
 /// The bytes of a table entry.
 pub const ENTRY_BYTES: u64 = 64;
 
+/// The bytes of a table slot: its entry and its tag (`Solver::tags`).
+pub const SLOT_BYTES: u64 = ENTRY_BYTES + 8;
+
 impl Options {
     /// The table and the arena sized to use at most `bytes` between them
     /// (and at least one group of entries): the table a power of two of
     /// entries within a sixteenth of it (a footprint stored in the arena
     /// averages 100 to 300 keys, 1 to 2 KiB, against an entry's 64 bytes),
-    /// the arena's two copies during a compaction within the rest.
+    /// with a tag of 8 bytes each, the arena's two copies during a
+    /// compaction within the rest.
     pub fn with_memory(self, bytes: u64) -> Options {
         let entries = (bytes / 16 / ENTRY_BYTES).max(WAYS as u64);
         let table_bits = 63 - entries.leading_zeros();
-        let table = (1u64 << table_bits) * ENTRY_BYTES;
+        let table = (1u64 << table_bits) * SLOT_BYTES;
         Options {
             table_bits,
             arena_keys: (bytes.saturating_sub(table) / 16).max(1 << 10),
@@ -272,6 +276,50 @@ pub struct Stats {
     pub recalled: u64,
 }
 
+/// One iteration of the deepening of a search from the root (one horizon
+/// of one null-window or full-window search), as it ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Iteration {
+    /// The window.
+    pub alpha: i32,
+    pub beta: i32,
+    /// The horizon in turns (the root's children at 1); `None` for none.
+    pub horizon: Option<u64>,
+    /// The fail-soft value or bound returned (nothing when not proven).
+    pub value: i32,
+    /// Whether the result is proven (otherwise a deeper iteration follows).
+    pub proven: bool,
+    /// The states this iteration took.
+    pub states: u64,
+    /// The unknown results it recalled (`Options::recall_unknown`).
+    pub recalled: u64,
+    /// The bounds it stored, and the tagged keys of their footprints.
+    pub stores: u64,
+    pub footprint_keys: u64,
+}
+
+/// What `solve_openings` reports as it goes, from the thread that did it:
+/// an iteration of the deepening ended in the search of an opening, or an
+/// opening was solved (its index among the openings, in point order).
+#[derive(Clone, Copy, Debug)]
+pub enum Progress<'a> {
+    Iteration {
+        opening: usize,
+        iteration: &'a Iteration,
+    },
+    Solved {
+        opening: usize,
+        value: i32,
+        states: u64,
+    },
+}
+
+/// A receiver of `Progress`, shared between the search threads.
+pub type Reporter = std::sync::Arc<dyn Fn(Progress<'_>) + Send + Sync>;
+
+/// A solver's receiver of each iteration as it ends (`Solver::set_trace`).
+type Trace = Box<dyn FnMut(&Iteration) + Send>;
+
 /// The most moves of a state: a placement on each point, and the pass.
 const MOVES: usize = crate::superko::MAX_POINTS + 1;
 
@@ -286,7 +334,11 @@ const WAYS: usize = 8;
 
 /// The most tagged keys an entry's footprint holds in the entry itself; a
 /// longer one is in `Solver::arena`.
-const INLINE: usize = 5;
+const INLINE: usize = 6;
+
+/// The tag of an empty slot: no state key has every bit set (a state has at
+/// most 2 * 25 + 1 bits of stones and mover, and the pass flag at bit 63).
+const EMPTY_TAG: u64 = u64::MAX;
 
 /// `Entry::len` for an entry that holds for one whole seen set, whose hash
 /// is in `Entry::inline`'s first two words.
@@ -295,8 +347,6 @@ const WHOLE_ENTRY: u32 = u32::MAX;
 /// An entry of the table, one cache line.
 #[derive(Clone, Copy, Default)]
 struct Entry {
-    /// The state's stones, mover and pass flag (`state_key`).
-    state: u64,
     /// The low bits of the whole seen set's hash, to count the hits from
     /// another history.
     whole: u32,
@@ -356,6 +406,10 @@ pub struct Solver {
     points: usize,
     options: Options,
     table: Vec<Entry>,
+    /// Each slot's state (stones, mover and pass flag, `state_key`), or
+    /// `EMPTY_TAG` for an empty slot: a look-up reads its group's eight
+    /// tags, one cache line, and then only the entries of its state.
+    tags: Vec<u64>,
     /// The tagged keys of the entries' footprints longer than `INLINE`,
     /// each entry's in one run; runs of replaced entries stay until the
     /// arena is compacted (`compact`).
@@ -393,6 +447,8 @@ pub struct Solver {
     /// Per search from the root: the window's beta, the value returned and
     /// the states it took.
     searches: Vec<(i32, i32, u64)>,
+    /// Told of each iteration of the deepening as it ends.
+    trace: Option<Trace>,
 }
 
 /// The states searched between two looks at the clock.
@@ -428,6 +484,7 @@ impl Solver {
             rule,
             points: board.points(),
             options,
+            tags: vec![EMPTY_TAG; table.len()],
             table,
             arena: Vec::new(),
             arena_live: 0,
@@ -448,6 +505,7 @@ impl Solver {
             generation: 0,
             profile: Vec::new(),
             searches: Vec::new(),
+            trace: None,
         }
     }
 
@@ -465,6 +523,12 @@ impl Solver {
     pub fn with_budget(mut self, nodes: u64) -> Solver {
         self.budget = nodes;
         self
+    }
+
+    /// Calls `trace` with each iteration of the deepening (each search
+    /// from the root without it) as it ends.
+    pub fn set_trace(&mut self, trace: impl FnMut(&Iteration) + Send + 'static) {
+        self.trace = Some(Box::new(trace));
     }
 
     /// Whether the budget or the time ran out: the values given since mean
@@ -495,6 +559,16 @@ impl Solver {
     /// The number of table slots in use.
     pub fn table_used(&self) -> usize {
         self.table.iter().filter(|e| e.work != 0).count()
+    }
+
+    /// Whether every slot's tag is `EMPTY_TAG` exactly when the slot is
+    /// empty (for the tests).
+    #[cfg(test)]
+    pub(crate) fn tags_agree(&self) -> bool {
+        self.table
+            .iter()
+            .zip(&self.tags)
+            .all(|(entry, &tag)| (tag == EMPTY_TAG) == (entry.work == 0))
     }
 
     /// The number of table slots.
@@ -593,7 +667,21 @@ impl Solver {
         self.horizon = if step == 0 { u64::MAX } else { step };
         loop {
             self.generation = self.generation.wrapping_add(1).max(1);
+            let before = self.stats;
             let value = self.search(seen, node, alpha, beta);
+            if let Some(trace) = &mut self.trace {
+                trace(&Iteration {
+                    alpha,
+                    beta,
+                    horizon: (self.horizon != u64::MAX).then_some(self.horizon),
+                    value,
+                    proven: !self.stopped && !self.frames[1].unknown,
+                    states: self.stats.nodes - before.nodes,
+                    recalled: self.stats.recalled - before.recalled,
+                    stores: self.stats.table_stores - before.table_stores,
+                    footprint_keys: self.stats.footprint_keys - before.footprint_keys,
+                });
+            }
             if self.stopped || self.frames[1].unknown.not() {
                 self.horizon = u64::MAX;
                 return value;
@@ -725,10 +813,10 @@ impl Solver {
         if !self.table.is_empty() {
             let slot = self.slot(state);
             for at in slot..slot + WAYS {
-                let entry = &self.table[at];
-                if entry.work == 0 || entry.state != state {
+                if self.tags[at] != state {
                     continue;
                 }
+                let entry = &self.table[at];
                 let (lower, upper) = (i32::from(entry.lower), i32::from(entry.upper));
                 let settles = lower >= beta || upper <= alpha || lower == upper;
                 if !settles && hint != NO_MOVE {
@@ -765,9 +853,7 @@ impl Solver {
                         let at = entry.at as usize;
                         &self.arena[at..at + entry.len as usize]
                     };
-                    for &k in keys {
-                        result.push(k);
-                    }
+                    result.extend_from_slice(keys);
                 }
                 self.depth -= 1;
                 return if lower >= beta { lower } else { upper };
@@ -1034,9 +1120,9 @@ impl Solver {
     /// `seen`, an admitted entry whose upper bound is at most `bound`.
     fn entry_proves_at_most(&self, seen: &Seen, state: u64, bound: i32) -> bool {
         let slot = self.slot(state);
-        self.table[slot..slot + WAYS].iter().any(|entry| {
-            entry.work != 0
-                && entry.state == state
+        (slot..slot + WAYS).any(|at| {
+            let entry = &self.table[at];
+            self.tags[at] == state
                 && i32::from(entry.upper) <= bound
                 && if entry.len == WHOLE_ENTRY {
                     entry.inline[..2] == halves(seen.hash())
@@ -1083,8 +1169,7 @@ impl Solver {
         let slot = self.slot(state);
         let same = (slot..slot + WAYS).find(|&at| {
             let e = &self.table[at];
-            e.work != 0
-                && e.state == state
+            self.tags[at] == state
                 && if footprint.is_whole() {
                     e.len == WHOLE_ENTRY && e.inline[..2] == whole_hash
                 } else {
@@ -1113,7 +1198,6 @@ impl Solver {
             self.arena_live -= old.len as usize;
         }
         let mut entry = Entry {
-            state,
             whole: seen.hash() as u32,
             lower: lower as i8,
             upper: upper as i8,
@@ -1135,6 +1219,7 @@ impl Solver {
             } else {
                 // Mark the slot empty first, so that compaction drops it.
                 self.table[at].work = 0;
+                self.tags[at] = EMPTY_TAG;
                 if self.arena.len() + keys.len() > self.arena_limit() {
                     self.compact();
                 }
@@ -1152,6 +1237,7 @@ impl Solver {
             }
         }
         self.table[at] = entry;
+        self.tags[at] = state;
     }
 
     /// The arena's length past which it is compacted: twice its live keys,
@@ -1182,9 +1268,10 @@ impl Solver {
                 threshold -= 1;
                 kept += by_work[threshold];
             }
-            for entry in &mut self.table {
+            for (entry, tag) in self.table.iter_mut().zip(&mut self.tags) {
                 if in_arena(entry) && usize::from(entry.work) < threshold {
                     entry.work = 0;
+                    *tag = EMPTY_TAG;
                     self.stats.evicted += 1;
                 }
             }
@@ -1301,13 +1388,16 @@ const STACK_BYTES: usize = 1 << 30;
 /// thread this is `Solver::opening_values` on one solver. The values are
 /// exact whatever the split (each is a proven minimax value); the states
 /// depend on which thread took which opening, so with two threads or more
-/// they can differ from run to run.
+/// they can differ from run to run. `report`, if given, is told of each
+/// iteration of the deepening and each opening solved as they end (not
+/// once a budget has stopped the search).
 pub fn solve_openings(
     board: Board,
     rule: Superko,
     options: Options,
     threads: usize,
     budget: u64,
+    report: Option<Reporter>,
 ) -> Openings {
     let points = opening_points(&board);
     let threads = threads.clamp(1, points.len().max(1));
@@ -1320,6 +1410,17 @@ pub fn solve_openings(
                     .stack_size(STACK_BYTES)
                     .spawn_scoped(scope, || {
                         let mut solver = Solver::new(board, rule, options).with_budget(budget);
+                        // The opening this thread searches, for the reports.
+                        let current = std::sync::Arc::new(AtomicUsize::new(0));
+                        if let Some(report) = &report {
+                            let (report, current) = (report.clone(), current.clone());
+                            solver.set_trace(move |iteration| {
+                                report(Progress::Iteration {
+                                    opening: current.load(AtomicOrdering::Relaxed),
+                                    iteration,
+                                })
+                            });
+                        }
                         let mut game = Game::new(board, rule).expect("a supported board");
                         let mut found = Vec::new();
                         while !solver.stopped() {
@@ -1330,10 +1431,19 @@ pub fn solve_openings(
                             if game.play(Move::Place(point)).is_err() {
                                 continue;
                             }
+                            current.store(i, AtomicOrdering::Relaxed);
                             let before = solver.stats().nodes;
                             let value = -solver.value(&mut game).expect("the game goes on");
                             game.undo();
-                            found.push((i, value, solver.stats().nodes - before));
+                            let states = solver.stats().nodes - before;
+                            found.push((i, value, states));
+                            if let Some(report) = report.as_ref().filter(|_| !solver.stopped()) {
+                                report(Progress::Solved {
+                                    opening: i,
+                                    value,
+                                    states,
+                                });
+                            }
                         }
                         (solver, found)
                     })

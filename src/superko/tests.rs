@@ -740,22 +740,27 @@ fn the_points_kept_by_hand() {
     );
 }
 
-/// The memory budget: the table within a sixteenth, the arena's two copies
-/// within the rest.
+/// The memory budget: the table's entries within a sixteenth, the arena's
+/// two copies within the rest with the entries and their tags.
 #[test]
 fn the_table_and_arena_fit_their_memory() {
     for mib in [1u64, 3, 256, 1000, 4096] {
         let bytes = mib << 20;
         let options = Options::default().with_memory(bytes);
-        let table = (1u64 << options.table_bits) * super::solve::ENTRY_BYTES;
-        assert!(table <= bytes / 16 && 2 * table > bytes / 16, "{mib} MiB");
+        let entries = (1u64 << options.table_bits) * super::solve::ENTRY_BYTES;
+        assert!(
+            entries <= bytes / 16 && 2 * entries > bytes / 16,
+            "{mib} MiB"
+        );
+        let table = (1u64 << options.table_bits) * super::solve::SLOT_BYTES;
         assert!(table + 16 * options.arena_keys <= bytes, "{mib} MiB");
     }
 }
 
 /// A crowded arena along random games on 1x6 and 2x3: entries evicted and
 /// long footprints left unstored, every value the same as the solver's
-/// without a table; and the enhanced transposition cut-offs found.
+/// without a table, every slot's tag its entry's state after each search;
+/// and the enhanced transposition cut-offs found.
 #[test]
 fn evictions_and_transposition_cutoffs_keep_every_value() {
     let mut random = SplitMix::new(77);
@@ -781,6 +786,7 @@ fn evictions_and_transposition_cutoffs_keep_every_value() {
                     let expected = plain.value(&mut game);
                     assert_eq!(small.value(&mut game), expected, "{name} {rule}");
                     assert_eq!(full.value(&mut game), expected, "{name} {rule}");
+                    assert!(small.tags_agree() && full.tags_agree(), "{name} {rule}");
                     let moves = game.legal_moves();
                     game.play(moves[random.below(moves.len() as u64) as usize])
                         .unwrap();
@@ -823,10 +829,10 @@ fn two_threads_find_the_values_of_one_and_of_the_brute_force() {
                 brute_openings(&board, rule)
             };
             for options in [Options::default(), crowded] {
-                let one = solve_openings(board, rule, options, 1, 0);
+                let one = solve_openings(board, rule, options, 1, 0, None);
                 assert_eq!(one.values, expected, "{name} {rule}, one thread");
                 assert_eq!(one.solvers.len(), 1);
-                let two = solve_openings(board, rule, options, 2, 0);
+                let two = solve_openings(board, rule, options, 2, 0, None);
                 assert_eq!(two.values, expected, "{name} {rule}, two threads");
                 assert_eq!(
                     two.solvers.len(),
@@ -840,6 +846,116 @@ fn two_threads_find_the_values_of_one_and_of_the_brute_force() {
                     two.states.iter().sum::<u64>(),
                     "{name}: every state belongs to one opening"
                 );
+            }
+        }
+    }
+}
+
+/// `solve_openings`'s reports (`Progress`): one `Solved` an opening with
+/// the value and states of the result, and the iterations of the deepening
+/// adding up to every state searched (and every store and footprint key),
+/// each search from the root ending in
+/// exactly one proven iteration, every other one unknown at a horizon
+/// shorter than the next; on one thread and on two, with short horizons
+/// that most searches pass.
+#[test]
+fn the_progress_reports_add_up_to_the_solved_openings() {
+    use super::solve::{solve_openings, Iteration, Progress};
+    use std::sync::{Arc, Mutex};
+    let options = Options {
+        deepening: 3,
+        deepening_step: 2,
+        ..Options::default()
+    };
+    for name in ["1x6", "2x3", "2x4"] {
+        let board = board(name);
+        for threads in [1, 2] {
+            type Event = (usize, Option<Iteration>, Option<(i32, u64)>);
+            let events: Arc<Mutex<Vec<Event>>> = Arc::default();
+            let kept = events.clone();
+            let report = Arc::new(move |progress: Progress<'_>| {
+                let event = match progress {
+                    Progress::Iteration { opening, iteration } => (opening, Some(*iteration), None),
+                    Progress::Solved {
+                        opening,
+                        value,
+                        states,
+                    } => (opening, None, Some((value, states))),
+                };
+                kept.lock().unwrap().push(event);
+            });
+            let openings = solve_openings(
+                board,
+                Superko::Positional,
+                options,
+                threads,
+                0,
+                Some(report),
+            );
+            let events = events.lock().unwrap();
+            let mut solved: Vec<(usize, (i32, u64))> = events
+                .iter()
+                .filter_map(|&(i, _, s)| s.map(|s| (i, s)))
+                .collect();
+            solved.sort_unstable();
+            let points = opening_points(&board);
+            let expected: Vec<(usize, (i32, u64))> = openings
+                .values
+                .iter()
+                .zip(&openings.states)
+                .map(|(&(p, v), &s)| (points.iter().position(|&q| q == p).unwrap(), (v, s)))
+                .collect();
+            assert_eq!(solved, expected, "{name} on {threads}");
+            let iterations: Vec<(usize, Iteration)> = events
+                .iter()
+                .filter_map(|&(i, it, _)| it.map(|it| (i, it)))
+                .collect();
+            let stats = openings.stats();
+            assert_eq!(
+                iterations.iter().map(|(_, it)| it.states).sum::<u64>(),
+                stats.nodes,
+                "{name} on {threads}"
+            );
+            assert_eq!(
+                iterations.iter().map(|(_, it)| it.recalled).sum::<u64>(),
+                stats.recalled,
+                "{name} on {threads}"
+            );
+            assert_eq!(
+                iterations.iter().map(|(_, it)| it.stores).sum::<u64>(),
+                stats.table_stores,
+                "{name} on {threads}"
+            );
+            assert_eq!(
+                iterations
+                    .iter()
+                    .map(|(_, it)| it.footprint_keys)
+                    .sum::<u64>(),
+                stats.footprint_keys,
+                "{name} on {threads}"
+            );
+            assert_eq!(
+                iterations.iter().filter(|(_, it)| it.proven).count() as u64,
+                stats.searches,
+                "{name} on {threads}"
+            );
+            assert!(
+                iterations.iter().any(|(_, it)| !it.proven),
+                "{name}: some horizon was met"
+            );
+            for opening in 0..points.len() {
+                let mine: Vec<&Iteration> = iterations
+                    .iter()
+                    .filter(|(i, _)| *i == opening)
+                    .map(|(_, it)| it)
+                    .collect();
+                assert!(mine.last().is_some_and(|it| it.proven), "{name} {opening}");
+                for pair in mine.windows(2) {
+                    if !pair[0].proven {
+                        assert_eq!((pair[1].alpha, pair[1].beta), (pair[0].alpha, pair[0].beta));
+                        assert!(pair[1].horizon > pair[0].horizon, "{name} {opening}");
+                    }
+                }
             }
         }
     }

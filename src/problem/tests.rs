@@ -84,11 +84,11 @@ impl PlainBoard {
         if !self.leaving {
             return;
         }
-        for point in 0..colours.len() {
-            if targets[point] {
+        for (point, target) in targets.iter_mut().enumerate() {
+            if *target {
                 let (string, _) = self.string(colours, point);
                 if string.iter().any(|&stone| self.safe[stone]) {
-                    targets[point] = false;
+                    *target = false;
                 }
             }
         }

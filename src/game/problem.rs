@@ -448,9 +448,9 @@ impl ProblemGame {
     }
 
     /// Whether the defender, living here under the game's assumption, lives
-    /// in seki: the attacker's stones in the region cannot be captured
-    /// either (`problem::seki::seki_at`; with the proof search, a test past
-    /// its limits says life).
+    /// in seki: it cannot drive the attacker's stones in the region out
+    /// (`problem::seki::seki_at`; with the proof search, a test past its
+    /// limits says life).
     pub fn lives_in_seki(&self) -> Result<bool, String> {
         if self.status()?.attacker_wins() {
             return Ok(false);
@@ -498,7 +498,12 @@ impl ProblemGame {
         if self.is_over_at(place) {
             return Vec::new();
         }
-        successor_moves(self.problem().board(), self.ko, &place.key)
+        successor_moves(
+            self.problem().board(),
+            self.ko,
+            self.problem().objective(),
+            &place.key,
+        )
     }
 
     /// Where `mv` leads from `place`, if the problem's game allows it.

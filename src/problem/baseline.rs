@@ -36,15 +36,7 @@ impl Baseline {
     /// Enumerates and solves every state reachable from `problem`.
     pub(crate) fn new(problem: &Problem) -> Baseline {
         let board = *problem.board();
-        let attacker_colour = problem.defender().opposite();
-        let start = StateKey {
-            attacker: problem.stones(attacker_colour).bits(),
-            defender: problem.stones(problem.defender()).bits(),
-            targets: problem.targets().bits(),
-            attacker_to_move: problem.to_move() == attacker_colour,
-            ko: u8::MAX,
-            passes: 0,
-        };
+        let start = StateKey::start(problem);
         let ko = problem.ko();
         let mut states = vec![start];
         let mut index: HashMap<StateKey, u32> = HashMap::from([(start, 0)]);
@@ -58,7 +50,7 @@ impl Baseline {
             next += 1;
             if !key.is_capture() {
                 found.clear();
-                successors(&board, ko, &key, &mut found);
+                successors(&board, ko, problem.objective(), &key, &mut found);
                 for &(mv, child) in &found {
                     let child_index = match child {
                         None => GAME_OVER,

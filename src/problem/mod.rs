@@ -7,7 +7,9 @@
 //! stone of their colour played beside one joins it and is safe too;
 //! to the other colour they are no liberty), the player to move, the
 //! target stones (all of one colour, the defender's; the attacker is the
-//! other colour) and a `KoAssumption`.
+//! other colour), a `KoAssumption`, and the attacker's `Objective`
+//! (capture every target, in every problem a user asks; or clear them
+//! from the fight, in the problem that tells seki).
 //!
 //! The game of a problem: the players alternate placing a stone or passing
 //! under the project's rules (captures, no suicide, basic ko), except that
@@ -18,6 +20,9 @@
 //! passes in a row end the game and the defender wins; a game that never
 //! ends is the defender's too, so the attacker must force the capture in
 //! finitely many moves. The defender's win covers life and seki alike.
+//! (Under `Objective::Clear`, the objective of the seki test, a target
+//! is also gone once its string runs out to a safe stone, and a capture
+//! of a stone the attacker keeps ends the game, the defender's.)
 //! Each state of this game (stones, side to move, ko point, passes, target
 //! stones left) is either won by the attacker, in a number of plies (the
 //! attacker playing shortest, the defender longest), or not.
@@ -80,6 +85,24 @@ impl KoAssumption {
     ];
 }
 
+/// What the attacker must do to win.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Objective {
+    /// Capture every target. A target string that a defender's move
+    /// joins to a safe stone of theirs stands for good (it is never
+    /// captured). The objective of every problem a user asks.
+    Capture,
+    /// Clear the targets from the fight without losing a stone of `keep`
+    /// (attacker's stones): a target is gone once captured or once a
+    /// defender's move joins its string to a safe stone (it is then part
+    /// of the living wall, no longer in the fight), and a defender's move
+    /// that captures a stone of `keep` ends the game, the defender's. The
+    /// objective of the problem, roles swapped, that tells seki from life
+    /// (`seki`): can the living defender of a problem, keeping its
+    /// targets, drive the attacker's stones from the region?
+    Clear { keep: PointSet },
+}
+
 /// Why stones, targets and a board make no problem.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum ProblemError {
@@ -138,6 +161,7 @@ pub(crate) struct Problem {
     to_move: Colour,
     targets: PointSet,
     ko: KoAssumption,
+    objective: Objective,
 }
 
 impl Problem {
@@ -189,6 +213,7 @@ impl Problem {
             to_move,
             targets,
             ko,
+            objective: Objective::Capture,
         })
     }
 
@@ -282,6 +307,28 @@ impl Problem {
     /// The same problem under another ko assumption.
     pub(crate) fn with_ko(&self, ko: KoAssumption) -> Problem {
         Problem { ko, ..self.clone() }
+    }
+
+    pub(crate) fn objective(&self) -> Objective {
+        self.objective
+    }
+
+    /// The same problem where the attacker must clear the targets from
+    /// the fight keeping the stones `keep` (`Objective::Clear`; those of
+    /// `keep` that are no attacker's stones are left out); the targets
+    /// joined to a safe stone at the start are no targets. `NoTarget` if
+    /// none is left.
+    pub(crate) fn to_clear(&self, keep: PointSet) -> Result<Problem, ProblemError> {
+        let targets = self.targets - self.joined_to_safe(self.stones(self.defender()));
+        if targets.is_empty() {
+            return Err(ProblemError::NoTarget);
+        }
+        let keep = keep & self.stones(self.defender().opposite());
+        Ok(Problem {
+            targets,
+            objective: Objective::Clear { keep },
+            ..self.clone()
+        })
     }
 
     /// The same problem with the other player to move.

@@ -95,7 +95,7 @@ use crate::problem::benson::{unconditionally_alive, Adjacency};
 use crate::problem::solve::{
     hash, successor_moves, successors, Codec, StateKey, Status, TooLarge, PASS,
 };
-use crate::problem::{KoAssumption, Problem, Verdict};
+use crate::problem::{KoAssumption, Objective, Problem, Verdict};
 use crate::rules::board::Board;
 use crate::rules::moves::Move;
 
@@ -452,6 +452,7 @@ fn history_index(mv: u8) -> usize {
 pub(crate) struct Search {
     board: Board,
     ko: KoAssumption,
+    objective: Objective,
     codec: Codec,
     adjacency: Adjacency,
     neighbours: [u64; 64],
@@ -520,6 +521,7 @@ impl Search {
         Ok(Search {
             board,
             ko: problem.ko(),
+            objective: problem.objective(),
             codec,
             adjacency: Adjacency::new(&board),
             neighbours,
@@ -860,7 +862,7 @@ impl Search {
         if key.is_capture() || self.is_settled(key) {
             return Vec::new();
         }
-        successor_moves(&self.board, self.ko, key)
+        successor_moves(&self.board, self.ko, self.objective, key)
     }
 
     /// Counts a state expanded; false (the search stopped) past the node
@@ -905,7 +907,7 @@ impl Search {
         }
         let mut children = std::mem::take(&mut self.buffers[ply]);
         children.clear();
-        successors(&self.board, self.ko, key, &mut children);
+        successors(&self.board, self.ko, self.objective, key, &mut children);
         if key.attacker_to_move {
             children.retain(|&(mv, _)| mv != PASS);
         }
@@ -1405,7 +1407,7 @@ impl Search {
             let key = self.codec.unpack(self.table.keys[slot]);
             attacker[i] = key.attacker_to_move;
             children.clear();
-            successors(&self.board, self.ko, &key, &mut children);
+            successors(&self.board, self.ko, self.objective, &key, &mut children);
             let first_edge = edges.len();
             let mut escapes = false;
             let mut held = false;

@@ -53,7 +53,7 @@ use std::sync::OnceLock;
 use rayon::prelude::*;
 
 use crate::problem::benson::{unconditionally_alive, Adjacency};
-use crate::problem::{KoAssumption, Problem};
+use crate::problem::{KoAssumption, Objective, Problem};
 use crate::rules::board::{Board, Point, PointSet};
 use crate::rules::moves::Move;
 use crate::rules::position::Position;
@@ -636,6 +636,7 @@ const ATTACKER_MOVES: u8 = 0x80;
 pub(crate) struct Solution {
     board: Board,
     ko: KoAssumption,
+    objective: Objective,
     codec: Codec,
     keys: Keys,
     table: Table,
@@ -724,11 +725,12 @@ struct Solved<K> {
     peak_bytes: usize,
 }
 
-/// What a solve is of: the board, the ko assumption, the keys' codec and
-/// the bits of a narrow key's digits, pruning.
+/// What a solve is of: the board, the ko assumption, the objective, the
+/// keys' codec and the bits of a narrow key's digits, pruning.
 struct Game<'a> {
     board: &'a Board,
     ko: KoAssumption,
+    objective: Objective,
     codec: &'a Codec,
     digits: u32,
     adjacency: &'a Adjacency,
@@ -759,7 +761,7 @@ fn expand<K: Stored>(game: &Game, keys: &[K]) -> Expanded<K> {
             continue;
         }
         found.clear();
-        successors(game.board, game.ko, &key, &mut found);
+        successors(game.board, game.ko, game.objective, &key, &mut found);
         expanded.moves.push(mover | found.len() as u8);
         let before = expanded.children.len();
         expanded
@@ -782,7 +784,8 @@ fn solve_states<K: Stored>(
     start: u128,
     limits: Limits,
 ) -> Result<Solved<K>, TooLarge> {
-    let (board, ko, codec, digits) = (game.board, game.ko, game.codec, game.digits);
+    let (board, ko, objective) = (game.board, game.ko, game.objective);
+    let (codec, digits) = (game.codec, game.digits);
 
     // First pass: every state, its moves counted, its parents counted.
     let mut keys: Vec<K> = Vec::with_capacity(1024);
@@ -878,7 +881,8 @@ fn solve_states<K: Stored>(
                 return;
             }
             found.clear();
-            successors(board, ko, &codec.unpack(keys[parent].packed(digits)), found);
+            let parent_key = codec.unpack(keys[parent].packed(digits));
+            successors(board, ko, objective, &parent_key, found);
             for &(_, child) in found.iter() {
                 let Some(child) = child else { continue };
                 let child = table
@@ -958,6 +962,7 @@ impl Solution {
     pub(crate) fn with_limit(problem: &Problem, limits: Limits) -> Result<Solution, TooLarge> {
         let board = *problem.board();
         let ko = problem.ko();
+        let objective = problem.objective();
         let codec = Codec::new(&board, problem)?;
         let start = codec.pack(&StateKey::start(problem));
         let adjacency = Adjacency::new(&board);
@@ -965,6 +970,7 @@ impl Solution {
         let game = Game {
             board: &board,
             ko,
+            objective,
             codec: &codec,
             digits: narrow.unwrap_or(0),
             adjacency: &adjacency,
@@ -997,6 +1003,7 @@ impl Solution {
         Ok(Solution {
             board,
             ko,
+            objective,
             codec,
             keys,
             table,
@@ -1095,7 +1102,13 @@ impl Solution {
             return Vec::new();
         }
         let mut found = Vec::new();
-        successors(&self.board, self.ko, &self.key(i), &mut found);
+        successors(
+            &self.board,
+            self.ko,
+            self.objective,
+            &self.key(i),
+            &mut found,
+        );
         found
             .into_iter()
             .map(|(mv, child)| {
@@ -1205,10 +1218,11 @@ impl Solution {
 pub(crate) fn successor_moves(
     board: &Board,
     ko: KoAssumption,
+    objective: Objective,
     key: &StateKey,
 ) -> Vec<(Move, Option<StateKey>)> {
     let mut found = Vec::new();
-    successors(board, ko, key, &mut found);
+    successors(board, ko, objective, key, &mut found);
     found
         .into_iter()
         .map(|(mv, child)| {
@@ -1224,12 +1238,20 @@ pub(crate) fn successor_moves(
 
 /// The moves of a state that is no capture, each with the state it leads
 /// to (`None`: the game ends): placements in point order, then the pass.
+/// Under `Objective::Clear`, a defender's move that joins target stones
+/// to a safe stone takes them from the targets, as a capture does, and one
+/// that captures a stone the attacker keeps ends the game.
 pub(crate) fn successors(
     board: &Board,
     ko: KoAssumption,
+    objective: Objective,
     key: &StateKey,
     out: &mut Vec<(u8, Option<StateKey>)>,
 ) {
+    let (leaving, keep) = match objective {
+        Objective::Capture => (false, 0),
+        Objective::Clear { keep } => (!board.open().is_empty(), keep.bits()),
+    };
     let (mover, other) = if key.attacker_to_move {
         (key.attacker, key.defender)
     } else {
@@ -1258,10 +1280,21 @@ pub(crate) fn successors(
                 passes: 0,
             }
         } else {
+            if placed.captured.bits() & keep != 0 {
+                out.push((point.index() as u8, None));
+                return;
+            }
+            let mut targets = key.targets;
+            if leaving && targets != 0 {
+                let string = board.flood(PointSet::single(point), placed.position.us());
+                if !(string & board.open()).is_empty() {
+                    targets &= !string.bits();
+                }
+            }
             StateKey {
                 attacker: other,
                 defender: mover,
-                targets: key.targets,
+                targets,
                 attacker_to_move: true,
                 ko,
                 passes: 0,

@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 
 use crate::problem::solve::{Solution, StateKey, Status};
-use crate::problem::{KoAssumption, KoReport, Problem, ProblemError, Verdict};
+use crate::problem::{KoAssumption, KoReport, Objective, Problem, ProblemError, Verdict};
 use crate::rules::board::{Board, Point, PointSet};
 use crate::rules::colour::Colour;
 use crate::rules::moves::Move;
@@ -29,6 +29,11 @@ struct PlainBoard {
     cells: Vec<(usize, usize)>,
     /// The points of safe stones: a string with one always has a liberty.
     safe: Vec<bool>,
+    /// Whether target stones whose string holds a safe stone are no
+    /// longer targets, and the attacker's stones whose capture ends the
+    /// game (`Objective::Clear`).
+    leaving: bool,
+    keep: Vec<bool>,
 }
 
 impl PlainBoard {
@@ -67,7 +72,25 @@ impl PlainBoard {
         PlainBoard {
             neighbours,
             cells,
+            keep: vec![false; safe.len()],
             safe,
+            leaving: false,
+        }
+    }
+
+    /// Takes from `targets` those whose string holds a safe stone, if
+    /// such stones leave the fight.
+    fn drop_joined(&self, colours: &[u8], targets: &mut [bool]) {
+        if !self.leaving {
+            return;
+        }
+        for (point, target) in targets.iter_mut().enumerate() {
+            if *target {
+                let (string, _) = self.string(colours, point);
+                if string.iter().any(|&stone| self.safe[stone]) {
+                    *target = false;
+                }
+            }
         }
     }
 
@@ -148,6 +171,10 @@ fn plain_children(
         if !liberty {
             continue;
         }
+        if captured.iter().any(|&stone| board.keep[stone]) {
+            children.push(None);
+            continue;
+        }
         let liberties: Vec<usize> = board.neighbours[point]
             .iter()
             .copied()
@@ -158,6 +185,9 @@ fn plain_children(
         let mut targets = state.targets.clone();
         for &stone in &captured {
             targets[stone] = false;
+        }
+        if mover == DEFENDER {
+            board.drop_joined(&colours, &mut targets);
         }
         children.push(Some(PlainState {
             colours,
@@ -293,6 +323,12 @@ pub(super) fn compare(diagram: &str, problem: &Problem) -> usize {
     plain.safe = (0..plain.cells.len())
         .map(|p| problem.safe().contains(Point::new(p)))
         .collect();
+    if let Objective::Clear { keep } = problem.objective() {
+        plain.leaving = true;
+        plain.keep = (0..plain.cells.len())
+            .map(|p| keep.contains(Point::new(p)))
+            .collect();
+    }
     let board = problem.board();
     assert_eq!(board.points(), plain.cells.len(), "{diagram}");
     for (k, &(row, column)) in plain.cells.iter().enumerate() {
@@ -302,7 +338,8 @@ pub(super) fn compare(diagram: &str, problem: &Problem) -> usize {
             "{diagram}"
         );
     }
-    let start = plain_start(problem, &plain);
+    let mut start = plain_start(problem, &plain);
+    plain.drop_joined(&start.colours, &mut start.targets);
     let expected = brute_force(&plain, problem.ko(), start);
     let solution = Solution::new(problem);
     assert_eq!(solution.len(), expected.len(), "{diagram} {problem:?}");
@@ -516,28 +553,9 @@ fn safe_stones_join_what_is_played_beside_them() {
     let (mut problems, mut won, mut differing) = (0, 0, 0);
     while problems < 250 {
         let diagram = random_shape(&mut rng, 4, 4, 10);
-        let Some(problem) = random_problem(&mut rng, &diagram, KoAssumption::Basic) else {
+        let Some(problem) = random_problem_with_safe_stones(&mut rng, &diagram) else {
             continue;
         };
-        let stones = problem.stones(Colour::Black) | problem.stones(Colour::White);
-        let mut safe = PointSet::EMPTY;
-        for point in (stones - problem.targets()).iter() {
-            if rng.below(2) == 0 {
-                safe.insert(point);
-            }
-        }
-        if safe.is_empty() {
-            continue;
-        }
-        let problem = Problem::new(
-            problem.board().with_open_points(safe),
-            problem.stones(Colour::Black),
-            problem.stones(Colour::White),
-            problem.to_move(),
-            problem.targets(),
-            KoAssumption::Basic,
-        )
-        .expect("safe stones keep a legal problem legal");
         // The same stones, none safe.
         let mut in_play = problem.clone();
         in_play.board = Board::shape(&diagram).unwrap();
@@ -573,6 +591,114 @@ fn safe_stones_join_what_is_played_beside_them() {
     // play.
     assert!(differing > 0);
     eprintln!("{problems} problems, {won} won, {differing} differ with the stones in play");
+}
+
+/// A random legal problem on `diagram` (under basic ko) where some stones
+/// that are no targets, at least one, are safe, if the stones drawn give
+/// one.
+pub(super) fn random_problem_with_safe_stones(rng: &mut Rng, diagram: &str) -> Option<Problem> {
+    let problem = random_problem(rng, diagram, KoAssumption::Basic)?;
+    let stones = problem.stones(Colour::Black) | problem.stones(Colour::White);
+    let mut safe = PointSet::EMPTY;
+    for point in (stones - problem.targets()).iter() {
+        if rng.below(2) == 0 {
+            safe.insert(point);
+        }
+    }
+    if safe.is_empty() {
+        return None;
+    }
+    let problem = Problem::new(
+        problem.board().with_open_points(safe),
+        problem.stones(Colour::Black),
+        problem.stones(Colour::White),
+        problem.to_move(),
+        problem.targets(),
+        KoAssumption::Basic,
+    )
+    .expect("safe stones keep a legal problem legal");
+    Some(problem)
+}
+
+/// Where the attacker must clear the targets from the fight keeping some
+/// of its stones (`Objective::Clear`, the objective of the problem that
+/// tells seki: a target string that runs out to a safe stone leaves the
+/// fight, a capture of a kept stone ends the game), the solver with and
+/// without its pruning, the first solver and the proof search (asked
+/// every state) agree with the brute force, which follows both rules by
+/// its own strings, on random problems with safe stones under each ko
+/// assumption; the objective changes the result of some of them, and both
+/// rules end some games.
+#[test]
+fn the_objective_of_clearing_the_targets_is_solved_as_the_brute_force_plays_it() {
+    use crate::problem::baseline::Baseline;
+    use crate::problem::search::{Search, SearchLimits};
+    use crate::problem::solve::{successors, Limits, PASS};
+    let mut rng = Rng::new(0x1ea7_e5f1);
+    let (mut problems, mut states, mut differing) = (0, 0, 0);
+    let (mut joined_ends, mut kept_ends) = (0, 0);
+    while problems < 250 {
+        let diagram = random_shape(&mut rng, 4, 4, 10);
+        let Some(staying) = random_problem_with_safe_stones(&mut rng, &diagram) else {
+            continue;
+        };
+        let attackers = staying.stones(staying.defender().opposite()) - staying.safe();
+        let keep = PointSet(rng.below(u64::MAX) & attackers.bits());
+        let Ok(clearing) = staying.to_clear(keep) else {
+            continue;
+        };
+        assert_eq!(clearing.objective(), Objective::Clear { keep });
+        for ko in KoAssumption::ALL {
+            let problem = clearing.with_ko(ko);
+            states += compare(&diagram, &problem);
+            let full = Solution::new(&problem);
+            let pruned = Solution::with_limit(&problem, Limits::unlimited()).unwrap();
+            for i in 0..pruned.len() {
+                let j = full
+                    .find(&pruned.key(i))
+                    .expect("a state of the full solve");
+                assert_eq!(pruned.status(i), full.status(j), "{diagram} {ko:?}");
+            }
+            assert_eq!(Baseline::new(&problem).len(), full.len());
+            let mut search = Search::new(&problem, SearchLimits::unlimited()).unwrap();
+            search.deep(|search| {
+                for i in 0..full.len() {
+                    let key = full.key(i);
+                    assert_eq!(
+                        search.wins(&key).unwrap(),
+                        full.status(i).attacker_wins(),
+                        "{diagram} {ko:?} {key:?}"
+                    );
+                }
+            });
+            // Games the attacker won with a target stone still standing
+            // (its string left the fight), and the defender's placements
+            // that end the game (a kept stone captured).
+            let mut found = Vec::new();
+            for i in 0..full.len() {
+                let key = full.key(i);
+                joined_ends +=
+                    usize::from(key.is_capture() && key.defender & staying.targets().bits() != 0);
+                if !key.is_capture() && !key.attacker_to_move {
+                    found.clear();
+                    successors(problem.board(), ko, problem.objective(), &key, &mut found);
+                    kept_ends += found
+                        .iter()
+                        .filter(|&&(mv, child)| mv != PASS && child.is_none())
+                        .count();
+                }
+            }
+            let stays = Solution::new(&staying.with_ko(ko)).start().attacker_wins();
+            differing += usize::from(stays != full.start().attacker_wins());
+        }
+        problems += 1;
+    }
+    assert!(joined_ends > 0 && kept_ends > 0);
+    assert!(differing > 0, "the objective changed no result");
+    eprintln!(
+        "{problems} problems, {states} states, {joined_ends} ended by a join, \
+         {kept_ends} moves capturing a kept stone, {differing} results changed"
+    );
 }
 
 /// Solves a problem (Black attacks White's `target`) under the three ko

@@ -1248,9 +1248,11 @@ pub(crate) fn successors(
     key: &StateKey,
     out: &mut Vec<(u8, Option<StateKey>)>,
 ) {
-    let (leaving, keep) = match objective {
-        Objective::Capture => (false, 0),
-        Objective::Clear { keep } => (!board.open().is_empty(), keep.bits()),
+    // The safe stones a target string leaves the fight by joining, and
+    // the stones whose capture ends the game.
+    let (exits, keep) = match objective {
+        Objective::Capture => (PointSet::EMPTY, 0),
+        Objective::Clear { keep } => (board.open(), keep.bits()),
     };
     let (mover, other) = if key.attacker_to_move {
         (key.attacker, key.defender)
@@ -1285,9 +1287,9 @@ pub(crate) fn successors(
                 return;
             }
             let mut targets = key.targets;
-            if leaving && targets != 0 {
+            if !exits.is_empty() && targets != 0 {
                 let string = board.flood(PointSet::single(point), placed.position.us());
-                if !(string & board.open()).is_empty() {
+                if !(string & exits).is_empty() {
                     targets &= !string.bits();
                 }
             }

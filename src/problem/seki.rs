@@ -1,14 +1,15 @@
 //! Seki told from life: a defender living in a position of a problem
-//! lives in seki when the attacker has stones in the region that the
-//! defender cannot capture either, which the same position solved with
-//! the roles swapped (the attacker's stones as the targets, basic ko,
-//! where a target string that runs out to a safe stone leaves the fight as
-//! a captured one does) says. The tests are remembered by position and left out, counted, when
-//! the swapped problem's bound of states (`state_bound`, also the bound
-//! `smallgo solve` refuses a problem by before any work) is too large or
-//! its solve passes the memory the tests are given, or, where the problem
-//! itself is searched (`search`), when the swapped problem's proof search
-//! passes its limits.
+//! lives in seki when it cannot drive the attacker's fighting stones out
+//! of the region, which the same position solved with the roles swapped
+//! says (the attacker's stones as the targets, basic ko, the objective
+//! `Objective::Clear`: a target string that runs out to a safe stone
+//! leaves the fight as a captured one does, and a capture of the
+//! defender's targets ends the test). The tests are remembered by
+//! position and left out, counted, when the swapped problem's bound of
+//! states (`state_bound`, also the bound `smallgo solve` refuses a
+//! problem by before any work) is too large or its solve passes the
+//! memory the tests are given, or, where the problem itself is searched
+//! (`search`), when the swapped problem's proof search passes its limits.
 //! The definition is that of docs/life-and-death.md.
 
 use std::collections::HashMap;
@@ -105,16 +106,16 @@ const MAX_SEKI_BOUND: f64 = 2e7;
 
 /// Whether the defender of `problem`, living in the state `key` (of a
 /// solution of `problem`; its ko and passes do not count), lives there in
-/// seki: the attacker has stones in the region that the
-/// defender cannot capture either (the same position solved with the
-/// roles swapped: the attacker's stones as the targets, the same player
-/// to move, basic ko). Without attacker stones in the region it is life;
-/// the attacker's stones joined to a safe stone of theirs are not in the
-/// region's fight (they are the living wall), so they do not count, and
-/// in the swapped problem a fighting string that runs out to a safe stone
-/// leaves the fight as a captured one does, while a capture of the
-/// defender's targets ends it as the attacker's (`Objective::Clear`): the
-/// defender must drive the attacker's stones out and live.
+/// seki: the attacker has stones in the region that the defender cannot
+/// drive out (the same position solved with the roles swapped: the
+/// attacker's stones as the targets, the same player to move, basic ko).
+/// Without attacker stones in the region it is life; the attacker's
+/// stones joined to a safe stone of theirs are not in the region's fight
+/// (they are the living wall), so they do not count. In the swapped
+/// problem a fighting string that runs out to a safe stone leaves the
+/// fight as a captured one does, while a capture of the defender's
+/// targets ends it as the attacker's (`Objective::Clear`): the defender
+/// must drive the attacker's stones out and live.
 pub(crate) fn seki_at(problem: &Problem, key: StateKey, tests: &mut SekiTests) -> bool {
     let attacker = PointSet(key.attacker);
     let fighting = attacker - problem.safe() - problem.joined_to_safe(attacker);

@@ -19,48 +19,37 @@
 //! uses no ko rule and no pass, so it holds under every ko assumption.
 
 use crate::rules::benson;
-use crate::rules::board::Board;
+use crate::rules::board::{Board, PointSet};
 
 /// At most this many strings or regions are tracked; a position with more
 /// is reported as having nothing unconditionally alive (a safe answer:
 /// the solver then just searches on).
 const MAX_PARTS: usize = 64;
 
-/// A board's points and each point's neighbours, for floods that visit
-/// each point once.
+/// A board's points, its adjacency (by the board's shifts, a handful of
+/// word operations a step whatever the set), and its points with an open
+/// side (safe stones, whose strings are never captured).
 pub(crate) struct Adjacency {
+    board: Board,
     all: u64,
-    /// The points with an open side: safe stones, whose strings are never
-    /// captured.
     open: u64,
-    neighbours: [u64; 64],
 }
 
 impl Adjacency {
     pub(crate) fn new(board: &Board) -> Adjacency {
-        let mut neighbours = [0u64; 64];
-        for point in board.all().iter() {
-            neighbours[point.index()] = board.neighbours(point).bits();
-        }
         Adjacency {
+            board: *board,
             all: board.all().bits(),
             open: board.open().bits(),
-            neighbours,
         }
     }
 
     #[inline]
     fn adjacent(&self, set: u64) -> u64 {
-        let mut bits = set;
-        let mut adjacent = 0;
-        while bits != 0 {
-            adjacent |= self.neighbours[bits.trailing_zeros() as usize];
-            bits &= bits - 1;
-        }
-        adjacent
+        self.board.adjacent(PointSet(set)).bits()
     }
 
-    /// The points of `within` connected to the point `seed` through
+    /// The points of `within` connected to the points `seed` through
     /// `within`.
     #[inline]
     fn flood(&self, seed: u64, within: u64) -> u64 {

@@ -90,6 +90,8 @@ use std::collections::HashMap;
 use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
 
+use crate::common::huge_pages;
+use crate::common::prefetch::prefetch_element;
 use crate::common::units::human_bytes;
 use crate::problem::benson::{unconditionally_alive, Adjacency};
 use crate::problem::solve::{
@@ -262,28 +264,44 @@ const FREE: u128 = 0;
 
 /// The table: open addressing with linear probing, at most 3/4 full while
 /// it may grow, at most 15/16 once the memory limit stops its growth.
+/// A slot holds its key, entry and numbers together, two slots to a
+/// cache line, so that a look-up costs one line; `prefetch` asks for a
+/// key's first slot ahead of the look-up.
 struct Table {
-    keys: Vec<u128>,
-    values: Vec<Entry>,
-    /// The proof number (low half) and disproof number (high half) of a
-    /// state not yet solved (0: none stored), for `Order::ProofNumbers`.
-    numbers: Vec<u64>,
+    slots: Vec<Slot>,
     with_numbers: bool,
     len: usize,
     shift: u32,
     peak_bytes: usize,
 }
 
+/// A slot of the table: the packed key (`FREE`: none), its entry, and
+/// the proof number (low half) and disproof number (high half) of a
+/// state not yet solved (0: none stored; kept for
+/// `Order::ProofNumbers` only).
+#[derive(Clone, Copy)]
+#[repr(C, align(32))]
+struct Slot {
+    key: u128,
+    value: Entry,
+    numbers: u64,
+}
+
+const FREE_SLOT: Slot = Slot {
+    key: FREE,
+    value: 0,
+    numbers: 0,
+};
+
 impl Table {
     fn with_slots(slots: usize, with_numbers: bool) -> Table {
+        // Huge pages where the system gives them on request: the look-ups
+        // land at random over the whole table.
+        let mut memory = Vec::with_capacity(slots);
+        huge_pages::advise(memory.spare_capacity_mut());
+        memory.resize(slots, FREE_SLOT);
         let mut table = Table {
-            keys: vec![FREE; slots],
-            values: vec![0; slots],
-            numbers: if with_numbers {
-                vec![0; slots]
-            } else {
-                Vec::new()
-            },
+            slots: memory,
             with_numbers,
             len: 0,
             shift: 64 - slots.trailing_zeros(),
@@ -294,15 +312,15 @@ impl Table {
     }
 
     fn bytes(&self) -> usize {
-        self.keys.len() * if self.with_numbers { 32 } else { 24 }
+        self.slots.len() * std::mem::size_of::<Slot>()
     }
 
     #[inline]
     fn slot(&self, key: u128) -> (usize, bool) {
-        let mask = self.keys.len() - 1;
+        let mask = self.slots.len() - 1;
         let mut slot = (hash(key) >> self.shift) as usize;
         loop {
-            let k = self.keys[slot];
+            let k = self.slots[slot].key;
             if k == key {
                 return (slot, true);
             }
@@ -313,10 +331,16 @@ impl Table {
         }
     }
 
+    /// Asks for the cache line of `key`'s first slot.
+    #[inline]
+    fn prefetch(&self, key: u128) {
+        prefetch_element(&self.slots, (hash(key) >> self.shift) as usize);
+    }
+
     #[inline]
     fn get(&self, key: u128) -> Entry {
         match self.slot(key) {
-            (slot, true) => self.values[slot],
+            (slot, true) => self.slots[slot].value,
             _ => EMPTY_ENTRY,
         }
     }
@@ -325,7 +349,7 @@ impl Table {
     #[inline]
     fn get_with_numbers(&self, key: u128) -> (Entry, u64) {
         match self.slot(key) {
-            (slot, true) => (self.values[slot], self.numbers[slot]),
+            (slot, true) => (self.slots[slot].value, self.slots[slot].numbers),
             _ => (EMPTY_ENTRY, 0),
         }
     }
@@ -340,15 +364,14 @@ impl Table {
     /// `key`; false if the table is full and may not grow within `limit`
     /// bytes.
     fn set_with_numbers(&mut self, key: u128, value: Entry, numbers: u64, limit: usize) -> bool {
+        let numbers = if self.with_numbers { numbers } else { 0 };
         let (slot, found) = self.slot(key);
         if found {
-            self.values[slot] = value;
-            if self.with_numbers {
-                self.numbers[slot] = numbers;
-            }
+            self.slots[slot].value = value;
+            self.slots[slot].numbers = numbers;
             return true;
         }
-        let slots = self.keys.len();
+        let slots = self.slots.len();
         if (self.len + 1) * 4 > slots * 3 {
             if self.bytes() * 3 <= limit {
                 self.grow();
@@ -358,11 +381,11 @@ impl Table {
                 return false;
             }
         }
-        self.keys[slot] = key;
-        self.values[slot] = value;
-        if self.with_numbers {
-            self.numbers[slot] = numbers;
-        }
+        self.slots[slot] = Slot {
+            key,
+            value,
+            numbers,
+        };
         self.len += 1;
         true
     }
@@ -378,20 +401,16 @@ impl Table {
     /// Whether `more` entries besides its own keep the table within 3/4
     /// full.
     fn holds(&self, more: usize) -> bool {
-        (self.len + more) * 4 <= self.keys.len() * 3
+        (self.len + more) * 4 <= self.slots.len() * 3
     }
 
     fn grow(&mut self) {
-        let mut grown = Table::with_slots(self.keys.len() * 2, self.with_numbers);
+        let mut grown = Table::with_slots(self.slots.len() * 2, self.with_numbers);
         grown.peak_bytes = self.peak_bytes.max(self.bytes() + grown.bytes());
-        for (i, &key) in self.keys.iter().enumerate() {
-            if key != FREE {
-                let (slot, _) = grown.slot(key);
-                grown.keys[slot] = key;
-                grown.values[slot] = self.values[i];
-                if self.with_numbers {
-                    grown.numbers[slot] = self.numbers[i];
-                }
+        for slot in &self.slots {
+            if slot.key != FREE {
+                let (i, _) = grown.slot(slot.key);
+                grown.slots[i] = *slot;
             }
         }
         grown.len = self.len;
@@ -716,23 +735,21 @@ impl Search {
         let limit = usize::try_from(self.limits.max_bytes / 4).unwrap_or(usize::MAX);
         let wanted = other
             .table
-            .keys
+            .slots
             .iter()
-            .zip(&other.table.values)
-            .filter(|&(&key, &value)| key != FREE && holds(value))
+            .filter(|slot| slot.key != FREE && holds(slot.value))
             .count();
         self.table.reserve(wanted, limit);
         let scattered = !self.table.holds(wanted);
-        let mask = other.table.keys.len() - 1;
+        let mask = other.table.slots.len() - 1;
         let mut taken = 0;
-        for i in 0..other.table.keys.len() {
+        for i in 0..other.table.slots.len() {
             let slot = if scattered {
                 i.wrapping_mul(SCATTER) & mask
             } else {
                 i
             };
-            let key = other.table.keys[slot];
-            let value = other.table.values[slot];
+            let Slot { key, value, .. } = other.table.slots[slot];
             if key == FREE || !holds(value) {
                 continue;
             }
@@ -757,7 +774,7 @@ impl Search {
             if updated == entry {
                 continue;
             }
-            let full = (self.table.len + 1) * 4 > self.table.keys.len() * 3;
+            let full = (self.table.len + 1) * 4 > self.table.slots.len() * 3;
             if full && self.table.bytes() * 3 > limit {
                 break;
             }
@@ -1263,6 +1280,11 @@ impl Search {
         let (mut pn, mut dn);
         let mut best;
         loop {
+            // The children's slots, asked for together: the search below
+            // the last child has likely pushed them out of the cache.
+            for &child in &packed_children {
+                self.table.prefetch(child);
+            }
             // The attacker's state is proved by one child, disproved by
             // all; the defender's the other way round.
             pn = if attacker { INFINITE } else { 0 };
@@ -1385,10 +1407,10 @@ impl Search {
     /// loss of the real game, and stored as one. The others are not known:
     /// their marks are removed, for the next round to search them again.
     fn close(&mut self) {
-        let slots: Vec<usize> = (0..self.table.keys.len())
+        let slots: Vec<usize> = (0..self.table.slots.len())
             .filter(|&s| {
-                self.table.keys[s] != FREE
-                    && self.table.values[s] & (PROVISIONAL | WON | LOST) == PROVISIONAL
+                let slot = &self.table.slots[s];
+                slot.key != FREE && slot.value & (PROVISIONAL | WON | LOST) == PROVISIONAL
             })
             .collect();
         let n = slots.len();
@@ -1404,7 +1426,7 @@ impl Search {
         let mut edges: Vec<(u32, u32)> = Vec::new();
         let mut children = Vec::new();
         for (i, &slot) in slots.iter().enumerate() {
-            let key = self.codec.unpack(self.table.keys[slot]);
+            let key = self.codec.unpack(self.table.slots[slot].key);
             attacker[i] = key.attacker_to_move;
             children.clear();
             successors(&self.board, self.ko, self.objective, &key, &mut children);
@@ -1420,7 +1442,7 @@ impl Search {
                     Some(child) if child.is_capture() => Some(false),
                     Some(child) => match self.table.slot(self.codec.pack(&child)) {
                         (slot, true) => {
-                            let value = self.table.values[slot];
+                            let value = self.table.slots[slot].value;
                             if value & WON != 0 {
                                 Some(false)
                             } else if value & LOST != 0 {
@@ -1497,8 +1519,8 @@ impl Search {
         }
         self.reopened += out.iter().filter(|&&o| o).count() as u64;
         for (i, &slot) in slots.iter().enumerate() {
-            let value = self.table.values[slot] & !PROVISIONAL;
-            self.table.values[slot] = if out[i] {
+            let value = self.table.slots[slot].value & !PROVISIONAL;
+            self.table.slots[slot].value = if out[i] {
                 value
             } else {
                 with_lower(value | LOST, u32::MAX)

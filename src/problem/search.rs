@@ -951,7 +951,7 @@ impl Search {
             let on_liberty = mv != PASS && liberties >> mv & 1 != 0;
             (u64::from(on_liberty) << 40) + u64::from(history[history_index(mv)])
         };
-        children.sort_by_cached_key(|&(mv, _)| std::cmp::Reverse(score(mv)));
+        children.sort_by_key(|&(mv, _)| std::cmp::Reverse(score(mv)));
         children
     }
 

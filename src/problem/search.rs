@@ -77,7 +77,12 @@
 //! defender longest, as `solve` counts it) that is stored in the table:
 //! at most the plies of the capture it found, or at least the least
 //! bound over the attacker's moves (the defender's refutation's), of the
-//! distance's parity (odd where the attacker moves). `status` finds the exact distance between its bounds:
+//! distance's parity (odd where the attacker moves). Before it searches a
+//! state's moves, it looks for a child whose stored bounds decide the
+//! state already (an enhanced transposition cut-off: a child where the
+//! attacker captures within `d - 1` plies, or one where the defender holds
+//! out longer), as the child's own search would return them at once.
+//! `status` finds the exact distance between its bounds:
 //! searches at depths growing by 2, 4, 8, ... from the least bound until
 //! one captures, then halving. `SearchReport` and the main line use it,
 //! so that the line never wanders.
@@ -1528,6 +1533,26 @@ impl Search {
         }
     }
 
+    /// The bound `within(child, packed, d)` would return without
+    /// searching, from what the table holds (`None` if it would search;
+    /// a child that ends the game is the defender's).
+    #[inline]
+    fn known_within(&self, child: Option<&StateKey>, packed: u128, d: u32) -> Option<u32> {
+        let Some(child) = child else {
+            return Some(NEVER);
+        };
+        if child.is_capture() {
+            return Some(0);
+        }
+        let entry = self.table.get(packed);
+        let upper_bound = upper(entry);
+        if upper_bound <= d {
+            return Some(upper_bound);
+        }
+        let lower_bound = at_parity(child, lower(entry).max(1));
+        (lower_bound > d).then_some(lower_bound)
+    }
+
     /// A bound of the attacker's distance at `key` found by a search to
     /// `d` plies (fail-soft): a value `v <= d` means he captures within
     /// `v` plies (the distance is at most `v`), one above `d` that he
@@ -1560,38 +1585,70 @@ impl Search {
         }
         let ply = d as usize;
         let children = self.ordered(key, best_of(entry), ply);
+        while self.packed_buffers.len() <= ply {
+            self.packed_buffers.push(Vec::new());
+        }
+        let mut packed_children = std::mem::take(&mut self.packed_buffers[ply]);
+        packed_children.clear();
+        packed_children.extend(
+            children
+                .iter()
+                .map(|(_, child)| child.as_ref().map_or(FREE, |c| self.codec.pack(c))),
+        );
+        for &child in &packed_children {
+            self.table.prefetch(child);
+        }
         let attacker = key.attacker_to_move;
         // The attacker's least bound over his moves so far, or the
         // defender's greatest.
         let mut bound = if attacker { NEVER } else { 0 };
         let mut best = NO_MOVE;
-        for &(mv, child) in &children {
-            let child_bound = match child {
-                None => NEVER,
-                Some(child) => {
-                    let packed = self.codec.pack(&child);
-                    self.within(&child, packed, d - 1)
-                }
+        // First the children whose bounds the table holds already decide
+        // the state (enhanced transposition cut-offs): the bound such a
+        // child's search would return at once.
+        for (i, &(mv, child)) in children.iter().enumerate() {
+            let Some(child_bound) = self.known_within(child.as_ref(), packed_children[i], d - 1)
+            else {
+                continue;
             };
-            if self.stopped.is_some() {
-                break;
-            }
             let child_bound = child_bound.saturating_add(1).min(NEVER);
-            if attacker {
-                bound = bound.min(child_bound);
-                if child_bound <= d {
-                    best = mv;
+            let decides = if attacker {
+                child_bound <= d && child_bound < bound
+            } else {
+                child_bound > d && child_bound > bound
+            };
+            if decides {
+                bound = child_bound;
+                best = mv;
+            }
+        }
+        if best == NO_MOVE {
+            for (i, &(mv, child)) in children.iter().enumerate() {
+                let child_bound = match child {
+                    None => NEVER,
+                    Some(child) => self.within(&child, packed_children[i], d - 1),
+                };
+                if self.stopped.is_some() {
                     break;
                 }
-            } else {
-                bound = bound.max(child_bound);
-                if child_bound > d {
-                    best = mv;
-                    break;
+                let child_bound = child_bound.saturating_add(1).min(NEVER);
+                if attacker {
+                    bound = bound.min(child_bound);
+                    if child_bound <= d {
+                        best = mv;
+                        break;
+                    }
+                } else {
+                    bound = bound.max(child_bound);
+                    if child_bound > d {
+                        best = mv;
+                        break;
+                    }
                 }
             }
         }
         self.buffers[ply] = children;
+        self.packed_buffers[ply] = packed_children;
         if self.stopped.is_some() {
             return d + 1;
         }

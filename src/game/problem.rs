@@ -161,6 +161,30 @@ fn search_failed(ko: KoAssumption, error: crate::problem::search::SearchTooLarge
     )
 }
 
+/// Whether the attacker wins `start` under each assumption (in the order
+/// of `KoAssumption::ALL`), by the searches of `searches` (in that
+/// order), each handing on what holds under the next as `KoSearch` does
+/// (`Search::import`): the attacker-ignores-ko search first, its losses
+/// to the other two; the defender-ignores-ko search, its wins to the
+/// basic one. Where the first says the attacker loses, so do the others
+/// (unlimited threats only add moves), and where the second says he
+/// wins, so does the basic search: those are not asked.
+fn prove_start(searches: &mut [Search], start: &StateKey) -> Result<[bool; 3], String> {
+    let [basic, attacker, defender] = searches else {
+        unreachable!("a search for each of the three assumptions");
+    };
+    let [basic_ko, attacker_ko, defender_ko] = KoAssumption::ALL;
+    let failed = |ko| move |error| search_failed(ko, error);
+    let attacker_wins = attacker.wins(start).map_err(failed(attacker_ko))?;
+    basic.import(attacker);
+    defender.import(attacker);
+    let defender_wins = attacker_wins && defender.wins(start).map_err(failed(defender_ko))?;
+    basic.import(defender);
+    let basic_wins =
+        defender_wins || (attacker_wins && basic.wins(start).map_err(failed(basic_ko))?);
+    Ok([basic_wins, attacker_wins, defender_wins])
+}
+
 /// Whether the full solver takes on `problem` (`FULL_SOLVER_BOUND`).
 pub(crate) fn fits_full_solver(problem: &Problem) -> bool {
     state_bound(problem) <= FULL_SOLVER_BOUND
@@ -239,12 +263,7 @@ impl ProblemGame {
             searches.push(search);
         }
         let start = searches[0].start();
-        let mut killed = [false; 3];
-        for (k, search) in searches.iter_mut().enumerate() {
-            killed[k] = search
-                .wins(&start)
-                .map_err(|error| search_failed(KoAssumption::ALL[k], error))?;
-        }
+        let killed = prove_start(&mut searches, &start)?;
         let seki = SekiTests::by_search(SearchLimits {
             max_bytes,
             max_nodes: SEKI_MAX_NODES,

@@ -47,9 +47,14 @@
 //! accepted when the seen set holds its M and none of its N
 //! (`super::holds`): exact, with no hash, at one test of a bit per item
 //! (an item's key is its bit in the seen set's bit map,
-//! `super::Seen::key`). An entry is one cache line, with up to six keys
-//! inside it and a longer footprint in an arena that is compacted when
-//! replaced entries' runs fill half of it. A footprint is as long as the
+//! `super::Seen::key`). A footprint of more than `Options::list_keys` keys
+//! keeps its N in a summary instead (`super::Footprint`: a Bloom filter
+//! of every item of N), and is accepted when no item of the seen set falls
+//! on the summary's bits; each item of N does, so the summary demands at
+//! least N, and the claim holds for the fewer seen sets it admits. An
+//! entry is one cache line, with up to six keys inside it and a longer
+//! footprint (or a summary) in an arena that is compacted when replaced
+//! entries' runs fill half of it. A footprint is as long as the
 //! proof it covers needs: the moves of the bound's proof tree and the
 //! refusals of the history above that it met. Each state has a group of
 //! `WAYS` entries, the one of least work replaced; the arena has a cap

@@ -125,10 +125,48 @@ impl Node {
 /// The solver's module paragraph says why such a result holds for every
 /// seen set that agrees with it on these items (`Footprint::holds`). The
 /// solver keeps one per depth of its search, reused from node to node.
-#[derive(Clone, Debug, Default)]
+///
+/// Past `limit` keys (`Footprint::with_limit`; never by default) the items
+/// that must not be seen go into a *summary* (`Bloom`) and only those that
+/// must be seen stay listed: the summary demands that no item of the seen
+/// set fall on all the bits of its hash, which every item it took in does,
+/// so it demands at least what the list did (more when another item's bits
+/// happen to be set too: a result then serves fewer seen sets, never more).
+#[derive(Clone, Debug)]
 pub struct Footprint {
     whole: bool,
     keys: Vec<u64>,
+    /// Whether the items that must not be seen are in `bloom` (and none of
+    /// them in `keys`).
+    summary: bool,
+    bloom: Vec<u64>,
+    /// The most keys listed before the summary takes over.
+    limit: usize,
+}
+
+impl Default for Footprint {
+    fn default() -> Footprint {
+        Footprint::with_limit(usize::MAX)
+    }
+}
+
+/// The words of a footprint's summary of the items that must not be seen:
+/// 4 KiB, a word per item with `BLOOM_BITS` bits set in it.
+pub const BLOOM_WORDS: usize = 512;
+
+/// The bits an item sets in its word of a summary.
+pub(crate) const BLOOM_BITS: u32 = 6;
+
+/// The word of a summary an item's key falls in, and its bits there.
+#[inline]
+pub fn bloom_probe(key: u64) -> (usize, u64) {
+    let h = mix(key ^ 0x5851_f42d_4c95_7f2d);
+    let word = (h as usize) & (BLOOM_WORDS - 1);
+    let mut bits = 0u64;
+    for i in 0..BLOOM_BITS {
+        bits |= 1 << ((h >> (9 + 6 * i)) & 63);
+    }
+    (word, bits)
 }
 
 /// The tagged key of an item that must be seen.
@@ -144,16 +182,30 @@ pub fn must_not_see(key: u64) -> u64 {
 }
 
 impl Footprint {
+    /// An empty footprint that keeps at most `limit` keys listed, the items
+    /// that must not be seen going into a summary past it.
+    pub fn with_limit(limit: usize) -> Footprint {
+        Footprint {
+            whole: false,
+            keys: Vec::new(),
+            summary: false,
+            bloom: Vec::new(),
+            limit,
+        }
+    }
+
     /// Makes it depend on nothing.
     #[inline]
     pub fn clear(&mut self) {
         self.whole = false;
+        self.summary = false;
         self.keys.clear();
     }
 
     /// Makes it the whole seen set.
     pub fn fill(&mut self) {
         self.whole = true;
+        self.summary = false;
         self.keys.clear();
     }
 
@@ -163,29 +215,84 @@ impl Footprint {
         self.whole
     }
 
-    /// The tagged keys, sorted (empty when whole).
+    /// The tagged keys listed, sorted (empty when whole; with a summary,
+    /// only items that must be seen).
     #[inline]
     pub fn keys(&self) -> &[u64] {
         &self.keys
     }
 
-    /// Adds a tagged key at the end, unsorted: `normalize` follows.
+    /// The summary of the items that must not be seen, if they are in one.
+    #[inline]
+    pub fn bloom(&self) -> Option<&[u64]> {
+        self.summary.then_some(&self.bloom[..])
+    }
+
+    /// Adds a tagged key at the end, unsorted: `normalize` follows. (On a
+    /// footprint without a summary.)
     #[inline]
     pub fn push(&mut self, tagged: u64) {
+        debug_assert!(!self.summary);
         self.keys.push(tagged);
     }
 
-    /// Adds sorted tagged keys at the end, after every key it holds (for a
-    /// cleared footprint: becomes them).
-    #[inline]
-    pub fn extend_from_slice(&mut self, tagged: &[u64]) {
+    /// Becomes the sorted tagged keys and the summary, if any, of a stored
+    /// footprint.
+    pub fn set(&mut self, tagged: &[u64], bloom: Option<&[u64]>) {
+        self.whole = false;
+        self.keys.clear();
         self.keys.extend_from_slice(tagged);
+        self.summary = bloom.is_some();
+        if let Some(bloom) = bloom {
+            self.bloom.clear();
+            self.bloom.extend_from_slice(bloom);
+        }
     }
 
     /// Sorts the keys and drops repeats.
     pub fn normalize(&mut self) {
         self.keys.sort_unstable();
         self.keys.dedup();
+        self.check_limit();
+    }
+
+    /// Moves the items that must not be seen into a summary once the keys
+    /// pass the limit.
+    #[inline]
+    fn check_limit(&mut self) {
+        if !self.summary && self.keys.len() > self.limit {
+            self.start_summary();
+        }
+    }
+
+    /// Moves the items that must not be seen into a fresh summary.
+    fn start_summary(&mut self) {
+        self.bloom.clear();
+        self.bloom.resize(BLOOM_WORDS, 0);
+        self.summary = true;
+        let bloom = &mut self.bloom;
+        self.keys.retain(|&k| {
+            if k & 1 == 1 {
+                return true;
+            }
+            let (word, bits) = bloom_probe(k >> 1);
+            bloom[word] |= bits;
+            false
+        });
+    }
+
+    /// Adds an item that must not be seen, by its key.
+    #[inline]
+    fn add_unseen(&mut self, key: u64) {
+        if self.summary {
+            let (word, bits) = bloom_probe(key);
+            self.bloom[word] |= bits;
+        } else {
+            let key = must_not_see(key);
+            if let Err(at) = self.keys.binary_search(&key) {
+                self.keys.insert(at, key);
+            }
+        }
     }
 
     /// Becomes what the parent's seen set must satisfy for a child's result
@@ -196,24 +303,29 @@ impl Footprint {
     /// (the placement is legal).
     pub fn set_from_child(&mut self, child: &Footprint, added: u64, placed: bool) {
         self.whole = child.whole;
+        self.summary = child.summary;
         self.keys.clear();
         if child.whole {
+            self.summary = false;
             return;
         }
         let skip = must_see(added);
         self.keys
             .extend(child.keys.iter().copied().filter(|&k| k != skip));
-        if placed {
-            let key = must_not_see(added);
-            if let Err(at) = self.keys.binary_search(&key) {
-                self.keys.insert(at, key);
-            }
+        if child.summary {
+            self.bloom.clear();
+            self.bloom.extend_from_slice(&child.bloom);
         }
+        if placed {
+            self.add_unseen(added);
+        }
+        self.check_limit();
     }
 
     /// Adds what the parent's seen set must satisfy for a child's result
     /// with footprint `child` to hold (`set_from_child` without the
-    /// placement's legality), merging the sorted lists through `scratch`.
+    /// placement's legality), merging the sorted lists through `scratch`
+    /// and the summaries by their union.
     pub fn absorb(&mut self, child: &Footprint, added: u64, scratch: &mut Vec<u64>) {
         if self.whole {
             return;
@@ -222,9 +334,28 @@ impl Footprint {
             self.fill();
             return;
         }
+        if child.summary && !self.summary {
+            self.start_summary();
+        }
         let skip = must_see(added);
+        if self.summary {
+            // Only the items that must be seen stay listed; the child's
+            // others join the summary.
+            if child.summary {
+                for (word, &other) in self.bloom.iter_mut().zip(&child.bloom) {
+                    *word |= other;
+                }
+            } else {
+                for &k in child.keys.iter().filter(|&&k| k & 1 == 0) {
+                    let (word, bits) = bloom_probe(k >> 1);
+                    self.bloom[word] |= bits;
+                }
+            }
+        }
+        let summary = self.summary;
+        let wanted = |k: u64| k != skip && (!summary || k & 1 == 1);
         let (a, b) = (&self.keys, &child.keys);
-        if b.is_empty() || (b.len() == 1 && b[0] == skip) {
+        if !b.iter().any(|&k| wanted(k)) {
             return;
         }
         scratch.clear();
@@ -232,7 +363,7 @@ impl Footprint {
         let (mut i, mut j) = (0, 0);
         while i < a.len() && j < b.len() {
             let (x, y) = (a[i], b[j]);
-            if y == skip {
+            if !wanted(y) {
                 j += 1;
                 continue;
             }
@@ -241,14 +372,24 @@ impl Footprint {
             j += usize::from(y <= x);
         }
         scratch.extend_from_slice(&a[i..]);
-        scratch.extend(b[j..].iter().copied().filter(|&k| k != skip));
+        scratch.extend(b[j..].iter().copied().filter(|&k| wanted(k)));
         std::mem::swap(&mut self.keys, scratch);
+        self.check_limit();
     }
 
     /// Adds every key of another footprint.
     pub fn union(&mut self, other: &Footprint, scratch: &mut Vec<u64>) {
         // No key is `u64::MAX`, so the skip never applies.
         self.absorb(other, u64::MAX >> 1, scratch);
+    }
+
+    /// Whether a seen set satisfies it (not whole): each listed key's item
+    /// seen exactly when its tag says it must be, and no seen item on the
+    /// summary's bits.
+    #[cfg(test)]
+    pub fn holds(&self, seen: &Seen) -> bool {
+        debug_assert!(!self.whole);
+        holds(seen, &self.keys) && self.bloom().is_none_or(|bloom| seen.avoids(bloom))
     }
 }
 
@@ -274,6 +415,10 @@ pub struct Seen {
     hash: u128,
     /// Base-3 weight of each 8-bit run of points, by run.
     weights: Vec<[u64; 256]>,
+    /// The keys in the set, in the order added, and each one's place in a
+    /// footprint's summary (`bloom_probe`), for `avoids`.
+    listed: Vec<u64>,
+    probes: Vec<(usize, u64)>,
 }
 
 /// The largest board whose seen set is a bit map (3^16 * 2 bits, 10.8 MB).
@@ -309,6 +454,8 @@ impl Seen {
             set: HashSet::new(),
             hash: 0,
             weights,
+            listed: Vec::new(),
+            probes: Vec::new(),
         }
     }
 
@@ -360,6 +507,8 @@ impl Seen {
         };
         if new {
             self.hash ^= item_hash(item);
+            self.listed.push(key);
+            self.probes.push(bloom_probe(key));
         }
         new
     }
@@ -379,6 +528,21 @@ impl Seen {
             self.bits[(key / 64) as usize] &= !(1 << (key % 64));
         }
         self.hash ^= item_hash(item);
+        // Removals come last added first in a search, so this looks once.
+        if let Some(at) = self.listed.iter().rposition(|&k| k == key) {
+            self.listed.swap_remove(at);
+            self.probes.swap_remove(at);
+        }
+    }
+
+    /// Whether no item of the set falls on all its bits of a footprint's
+    /// summary (`Footprint`): then none of the items the summary took in
+    /// is in the set.
+    #[inline]
+    pub fn avoids(&self, bloom: &[u64]) -> bool {
+        self.probes
+            .iter()
+            .all(|&(word, bits)| bloom[word] & bits != bits)
     }
 
     /// Removes an item that `insert` added.

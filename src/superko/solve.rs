@@ -47,9 +47,14 @@
 //! accepted when the seen set holds its M and none of its N
 //! (`super::holds`): exact, with no hash, at one test of a bit per item
 //! (an item's key is its bit in the seen set's bit map,
-//! `super::Seen::key`). An entry is one cache line, with up to six keys
-//! inside it and a longer footprint in an arena that is compacted when
-//! replaced entries' runs fill half of it. A footprint is as long as the
+//! `super::Seen::key`). A footprint of more than `Options::list_keys` keys
+//! keeps its N in a summary instead (`super::Footprint`: a Bloom filter
+//! of every item of N), and is accepted when no item of the seen set falls
+//! on the summary's bits; each item of N does, so the summary demands at
+//! least N, and the claim holds for the fewer seen sets it admits. An
+//! entry is one cache line, with up to six keys inside it and a longer
+//! footprint (or a summary) in an arena that is compacted when replaced
+//! entries' runs fill half of it. A footprint is as long as the
 //! proof it covers needs: the moves of the bound's proof tree and the
 //! refusals of the history above that it met. Each state has a group of
 //! `WAYS` entries, the one of least work replaced; the arena has a cap
@@ -96,7 +101,9 @@ use std::time::Instant;
 
 use crate::rules::board::{Board, Point, PointSet};
 use crate::rules::moves::Move;
-use crate::superko::{alive, holds, mix, must_see, Footprint, Game, Node, Seen, Superko};
+use crate::superko::{
+    alive, holds, mix, must_see, Footprint, Game, Node, Seen, Superko, BLOOM_WORDS,
+};
 
 /// How the solver searches: what the benchmark switches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -186,6 +193,13 @@ pub struct Options {
     /// (`Solver::compact`), and a footprint longer than an eighth of it is
     /// not stored: forgetting an entry costs time, never a value.
     pub arena_keys: u64,
+    /// The most keys a footprint lists: past them, its items that must not
+    /// be seen go into a summary of `super::BLOOM_WORDS` words
+    /// (`super::Footprint`), whose union is a union of words and whose check
+    /// looks up each item of the seen set, where the list's check looks up
+    /// each key. A summary demands at least what its items did, so it can
+    /// only leave an entry unused; `u32::MAX` for never.
+    pub list_keys: u32,
 }
 
 /// The bytes of a table entry.
@@ -230,6 +244,7 @@ impl Default for Options {
             alive: false,
             etc: true,
             arena_keys: 1 << 24,
+            list_keys: 256,
         }
     }
 }
@@ -356,9 +371,12 @@ struct Entry {
     /// Log2 of the states searched to find these bounds, plus 1; 0 for
     /// an empty slot.
     work: u8,
-    /// The number of tagged keys of the footprint, or `WHOLE_ENTRY`.
+    /// The number of tagged keys of the footprint, with `SUMMARY` set when
+    /// a summary of `BLOOM_WORDS` words follows them in the arena; or
+    /// `WHOLE_ENTRY`.
     len: u32,
-    /// Where the keys start in `Solver::arena`, when more than `INLINE`.
+    /// Where the keys start in `Solver::arena`, when more than `INLINE` or
+    /// with a summary.
     at: u32,
     /// The footprint's tagged keys (`super::Footprint`), sorted, when at
     /// most `INLINE`.
@@ -366,6 +384,37 @@ struct Entry {
 }
 
 const _: () = assert!(std::mem::size_of::<Entry>() == 64);
+
+/// The bit of `Entry::len` that says a summary follows the keys.
+const SUMMARY: u32 = 1 << 31;
+
+impl Entry {
+    /// The tagged keys listed (not for a whole-set entry).
+    #[inline]
+    fn listed(&self) -> usize {
+        (self.len & !SUMMARY) as usize
+    }
+
+    /// Whether its footprint has a summary.
+    #[inline]
+    fn summarised(&self) -> bool {
+        self.len != WHOLE_ENTRY && self.len & SUMMARY != 0
+    }
+
+    /// The words it keeps in the arena.
+    #[inline]
+    fn arena_words(&self) -> usize {
+        if self.work == 0 || self.len == WHOLE_ENTRY {
+            0
+        } else if self.summarised() {
+            self.listed() + BLOOM_WORDS
+        } else if self.listed() > INLINE {
+            self.listed()
+        } else {
+            0
+        }
+    }
+}
 
 /// A note of an unknown result (`Options::recall_unknown`): the state,
 /// the search from the root it was found in, the turns that were left
@@ -383,7 +432,6 @@ struct Unknown {
 /// A depth's footprints in the search, kept from node to node so that no
 /// node allocates: what the search at this depth returns, and what its
 /// upper and lower bounds depend on while it runs.
-#[derive(Default)]
 struct Frame {
     result: Footprint,
     upper: Footprint,
@@ -392,6 +440,19 @@ struct Frame {
     /// Whether the search at this depth met its horizon on a line its
     /// result needs: the value it returned is then no bound at all.
     unknown: bool,
+}
+
+impl Frame {
+    /// A frame whose footprints list at most `limit` keys.
+    fn new(limit: usize) -> Frame {
+        Frame {
+            result: Footprint::with_limit(limit),
+            upper: Footprint::with_limit(limit),
+            lower: Footprint::with_limit(limit),
+            scratch: Vec::new(),
+            unknown: false,
+        }
+    }
 }
 
 fn halves(hash: u128) -> [u64; 2] {
@@ -416,6 +477,10 @@ pub struct Solver {
     arena: Vec<u64>,
     /// The keys of the live entries in the arena.
     arena_live: usize,
+    /// The arena's other copy, kept from one compaction to the next so
+    /// that a compaction writes into memory already mapped (the two copies
+    /// are within `Options::arena_keys`' budget).
+    spare: Vec<u64>,
     /// Per depth of the search (the root's children at 2), its footprints.
     frames: Vec<Frame>,
     /// Position and mover to a move that was best there once.
@@ -488,6 +553,7 @@ impl Solver {
             table,
             arena: Vec::new(),
             arena_live: 0,
+            spare: Vec::new(),
             frames: Vec::new(),
             order,
             stats: Stats::default(),
@@ -752,7 +818,8 @@ impl Solver {
         // This search's frame.
         let d = self.depth as usize + 1;
         if self.frames.len() <= d + 1 {
-            self.frames.resize_with(d + 2, Frame::default);
+            let limit = self.options.list_keys as usize;
+            self.frames.resize_with(d + 2, || Frame::new(limit));
         }
         self.frames[d].unknown = false;
         if self.stopped {
@@ -822,12 +889,7 @@ impl Solver {
                 if !settles && hint != NO_MOVE {
                     continue;
                 }
-                let admitted = if entry.len == WHOLE_ENTRY {
-                    entry.inline[..2] == halves(seen.hash())
-                } else {
-                    holds(seen, self.entry_keys(entry))
-                };
-                if !admitted {
+                if !self.admits(seen, entry) {
                     continue;
                 }
                 self.stats.table_hits += 1;
@@ -846,14 +908,17 @@ impl Solver {
                 if entry.len == WHOLE_ENTRY {
                     result.fill();
                 } else {
-                    result.clear();
-                    let keys: &[u64] = if entry.len as usize <= INLINE {
-                        &entry.inline[..entry.len as usize]
+                    let at = entry.at as usize;
+                    let keys: &[u64] = if entry.summarised() || entry.listed() > INLINE {
+                        &self.arena[at..at + entry.listed()]
                     } else {
-                        let at = entry.at as usize;
-                        &self.arena[at..at + entry.len as usize]
+                        &entry.inline[..entry.listed()]
                     };
-                    result.extend_from_slice(keys);
+                    let bloom = entry.summarised().then(|| {
+                        let at = at + entry.listed();
+                        &self.arena[at..at + BLOOM_WORDS]
+                    });
+                    result.set(keys, bloom);
                 }
                 self.depth -= 1;
                 return if lower >= beta { lower } else { upper };
@@ -1122,26 +1187,43 @@ impl Solver {
         let slot = self.slot(state);
         (slot..slot + WAYS).any(|at| {
             let entry = &self.table[at];
-            self.tags[at] == state
-                && i32::from(entry.upper) <= bound
-                && if entry.len == WHOLE_ENTRY {
-                    entry.inline[..2] == halves(seen.hash())
-                } else {
-                    holds(seen, self.entry_keys(entry))
-                }
+            self.tags[at] == state && i32::from(entry.upper) <= bound && self.admits(seen, entry)
         })
     }
 
-    /// The tagged keys of an entry's footprint (not a whole-set entry).
+    /// Whether an entry holds for the seen set: its seen set's hash for a
+    /// whole-set entry, else its footprint.
+    #[inline]
+    fn admits(&self, seen: &Seen, entry: &Entry) -> bool {
+        if entry.len == WHOLE_ENTRY {
+            entry.inline[..2] == halves(seen.hash())
+        } else {
+            holds(seen, self.entry_keys(entry))
+                && self
+                    .entry_bloom(entry)
+                    .is_none_or(|bloom| seen.avoids(bloom))
+        }
+    }
+
+    /// The tagged keys an entry's footprint lists (not a whole-set entry).
     #[inline]
     fn entry_keys<'a>(&'a self, entry: &'a Entry) -> &'a [u64] {
-        let len = entry.len as usize;
-        if len <= INLINE {
+        let len = entry.listed();
+        if len <= INLINE && !entry.summarised() {
             &entry.inline[..len]
         } else {
             let at = entry.at as usize;
             &self.arena[at..at + len]
         }
+    }
+
+    /// The summary of an entry's footprint, if it has one.
+    #[inline]
+    fn entry_bloom(&self, entry: &Entry) -> Option<&[u64]> {
+        entry.summarised().then(|| {
+            let at = entry.at as usize + entry.listed();
+            &self.arena[at..at + BLOOM_WORDS]
+        })
     }
 
     /// Stores bounds found under the footprint of frame `d`'s result
@@ -1160,7 +1242,9 @@ impl Solver {
         start: u64,
     ) {
         let footprint = &self.frames[d].result;
-        if footprint.keys().len() as u64 > self.options.arena_keys / 8 {
+        let summary = footprint.bloom();
+        let words = footprint.keys().len() + summary.map_or(0, <[u64]>::len);
+        if words as u64 > self.options.arena_keys / 8 {
             self.stats.too_long += 1;
             return;
         }
@@ -1173,13 +1257,22 @@ impl Solver {
                 && if footprint.is_whole() {
                     e.len == WHOLE_ENTRY && e.inline[..2] == whole_hash
                 } else {
-                    e.len != WHOLE_ENTRY && self.entry_keys(e) == footprint.keys()
+                    e.len != WHOLE_ENTRY
+                        && self.entry_keys(e) == footprint.keys()
+                        && self.entry_bloom(e) == summary
                 }
         });
+        // The keys a footprint stands for: those listed, and for a summary
+        // its bits set over the bits an item sets (an estimate).
+        let keys = footprint.keys().len() as u64
+            + summary.map_or(0, |bloom| {
+                bloom.iter().map(|w| u64::from(w.count_ones())).sum::<u64>()
+                    / u64::from(crate::superko::BLOOM_BITS)
+            });
         self.stats.table_stores += 1;
         self.profile[d][2] += 1;
         if !footprint.is_whole() {
-            self.profile[d][3] += footprint.keys().len() as u64;
+            self.profile[d][3] += keys;
         }
         if let Some(at) = same {
             // Both bounds hold for every seen set the footprint admits.
@@ -1193,10 +1286,7 @@ impl Solver {
         let at = (slot..slot + WAYS)
             .min_by_key(|&at| self.table[at].work)
             .expect("a group has slots");
-        let old = self.table[at];
-        if old.work != 0 && old.len != WHOLE_ENTRY && old.len as usize > INLINE {
-            self.arena_live -= old.len as usize;
-        }
+        self.arena_live -= self.table[at].arena_words();
         let mut entry = Entry {
             whole: seen.hash() as u32,
             lower: lower as i8,
@@ -1211,20 +1301,20 @@ impl Solver {
         if footprint.is_whole() {
             entry.inline[..2].copy_from_slice(&whole_hash);
         } else {
-            let keys = footprint.keys();
-            self.stats.footprint_keys += keys.len() as u64;
-            entry.len = keys.len() as u32;
-            if keys.len() <= INLINE {
-                entry.inline[..keys.len()].copy_from_slice(keys);
+            self.stats.footprint_keys += keys;
+            let listed = footprint.keys();
+            let summarised = footprint.bloom().is_some();
+            entry.len = listed.len() as u32 | if summarised { SUMMARY } else { 0 };
+            if listed.len() <= INLINE && !summarised {
+                entry.inline[..listed.len()].copy_from_slice(listed);
             } else {
                 // Mark the slot empty first, so that compaction drops it.
                 self.table[at].work = 0;
                 self.tags[at] = EMPTY_TAG;
-                if self.arena.len() + keys.len() > self.arena_limit() {
+                if self.arena.len() + words > self.arena_limit() {
                     self.compact();
                 }
-                let keys = self.frames[d].result.keys();
-                let wanted = self.arena.len() + keys.len();
+                let wanted = self.arena.len() + words;
                 if wanted > self.arena.capacity() {
                     // Grow by doubling, never past the cap.
                     let cap = self.options.arena_keys as usize;
@@ -1232,8 +1322,12 @@ impl Solver {
                     self.arena.reserve_exact(to - self.arena.len());
                 }
                 entry.at = self.arena.len() as u32;
-                self.arena.extend_from_slice(keys);
-                self.arena_live += keys.len();
+                let footprint = &self.frames[d].result;
+                self.arena.extend_from_slice(footprint.keys());
+                if let Some(bloom) = footprint.bloom() {
+                    self.arena.extend_from_slice(bloom);
+                }
+                self.arena_live += words;
             }
         }
         self.table[at] = entry;
@@ -1254,13 +1348,12 @@ impl Solver {
     /// they do not (the slots become empty: a table forgets, it never
     /// claims).
     fn compact(&mut self) {
-        let in_arena = |e: &Entry| e.work != 0 && e.len != WHOLE_ENTRY && e.len as usize > INLINE;
         let half = (self.options.arena_keys / 2) as usize;
         if self.arena_live > half {
             // Keys by work; keep the entries of most work that fit in half.
             let mut by_work = [0usize; 66];
-            for entry in self.table.iter().filter(|e| in_arena(e)) {
-                by_work[usize::from(entry.work).min(65)] += entry.len as usize;
+            for entry in &self.table {
+                by_work[usize::from(entry.work).min(65)] += entry.arena_words();
             }
             let mut kept = 0;
             let mut threshold = 66;
@@ -1269,30 +1362,28 @@ impl Solver {
                 kept += by_work[threshold];
             }
             for (entry, tag) in self.table.iter_mut().zip(&mut self.tags) {
-                if in_arena(entry) && usize::from(entry.work) < threshold {
+                if entry.arena_words() != 0 && usize::from(entry.work) < threshold {
                     entry.work = 0;
                     *tag = EMPTY_TAG;
                     self.stats.evicted += 1;
                 }
             }
         }
-        let live: usize = self
-            .table
-            .iter()
-            .filter(|e| in_arena(e))
-            .map(|e| e.len as usize)
-            .sum();
+        let live: usize = self.table.iter().map(Entry::arena_words).sum();
         let capacity = (2 * live + (1 << 20)).min(self.options.arena_keys as usize);
-        let mut fresh = Vec::with_capacity(capacity.max(live));
+        let mut fresh = std::mem::take(&mut self.spare);
+        fresh.clear();
+        fresh.reserve(capacity.max(live));
         for entry in &mut self.table {
-            if in_arena(entry) {
+            let words = entry.arena_words();
+            if words != 0 {
                 let at = entry.at as usize;
                 entry.at = fresh.len() as u32;
-                fresh.extend_from_slice(&self.arena[at..at + entry.len as usize]);
+                fresh.extend_from_slice(&self.arena[at..at + words]);
             }
         }
         self.arena_live = fresh.len();
-        self.arena = fresh;
+        self.spare = std::mem::replace(&mut self.arena, fresh);
         self.stats.compactions += 1;
     }
 }

@@ -202,6 +202,19 @@ fn every_option_set() -> Vec<Options> {
             table_bits: 6,
             ..full
         },
+        // Every footprint's items that must not be seen in a summary; then
+        // past 3 keys, in a table and an arena small enough to evict.
+        Options {
+            list_keys: 0,
+            ..full
+        },
+        Options {
+            list_keys: 3,
+            table_bits: 6,
+            arena_keys: 1 << 14,
+            deepening: 2,
+            ..full
+        },
     ]
 }
 
@@ -275,6 +288,10 @@ fn values_along_random_games_agree_with_the_brute_force() {
         deepening: 2,
         ..Options::default()
     };
+    let summaries = Options {
+        list_keys: 0,
+        ..short
+    };
     for rule in [Superko::Positional, Superko::Situational] {
         for (name, options) in [
             ("1x4", Options::default()),
@@ -282,6 +299,8 @@ fn values_along_random_games_agree_with_the_brute_force() {
             ("2x2", Options::default()),
             ("1x5", short),
             ("2x2", short),
+            ("1x5", summaries),
+            ("2x2", summaries),
         ] {
             let board = board(name);
             let mut solver = Solver::new(board, rule, options);
@@ -434,11 +453,16 @@ fn sharing_between_histories_agrees_with_the_solver_without_a_table() {
         deepening: 3,
         ..Options::default()
     };
+    let summaries = Options {
+        list_keys: 0,
+        ..Options::default()
+    };
     for rule in [Superko::Positional, Superko::Situational] {
         for (name, games) in [("1x6", 12), ("2x3", 12)] {
             let board = board(name);
             let mut shared = Solver::new(board, rule, Options::default());
             let mut crowded = Solver::new(board, rule, small_table);
+            let mut summarised = Solver::new(board, rule, summaries);
             let mut reference = Solver::new(board, rule, plain);
             for _ in 0..games {
                 let mut game = Game::new(board, rule).unwrap();
@@ -451,12 +475,14 @@ fn sharing_between_histories_agrees_with_the_solver_without_a_table() {
                         game.turns()
                     );
                     assert_eq!(crowded.value(&mut game), expected, "{name} {rule}");
+                    assert_eq!(summarised.value(&mut game), expected, "{name} {rule}");
                     let moves = game.legal_moves();
                     game.play(moves[random.below(moves.len() as u64) as usize])
                         .unwrap();
                 }
             }
             assert!(shared.stats().table_shared > 0, "{name} {rule}");
+            assert!(summarised.stats().table_shared > 0, "{name} {rule}");
         }
     }
 }
@@ -634,6 +660,99 @@ fn footprints_merge_as_plain_sets_and_hold_where_the_seen_set_agrees() {
         flipped[7] ^= 1;
         assert!(!holds(&seen, &flipped));
     }
+}
+
+/// Footprints with a summary (`Footprint::with_limit`) against plain sets
+/// of tagged keys: built by the same random absorbs and lower bounds, a
+/// summarised footprint lists exactly the plain set's items that must be
+/// seen, and admits no seen set that the plain set rejects; it admits most
+/// of those the plain set admits (a summary that rejected everything would
+/// be sound and useless); and a seen set holding one item the summary took
+/// in is rejected.
+#[test]
+fn summarised_footprints_demand_at_least_their_keys() {
+    use std::collections::BTreeSet;
+    let mut random = SplitMix::new(512);
+    let points = 9;
+    let items: Vec<u64> = (0..3000)
+        .map(|_| {
+            let black = random.below(1 << points);
+            let white = random.below(1 << points) & !black;
+            black | (white << points)
+        })
+        .collect();
+    let keys = Seen::new(points);
+    let key = |i: usize| keys.key(items[i]);
+    let (mut admitted, mut plain_admitted) = (0, 0);
+    for round in 0..300 {
+        let limit = (round % 5) * 4;
+        let mut footprint = Footprint::with_limit(limit);
+        let mut plain = BTreeSet::new();
+        let mut scratch = Vec::new();
+        for _ in 0..1 + round % 7 {
+            let mut child = Footprint::with_limit(limit);
+            let mut child_plain = BTreeSet::new();
+            // Items that must be seen come from the first 40, the others
+            // from the rest.
+            for _ in 0..random.below(200) {
+                let tagged = if random.below(4) == 0 {
+                    must_see(key(random.below(40) as usize))
+                } else {
+                    must_not_see(key(40 + random.below(2960) as usize))
+                };
+                child.push(tagged);
+                child_plain.insert(tagged);
+            }
+            child.normalize();
+            let added = key(random.below(40) as usize);
+            let child_plain = child_plain.into_iter().filter(|&k| k != must_see(added));
+            if random.below(3) == 0 {
+                let mut lower = Footprint::with_limit(limit);
+                lower.set_from_child(&child, added, false);
+                footprint.union(&lower, &mut scratch);
+            } else {
+                footprint.absorb(&child, added, &mut scratch);
+            }
+            plain.extend(child_plain);
+        }
+        let must: Vec<u64> = plain.iter().copied().filter(|k| k & 1 == 1).collect();
+        if footprint.bloom().is_some() {
+            assert_eq!(footprint.keys(), must, "round {round}");
+        } else {
+            assert_eq!(footprint.keys(), plain.iter().copied().collect::<Vec<_>>());
+        }
+        // Seen sets: the items that must be seen, and a few others, some of
+        // them items that must not be.
+        for _ in 0..20 {
+            let mut seen = Seen::new(points);
+            for (i, &item) in items.iter().enumerate().take(40) {
+                if plain.contains(&must_see(key(i))) || random.below(2) == 0 {
+                    seen.insert(item);
+                }
+            }
+            let unseen: Vec<u64> = plain.iter().copied().filter(|k| k & 1 == 0).collect();
+            if !unseen.is_empty() && random.below(4) == 0 {
+                let k = unseen[random.below(unseen.len() as u64) as usize] >> 1;
+                let i = (40..items.len()).find(|&i| key(i) == k).unwrap();
+                seen.insert(items[i]);
+            }
+            for _ in 0..random.below(30) {
+                seen.insert(items[40 + random.below(2960) as usize]);
+            }
+            let plain_holds = plain
+                .iter()
+                .all(|&k| seen.contains_key(k >> 1) == (k & 1 == 1));
+            let holds = footprint.holds(&seen);
+            assert!(!holds || plain_holds, "round {round}: admitted wrongly");
+            plain_admitted += usize::from(plain_holds);
+            admitted += usize::from(holds);
+        }
+    }
+    assert!(plain_admitted > 300, "{plain_admitted}");
+    assert!(
+        10 * admitted >= 9 * plain_admitted,
+        "{admitted} of {plain_admitted}"
+    );
 }
 
 /// The points each side keeps (`super::alive`) bound the value of every

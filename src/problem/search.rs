@@ -964,6 +964,22 @@ impl Search {
         children
     }
 
+    /// The packed keys of `children` (`FREE` for a move that ends the
+    /// game), in the buffer of `ply`, which the caller gives back.
+    fn packed(&mut self, children: &[(u8, Option<StateKey>)], ply: usize) -> Vec<u128> {
+        while self.packed_buffers.len() <= ply {
+            self.packed_buffers.push(Vec::new());
+        }
+        let mut packed = std::mem::take(&mut self.packed_buffers[ply]);
+        packed.clear();
+        packed.extend(
+            children
+                .iter()
+                .map(|(_, child)| child.as_ref().map_or(FREE, |c| self.codec.pack(c))),
+        );
+        packed
+    }
+
     /// Records a move that decided a state.
     fn cut(&mut self, attacker: bool, mv: u8, ply: usize) {
         let slot = &mut self.history[usize::from(attacker)][history_index(mv)];
@@ -1273,16 +1289,7 @@ impl Search {
         let gained = self.solved + self.table.len as u64;
         let ply = self.path.len();
         let children = self.ordered(key, best_of(entry), ply);
-        while self.packed_buffers.len() <= ply {
-            self.packed_buffers.push(Vec::new());
-        }
-        let mut packed_children = std::mem::take(&mut self.packed_buffers[ply]);
-        packed_children.clear();
-        packed_children.extend(
-            children
-                .iter()
-                .map(|(_, child)| child.as_ref().map_or(FREE, |c| self.codec.pack(c))),
-        );
+        let packed_children = self.packed(&children, ply);
         self.path.push(packed);
         self.on_path.insert(packed, ply as u32);
         let attacker = key.attacker_to_move;
@@ -1589,16 +1596,7 @@ impl Search {
         }
         let ply = d as usize;
         let children = self.ordered(key, best_of(entry), ply);
-        while self.packed_buffers.len() <= ply {
-            self.packed_buffers.push(Vec::new());
-        }
-        let mut packed_children = std::mem::take(&mut self.packed_buffers[ply]);
-        packed_children.clear();
-        packed_children.extend(
-            children
-                .iter()
-                .map(|(_, child)| child.as_ref().map_or(FREE, |c| self.codec.pack(c))),
-        );
+        let packed_children = self.packed(&children, ply);
         for &child in &packed_children {
             self.table.prefetch(child);
         }

@@ -401,6 +401,28 @@ impl Entry {
         self.len != WHOLE_ENTRY && self.len & SUMMARY != 0
     }
 
+    /// The tagged keys its footprint lists (not a whole-set entry): inline,
+    /// or its run in `arena` (the solver's).
+    #[inline]
+    fn keys<'a>(&'a self, arena: &'a [u64]) -> &'a [u64] {
+        let len = self.listed();
+        if len <= INLINE && !self.summarised() {
+            &self.inline[..len]
+        } else {
+            let at = self.at as usize;
+            &arena[at..at + len]
+        }
+    }
+
+    /// The summary of its footprint in `arena`, if it has one.
+    #[inline]
+    fn bloom<'a>(&self, arena: &'a [u64]) -> Option<&'a [u64]> {
+        self.summarised().then(|| {
+            let at = self.at as usize + self.listed();
+            &arena[at..at + BLOOM_WORDS]
+        })
+    }
+
     /// The words it keeps in the arena.
     #[inline]
     fn arena_words(&self) -> usize {
@@ -908,17 +930,7 @@ impl Solver {
                 if entry.len == WHOLE_ENTRY {
                     result.fill();
                 } else {
-                    let at = entry.at as usize;
-                    let keys: &[u64] = if entry.summarised() || entry.listed() > INLINE {
-                        &self.arena[at..at + entry.listed()]
-                    } else {
-                        &entry.inline[..entry.listed()]
-                    };
-                    let bloom = entry.summarised().then(|| {
-                        let at = at + entry.listed();
-                        &self.arena[at..at + BLOOM_WORDS]
-                    });
-                    result.set(keys, bloom);
+                    result.set(entry.keys(&self.arena), entry.bloom(&self.arena));
                 }
                 self.depth -= 1;
                 return if lower >= beta { lower } else { upper };
@@ -1198,32 +1210,11 @@ impl Solver {
         if entry.len == WHOLE_ENTRY {
             entry.inline[..2] == halves(seen.hash())
         } else {
-            holds(seen, self.entry_keys(entry))
-                && self
-                    .entry_bloom(entry)
+            holds(seen, entry.keys(&self.arena))
+                && entry
+                    .bloom(&self.arena)
                     .is_none_or(|bloom| seen.avoids(bloom))
         }
-    }
-
-    /// The tagged keys an entry's footprint lists (not a whole-set entry).
-    #[inline]
-    fn entry_keys<'a>(&'a self, entry: &'a Entry) -> &'a [u64] {
-        let len = entry.listed();
-        if len <= INLINE && !entry.summarised() {
-            &entry.inline[..len]
-        } else {
-            let at = entry.at as usize;
-            &self.arena[at..at + len]
-        }
-    }
-
-    /// The summary of an entry's footprint, if it has one.
-    #[inline]
-    fn entry_bloom(&self, entry: &Entry) -> Option<&[u64]> {
-        entry.summarised().then(|| {
-            let at = entry.at as usize + entry.listed();
-            &self.arena[at..at + BLOOM_WORDS]
-        })
     }
 
     /// Stores bounds found under the footprint of frame `d`'s result
@@ -1258,8 +1249,8 @@ impl Solver {
                     e.len == WHOLE_ENTRY && e.inline[..2] == whole_hash
                 } else {
                     e.len != WHOLE_ENTRY
-                        && self.entry_keys(e) == footprint.keys()
-                        && self.entry_bloom(e) == summary
+                        && e.keys(&self.arena) == footprint.keys()
+                        && e.bloom(&self.arena) == summary
                 }
         });
         // The keys a footprint stands for: those listed, and for a summary

@@ -274,7 +274,6 @@ const FREE: u128 = 0;
 /// key's first slot ahead of the look-up.
 struct Table {
     slots: Vec<Slot>,
-    with_numbers: bool,
     len: usize,
     shift: u32,
     peak_bytes: usize,
@@ -282,8 +281,8 @@ struct Table {
 
 /// A slot of the table: the packed key (`FREE`: none), its entry, and
 /// the proof number (low half) and disproof number (high half) of a
-/// state not yet solved (0: none stored; kept for
-/// `Order::ProofNumbers` only).
+/// state not yet solved (0: none stored; only the proof-number search,
+/// `Order::ProofNumbers`, stores them).
 #[derive(Clone, Copy)]
 #[repr(C, align(32))]
 struct Slot {
@@ -299,7 +298,7 @@ const FREE_SLOT: Slot = Slot {
 };
 
 impl Table {
-    fn with_slots(slots: usize, with_numbers: bool) -> Table {
+    fn with_slots(slots: usize) -> Table {
         // Huge pages where the system gives them on request: the look-ups
         // land at random over the whole table.
         let mut memory = Vec::with_capacity(slots);
@@ -307,7 +306,6 @@ impl Table {
         memory.resize(slots, FREE_SLOT);
         let mut table = Table {
             slots: memory,
-            with_numbers,
             len: 0,
             shift: 64 - slots.trailing_zeros(),
             peak_bytes: 0,
@@ -369,11 +367,9 @@ impl Table {
         self.set_with_numbers(key, value, 0, limit)
     }
 
-    /// Stores `value` and `numbers` (if the table holds numbers) for
-    /// `key`; false if the table is full and may not grow within `limit`
+    /// Stores `value` and `numbers` for `key`; false if the table is full and may not grow within `limit`
     /// bytes.
     fn set_with_numbers(&mut self, key: u128, value: Entry, numbers: u64, limit: usize) -> bool {
-        let numbers = if self.with_numbers { numbers } else { 0 };
         let (slot, found) = self.slot(key);
         if found {
             self.slots[slot].value = value;
@@ -414,7 +410,7 @@ impl Table {
     }
 
     fn grow(&mut self) {
-        let mut grown = Table::with_slots(self.slots.len() * 2, self.with_numbers);
+        let mut grown = Table::with_slots(self.slots.len() * 2);
         grown.peak_bytes = self.peak_bytes.max(self.bytes() + grown.bytes());
         for slot in &self.slots {
             if slot.key != FREE {
@@ -553,10 +549,7 @@ impl Search {
             codec,
             adjacency: Adjacency::new(&board),
             neighbours,
-            table: Table::with_slots(
-                1 << 10,
-                options.repetitions == Repetitions::Closure && options.order == Order::ProofNumbers,
-            ),
+            table: Table::with_slots(1 << 10),
             limits,
             path: Vec::new(),
             buffers: Vec::new(),
@@ -1555,13 +1548,7 @@ impl Search {
         if child.is_capture() {
             return Some(0);
         }
-        let entry = self.table.get(packed);
-        let upper_bound = upper(entry);
-        if upper_bound <= d {
-            return Some(upper_bound);
-        }
-        let lower_bound = at_parity(child, lower(entry).max(1));
-        (lower_bound > d).then_some(lower_bound)
+        decided_within(child, self.table.get(packed), d)
     }
 
     /// A bound of the attacker's distance at `key` found by a search to
@@ -1574,13 +1561,8 @@ impl Search {
             return 0;
         }
         let entry = self.table.get(packed);
-        let upper_bound = upper(entry);
-        if upper_bound <= d {
-            return upper_bound;
-        }
-        let lower_bound = at_parity(key, lower(entry).max(1));
-        if lower_bound > d {
-            return lower_bound;
+        if let Some(bound) = decided_within(key, entry, d) {
+            return bound;
         }
         if !self.expand() {
             return d + 1;
@@ -1686,6 +1668,19 @@ fn attacker_moves(ko: KoAssumption) -> u8 {
         KoAssumption::Basic => 1,
         KoAssumption::AttackerIgnoresKo => 2,
     }
+}
+
+/// The bound `within(key, _, d)` returns at once from the state's stored
+/// `entry`, when its bounds decide the search to `d` plies: its upper
+/// bound when the attacker captures within `d`, its lower bound (of the
+/// distance's parity) when he cannot.
+fn decided_within(key: &StateKey, entry: Entry, d: u32) -> Option<u32> {
+    let upper_bound = upper(entry);
+    if upper_bound <= d {
+        return Some(upper_bound);
+    }
+    let lower_bound = at_parity(key, lower(entry).max(1));
+    (lower_bound > d).then_some(lower_bound)
 }
 
 /// The bound `within` gives a state the attacker never captures.

@@ -163,25 +163,46 @@ fn search_failed(ko: KoAssumption, error: crate::problem::search::SearchTooLarge
 
 /// Whether the attacker wins `start` under each assumption (in the order
 /// of `KoAssumption::ALL`), by the searches of `searches` (in that
-/// order), each handing on what holds under the next as `KoSearch` does
-/// (`Search::import`): the attacker-ignores-ko search first, its losses
-/// to the other two; the defender-ignores-ko search, its wins to the
-/// basic one. Where the first says the attacker loses, so do the others
-/// (unlimited threats only add moves), and where the second says he
-/// wins, so does the basic search: those are not asked.
+/// order). The basic search runs first: unlimited threats only add moves
+/// for the side that has them, so where the attacker wins with basic ko he
+/// wins when he ignores ko, and where he loses he loses when the defender
+/// ignores it. One more search settles the third: the defender-ignores-ko
+/// search after a win, the attacker-ignores-ko one after a loss. Each
+/// search hands on what holds under the next (`Search::import`), as
+/// `KoSearch` does. Two searches, whatever the problem: the one proof
+/// that a problem with a ko needs under basic ko is not made twice.
 fn prove_start(searches: &mut [Search], start: &StateKey) -> Result<[bool; 3], String> {
     let [basic, attacker, defender] = searches else {
         unreachable!("a search for each of the three assumptions");
     };
     let [basic_ko, attacker_ko, defender_ko] = KoAssumption::ALL;
     let failed = |ko| move |error| search_failed(ko, error);
-    let attacker_wins = attacker.wins(start).map_err(failed(attacker_ko))?;
-    basic.import(attacker);
-    defender.import(attacker);
-    let defender_wins = attacker_wins && defender.wins(start).map_err(failed(defender_ko))?;
-    basic.import(defender);
-    let basic_wins =
-        defender_wins || (attacker_wins && basic.wins(start).map_err(failed(basic_ko))?);
+    let basic_wins = basic.wins(start).map_err(failed(basic_ko))?;
+    let (attacker_wins, defender_wins) = if basic_wins {
+        attacker.import(basic);
+        defender.import(basic);
+        let defender_wins = defender.wins(start).map_err(failed(defender_ko))?;
+        basic.import(defender);
+        (true, defender_wins)
+    } else {
+        attacker.import(basic);
+        let attacker_wins = attacker.wins(start).map_err(failed(attacker_ko))?;
+        basic.import(attacker);
+        defender.import(basic);
+        (attacker_wins, false)
+    };
+    for (search, ko) in [
+        (&*basic, basic_ko),
+        (&*attacker, attacker_ko),
+        (&*defender, defender_ko),
+    ] {
+        log::debug!(
+            "problem: the start searched with {}: {} states expanded, {} in the table",
+            ko_name(ko),
+            search.nodes(),
+            search.entries(),
+        );
+    }
     Ok([basic_wins, attacker_wins, defender_wins])
 }
 

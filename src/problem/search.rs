@@ -1264,7 +1264,7 @@ impl Search {
         if pn == 0 || dn == 0 {
             return (pn, dn);
         }
-        let entry = self.table.get(packed);
+        let (entry, numbers) = self.table.get_with_numbers(packed);
         if visits(entry) >= MAX_VISITS {
             self.fallbacks += 1;
             return match self.prove_closure(key, packed) {
@@ -1275,7 +1275,11 @@ impl Search {
         if !self.expand() {
             return (INFINITE, 0);
         }
-        if unconditionally_alive(&self.adjacency, key.defender, key.attacker) & key.targets != 0 {
+        // A state with numbers stored was expanded before, and its
+        // targets were not unconditionally alive then.
+        if numbers == 0
+            && unconditionally_alive(&self.adjacency, key.defender, key.attacker) & key.targets != 0
+        {
             self.store(packed, with_lower(entry | LOST, u32::MAX));
             return (INFINITE, 0);
         }

@@ -7,7 +7,10 @@
 //! (`Options::deepening`: moves past a horizon of turns are not searched,
 //! and a result that needs them is *unknown*, no bound, until a deeper
 //! horizon proves it; so lines that go on for hundreds of turns are not
-//! searched where a short proof exists).
+//! searched where a short proof exists). A null window that the deepening
+//! has not proven by a given horizon can be decided instead by a
+//! proof-number search with no horizon (`proof`, `Options::proof_numbers`),
+//! whose decisions go into the same table under the same footprints.
 //!
 //! The transposition table shares results between histories, soundly.
 //! Write V(p, S) for the value of a state whose stones, mover and pass

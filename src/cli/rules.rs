@@ -154,6 +154,13 @@ pub struct BenchSuperkoArguments {
     /// left, is searched again although it proved nothing the first time.
     #[arg(long)]
     no_recall_unknown: bool,
+
+    /// Decide a null window still unproven once the deepening's horizon
+    /// reaches N turns by a proof-number search (df-pn over the states with
+    /// their whole history, no horizon; at once with --deepening 0); 0 for
+    /// never.
+    #[arg(long, value_name = "N", default_value_t = Options::default().proof_numbers)]
+    proof_numbers: u32,
 }
 
 /// A value under loop-draw, Black's view: what Black can force, what White
@@ -628,6 +635,7 @@ pub fn bench(arguments: &BenchSuperkoArguments) -> ExitCode {
         alive: arguments.alive_bounds,
         etc: !arguments.no_etc,
         recall_unknown: !arguments.no_recall_unknown,
+        proof_numbers: arguments.proof_numbers,
         ..full
     };
     for &board in &boards {

@@ -7,7 +7,10 @@
 //! (`Options::deepening`: moves past a horizon of turns are not searched,
 //! and a result that needs them is *unknown*, no bound, until a deeper
 //! horizon proves it; so lines that go on for hundreds of turns are not
-//! searched where a short proof exists).
+//! searched where a short proof exists). A null window that the deepening
+//! has not proven by a given horizon can be decided instead by a
+//! proof-number search with no horizon (`proof`, `Options::proof_numbers`),
+//! whose decisions go into the same table under the same footprints.
 //!
 //! The transposition table shares results between histories, soundly.
 //! Write V(p, S) for the value of a state whose stones, mover and pass
@@ -105,6 +108,8 @@ use crate::superko::{
     alive, holds, mix, must_see, Footprint, Game, Node, Seen, Superko, BLOOM_WORDS,
 };
 
+mod proof;
+
 /// How the solver searches: what the benchmark switches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Options {
@@ -200,6 +205,12 @@ pub struct Options {
     /// each key. A summary demands at least what its items did, so it can
     /// only leave an entry unused; `u32::MAX` for never.
     pub list_keys: u32,
+    /// Decide a null window by the proof-number search (`proof`: df-pn
+    /// over the states with their whole history, no horizon, its decisions
+    /// stored in the table with their footprints) once the deepening has
+    /// reached a horizon of this many turns without proving it (at once
+    /// without deepening); 0 for never. Only with a table and MTD(f).
+    pub proof_numbers: u32,
 }
 
 /// The bytes of a table entry.
@@ -245,6 +256,7 @@ impl Default for Options {
             etc: true,
             arena_keys: 1 << 24,
             list_keys: 256,
+            proof_numbers: 0,
         }
     }
 }
@@ -462,6 +474,8 @@ struct Frame {
     /// Whether the search at this depth met its horizon on a line its
     /// result needs: the value it returned is then no bound at all.
     unknown: bool,
+    /// The proof-number search's bound of a decided state (`proof`).
+    bound: i32,
 }
 
 impl Frame {
@@ -473,6 +487,7 @@ impl Frame {
             lower: Footprint::with_limit(limit),
             scratch: Vec::new(),
             unknown: false,
+            bound: 0,
         }
     }
 }
@@ -536,6 +551,9 @@ pub struct Solver {
     searches: Vec<(i32, i32, u64)>,
     /// Told of each iteration of the deepening as it ends.
     trace: Option<Trace>,
+    /// The proof and disproof numbers of the proof-number search's
+    /// undecided states (`proof`), allocated at its first use.
+    numbers: Vec<proof::Numbers>,
 }
 
 /// The states searched between two looks at the clock.
@@ -594,6 +612,7 @@ impl Solver {
             profile: Vec::new(),
             searches: Vec::new(),
             trace: None,
+            numbers: Vec::new(),
         }
     }
 
@@ -756,6 +775,29 @@ impl Solver {
         loop {
             self.generation = self.generation.wrapping_add(1).max(1);
             let before = self.stats;
+            let proof_numbers = u64::from(self.options.proof_numbers);
+            if proof_numbers != 0
+                && beta == alpha + 1
+                && !self.table.is_empty()
+                && self.horizon >= proof_numbers
+            {
+                let value = self.prove(seen, node, beta);
+                if let Some(trace) = &mut self.trace {
+                    trace(&Iteration {
+                        alpha,
+                        beta,
+                        horizon: None,
+                        value,
+                        proven: !self.stopped,
+                        states: self.stats.nodes - before.nodes,
+                        recalled: 0,
+                        stores: self.stats.table_stores - before.table_stores,
+                        footprint_keys: self.stats.footprint_keys - before.footprint_keys,
+                    });
+                }
+                self.horizon = u64::MAX;
+                return value;
+            }
             let value = self.search(seen, node, alpha, beta);
             if let Some(trace) = &mut self.trace {
                 trace(&Iteration {

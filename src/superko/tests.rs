@@ -216,6 +216,51 @@ fn every_option_set() -> Vec<Options> {
             ..full
         },
     ]
+    .into_iter()
+    .chain(proof_number_option_sets())
+    .collect()
+}
+
+/// The proof-number search (`Options::proof_numbers`): for every null
+/// window at once, after a first horizon, without sharing between
+/// histories, with summaries, and in a table and arena small enough to
+/// forget decisions.
+fn proof_number_option_sets() -> Vec<Options> {
+    let full = Options::default();
+    vec![
+        Options {
+            proof_numbers: 1,
+            ..full
+        },
+        Options {
+            deepening: 0,
+            proof_numbers: 1,
+            ..full
+        },
+        Options {
+            deepening: 2,
+            deepening_step: 2,
+            proof_numbers: 4,
+            ..full
+        },
+        Options {
+            proof_numbers: 1,
+            share: false,
+            ..full
+        },
+        Options {
+            proof_numbers: 1,
+            list_keys: 0,
+            ..full
+        },
+        Options {
+            proof_numbers: 1,
+            total: false,
+            table_bits: 6,
+            arena_keys: 1 << 8,
+            ..full
+        },
+    ]
 }
 
 /// Each pruning theorem (`Options::total`) keeps every opening's value that
@@ -292,6 +337,10 @@ fn values_along_random_games_agree_with_the_brute_force() {
         list_keys: 0,
         ..short
     };
+    let proof_numbers = Options {
+        proof_numbers: 1,
+        ..Options::default()
+    };
     for rule in [Superko::Positional, Superko::Situational] {
         for (name, options) in [
             ("1x4", Options::default()),
@@ -301,6 +350,8 @@ fn values_along_random_games_agree_with_the_brute_force() {
             ("2x2", short),
             ("1x5", summaries),
             ("2x2", summaries),
+            ("1x5", proof_numbers),
+            ("2x2", proof_numbers),
         ] {
             let board = board(name);
             let mut solver = Solver::new(board, rule, options);
@@ -1078,4 +1129,76 @@ fn the_progress_reports_add_up_to_the_solved_openings() {
             }
         }
     }
+}
+
+/// The proof-number search (`Options::proof_numbers`) against the
+/// alpha-beta search, on boards past the brute force's reach: every
+/// opening of 1x6, 1x7, 1x8, 2x3, 2x4 and 3x3 under both rules, with
+/// its option sets above (on 1x8 and 3x3 the first three; the alpha-beta search of the default
+/// options is checked against the brute force and the search without a
+/// table above); and every state along random games on 1x6 and 2x3 with
+/// the tables living on, sharing decisions between histories, against
+/// the search without a table; the proof-number search decided windows
+/// and its decisions served other histories.
+#[test]
+fn the_proof_number_search_finds_the_values_of_the_alpha_beta_search() {
+    super::solve::with_deep_stack(|| {
+        for rule in [Superko::Positional, Superko::Situational] {
+            for name in ["1x6", "1x7", "1x8", "2x3", "2x4", "3x3"] {
+                let board = board(name);
+                let expected = Solver::new(board, rule, Options::default()).opening_values();
+                // On the larger boards the sets that share a table: a table
+                // without sharing, or one that forgets, takes minutes there.
+                let sets = proof_number_option_sets();
+                let sets = match name {
+                    "1x8" | "3x3" => &sets[..3],
+                    _ => &sets[..],
+                };
+                for &options in sets {
+                    let mut solver = Solver::new(board, rule, options);
+                    assert_eq!(
+                        solver.opening_values(),
+                        expected,
+                        "{name} {rule} with {options:?}"
+                    );
+                    assert!(solver.stats().table_stores > 0, "{name} {rule}");
+                }
+            }
+        }
+        let reference = Options {
+            table_bits: 0,
+            ..Options::default()
+        };
+        let mut random = SplitMix::new(4242);
+        for rule in [Superko::Positional, Superko::Situational] {
+            for name in ["1x6", "2x3"] {
+                let board = board(name);
+                let mut plain = Solver::new(board, rule, reference);
+                let mut solvers: Vec<Solver> = proof_number_option_sets()
+                    .into_iter()
+                    .map(|options| Solver::new(board, rule, options))
+                    .collect();
+                for _ in 0..8 {
+                    let mut game = Game::new(board, rule).unwrap();
+                    while !game.is_over() {
+                        let expected = plain.value(&mut game);
+                        for solver in &mut solvers {
+                            assert_eq!(
+                                solver.value(&mut game),
+                                expected,
+                                "{name} {rule} after {} turns",
+                                game.turns()
+                            );
+                        }
+                        let moves = game.legal_moves();
+                        game.play(moves[random.below(moves.len() as u64) as usize])
+                            .unwrap();
+                    }
+                }
+                for solver in &solvers[..3] {
+                    assert!(solver.stats().table_shared > 0, "{name} {rule}");
+                }
+            }
+        }
+    });
 }

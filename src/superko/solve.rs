@@ -110,6 +110,47 @@ use crate::superko::{
 
 mod proof;
 
+/// The placements superko allows from `node`, in the board's order: each
+/// as its move, child, child's key in `seen` and whether it captures, to
+/// `visit`. A placement that would repeat a position seen is refused: its
+/// "must have been seen" item goes into `refusals` (cleared first), the
+/// footprint of any upper bound of `node`, which a refusal caps. Returns
+/// the refusals.
+fn allowed_placements(
+    board: &Board,
+    (rule, points): (Superko, usize),
+    seen: &Seen,
+    node: &Node,
+    refusals: &mut Footprint,
+    mut visit: impl FnMut(u8, Node, u64, bool),
+) -> u64 {
+    let mut refused = 0;
+    refusals.clear();
+    node.position.placements(board, |point, placement| {
+        let next = Node {
+            position: placement.position.swapped(),
+            black_to_move: !node.black_to_move,
+            passed: false,
+        };
+        let key = seen.key(next.item(rule, points));
+        if seen.contains_key(key) {
+            refused += 1;
+            refusals.push(must_see(key));
+            return;
+        }
+        visit(
+            point.index() as u8,
+            next,
+            key,
+            !placement.captured.is_empty(),
+        );
+    });
+    if refused > 1 {
+        refusals.normalize();
+    }
+    refused
+}
+
 /// How the solver searches: what the benchmark switches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Options {
@@ -1017,37 +1058,23 @@ impl Solver {
         let mut moves: [(u8, Node, u64); MOVES] = [(NO_MOVE, node, 0); MOVES];
         let mut count = 0;
         let mut captures = 0;
-        let points = self.points;
-        let rule = self.rule;
-        let mut refused = 0;
-        let upper_footprint = &mut self.frames[d].upper;
-        upper_footprint.clear();
         let ordering = self.options.ordering;
-        {
-            let seen: &Seen = seen;
-            node.position.placements(&self.board, |point, placement| {
-                let next = Node {
-                    position: placement.position.swapped(),
-                    black_to_move: !node.black_to_move,
-                    passed: false,
-                };
-                let key = seen.key(next.item(rule, points));
-                if seen.contains_key(key) {
-                    refused += 1;
-                    upper_footprint.push(must_see(key));
-                    return;
-                }
-                moves[count] = (point.index() as u8, next, key);
-                if ordering && !placement.captured.is_empty() {
+        let refused = allowed_placements(
+            &self.board,
+            (self.rule, self.points),
+            seen,
+            &node,
+            &mut self.frames[d].upper,
+            |mv, next, key, captured| {
+                moves[count] = (mv, next, key);
+                if ordering && captured {
                     moves.swap(captures, count);
                     captures += 1;
                 }
                 count += 1;
-            });
-        }
-        if refused > 1 {
-            upper_footprint.normalize();
-        }
+            },
+        );
+        let (rule, points) = (self.rule, self.points);
         self.stats.refusals += refused;
         let pass = Node {
             position: node.position.swapped(),

@@ -595,23 +595,7 @@ fn recalled_unknown_results_keep_the_values_of_the_search_without_a_horizon() {
                 .iter()
                 .map(|&options| Solver::new(board, rule, options))
                 .collect();
-            for _ in 0..8 {
-                let mut game = Game::new(board, rule).unwrap();
-                while !game.is_over() {
-                    let expected = reference.value(&mut game);
-                    for solver in &mut solvers {
-                        assert_eq!(
-                            solver.value(&mut game),
-                            expected,
-                            "{name} {rule} after {} turns",
-                            game.turns()
-                        );
-                    }
-                    let moves = game.legal_moves();
-                    game.play(moves[random.below(moves.len() as u64) as usize])
-                        .unwrap();
-                }
-            }
+            random_games_agree(name, rule, &mut reference, &mut solvers, &mut random);
             assert!(
                 solvers.iter().all(|s| s.stats().recalled > 0),
                 "{name} {rule}"
@@ -1178,27 +1162,40 @@ fn the_proof_number_search_finds_the_values_of_the_alpha_beta_search() {
                     .into_iter()
                     .map(|options| Solver::new(board, rule, options))
                     .collect();
-                for _ in 0..8 {
-                    let mut game = Game::new(board, rule).unwrap();
-                    while !game.is_over() {
-                        let expected = plain.value(&mut game);
-                        for solver in &mut solvers {
-                            assert_eq!(
-                                solver.value(&mut game),
-                                expected,
-                                "{name} {rule} after {} turns",
-                                game.turns()
-                            );
-                        }
-                        let moves = game.legal_moves();
-                        game.play(moves[random.below(moves.len() as u64) as usize])
-                            .unwrap();
-                    }
-                }
+                random_games_agree(name, rule, &mut plain, &mut solvers, &mut random);
                 for solver in &solvers[..3] {
                     assert!(solver.stats().table_shared > 0, "{name} {rule}");
                 }
             }
         }
     });
+}
+
+/// Plays eight random games on `name` under `rule`, and checks that every
+/// solver of `solvers` gives `reference`'s value at every turn of them
+/// (their tables kept from one position to the next).
+fn random_games_agree(
+    name: &str,
+    rule: Superko,
+    reference: &mut Solver,
+    solvers: &mut [Solver],
+    random: &mut SplitMix,
+) {
+    for _ in 0..8 {
+        let mut game = Game::new(board(name), rule).unwrap();
+        while !game.is_over() {
+            let expected = reference.value(&mut game);
+            for solver in solvers.iter_mut() {
+                assert_eq!(
+                    solver.value(&mut game),
+                    expected,
+                    "{name} {rule} after {} turns",
+                    game.turns()
+                );
+            }
+            let moves = game.legal_moves();
+            game.play(moves[random.below(moves.len() as u64) as usize])
+                .unwrap();
+        }
+    }
 }

@@ -27,8 +27,8 @@
 //! and overwritten freely. A wrong or lost number costs time, never a
 //! value.
 
-use super::{Solver, NO_MOVE, PASS, WAYS};
-use crate::superko::{must_see, Node, Seen, MAX_POINTS};
+use super::{allowed_placements, Solver, NO_MOVE, PASS, WAYS};
+use crate::superko::{Node, Seen, MAX_POINTS};
 
 /// A number too large to be reached: the disproof number of a proven
 /// state and the proof number of a disproven one.
@@ -233,40 +233,26 @@ impl Solver {
             dn: 1,
         }; MAX_POINTS + 1];
         let mut count = 0;
-        let mut refused = 0;
-        let upper = &mut self.frames[d].upper;
-        upper.clear();
-        {
-            let seen: &Seen = seen;
-            node.position.placements(&self.board, |point, placement| {
-                let next = Node {
-                    position: placement.position.swapped(),
-                    black_to_move: !node.black_to_move,
-                    passed: false,
-                };
-                let key = seen.key(next.item(rule, points));
-                if seen.contains_key(key) {
-                    refused += 1;
-                    upper.push(must_see(key));
-                    return;
-                }
-                let captures = !placement.captured.is_empty();
+        let refused = allowed_placements(
+            &self.board,
+            (rule, points),
+            seen,
+            &node,
+            &mut self.frames[d].upper,
+            |mv, next, key, captured| {
                 kids[count] = Kid {
-                    mv: point.index() as u8,
+                    mv,
                     node: next,
                     key,
                     pn: 1,
                     dn: 1,
                 };
-                if captures {
+                if captured {
                     kids[..=count].rotate_right(1);
                 }
                 count += 1;
-            });
-        }
-        if refused > 1 {
-            upper.normalize();
-        }
+            },
+        );
         self.stats.refusals += refused;
         // Upper bound of a disproof so far (the most any decided move
         // reaches).

@@ -178,14 +178,14 @@ fn prove_start(searches: &mut [Search], start: &StateKey) -> Result<[bool; 3], S
     let [basic_ko, attacker_ko, defender_ko] = KoAssumption::ALL;
     let failed = |ko| move |error| search_failed(ko, error);
     let basic_wins = basic.wins(start).map_err(failed(basic_ko))?;
+    // The basic search's wins hold when the attacker ignores ko.
+    attacker.import(basic);
     let (attacker_wins, defender_wins) = if basic_wins {
-        attacker.import(basic);
         defender.import(basic);
         let defender_wins = defender.wins(start).map_err(failed(defender_ko))?;
         basic.import(defender);
         (true, defender_wins)
     } else {
-        attacker.import(basic);
         let attacker_wins = attacker.wins(start).map_err(failed(attacker_ko))?;
         basic.import(attacker);
         defender.import(basic);

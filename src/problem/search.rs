@@ -367,8 +367,8 @@ impl Table {
         self.set_with_numbers(key, value, 0, limit)
     }
 
-    /// Stores `value` and `numbers` for `key`; false if the table is full and may not grow within `limit`
-    /// bytes.
+    /// Stores `value` and `numbers` for `key`; false if the table is full
+    /// and may not grow within `limit` bytes.
     fn set_with_numbers(&mut self, key: u128, value: Entry, numbers: u64, limit: usize) -> bool {
         let (slot, found) = self.slot(key);
         if found {

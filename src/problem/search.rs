@@ -50,10 +50,11 @@
 //! provisional losses as the depth-first search does (a repetition of a
 //! state on the path has the numbers of a loss). A state not yet expanded
 //! has disproof number 1 and as proof number the cube of its targets'
-//! liberties, so that the search tries first where they are short. On cycles of states off
-//! the path the numbers can grow by one a visit without end, so a state
-//! left unsolved `MAX_VISITS` times by visits that gained nothing (no
-//! state new to the table, none solved) is then searched depth first
+//! liberties, so that the search tries first where they are short. On
+//! cycles of states off the path the numbers can grow by one a visit
+//! without end, so a state left unsolved `MAX_VISITS` times by visits
+//! that gained nothing (no state new to the table, none solved) is then
+//! searched depth first
 //! (`prove_closure`), which solves it. Visits that gained something are
 //! not counted: df-pn enters the states near the start again and again
 //! as its thresholds rise, and a depth-first search of one of those is a
@@ -485,7 +486,6 @@ pub(crate) struct Search {
     objective: Objective,
     codec: Codec,
     adjacency: Adjacency,
-    neighbours: [u64; 64],
     table: Table,
     limits: SearchLimits,
     path: Vec<u128>,
@@ -562,17 +562,12 @@ impl Search {
     ) -> Result<Search, SearchTooLarge> {
         let board = *problem.board();
         let codec = Codec::new(&board, problem).map_err(SearchTooLarge::Key)?;
-        let mut neighbours = [0u64; 64];
-        for point in board.all().iter() {
-            neighbours[point.index()] = board.neighbours(point).bits();
-        }
         Ok(Search {
             board,
             ko: problem.ko(),
             objective: problem.objective(),
             codec,
             adjacency: Adjacency::new(&board),
-            neighbours,
             table: Table::with_slots(1 << 10),
             limits,
             path: Vec::new(),
@@ -954,14 +949,7 @@ impl Search {
         if key.attacker_to_move {
             children.retain(|&(mv, _)| mv != PASS);
         }
-        let empty = self.board.all().bits() & !key.attacker & !key.defender;
-        let mut around = 0u64;
-        let mut bits = key.targets;
-        while bits != 0 {
-            around |= self.neighbours[bits.trailing_zeros() as usize];
-            bits &= bits - 1;
-        }
-        let liberties = around & empty;
+        let liberties = self.target_liberties(key);
         let killers = self.killers[ply];
         let history = &self.history[usize::from(key.attacker_to_move)];
         let score = |mv: u8| -> u64 {
@@ -1285,11 +1273,16 @@ impl Search {
     /// one liberty less above a branch or two more to search.
     #[inline]
     fn first_proof_number(&self, key: &StateKey) -> u64 {
-        let empty = self.board.all().bits() & !key.attacker & !key.defender;
-        let liberties = self.board.adjacent(PointSet(key.targets)).bits() & empty;
-        u64::from(liberties.count_ones())
+        u64::from(self.target_liberties(key).count_ones())
             .max(1)
             .pow(FIRST_PROOF_POWER)
+    }
+
+    /// The empty points next to `key`'s targets.
+    #[inline]
+    fn target_liberties(&self, key: &StateKey) -> u64 {
+        let empty = self.board.all().bits() & !key.attacker & !key.defender;
+        self.board.adjacent(PointSet(key.targets)).bits() & empty
     }
 
     /// Depth-first proof-number search of `key` (packed as `packed`) on

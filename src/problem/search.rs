@@ -43,26 +43,25 @@
 //!   current path; at the root every result is true. It searches the same
 //!   losses again from every path that does not hold `R`.
 //!
-//! Order (`Order`, with `Repetitions::Closure`): by default the first
-//! round is a depth-first proof-number search (`mid`, df-pn): it always
-//! works on the state that looks cheapest to prove or disprove, by proof
-//! and disproof numbers kept in the table, and stores wins, losses and
+//! Order (`Order`, with `Repetitions::Closure`): by default the first round
+//! is a depth-first proof-number search (`mid`, df-pn): it always works on
+//! the state that looks cheapest to prove or disprove, by proof and
+//! disproof numbers kept in the table, and stores wins, losses and
 //! provisional losses as the depth-first search does (a repetition of a
 //! state on the path has the numbers of a loss). A state not yet expanded
 //! has disproof number 1 and as proof number the cube of its targets'
 //! liberties, so that the search tries first where they are short. On
 //! cycles of states off the path the numbers can grow by one a visit
-//! without end, so a state left unsolved `MAX_VISITS` times by visits
-//! that gained nothing (no state new to the table, none solved) is then
-//! searched depth first
-//! (`prove_closure`), which solves it. Visits that gained something are
-//! not counted: df-pn enters the states near the start again and again
-//! as its thresholds rise, and a depth-first search of one of those is a
-//! search of most of the problem without proof numbers. A visit either
-//! gains something, which can happen only finitely often, or counts
-//! towards its state's limit, so the round ends. A df-pn round may leave states of
-//! its path unsolved, and the provisional losses that rested on them
-//! fall out of the closure; the rounds after a closure are therefore
+//! without end, so a state left unsolved `MAX_VISITS` times by visits that
+//! gained nothing (no state new to the table, none solved) is then searched
+//! depth first (`prove_closure`), which solves it. Visits that gained
+//! something are not counted: df-pn enters the states near the start again
+//! and again as its thresholds rise, and a depth-first search of one of
+//! those is a search of most of the problem without proof numbers. A visit
+//! either gains something, which can happen only finitely often, or counts
+//! towards its state's limit, so the round ends. A df-pn round may leave
+//! states of its path unsolved, and the provisional losses that rested on
+//! them fall out of the closure; the rounds after a closure are therefore
 //! depth first, each of which solves every state it enters, so that the
 //! rounds end as above. `Order::DepthFirst` searches depth first from the
 //! start.

@@ -277,8 +277,10 @@ struct Solved {
 /// assumptions, two sides to play first.
 const SOLUTIONS_HELD: u64 = 6;
 
-/// The share of the memory each proof search may hold: `solve` runs them
-/// one at a time (`solve_side_search`); the rest is the program's own.
+/// The share of the memory each proof search may hold: `solve` runs a
+/// side's one at a time (`solve_side_search`), and the two sides' beside
+/// each other within half of it each, a side stopped there solved again
+/// alone (`search_sides`); the rest is the program's own.
 const SEARCH_SHARE: (u64, u64) = (7, 8);
 
 /// The three solutions of a problem (in the order of `KoAssumption::ALL`)
@@ -508,12 +510,33 @@ fn judge(moves: &mut [FirstMove], verdict: Verdict, mover_is_attacker: bool) -> 
     outcome
 }
 
-fn search_error(problem: &Problem, ko: KoAssumption, error: SearchTooLarge) -> String {
-    format!(
-        "with {} first, {}: {error}",
-        colour_word(problem.to_move()),
-        ko_words(ko)
+fn search_error(problem: &Problem, ko: KoAssumption, error: SearchTooLarge) -> SideStopped {
+    SideStopped::new(
+        format!(
+            "with {} first, {}: {error}",
+            colour_word(problem.to_move()),
+            ko_words(ko)
+        ),
+        &error,
     )
+}
+
+/// Why a side's proof searches stopped: the words for the user, and
+/// whether a search's table reached its memory limit (a side solved
+/// beside the other, within half the memory, is then solved again alone:
+/// `search_sides`).
+struct SideStopped {
+    message: String,
+    memory: bool,
+}
+
+impl SideStopped {
+    fn new(message: String, error: &SearchTooLarge) -> SideStopped {
+        SideStopped {
+            message,
+            memory: matches!(error, SearchTooLarge::Memory { .. }),
+        }
+    }
 }
 
 /// What the proof searches of one side found besides its first moves:
@@ -549,7 +572,7 @@ fn solve_side_search(
     limits: SearchLimits,
     tests: &mut SekiTests,
     tree: bool,
-) -> Result<Side, String> {
+) -> Result<Side, SideStopped> {
     let failed = |error| search_error(problem, KoAssumption::Basic, error);
     let mut found =
         KoSearch::new(problem, limits).map_err(|(ko, error)| search_error(problem, ko, error))?;
@@ -599,10 +622,9 @@ fn solve_side_search(
             lines.push(match found.moves[i].child {
                 None => None,
                 Some(_) if found.moves[i].unproved => Some((Vec::new(), End::Cut)),
-                Some(child) => Some(
-                    search_line(&mut found.basic, child, MAX_LINE)
-                        .map_err(|error| format!("the solution tree: {error}"))?,
-                ),
+                Some(child) => Some(search_line(&mut found.basic, child, MAX_LINE).map_err(
+                    |error| SideStopped::new(format!("the solution tree: {error}"), &error),
+                )?),
             });
         }
     }
@@ -717,14 +739,8 @@ fn solve(
             (tests, vec![first, second])
         }
         SolveLimits::Search(limits) => {
-            let mut tests = SekiTests::by_search(SearchLimits {
-                max_nodes: limits.max_nodes.min(SEKI_MAX_NODES),
-                ..limits
-            });
-            let sides = vec![
-                solve_side_search(&problem, limits, &mut tests, tree)?,
-                solve_side_search(&problem.with_other_to_move(), limits, &mut tests, false)?,
-            ];
+            let together = std::thread::available_parallelism().is_ok_and(|n| n.get() >= 2);
+            let (tests, sides, _) = search_sides(&problem, limits, tree, together)?;
             (tests, sides)
         }
     };
@@ -736,6 +752,88 @@ fn solve(
         seconds: started.elapsed().as_secs_f64(),
     })
 }
+
+/// Both sides to play first solved by the proof search, each within
+/// `limits` (its seki tests within `SEKI_MAX_NODES` too), the tree's lines
+/// for the problem's own player to move. With `together`, the two sides
+/// are solved at once on two threads, each within half of `limits`'
+/// memory, and a side stopped there by the memory (in its searches or in
+/// a seki test's) is solved again alone, within the whole of it, with
+/// seki tests of its own: the same answers as one side after the other,
+/// in about the time of the longer side. The seki tests made are kept
+/// together. Returns them, the sides, and how many sides were solved
+/// again alone.
+fn search_sides(
+    problem: &Problem,
+    limits: SearchLimits,
+    tree: bool,
+    together: bool,
+) -> Result<(SekiTests, Vec<Side>, usize), String> {
+    let seki_limits = |limits: SearchLimits| {
+        SekiTests::by_search(SearchLimits {
+            max_nodes: limits.max_nodes.min(SEKI_MAX_NODES),
+            ..limits
+        })
+    };
+    let other = problem.with_other_to_move();
+    let mut tests = seki_limits(limits);
+    if !together {
+        let first = solve_side_search(problem, limits, &mut tests, tree).map_err(|e| e.message)?;
+        let second = solve_side_search(&other, limits, &mut tests, false).map_err(|e| e.message)?;
+        return Ok((tests, vec![first, second], 0));
+    }
+    let half = SearchLimits {
+        max_bytes: limits.max_bytes / 2,
+        ..limits
+    };
+    let (mut first_tests, mut second_tests) = (seki_limits(half), seki_limits(half));
+    let (first, second) = std::thread::scope(|scope| {
+        let second = std::thread::Builder::new()
+            .stack_size(SIDE_STACK_BYTES)
+            .spawn_scoped(scope, || {
+                solve_side_search(&other, half, &mut second_tests, false)
+            })
+            .map_err(|error| format!("cannot start a thread for the second side: {error}"))?;
+        let first = solve_side_search(problem, half, &mut first_tests, tree);
+        let second = second
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        Ok::<_, String>((first, second))
+    })?;
+    // A side stopped by its half of the memory, in its searches or in a
+    // seki test's, is solved again alone; the tests of the others are kept.
+    let stopped = |result: &Result<Side, SideStopped>, tests: &SekiTests| match result {
+        Ok(_) => tests.stopped_by_memory(),
+        Err(stopped) => stopped.memory,
+    };
+    let again_first = stopped(&first, &first_tests);
+    let again_second = stopped(&second, &second_tests);
+    for (again, side_tests) in [(again_first, first_tests), (again_second, second_tests)] {
+        if !again {
+            tests.merge(side_tests);
+        }
+    }
+    let mut alone = |side: &Problem, tree: bool, result: Result<Side, SideStopped>, again: bool| {
+        if !again {
+            return result.map_err(|e| e.message);
+        }
+        log::info!(
+            "solve: with {} first, stopped within half the memory beside the other side; \
+             solved again alone",
+            colour_word(side.to_move())
+        );
+        solve_side_search(side, limits, &mut tests, tree).map_err(|e| e.message)
+    };
+    let first = alone(problem, tree, first, again_first)?;
+    let second = alone(&other, false, second, again_second)?;
+    let again = usize::from(again_first) + usize::from(again_second);
+    Ok((tests, vec![first, second], again))
+}
+
+/// The stack of the thread that solves the second side beside the first
+/// (the searches' own recursion runs on threads of their own:
+/// `Search::deep`).
+const SIDE_STACK_BYTES: usize = 8 << 20;
 
 fn colour_word(colour: Colour) -> &'static str {
     match colour {
@@ -1366,7 +1464,7 @@ pub(crate) fn run(arguments: &SolveArguments) -> ExitCode {
                     SolveLimits::Full(_) =>
                         format!("{SOLUTIONS_HELD} solutions are held together within {memory}"),
                     SolveLimits::Search(_) => format!(
-                        "the searches run one at a time, each within {}/{} of {memory}",
+                        "the search that stopped ran alone, within {}/{} of {memory}",
                         SEARCH_SHARE.0, SEARCH_SHARE.1
                     ),
                 },
@@ -1504,4 +1602,86 @@ pub(crate) fn bench(
         seki_untested: solved.seki_untested,
         tree_bytes,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What a side's report says: the status, the start under each ko
+    /// assumption, the main line and every first move's result.
+    fn said(side: &Side) -> String {
+        let moves: Vec<_> = side
+            .moves
+            .iter()
+            .map(|m| (m.mv, m.outcome, m.killed, m.plies, m.correct))
+            .collect();
+        format!(
+            "{:?} {:?} {:?} {:?} {:?}",
+            side.first,
+            side.outcome,
+            side.engine.starts(),
+            side.line,
+            moves
+        )
+    }
+
+    /// The two sides solved at once, each within half the memory, say
+    /// what they say solved one after the other within the whole, at
+    /// memory limits from below to above what the searches need: a side
+    /// stopped by its half is solved again alone, a limit too small for
+    /// one after the other stops both ways with the same words, and one
+    /// of twice the need solves both at once.
+    #[test]
+    fn the_sides_solved_together_say_what_they_say_one_after_the_other() {
+        let problem = Problem::from_diagram(
+            "xxxxx\n....x\n....x\nOOOOx\n...Ox",
+            Colour::Black,
+            &["A2"],
+            KoAssumption::Basic,
+        )
+        .unwrap();
+        let unlimited = SearchLimits::unlimited();
+        let (_, sides, _) = search_sides(&problem, unlimited, true, false).unwrap();
+        let peak = sides
+            .iter()
+            .map(|side| match &side.engine {
+                Engine::Search(found) => found.peak_bytes as u64,
+                Engine::Full(_) => unreachable!("searched"),
+            })
+            .max()
+            .unwrap();
+        let (mut again, mut stopped, mut at_once) = (0, 0, 0);
+        for eighths in [4, 6, 8, 12, 20] {
+            let limits = SearchLimits {
+                max_bytes: peak * eighths / 8,
+                ..unlimited
+            };
+            let apart = search_sides(&problem, limits, true, false);
+            let together = search_sides(&problem, limits, true, true);
+            match (apart, together) {
+                (Ok((_, apart, 0)), Ok((_, together, n))) => {
+                    let said_apart: Vec<String> = apart.iter().map(said).collect();
+                    let said_together: Vec<String> = together.iter().map(said).collect();
+                    assert_eq!(said_apart, said_together, "{eighths}/8 of {peak} bytes");
+                    again += n;
+                    at_once += usize::from(n == 0);
+                }
+                (Err(apart), Err(together)) => {
+                    assert_eq!(apart, together, "{eighths}/8 of {peak} bytes");
+                    stopped += 1;
+                }
+                (apart, together) => panic!(
+                    "{eighths}/8 of {peak} bytes: one after the other {}, together {}",
+                    apart.is_ok(),
+                    together.is_ok()
+                ),
+            }
+        }
+        eprintln!("{again} sides solved again alone, {stopped} limits too small, {at_once} solved at once");
+        assert!(
+            again > 0 && stopped > 0 && at_once > 0,
+            "{again} {stopped} {at_once}"
+        );
+    }
 }

@@ -12,9 +12,9 @@
 //! (`search`), when the swapped problem's proof search passes its limits.
 //! The definition is that of docs/life-and-death.md.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
-use crate::problem::search::{Search, SearchLimits};
+use crate::problem::search::{Search, SearchLimits, SearchTooLarge};
 use crate::problem::solve::{Limits, Solution, StateKey};
 use crate::problem::{KoAssumption, Problem};
 use crate::rules::board::PointSet;
@@ -55,13 +55,15 @@ pub(crate) fn free_points(problem: &Problem) -> usize {
 }
 
 /// The seki tests made so far (by the position, with no ko or pass), and
-/// how many were left out as too large; with `by_search`, each test is a
+/// those left out as too large; with `by_search`, each test is a
 /// proof search within its limits instead of a full solve, and a full
 /// solve is made within `max_bytes` (`set_max_bytes`; no limit by
 /// default).
 pub(crate) struct SekiTests {
     done: HashMap<StateKey, bool>,
-    skipped: usize,
+    skipped: HashSet<StateKey>,
+    /// Whether a search of a test left out reached its memory limit.
+    stopped_by_memory: bool,
     search: Option<SearchLimits>,
     max_bytes: u64,
 }
@@ -70,7 +72,8 @@ impl Default for SekiTests {
     fn default() -> SekiTests {
         SekiTests {
             done: HashMap::new(),
-            skipped: 0,
+            skipped: HashSet::new(),
+            stopped_by_memory: false,
             search: None,
             max_bytes: u64::MAX,
         }
@@ -95,7 +98,37 @@ impl SekiTests {
 
     /// How many tests were left out as too large (`MAX_SEKI_BOUND`).
     pub(crate) fn skipped(&self) -> usize {
-        self.skipped
+        self.skipped.len()
+    }
+
+    /// Whether a test by the proof search was left out at its memory
+    /// limit (one left out at its limit of states would be left out with
+    /// any memory).
+    pub(crate) fn stopped_by_memory(&self) -> bool {
+        self.stopped_by_memory
+    }
+
+    /// Takes in the tests `other` made (another side's, solved beside
+    /// this one), a position left out by one and made by the other
+    /// counted as made.
+    pub(crate) fn merge(&mut self, other: SekiTests) {
+        self.stopped_by_memory |= other.stopped_by_memory;
+        for (key, seki) in other.done {
+            let left_out = other.skipped.contains(&key);
+            match self.done.get(&key) {
+                Some(_) if left_out => {}
+                Some(_) if self.skipped.remove(&key) => {
+                    self.done.insert(key, seki);
+                }
+                Some(_) => {}
+                None => {
+                    self.done.insert(key, seki);
+                    if left_out {
+                        self.skipped.insert(key);
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -158,8 +191,9 @@ pub(crate) fn seki_at(problem: &Problem, key: StateKey, tests: &mut SekiTests) -
             });
             match won {
                 Ok(won) => !won,
-                Err(_) => {
-                    tests.skipped += 1;
+                Err(error) => {
+                    tests.skipped.insert(key);
+                    tests.stopped_by_memory |= matches!(error, SearchTooLarge::Memory { .. });
                     false
                 }
             }
@@ -169,13 +203,13 @@ pub(crate) fn seki_at(problem: &Problem, key: StateKey, tests: &mut SekiTests) -
             match Solution::with_limit(&swapped, limits) {
                 Ok(solution) => !solution.start().attacker_wins(),
                 Err(_) => {
-                    tests.skipped += 1;
+                    tests.skipped.insert(key);
                     false
                 }
             }
         }
         Ok(_) => {
-            tests.skipped += 1;
+            tests.skipped.insert(key);
             false
         }
         Err(_) => false,

@@ -368,23 +368,32 @@ impl StateIndex {
     /// `rank` in two steps, so that a batch of states can have their index
     /// lines asked for (`prefetch(canonical.code)`) before any is read: this
     /// is the second, given the canonical form of the state's position.
+    ///
+    /// Inlined where it is called, for the states without a ko point (most
+    /// of them); a ko state's number is found out of line (`ko_rank`).
+    #[inline(always)]
     pub fn rank_canonical(&self, state: &State, canonical: Canonical) -> Option<StateNumber> {
-        let board = self.board();
         let number = self.position_number(canonical.code)?;
         let entry = PositionEntry { canonical, number };
         match (state.ko(), state.passed()) {
             (None, false) => Some(entry.plain()),
             (None, true) => Some(entry.passed()),
-            (Some(ko), false) => {
-                let ko_points = state.position().ko_points(board);
-                if !ko_points.contains(ko) {
-                    return None;
-                }
-                self.ko_numbers(&entry, ko_points, PointSet::single(ko))
-                    .next()
-            }
+            (Some(_), false) => self.ko_rank(state, &entry),
             (Some(_), true) => None,
         }
+    }
+
+    /// The number of a ko state (with no pass pending) of the position
+    /// `entry`: `None` if its ko point is not one.
+    #[inline(never)]
+    fn ko_rank(&self, state: &State, entry: &PositionEntry) -> Option<StateNumber> {
+        let ko = state.ko()?;
+        let ko_points = state.position().ko_points(self.board());
+        if !ko_points.contains(ko) {
+            return None;
+        }
+        self.ko_numbers(entry, ko_points, PointSet::single(ko))
+            .next()
     }
 
     /// The position and slot of a state number.

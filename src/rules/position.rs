@@ -144,6 +144,15 @@ impl Position {
     /// stone has an empty neighbour once the captures are taken off.
     #[inline]
     pub(crate) fn place(&self, board: &Board, point: Point) -> Option<Placement> {
+        self.place_inlined(board, point)
+    }
+
+    /// `place`, inlined where it is called: for a loop that reads each
+    /// placement as soon as it is made (the verifier's), where a call's
+    /// result, written to memory in parts and read back whole, waits for
+    /// the parts to reach the cache.
+    #[inline(always)]
+    pub(crate) fn place_inlined(&self, board: &Board, point: Point) -> Option<Placement> {
         let stone = PointSet::single(point);
         if !((self.us | self.them) & stone).is_empty() {
             return None;

@@ -15,7 +15,7 @@ use std::fmt;
 
 use crate::rules::board::{Board, Point, PointSet, MAX_POINTS};
 use crate::rules::moves::Move;
-use crate::rules::position::Position;
+use crate::rules::position::{Placement, Position};
 
 /// A legal state, from the view of the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -176,12 +176,23 @@ impl State {
         if self.ko == Some(point) {
             return None;
         }
-        let placed = self.position.place(board, point)?;
-        Some(State::from_parts(
-            placed.position.swapped(),
-            placed.ko,
-            false,
-        ))
+        Some(State::after(self.position.place(board, point)?))
+    }
+
+    /// `place` with the placement inlined where it is called
+    /// (`Position::place_inlined`).
+    #[inline(always)]
+    pub(crate) fn place_inlined(&self, board: &Board, point: Point) -> Option<State> {
+        if self.ko == Some(point) {
+            return None;
+        }
+        Some(State::after(self.position.place_inlined(board, point)?))
+    }
+
+    /// The state a placement leads to: the other side to move.
+    #[inline(always)]
+    fn after(placed: Placement) -> State {
+        State::from_parts(placed.position.swapped(), placed.ko, false)
     }
 
     /// What a pass leads to: the other side to move with one pass pending, or

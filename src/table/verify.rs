@@ -1266,18 +1266,29 @@ fn check_block(
             }
             let plain = index.state_at(code, SLOT_PLAIN);
             let i = positions.len();
+            let played = pending.len();
+            // The children's canonical forms are found together once they
+            // are all played.
+            let unknown = Canonical {
+                code: 0,
+                reaching: 0,
+            };
             for point in plain.position().empty_points(board).iter() {
-                if let Some(child) = plain.place(board, point) {
-                    let canonical = codec.canonical(&child.position());
-                    index.prefetch(canonical.code);
-                    pending.push((i, Some(point), child, canonical));
+                if let Some(child) = plain.place_inlined(board, point) {
+                    pending.push((i, Some(point), child, unknown));
                 }
             }
             if let Child::State(child) = plain.pass(board) {
-                let canonical = codec.canonical(&child.position());
-                index.prefetch(canonical.code);
-                pending.push((i, None, child, canonical));
+                pending.push((i, None, child, unknown));
             }
+            codec.canonical_each(
+                &mut pending[played..],
+                |(_, _, child, _)| child.position(),
+                |(_, _, _, found), canonical| {
+                    index.prefetch(canonical.code);
+                    *found = canonical;
+                },
+            );
             positions.push((plain, first..next));
         }
         for &(i, point, ref child, canonical) in pending.iter() {

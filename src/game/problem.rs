@@ -170,8 +170,15 @@ fn search_failed(ko: KoAssumption, error: crate::problem::search::SearchTooLarge
 /// search after a win, the attacker-ignores-ko one after a loss. Each
 /// search hands on what holds under the next (`Search::import`), as
 /// `KoSearch` does. Two searches, whatever the problem: the one proof
-/// that a problem with a ko needs under basic ko is not made twice.
-fn prove_start(searches: &mut [Search], start: &StateKey) -> Result<[bool; 3], String> {
+/// that a problem with a ko needs under basic ko is not made twice. With
+/// `plies_beside` (a game under basic ko), the plies of a basic capture,
+/// the game's first question, are found on a second thread while the
+/// defender-ignores-ko search runs.
+fn prove_start(
+    searches: &mut [Search],
+    start: &StateKey,
+    plies_beside: bool,
+) -> Result<[bool; 3], String> {
     let [basic, attacker, defender] = searches else {
         unreachable!("a search for each of the three assumptions");
     };
@@ -182,7 +189,24 @@ fn prove_start(searches: &mut [Search], start: &StateKey) -> Result<[bool; 3], S
     attacker.import(basic);
     let (attacker_wins, defender_wins) = if basic_wins {
         defender.import(basic);
-        let defender_wins = defender.wins(start).map_err(failed(defender_ko))?;
+        // The plies of the basic capture, which a game under basic ko asks
+        // first, are found beside the defender-ignores-ko search.
+        let (defender_wins, plies) = if plies_beside {
+            std::thread::scope(|scope| {
+                let plies = scope.spawn(|| basic.status(start));
+                let defender_wins = defender.wins(start);
+                let plies = plies
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                (defender_wins, Some(plies))
+            })
+        } else {
+            (defender.wins(start), None)
+        };
+        let defender_wins = defender_wins.map_err(failed(defender_ko))?;
+        if let Some(plies) = plies {
+            plies.map_err(failed(basic_ko))?;
+        }
         basic.import(defender);
         (true, defender_wins)
     } else {
@@ -284,7 +308,7 @@ impl ProblemGame {
             searches.push(search);
         }
         let start = searches[0].start();
-        let killed = prove_start(&mut searches, &start)?;
+        let killed = prove_start(&mut searches, &start, ko == KoAssumption::Basic)?;
         let seki = SekiTests::by_search(SearchLimits {
             max_bytes,
             max_nodes: SEKI_MAX_NODES,

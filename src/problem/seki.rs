@@ -115,18 +115,15 @@ impl SekiTests {
         self.stopped_by_memory |= other.stopped_by_memory;
         for (key, seki) in other.done {
             let left_out = other.skipped.contains(&key);
-            match self.done.get(&key) {
-                Some(_) if left_out => {}
-                Some(_) if self.skipped.remove(&key) => {
-                    self.done.insert(key, seki);
-                }
-                Some(_) => {}
-                None => {
-                    self.done.insert(key, seki);
-                    if left_out {
-                        self.skipped.insert(key);
-                    }
-                }
+            let made_here = self.done.contains_key(&key) && !self.skipped.contains(&key);
+            if made_here || (left_out && self.done.contains_key(&key)) {
+                continue;
+            }
+            self.done.insert(key, seki);
+            if left_out {
+                self.skipped.insert(key);
+            } else {
+                self.skipped.remove(&key);
             }
         }
     }
@@ -252,6 +249,44 @@ mod tests {
             let leaves = Solution::new(&clearing).start().attacker_wins();
             assert!(!stays && leaves, "{to_move:?}");
         }
+    }
+
+    /// Merging two sides' tests: a position made on either side keeps
+    /// that result, one left out on both stays left out and is counted
+    /// once.
+    #[test]
+    fn merged_tests_keep_what_either_side_made() {
+        let problem = Problem::from_diagram(
+            "xxx\n...\n.X.\nOOO\n.O.",
+            Colour::Black,
+            &["B2"],
+            KoAssumption::Basic,
+        )
+        .unwrap();
+        let key = |passes: u8| StateKey {
+            passes,
+            ..StateKey::start(&problem)
+        };
+        let (made_here, made_there, left_out_both, only_there) = (key(0), key(1), key(2), key(3));
+        let mut here = SekiTests::default();
+        here.done.insert(made_here, true);
+        here.done.insert(made_there, false);
+        here.skipped.insert(made_there);
+        here.done.insert(left_out_both, false);
+        here.skipped.insert(left_out_both);
+        let mut there = SekiTests::default();
+        there.done.insert(made_here, false);
+        there.skipped.insert(made_here);
+        there.done.insert(made_there, true);
+        there.done.insert(left_out_both, false);
+        there.skipped.insert(left_out_both);
+        there.done.insert(only_there, true);
+        here.merge(there);
+        assert!(here.done[&made_here]);
+        assert!(here.done[&made_there]);
+        assert!(here.done[&only_there]);
+        assert_eq!(here.skipped(), 1);
+        assert!(here.skipped.contains(&left_out_both));
     }
 
     /// On 150 random problems with safe stones, every state where the

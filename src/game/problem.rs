@@ -31,9 +31,11 @@
 //! whatever the ko threats.
 
 use std::cell::RefCell;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use crate::problem::input::{RegionProblem, Vertex};
-use crate::problem::search::{verdict_of, Search, SearchLimits};
+use crate::problem::search::{verdict_of, Search, SearchLimits, SearchTooLarge};
 use crate::problem::seki::{state_bound, SekiTests};
 use crate::problem::solve::{successor_moves, Limits, StateKey, Status};
 use crate::problem::{KoAssumption, KoReport, Problem, Verdict};
@@ -154,80 +156,198 @@ pub fn parse_ko(text: &str) -> Option<KoAssumption> {
 }
 
 /// The words for a proof search that stopped (or refused a problem).
-fn search_failed(ko: KoAssumption, error: crate::problem::search::SearchTooLarge) -> String {
+fn search_failed(ko: KoAssumption, error: SearchTooLarge) -> String {
     format!(
         "the proof search of the problem (ko assumption {}) stopped: {error}",
         ko_name(ko)
     )
 }
 
+/// How the start's basic value is found: by the proof search and the
+/// search by depths (`Search::distance`) on two threads, the first to
+/// answer calling the other off (`Together`); the tests also ask for the
+/// search by depths to finish first (`DepthsFirst`), so that the path
+/// where it answers is taken whatever the threads do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Race {
+    Together,
+    #[cfg(test)]
+    DepthsFirst,
+}
+
 /// Whether the attacker wins `start` under each assumption (in the order
 /// of `KoAssumption::ALL`), by the searches of `searches` (in that
-/// order). The basic search runs first: unlimited threats only add moves
-/// for the side that has them, so where the attacker wins with basic ko he
-/// wins when he ignores ko, and where he loses he loses when the defender
-/// ignores it. One more search settles the third: the defender-ignores-ko
+/// order) and `depths`, a second search under basic ko.
+///
+/// The basic value comes first: unlimited threats only add moves for the
+/// side that has them, so where the attacker wins with basic ko he wins
+/// when he ignores ko, and where he loses he loses when the defender
+/// ignores it. Two searches race for it (`Race`): the basic proof search,
+/// and `depths` asking the start's distance by searches to a depth alone
+/// (`Search::distance`), which answers only a capture, but where it does
+/// often sooner than the proof search and the distance after it. The
+/// first answer calls the other search off. After a win, proved by
+/// either, the basic search takes what the search by depths found (all of
+/// it sound): the distance itself where it answered first, else bounds
+/// that help find it. A game under basic ko, whose first question is that
+/// distance, then has it found beside the next search.
+///
+/// One more search settles the third assumption: the defender-ignores-ko
 /// search after a win, the attacker-ignores-ko one after a loss. Each
 /// search hands on what holds under the next (`Search::import`), as
-/// `KoSearch` does. Two searches, whatever the problem: the one proof
-/// that a problem with a ko needs under basic ko is not made twice. With
-/// `plies_beside` (a game under basic ko), the plies of a basic capture,
-/// the game's first question, are found on a second thread while the
-/// defender-ignores-ko search runs.
+/// `KoSearch` does. The one proof that a problem with a ko needs under
+/// basic ko is not made twice.
 fn prove_start(
     searches: &mut [Search],
+    mut depths: Search,
     start: &StateKey,
-    plies_beside: bool,
+    distance_wanted: bool,
+    race: Race,
 ) -> Result<[bool; 3], String> {
     let [basic, attacker, defender] = searches else {
         unreachable!("a search for each of the three assumptions");
     };
     let [basic_ko, attacker_ko, defender_ko] = KoAssumption::ALL;
     let failed = |ko| move |error| search_failed(ko, error);
-    let basic_wins = basic.wins(start).map_err(failed(basic_ko))?;
-    // The basic search's wins hold when the attacker ignores ko.
-    attacker.import(basic);
-    let (attacker_wins, defender_wins) = if basic_wins {
-        defender.import(basic);
-        // The plies of the basic capture, which a game under basic ko asks
-        // first, are found beside the defender-ignores-ko search.
-        let (defender_wins, plies) = if plies_beside {
-            std::thread::scope(|scope| {
-                let plies = scope.spawn(|| basic.status(start));
-                let defender_wins = defender.wins(start);
-                let plies = plies
+    let start = *start;
+    // Set when the search by depths finds the distance, and to call it off.
+    let found = Arc::new(AtomicBool::new(false));
+    let called_off = Arc::new(AtomicBool::new(false));
+    depths.call_off_when(Some(called_off.clone()));
+    std::thread::scope(|scope| {
+        let distance_found = found.clone();
+        let find_distance = move || {
+            let distance = depths.distance(&start);
+            if matches!(distance, Ok(Some(_))) {
+                distance_found.store(true, Ordering::Relaxed);
+            }
+            (depths, distance)
+        };
+        let by_depths = match race {
+            Race::Together => ByDepths::Running(scope.spawn(find_distance)),
+            #[cfg(test)]
+            Race::DepthsFirst => {
+                let (depths, distance) = find_distance();
+                ByDepths::Done(Box::new(depths), distance)
+            }
+        };
+        basic.call_off_when(Some(found));
+        let proved = basic.wins(&start);
+        basic.call_off_when(None);
+        // Either answer ends the race: the search by depths is called off
+        // if it still runs (after a win proved first, it may take far
+        // longer than the distance found in the proof search's table).
+        called_off.store(true, Ordering::Relaxed);
+        let (depths, distance) = by_depths.finish();
+        log_depths(&depths, &depths_outcome(&distance));
+        let basic_wins = match proved {
+            Ok(false) => false,
+            // After a win, by either search, the basic search takes what
+            // the search by depths found (sound, as any search's results
+            // are): where it found the distance, the start's win and its
+            // distance, and else bounds that help find the distance.
+            Ok(true) | Err(SearchTooLarge::CalledOff { .. }) => {
+                basic.import(&depths);
+                basic.wins(&start).map_err(failed(basic_ko))?
+            }
+            Err(error) => return Err(failed(basic_ko)(error)),
+        };
+        drop(depths);
+        let killed = if basic_wins {
+            // The basic search's wins hold when the attacker ignores ko,
+            // its losses when the defender does: the two searches take
+            // them together.
+            std::thread::scope(|beside| {
+                let basic = &*basic;
+                let taken = beside.spawn(|| attacker.import(basic));
+                defender.import(basic);
+                taken
                     .join()
                     .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-                (defender_wins, Some(plies))
-            })
+            });
+            // In a game under basic ko, the distance, its first question,
+            // is found beside the defender-ignores-ko search.
+            let (defender_wins, distance) = std::thread::scope(|beside| {
+                let distance = distance_wanted.then(|| beside.spawn(|| basic.status(&start)));
+                let defender_wins = defender.wins(&start);
+                let distance = distance.map(|handle| {
+                    handle
+                        .join()
+                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+                });
+                (defender_wins, distance)
+            });
+            let defender_wins = defender_wins.map_err(failed(defender_ko))?;
+            if let Some(distance) = distance {
+                distance.map_err(failed(basic_ko))?;
+            }
+            basic.import(defender);
+            [true, true, defender_wins]
         } else {
-            (defender.wins(start), None)
+            // The basic search's wins hold when the attacker ignores ko;
+            // its losses, and then the attacker-ignores-ko search's, when
+            // the defender does.
+            attacker.import(basic);
+            let attacker_wins = attacker.wins(&start).map_err(failed(attacker_ko))?;
+            basic.import(attacker);
+            defender.import(basic);
+            [false, attacker_wins, false]
         };
-        let defender_wins = defender_wins.map_err(failed(defender_ko))?;
-        if let Some(plies) = plies {
-            plies.map_err(failed(basic_ko))?;
+        for (search, ko) in [
+            (&*basic, basic_ko),
+            (&*attacker, attacker_ko),
+            (&*defender, defender_ko),
+        ] {
+            log::debug!(
+                "problem: the start searched with {}: {} states expanded, {} in the table",
+                ko_name(ko),
+                search.nodes(),
+                search.entries(),
+            );
         }
-        basic.import(defender);
-        (true, defender_wins)
-    } else {
-        let attacker_wins = attacker.wins(start).map_err(failed(attacker_ko))?;
-        basic.import(attacker);
-        defender.import(basic);
-        (attacker_wins, false)
-    };
-    for (search, ko) in [
-        (&*basic, basic_ko),
-        (&*attacker, attacker_ko),
-        (&*defender, defender_ko),
-    ] {
-        log::debug!(
-            "problem: the start searched with {}: {} states expanded, {} in the table",
-            ko_name(ko),
-            search.nodes(),
-            search.entries(),
-        );
+        Ok(killed)
+    })
+}
+
+/// The search by depths of `prove_start`: running on its thread, or done
+/// (in turn, for the tests).
+enum ByDepths<'scope> {
+    Running(std::thread::ScopedJoinHandle<'scope, (Search, DistanceResult)>),
+    #[cfg(test)]
+    Done(Box<Search>, DistanceResult),
+}
+
+type DistanceResult = Result<Option<u32>, SearchTooLarge>;
+
+impl ByDepths<'_> {
+    /// The search and its answer, once it has given one.
+    fn finish(self) -> (Search, DistanceResult) {
+        match self {
+            ByDepths::Running(handle) => handle
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            #[cfg(test)]
+            ByDepths::Done(depths, distance) => (*depths, distance),
+        }
     }
-    Ok([basic_wins, attacker_wins, defender_wins])
+}
+
+/// How the search by depths of `prove_start` ended, in words.
+fn depths_outcome(distance: &DistanceResult) -> String {
+    match distance {
+        Ok(Some(d)) => format!("the distance {d}"),
+        Ok(None) => "no capture".to_string(),
+        Err(error) => format!("stopped ({error})"),
+    }
+}
+
+fn log_depths(depths: &Search, outcome: &str) {
+    log::debug!(
+        "problem: the start's distance searched by depths: {} states expanded, {} in the \
+         table; {outcome}",
+        depths.nodes(),
+        depths.entries(),
+    );
 }
 
 /// Whether the full solver takes on `problem` (`FULL_SOLVER_BOUND`).
@@ -251,7 +371,7 @@ impl ProblemGame {
         if fits_full_solver(region.problem()) {
             ProblemGame::within(region, ko, available)
         } else {
-            ProblemGame::searched(region, ko, available / 3)
+            ProblemGame::searched(region, ko, available / 3, Race::Together)
         }
     }
 
@@ -291,11 +411,13 @@ impl ProblemGame {
     }
 
     /// As `new` with the proof search, each of the three searches within
-    /// `max_bytes`; the start is proved under each assumption here.
+    /// `max_bytes`; the start is proved under each assumption here, its
+    /// basic value raced as `race` says.
     fn searched(
         region: RegionProblem,
         ko: KoAssumption,
         max_bytes: u64,
+        race: Race,
     ) -> Result<ProblemGame, String> {
         let limits = SearchLimits {
             max_bytes,
@@ -307,8 +429,24 @@ impl ProblemGame {
                 .map_err(|error| search_failed(assumption, error))?;
             searches.push(search);
         }
+        // The search by depths that races the basic proof search holds
+        // half a third at most, and is dropped once the start is proved.
+        let depths = Search::new(
+            &region.problem().with_ko(KoAssumption::Basic),
+            SearchLimits {
+                max_bytes: max_bytes / 2,
+                ..limits
+            },
+        )
+        .map_err(|error| search_failed(KoAssumption::Basic, error))?;
         let start = searches[0].start();
-        let killed = prove_start(&mut searches, &start, ko == KoAssumption::Basic)?;
+        let killed = prove_start(
+            &mut searches,
+            depths,
+            &start,
+            ko == KoAssumption::Basic,
+            race,
+        )?;
         let seki = SekiTests::by_search(SearchLimits {
             max_bytes,
             max_nodes: SEKI_MAX_NODES,
@@ -931,15 +1069,21 @@ mod tests {
     /// A bent four in the corner (`gtp-tests/sgf/problem-ko.sgf`): a ko.
     const KO: &str = "O.OX../.OOX../OXXX../X...../....../......";
 
-    /// The same problem served by the full solver and by the proof search.
-    fn both(diagram: &str, to_move: Colour, ko: KoAssumption) -> (ProblemGame, ProblemGame) {
+    /// The same problem served by the full solver and by the proof search
+    /// (its start's basic value raced as `race` says).
+    fn both(
+        diagram: &str,
+        to_move: Colour,
+        ko: KoAssumption,
+        race: Race,
+    ) -> (ProblemGame, ProblemGame) {
         let options = InputOptions {
             player: Some(to_move),
             ..InputOptions::default()
         };
         let region = from_diagram(diagram, &options).unwrap();
         let full = ProblemGame::within(region.clone(), ko, u64::MAX).unwrap();
-        let searched = ProblemGame::searched(region, ko, u64::MAX).unwrap();
+        let searched = ProblemGame::searched(region, ko, u64::MAX, race).unwrap();
         assert!(!full.is_searched() && searched.is_searched());
         (full, searched)
     }
@@ -1017,14 +1161,19 @@ mod tests {
 
     /// The proof search serves the game exactly as the full solver does:
     /// the same values, judgements, choices and lines in every position
-    /// of every line, under each ko assumption, with either side first.
+    /// of every line, under each ko assumption, with either side first,
+    /// whichever search answers the start's basic value first (the race,
+    /// and the search by depths first).
     #[test]
     fn the_search_serves_the_game_as_the_full_solver_does() {
         let mut positions = 0;
         for (diagram, depth) in [(THREE, 5), (KO, 4)] {
             for to_move in [Colour::Black, Colour::White] {
-                for ko in KoAssumption::ALL {
-                    let (mut full, mut searched) = both(diagram, to_move, ko);
+                for (ko, race) in KoAssumption::ALL
+                    .into_iter()
+                    .flat_map(|ko| [(ko, Race::Together), (ko, Race::DepthsFirst)])
+                {
+                    let (mut full, mut searched) = both(diagram, to_move, ko, race);
                     assert_eq!(full.verdict(), searched.verdict());
                     positions += agree(&mut full, &mut searched, depth);
                 }

@@ -84,18 +84,24 @@
 //! state already (an enhanced transposition cut-off: a child where the
 //! attacker captures within `d - 1` plies, or one where the defender holds
 //! out longer), as the child's own search would return them at once.
-//! `status` finds the exact distance between its bounds:
+//! `distance` finds the exact distance between its bounds:
 //! searches at depths growing by 2, 4, 8, ... from the least bound until
-//! one captures, then halving. `SearchReport` and the main line use it,
-//! so that the line never wanders.
+//! one captures, then halving; `status` proves the win first.
+//! `SearchReport` and the main line use it, so that the line never
+//! wanders. Asked of a state not yet proved, `distance` is a prover of
+//! its own, often cheaper than the proof search where the attacker wins,
+//! endless where he does not: the GTP game races the two.
 //!
 //! The search holds its table within a memory limit and expands at most a
 //! number of nodes; past either it stops with its figures
-//! (`SearchTooLarge`).
+//! (`SearchTooLarge`), as it does when another thread calls it off
+//! (`call_off_when`).
 
 use std::collections::HashMap;
 use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use crate::common::huge_pages;
 use crate::common::prefetch::prefetch_element;
@@ -175,6 +181,9 @@ pub(crate) enum SearchTooLarge {
     },
     /// The search expanded as many states as it may.
     Nodes { nodes: u64, entries: u64 },
+    /// Called off (`Search::call_off_when`): another search answered
+    /// first.
+    CalledOff { nodes: u64 },
 }
 
 impl fmt::Display for SearchTooLarge {
@@ -197,6 +206,11 @@ impl fmt::Display for SearchTooLarge {
                 f,
                 "the search expanded {nodes} states, its limit, {entries} kept, \
                  the value not yet proven"
+            ),
+            SearchTooLarge::CalledOff { nodes } => write!(
+                f,
+                "the search was called off after {nodes} states expanded: another search \
+                 answered first"
             ),
         }
     }
@@ -517,6 +531,8 @@ pub(crate) struct Search {
     /// The states the proof-number search handed to the depth-first
     /// search at `MAX_VISITS`.
     fallbacks: u64,
+    /// A flag that, once set, stops the search (`call_off_when`).
+    call_off: Option<Arc<AtomicBool>>,
 }
 
 impl Drop for Search {
@@ -590,6 +606,7 @@ impl Search {
             dependent_peak: 0,
             solved: 0,
             fallbacks: 0,
+            call_off: None,
         })
     }
 
@@ -664,6 +681,13 @@ impl Search {
         })
     }
 
+    /// Stops the searches to come, with `SearchTooLarge::CalledOff`, once
+    /// `flag` is set (by another thread); `None`: never. What a search
+    /// called off has stored stays, all of it sound, as after any stop.
+    pub(crate) fn call_off_when(&mut self, flag: Option<Arc<AtomicBool>>) {
+        self.call_off = flag;
+    }
+
     fn stopped(&mut self) -> Result<(), SearchTooLarge> {
         match self.stopped.take() {
             Some(error) => Err(error),
@@ -727,7 +751,8 @@ impl Search {
     /// plies", with the defender ignoring ko is one with basic ko and with
     /// the attacker ignoring ko. (The states are the same: a state's key
     /// holds its ko point whatever the assumption; only the moves from it
-    /// differ.) Provisional losses are not taken. The table first grows
+    /// differ.) From a search under the same assumption, all of these
+    /// are taken. Provisional losses are not taken. The table first grows
     /// to hold what is taken, within a quarter of the memory limit (taken
     /// in `other`'s slot order, the keys of a table too small would pile
     /// up in one run of slots: past it, they are taken in a scattered
@@ -736,21 +761,12 @@ impl Search {
     pub(crate) fn import(&mut self, other: &Search) -> usize {
         debug_assert!(self.start == other.start && self.board == other.board);
         let (mine, theirs) = (attacker_moves(self.ko), attacker_moves(other.ko));
-        // Whether `other` gives the attacker more moves (its losses and
-        // lower bounds hold here) or fewer (its wins and upper bounds).
-        let more = if theirs > mine {
-            true
-        } else if theirs < mine {
-            false
-        } else {
-            return 0;
-        };
+        // Whether `other`'s losses and lower bounds hold here (it gives
+        // the attacker at least the moves this one does), and whether its
+        // wins and upper bounds do (at most those).
+        let (losses, wins) = (theirs >= mine, theirs <= mine);
         let holds = |value: Entry| {
-            if more {
-                value & LOST != 0 || lower(value) > 0
-            } else {
-                value & WON != 0
-            }
+            (losses && (value & LOST != 0 || lower(value) > 0)) || (wins && value & WON != 0)
         };
         let limit = usize::try_from(self.limits.max_bytes / 4).unwrap_or(usize::MAX);
         let wanted = other
@@ -777,20 +793,23 @@ impl Search {
             if entry & LOST != 0 {
                 continue;
             }
-            let updated = if more {
+            let mut updated = entry;
+            if losses {
                 if value & LOST != 0 {
                     if entry & WON != 0 {
                         continue;
                     }
-                    with_lower((entry & !PROVISIONAL) | LOST, u32::MAX)
+                    updated = with_lower((updated & !PROVISIONAL) | LOST, u32::MAX);
                 } else {
-                    with_lower(entry, lower(value))
+                    updated = with_lower(updated, lower(value));
                 }
-            } else if upper(value) < UNKNOWN as u32 {
-                with_upper((entry & !PROVISIONAL) | WON, upper(value))
-            } else {
-                (entry & !PROVISIONAL) | WON
-            };
+            }
+            if wins && value & WON != 0 {
+                updated = (updated & !PROVISIONAL) | WON;
+                if upper(value) < UNKNOWN as u32 {
+                    updated = with_upper(updated, upper(value));
+                }
+            }
             if updated == entry {
                 continue;
             }
@@ -833,18 +852,26 @@ impl Search {
     }
 
     /// The value of `key` as `solve` gives it: the attacker's distance to
-    /// the capture (shortest for him, longest for the defender), or none.
-    ///
-    /// The distance is found between its bounds (`within` stores one at
-    /// each search to a depth): from the least, searches at depths
-    /// growing by 2, 4, 8, ... until one captures, then halving until
-    /// the two bounds meet.
+    /// the capture (shortest for him, longest for the defender), or none:
+    /// the proof search first, then `distance` for a win.
     pub(crate) fn status(&mut self, key: &StateKey) -> Result<Status, SearchTooLarge> {
         if !self.wins(key)? {
             return Ok(Status(None));
         }
+        self.distance(key).map(Status)
+    }
+
+    /// The attacker's distance to the capture at `key`, found by searches
+    /// to a depth alone (no proof search first), between its bounds
+    /// (`within` stores one at each search): from the least, searches at
+    /// depths growing by 2, 4, 8, ... until one captures, then halving
+    /// until the two bounds meet; `None` if a search finds he never
+    /// captures. Where he wins, this is often cheaper than the proof
+    /// search and the distance after it; where he does not, it may search
+    /// deeper and deeper until stopped (`call_off_when`, or the limits).
+    pub(crate) fn distance(&mut self, key: &StateKey) -> Result<Option<u32>, SearchTooLarge> {
         if key.is_capture() {
-            return Ok(Status(Some(0)));
+            return Ok(Some(0));
         }
         let key = *key;
         let distance = self.deep(move |search| {
@@ -863,8 +890,7 @@ impl Search {
                 if bound <= d {
                     hi = bound;
                 } else {
-                    // A won state has a distance: the bound stays finite.
-                    debug_assert!(bound < NEVER, "a won state never captured");
+                    // `NEVER` (the attacker never captures) ends the loop.
                     lo = bound;
                 }
                 d = if hi < NEVER {
@@ -873,8 +899,9 @@ impl Search {
                     lo + 2 * ((hi - lo) / 4)
                 } else {
                     // Galloping: the failed searches below the distance
-                    // cost least far below it.
-                    let next = lo + step;
+                    // cost least far below it. Depths stay below `NEVER`,
+                    // the greatest bound stored.
+                    let next = (lo + step).min(NEVER - 1);
                     step *= 2;
                     next
                 };
@@ -882,7 +909,7 @@ impl Search {
             hi
         });
         self.stopped()?;
-        Ok(Status(Some(distance)))
+        Ok((distance < NEVER).then_some(distance))
     }
 
     /// Whether a target of `key` is unconditionally alive: the defender
@@ -906,6 +933,14 @@ impl Search {
     /// limit.
     fn expand(&mut self) -> bool {
         if self.stopped.is_some() {
+            return false;
+        }
+        if self
+            .call_off
+            .as_ref()
+            .is_some_and(|flag| flag.load(Ordering::Relaxed))
+        {
+            self.stopped = Some(SearchTooLarge::CalledOff { nodes: self.nodes });
             return false;
         }
         self.nodes += 1;

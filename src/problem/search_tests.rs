@@ -181,6 +181,15 @@ fn the_search_agrees_with_the_full_solver_on_random_problems() {
     }
 }
 
+/// The numbers `0..len` in a random order.
+fn shuffled(rng: &mut Rng, len: usize) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..len).collect();
+    for i in (1..len).rev() {
+        order.swap(i, rng.below(i as u64 + 1) as usize);
+    }
+    order
+}
+
 /// The bounds `within` stores (the fail-soft bounds of each search to a
 /// depth, kept in the table and used by later searches to other depths)
 /// answer "does the attacker capture within `d` plies?" as the full
@@ -197,10 +206,7 @@ fn the_bounds_of_the_distances_agree_with_the_full_solver_at_every_depth() {
             let problem = problem.with_ko(ko);
             let full = Solution::new(&problem);
             let mut search = Search::new(&problem, SearchLimits::unlimited()).unwrap();
-            let mut order: Vec<usize> = (0..full.len()).collect();
-            for i in (1..order.len()).rev() {
-                order.swap(i, rng.below(i as u64 + 1) as usize);
-            }
+            let order = shuffled(&mut rng, full.len());
             for &i in &order {
                 let key = full.key(i);
                 let distance = full.status(i).0;
@@ -259,10 +265,7 @@ fn the_distance_by_depths_alone_agrees_with_the_full_solver() {
                 "{diagram} {ko:?} start"
             );
             let mut search = Search::new(&problem, SearchLimits::unlimited()).unwrap();
-            let mut order: Vec<usize> = (0..full.len()).collect();
-            for i in (1..order.len()).rev() {
-                order.swap(i, rng.below(i as u64 + 1) as usize);
-            }
+            let order = shuffled(&mut rng, full.len());
             for &i in &order {
                 let key = full.key(i);
                 let distance = search.distance(&key).unwrap();

@@ -858,18 +858,28 @@ impl Search {
         if !self.wins(key)? {
             return Ok(Status(None));
         }
-        self.distance(key).map(Status)
+        self.distance_by(key, Gallop::Doubling).map(Status)
     }
 
     /// The attacker's distance to the capture at `key`, found by searches
     /// to a depth alone (no proof search first), between its bounds
     /// (`within` stores one at each search): from the least, searches at
-    /// depths growing by 2, 4, 8, ... until one captures, then halving
-    /// until the two bounds meet; `None` if a search finds he never
-    /// captures. Where he wins, this is often cheaper than the proof
-    /// search and the distance after it; where he does not, it may search
-    /// deeper and deeper until stopped (`call_off_when`, or the limits).
+    /// depths growing by 2, 4, 6, ... (`Gallop::Steady`) until one
+    /// captures, then halving until the two bounds meet; `None` if a
+    /// search finds he never captures. Where he wins, this is often
+    /// cheaper than the proof search and the distance after it; where he
+    /// does not, it may search deeper and deeper until stopped
+    /// (`call_off_when`, or the limits).
     pub(crate) fn distance(&mut self, key: &StateKey) -> Result<Option<u32>, SearchTooLarge> {
+        self.distance_by(key, Gallop::Steady)
+    }
+
+    /// `distance`, the depths growing as `gallop` says.
+    fn distance_by(
+        &mut self,
+        key: &StateKey,
+        gallop: Gallop,
+    ) -> Result<Option<u32>, SearchTooLarge> {
         if key.is_capture() {
             return Ok(Some(0));
         }
@@ -902,7 +912,10 @@ impl Search {
                     // cost least far below it. Depths stay below `NEVER`,
                     // the greatest bound stored.
                     let next = (lo + step).min(NEVER - 1);
-                    step *= 2;
+                    step = match gallop {
+                        Gallop::Doubling => step * 2,
+                        Gallop::Steady => step + 2,
+                    };
                     next
                 };
             }
@@ -1727,6 +1740,18 @@ impl Search {
             bound
         }
     }
+}
+
+/// How the depths of `Search::distance_by` grow past the least bound
+/// until a search captures: by 2, 4, 8, ... (`Doubling`), or by 2, 4,
+/// 6, ... (`Steady`). With the proof search's table (after `wins`), its
+/// best moves and the bounds of earlier questions, doubling expands the
+/// fewest states; from an empty table, steady growth overshoots the
+/// distance less, and a search past it costs more there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Gallop {
+    Doubling,
+    Steady,
 }
 
 /// How many moves an assumption gives the attacker, in order: the

@@ -85,8 +85,8 @@
 //! attacker captures within `d - 1` plies, or one where the defender holds
 //! out longer), as the child's own search would return them at once.
 //! `distance` finds the exact distance between its bounds:
-//! searches at depths growing by 2, 4, 8, ... from the least bound until
-//! one captures, then halving; `status` proves the win first.
+//! searches at depths growing from the least bound until one captures
+//! (`Gallop`), then halving; `status` proves the win first.
 //! `SearchReport` and the main line use it, so that the line never
 //! wanders. Asked of a state not yet proved, `distance` is a prover of
 //! its own, often cheaper than the proof search where the attacker wins,

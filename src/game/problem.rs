@@ -34,6 +34,7 @@ use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
+use crate::common::threads::both;
 use crate::problem::input::{RegionProblem, Vertex};
 use crate::problem::search::{verdict_of, Search, SearchLimits, SearchTooLarge};
 use crate::problem::seki::{state_bound, SekiTests};
@@ -257,26 +258,17 @@ fn prove_start(
             // The basic search's wins hold when the attacker ignores ko,
             // its losses when the defender does: the two searches take
             // them together.
-            std::thread::scope(|beside| {
-                let basic = &*basic;
-                let taken = beside.spawn(|| attacker.import(basic));
-                defender.import(basic);
-                taken
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            });
+            let basic_results = &*basic;
+            both(
+                || attacker.import(basic_results),
+                || defender.import(basic_results),
+            );
             // In a game under basic ko, the distance, its first question,
             // is found beside the defender-ignores-ko search.
-            let (defender_wins, distance) = std::thread::scope(|beside| {
-                let distance = distance_wanted.then(|| beside.spawn(|| basic.status(&start)));
-                let defender_wins = defender.wins(&start);
-                let distance = distance.map(|handle| {
-                    handle
-                        .join()
-                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-                });
-                (defender_wins, distance)
-            });
+            let (distance, defender_wins) = both(
+                || distance_wanted.then(|| basic.status(&start)),
+                || defender.wins(&start),
+            );
             let defender_wins = defender_wins.map_err(failed(defender_ko))?;
             if let Some(distance) = distance {
                 distance.map_err(failed(basic_ko))?;

@@ -878,14 +878,23 @@ impl Solved {
         match self.located.region_source() {
             RegionSource::Option => "given by --region".into(),
             RegionSource::Marked => "marked in the file (SQ)".into(),
-            RegionSource::Inferred { frame, view } => format!(
-                "inferred in the frame {}-{} ({})",
+            RegionSource::Inferred {
+                frame,
+                view,
+                closed,
+            } => format!(
+                "inferred in the frame {}-{} ({}{})",
                 frame.0.name(),
                 frame.1.name(),
                 if *view {
                     "the file's VW"
                 } else {
                     "around the stones"
+                },
+                if *closed {
+                    "; its sides close the region"
+                } else {
+                    ""
                 }
             ),
         }
@@ -899,6 +908,10 @@ impl Solved {
                 "inferred: the safe stones around the region are all the attacker's"
             }
             TargetSource::Comment => "inferred from the file's comment",
+            TargetSource::OpenSides => {
+                "inferred: most stones on the frame's sides that face the open board are the \
+                 attacker's"
+            }
         }
     }
 
@@ -1019,16 +1032,21 @@ impl Solved {
         let (frame, from) = match located.region_source() {
             RegionSource::Option => (None, "option"),
             RegionSource::Marked => (None, "marked"),
-            RegionSource::Inferred { frame, view } => (
+            RegionSource::Inferred { frame, view, .. } => (
                 Some(format!("{}-{}", frame.0.name(), frame.1.name())),
                 if *view { "inferred_view" } else { "inferred" },
             ),
         };
+        let closed = matches!(
+            located.region_source(),
+            RegionSource::Inferred { closed: true, .. }
+        );
         let (safe_black, safe_white) = located.safe_stones();
         let names = |v: &[input::Vertex]| Json::list(v.iter().map(|v| v.name()));
         let region = Json::object()
             .with("from", from)
             .with("frame", frame)
+            .with("frame_closed", closed)
             .with("points", located.region_text())
             .with("size", located.region().len())
             .with("empty", self.empty_points());
@@ -1088,6 +1106,7 @@ impl Solved {
                     TargetSource::Marked => "marked",
                     TargetSource::Walls => "walls",
                     TargetSource::Comment => "comment",
+                    TargetSource::OpenSides => "open_sides",
                 },
             )
             .with(

@@ -14,12 +14,18 @@
 //!   in the region whole; so is a string that touches a given empty point
 //!   and has no liberty off the given points. Other strings are safe.
 //! - **Region inferred**: the frame is `VW` (if the root has it) or the
-//!   smallest rectangle around every stone. An empty point is open when its
+//!   smallest rectangle around every stone, taken to the board's edge on
+//!   a side within `FRAME_TO_EDGE` lines of it (and nearer it than the
+//!   opposite side is to its own edge). An empty point is open when its
 //!   empty area (orthogonally connected empty points of the whole board)
 //!   reaches a point outside the frame, enclosed otherwise. A string is in
-//!   the region when every liberty it has is enclosed; a string with an
-//!   open liberty is safe. The region is those strings and the enclosed
-//!   areas that touch one of them.
+//!   the region when every liberty it has is enclosed; the region is those
+//!   strings and the enclosed areas that touch one of them. When nothing is
+//!   enclosed, or the enclosed region leaves out a string of the attacked
+//!   colour that has no liberty outside the frame (a pocket beside the
+//!   problem), the frame's sides close the problem: the region is every
+//!   string with no liberty outside the frame, with the frame's empty
+//!   points each reaches. Other strings are safe.
 //! - **Safe stones** beside the region are taken onto the problem's board
 //!   as points with an open side (`Problem::safe`): never captured, no
 //!   liberty to the other colour, and joined by a stone of their colour
@@ -29,8 +35,9 @@
 //! - **Targets inferred**: the attacker is the colour of the safe stones
 //!   that touch the region, when they are all of one colour; else a root
 //!   comment saying `Black to kill`, `White to live`, `Black to play and
-//!   kill` and the like. The targets are then every stone of the other
-//!   colour in the region.
+//!   kill` and the like; else, for an inferred region, the colour with
+//!   more stones on the frame's sides that face the open board. The
+//!   targets are then every stone of the other colour in the region.
 //!
 //! The problem is the root node's position: moves and setup in later nodes
 //! (a solution tree, as collections ship them) are not read. Faults are
@@ -257,6 +264,11 @@ impl Setup {
     /// The orthogonally connected points from `start` whose cell is the
     /// same as `start`'s (a string, or an empty area).
     fn flood(&self, start: usize) -> Vec<usize> {
+        self.flood_within(start, |_| true)
+    }
+
+    /// `flood` through the points `within` accepts only.
+    fn flood_within(&self, start: usize, within: impl Fn(usize) -> bool) -> Vec<usize> {
         let kind = self.cells[start];
         let mut seen = vec![false; self.cells.len()];
         seen[start] = true;
@@ -266,7 +278,7 @@ impl Setup {
             let at = found[next];
             next += 1;
             for n in self.neighbours(at) {
-                if !seen[n] && self.cells[n] == kind {
+                if !seen[n] && self.cells[n] == kind && within(n) {
                     seen[n] = true;
                     found.push(n);
                 }
@@ -327,8 +339,14 @@ pub(crate) enum RegionSource {
     /// `SQ` on the root.
     Marked,
     /// Inferred, in this frame (lower left and upper right corners), from
-    /// `VW` if `view` or else the stones.
-    Inferred { frame: (Vertex, Vertex), view: bool },
+    /// `VW` if `view` or else the stones; `closed` when the frame's sides
+    /// closed the region (nothing enclosed, or only a pocket beside the
+    /// problem).
+    Inferred {
+        frame: (Vertex, Vertex),
+        view: bool,
+        closed: bool,
+    },
 }
 
 /// How the targets were found.
@@ -343,6 +361,9 @@ pub(crate) enum TargetSource {
     Walls,
     /// Inferred from the root comment, which says who kills or lives.
     Comment,
+    /// Inferred: most stones on the frame's sides that face the open
+    /// board are the attacker's (the walls and the comment told nothing).
+    OpenSides,
 }
 
 /// A problem on a region of a whole board (see the module's paragraph).
@@ -805,7 +826,12 @@ pub(crate) fn locate(setup: Setup, options: &InputOptions) -> Result<RegionProbl
                 (frame.0.column..=frame.1.column).contains(&v.column)
                     && (frame.0.row..=frame.1.row).contains(&v.row)
             };
-            // Each empty area: enclosed when it stays inside the frame.
+            let within = |string: &StringOf| {
+                string.stones.iter().all(|&s| inside(s))
+                    && string.liberties.iter().all(|&l| inside(l))
+            };
+            // Each empty area of the whole board: enclosed when it stays
+            // inside the frame.
             let mut area_of = vec![usize::MAX; size];
             let mut areas: Vec<(Vec<usize>, bool)> = Vec::new();
             for start in 0..size {
@@ -837,17 +863,47 @@ pub(crate) fn locate(setup: Setup, options: &InputOptions) -> Result<RegionProbl
                     }
                 }
             }
+            // An enclosed region that leaves out a string of the attacked
+            // colour with no liberty outside the frame is a pocket beside
+            // the problem (a cutting stone's, an eye of the wall), not the
+            // problem: the frame closes the problem instead.
+            let pocket = in_region.contains(&true)
+                && attacked_colour(&setup, options, &in_region).is_some_and(|attacked| {
+                    strings.iter().any(|string| {
+                        !in_region[string.stones[0]]
+                            && setup.cells[string.stones[0]] == Some(attacked)
+                            && within(string)
+                    })
+                });
+            if pocket {
+                in_region.fill(false);
+            }
+            let closed = !in_region.contains(&true);
+            if closed {
+                // Nothing enclosed: the frame's sides close the problem.
+                // A string with no liberty outside the frame is in the
+                // region with the empty points of the frame it reaches
+                // without leaving it.
+                for string in &strings {
+                    if within(string) {
+                        add_string(&setup, string, &inside, &mut in_region);
+                    }
+                }
+            }
             if !in_region.contains(&true) {
                 return Err(InputError::Region(format!(
-                    "none found: no string in the frame {}-{}{} has all its liberties enclosed \
-                     (the empty points enclosed by stones and the board's edges); \
+                    "none found: every string in the frame {}-{}{} has a liberty outside it; \
                      mark the region with SQ or give --region",
                     frame.0.name(),
                     frame.1.name(),
                     if view { " (VW)" } else { "" }
                 )));
             }
-            RegionSource::Inferred { frame, view }
+            RegionSource::Inferred {
+                frame,
+                view,
+                closed,
+            }
         }
     };
     let region: Vec<usize> = (0..size).filter(|&i| in_region[i]).collect();
@@ -868,7 +924,11 @@ pub(crate) fn locate(setup: Setup, options: &InputOptions) -> Result<RegionProbl
             });
         }
     }
-    let (targets, target_source) = targets_of(&setup, options, &in_region)?;
+    let frame = match region_source {
+        RegionSource::Inferred { frame, .. } => Some(frame),
+        _ => None,
+    };
+    let (targets, target_source) = targets_of(&setup, options, &in_region, frame)?;
     // The safe stones beside the region join the board as points with an
     // open side, so that a stone played beside one joins it.
     let mut on_board = in_region.clone();
@@ -964,8 +1024,15 @@ pub(crate) fn locate(setup: Setup, options: &InputOptions) -> Result<RegionProbl
     })
 }
 
+/// The most lines between the stones and the board's edge that an inferred
+/// frame takes in: a problem's stones on the fourth line or nearer frame
+/// the lines below them too.
+const FRAME_TO_EDGE: usize = 3;
+
 /// The frame the region is inferred in: `VW`'s rectangle, else the
-/// smallest one around every stone; and whether it is `VW`'s.
+/// smallest one around every stone, each side within `FRAME_TO_EDGE`
+/// lines of the board's edge, and nearer it than the opposite side is to
+/// its own, taken to the edge; and whether it is `VW`'s.
 fn frame_of(setup: &Setup) -> Result<((Vertex, Vertex), bool), InputError> {
     let (points, view) = if setup.view.is_empty() {
         let stones: Vec<Vertex> = (0..setup.cells.len())
@@ -981,15 +1048,95 @@ fn frame_of(setup: &Setup) -> Result<((Vertex, Vertex), bool), InputError> {
             "none found: the board has no stones".into(),
         ));
     }
-    let low = Vertex::new(
+    let mut low = Vertex::new(
         points.iter().map(|v| v.column).min().unwrap_or(0),
         points.iter().map(|v| v.row).min().unwrap_or(0),
     );
-    let high = Vertex::new(
+    let mut high = Vertex::new(
         points.iter().map(|v| v.column).max().unwrap_or(0),
         points.iter().map(|v| v.row).max().unwrap_or(0),
     );
+    if !view {
+        // A side near the board's edge, and nearer it than the opposite
+        // side is to its own, reaches it: the lines between the stones and
+        // the edge are the problem's (the side facing the open board stays).
+        let near = |gap: usize, opposite: usize| gap <= FRAME_TO_EDGE && gap < opposite;
+        let (left, bottom) = (low.column, low.row);
+        let right = setup.columns - 1 - high.column;
+        let top = setup.rows - 1 - high.row;
+        if near(left, right) {
+            low.column = 0;
+        }
+        if near(right, left) {
+            high.column = setup.columns - 1;
+        }
+        if near(bottom, top) {
+            low.row = 0;
+        }
+        if near(top, bottom) {
+            high.row = setup.rows - 1;
+        }
+    }
     Ok(((low, high), view))
+}
+
+/// Puts `string` in the region with every empty point reached from its
+/// liberties without leaving the frame (`inside`).
+fn add_string(
+    setup: &Setup,
+    string: &StringOf,
+    inside: &impl Fn(usize) -> bool,
+    in_region: &mut [bool],
+) {
+    for &s in &string.stones {
+        in_region[s] = true;
+    }
+    for &l in &string.liberties {
+        if !in_region[l] {
+            for p in setup.flood_within(l, inside) {
+                in_region[p] = true;
+            }
+        }
+    }
+}
+
+/// Whether safe stones of each colour (Black, White) touch the region.
+fn wall_colours(setup: &Setup, in_region: &[bool]) -> [bool; 2] {
+    let mut walls = [false, false];
+    for i in 0..setup.cells.len() {
+        if !in_region[i] {
+            continue;
+        }
+        for n in setup.neighbours(i) {
+            if !in_region[n] {
+                match setup.cells[n] {
+                    Some(Colour::Black) => walls[0] = true,
+                    Some(Colour::White) => walls[1] = true,
+                    None => {}
+                }
+            }
+        }
+    }
+    walls
+}
+
+/// The colour attacked in an enclosed region, as far as the marks, the
+/// walls or the comment tell it before the targets are located: the
+/// colour of the targets given, else the other colour than the walls',
+/// else the one the comment has killed.
+fn attacked_colour(setup: &Setup, options: &InputOptions, in_region: &[bool]) -> Option<Colour> {
+    let given = match &options.targets {
+        Some(text) => parse_points(setup, "--targets", text).ok()?,
+        None => setup.target_marks.clone(),
+    };
+    if let Some(&target) = given.first() {
+        return setup.stone(target);
+    }
+    match wall_colours(setup, in_region) {
+        [true, false] => Some(Colour::White),
+        [false, true] => Some(Colour::Black),
+        _ => comment_hint(setup.comment.as_deref().unwrap_or("")).map(Colour::opposite),
+    }
 }
 
 /// The target stones (whole-board points) and how they were found.
@@ -997,6 +1144,7 @@ fn targets_of(
     setup: &Setup,
     options: &InputOptions,
     in_region: &[bool],
+    frame: Option<(Vertex, Vertex)>,
 ) -> Result<(Vec<Vertex>, TargetSource), InputError> {
     let given = match &options.targets {
         Some(text) => Some((
@@ -1037,31 +1185,20 @@ fn targets_of(
         }
         return Ok((targets, source));
     }
-    // The colours of the safe stones beside the region.
-    let mut walls = [false, false];
-    for i in 0..setup.cells.len() {
-        if !in_region[i] {
-            continue;
-        }
-        for n in setup.neighbours(i) {
-            if !in_region[n] {
-                match setup.cells[n] {
-                    Some(Colour::Black) => walls[0] = true,
-                    Some(Colour::White) => walls[1] = true,
-                    None => {}
-                }
-            }
-        }
-    }
+    let walls = wall_colours(setup, in_region);
+    let comment = comment_hint(setup.comment.as_deref().unwrap_or(""));
+    let open_sides = frame.and_then(|frame| most_on_open_sides(setup, frame));
     let (attacker, source) = match walls {
         [true, false] => (Colour::Black, TargetSource::Walls),
         [false, true] => (Colour::White, TargetSource::Walls),
-        _ => match comment_hint(setup.comment.as_deref().unwrap_or("")) {
-            Some(attacker) => (attacker, TargetSource::Comment),
-            None => {
+        _ => match (comment, open_sides) {
+            (Some(attacker), _) => (attacker, TargetSource::Comment),
+            (None, Some(attacker)) => (attacker, TargetSource::OpenSides),
+            (None, None) => {
                 return Err(InputError::Targets(format!(
                     "cannot tell which side is attacked: the safe stones around the region are {}, \
-                     and the root comment says no `Black to kill` or `White to live`; \
+                     the root comment says no `Black to kill` or `White to live`, and neither \
+                     colour has more stones on the frame's open sides; \
                      mark the targets with MA or TR, or give --targets",
                     if walls[0] {
                         "of both colours"
@@ -1084,6 +1221,32 @@ fn targets_of(
         )));
     }
     Ok((targets, source))
+}
+
+/// The colour with more stones on the sides of `frame` that face the open
+/// board (those not on the board's edge), if one has more: the side that
+/// surrounds a problem drawn in a corner or on an edge.
+fn most_on_open_sides(setup: &Setup, frame: (Vertex, Vertex)) -> Option<Colour> {
+    let (low, high) = frame;
+    let on_open_side = |v: Vertex| {
+        (v.column == low.column && low.column > 0)
+            || (v.column == high.column && high.column + 1 < setup.columns)
+            || (v.row == low.row && low.row > 0)
+            || (v.row == high.row && high.row + 1 < setup.rows)
+    };
+    let count = |colour: Colour| {
+        setup
+            .stones(colour)
+            .into_iter()
+            .filter(|&v| on_open_side(v))
+            .count()
+    };
+    let (black, white) = (count(Colour::Black), count(Colour::White));
+    match black.cmp(&white) {
+        std::cmp::Ordering::Greater => Some(Colour::Black),
+        std::cmp::Ordering::Less => Some(Colour::White),
+        std::cmp::Ordering::Equal => None,
+    }
 }
 
 /// The attacker a comment names: `Black to kill`, `White to live`,

@@ -97,6 +97,94 @@ fn a_corner_problem_is_the_group_and_its_eye_space() {
     assert!(drawing.contains("  1 . . @ x"), "{drawing}");
 }
 
+/// A corner group inside a wall drawn open, as problem collections draw
+/// them: nothing is enclosed (White's liberties at E19 and A17 lead to
+/// the open board), so the frame's sides close the region.
+const OPEN_CORNER: [&str; 3] = [
+    ". . . O . .", //
+    "O O O O X .",
+    ". X X X X .",
+];
+
+/// A group on the second line with the first line empty: the frame
+/// reaches the board's edge below the stones, and closes the region there.
+const SECOND_LINE: [&str; 2] = [
+    "X X X X X", //
+    "O O O O X",
+];
+
+/// `OPEN_CORNER` with a White stone outside the wall: walls of both
+/// colours touch the region, and no comment says who kills.
+const OPEN_CORNER_BOTH_WALLS: [&str; 4] = [
+    ". . . O . .", //
+    "O O O O X .",
+    ". X X X X O",
+    "X . X . . .",
+];
+
+#[test]
+fn an_open_wall_is_closed_by_the_frame() {
+    let problem = read(&sgf_of(19, &OPEN_CORNER, 0, 16, "PL[B]"));
+    assert_eq!(
+        region_names(&problem),
+        names("A17 A18 B18 C18 D18 A19 B19 C19 D19 E19")
+    );
+    assert_eq!(target_names(&problem), names("A18 B18 C18 D18 D19"));
+    assert_eq!(*problem.target_source(), TargetSource::Walls);
+    assert!(matches!(
+        problem.region_source(),
+        RegionSource::Inferred { closed: true, .. }
+    ));
+    let problem = read(&sgf_of(19, &SECOND_LINE, 0, 1, ""));
+    assert_eq!(region_names(&problem), names("A1 B1 C1 D1 E1 A2 B2 C2 D2"));
+    assert!(matches!(
+        problem.region_source(),
+        RegionSource::Inferred {
+            frame: (low, _),
+            closed: true,
+            ..
+        } if low.row == 0
+    ));
+    // Walls of both colours: the stones on the frame's open sides (the
+    // bottom row and the right column) are mostly Black's.
+    let problem = read(&sgf_of(19, &OPEN_CORNER_BOTH_WALLS, 0, 15, "PL[B]"));
+    assert_eq!(*problem.target_source(), TargetSource::OpenSides);
+    assert_eq!(target_names(&problem), names("A18 B18 C18 D18 D19"));
+    let (black, white) = problem.safe_stones();
+    assert!(!black.is_empty() && white.len() == 1, "{white:?}");
+    // With the stones on the open sides even, nothing tells.
+    let even = [". . . O . .", "O O O O X .", ". X X X X O", ". . X . . ."];
+    let error =
+        input::from_sgf(&sgf_of(19, &even, 0, 15, ""), &InputOptions::default()).unwrap_err();
+    assert!(matches!(error, InputError::Targets(_)), "{error}");
+    // A pocket: Black's A18 has its one liberty enclosed by White, but
+    // White's group leaks at E17 and Black's wall inside the frame is left
+    // out; the pocket is not the problem, and the frame closes it.
+    let pocket = [
+        ". O . . X . .",
+        "X O O O X . .",
+        "O O . . . . X",
+        ". . O O X . .",
+        "X X X X X . .",
+        ". . . . . X .",
+    ];
+    let problem = read(&sgf_of(19, &pocket, 0, 13, ""));
+    assert!(matches!(
+        problem.region_source(),
+        RegionSource::Inferred { closed: true, .. }
+    ));
+    assert_eq!(
+        target_names(&problem),
+        names("C16 D16 A17 B17 B18 C18 D18 B19")
+    );
+    // An enclosed group keeps its region: the frame closes nothing.
+    let problem = read(&sgf_of(19, &CORNER, 0, 0, ""));
+    assert!(matches!(
+        problem.region_source(),
+        RegionSource::Inferred { closed: false, .. }
+    ));
+}
+
 /// The corner problem anywhere in the corner of the board reads the same
 /// region: upper right of a 19x19, of a 13x13, and of a 25x25.
 #[test]
@@ -372,7 +460,7 @@ fn cells(board: &Board) -> String {
 /// each ko assumption and with either side to move.
 #[test]
 fn problems_from_files_agree_with_the_brute_force() {
-    let cases: [(&[&str], usize, usize); 4] = [
+    let cases: [(&[&str], usize, usize); 7] = [
         (&CORNER, 0, 0),
         (
             &[". . . . . .", "X X X X X .", "O O O O X .", ". . . O X ."],
@@ -380,6 +468,9 @@ fn problems_from_files_agree_with_the_brute_force() {
             0,
         ),
         (&[". X X X X X .", "X X O O O X X", "X O . . . O X"], 8, 0),
+        (&OPEN_CORNER, 0, 16),
+        (&SECOND_LINE, 0, 1),
+        (&OPEN_CORNER_BOTH_WALLS, 0, 15),
         (
             &[
                 ". X X X .",

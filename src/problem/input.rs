@@ -35,8 +35,8 @@
 //! - **Targets inferred**: the attacker is the colour of the safe stones
 //!   that touch the region, when they are all of one colour; else a root
 //!   comment saying `Black to kill`, `White to live`, `Black to play and
-//!   kill` and the like; else, for an inferred region, the colour with
-//!   more stones on the frame's sides that face the open board. The
+//!   kill` and the like; else, for a region the frame's sides closed, the
+//!   colour with more stones on the frame's sides that face the open board. The
 //!   targets are then every stone of the other colour in the region.
 //!
 //! The problem is the root node's position: moves and setup in later nodes
@@ -924,8 +924,15 @@ pub(crate) fn locate(setup: Setup, options: &InputOptions) -> Result<RegionProbl
             });
         }
     }
+    // The frame's open sides tell the attacker only where its sides closed
+    // the region: walls of both colours around an enclosed region are
+    // more often a pocket than a problem, and stay a question.
     let frame = match region_source {
-        RegionSource::Inferred { frame, .. } => Some(frame),
+        RegionSource::Inferred {
+            frame,
+            closed: true,
+            ..
+        } => Some(frame),
         _ => None,
     };
     let (targets, target_source) = targets_of(&setup, options, &in_region, frame)?;

@@ -1029,18 +1029,19 @@ impl Solved {
     fn json(&self) -> Json {
         let located = &self.located;
         let setup = located.setup();
-        let (frame, from) = match located.region_source() {
-            RegionSource::Option => (None, "option"),
-            RegionSource::Marked => (None, "marked"),
-            RegionSource::Inferred { frame, view, .. } => (
+        let (frame, from, closed) = match located.region_source() {
+            RegionSource::Option => (None, "option", false),
+            RegionSource::Marked => (None, "marked", false),
+            RegionSource::Inferred {
+                frame,
+                view,
+                closed,
+            } => (
                 Some(format!("{}-{}", frame.0.name(), frame.1.name())),
                 if *view { "inferred_view" } else { "inferred" },
+                *closed,
             ),
         };
-        let closed = matches!(
-            located.region_source(),
-            RegionSource::Inferred { closed: true, .. }
-        );
         let (safe_black, safe_white) = located.safe_stones();
         let names = |v: &[input::Vertex]| Json::list(v.iter().map(|v| v.name()));
         let region = Json::object()

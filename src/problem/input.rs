@@ -880,7 +880,8 @@ pub(crate) fn locate(setup: Setup, options: &InputOptions) -> Result<RegionProbl
             }
             let closed = !in_region.contains(&true);
             if closed {
-                // Nothing enclosed: the frame's sides close the problem.
+                // Nothing enclosed, or only a pocket: the frame's sides
+                // close the problem.
                 // A string with no liberty outside the frame is in the
                 // region with the empty points of the frame it reaches
                 // without leaving it.

@@ -13,6 +13,10 @@
 //! reachable kept); a larger one is answered by three proof searches
 //! (`problem::search`, one per assumption), asked about the current state
 //! and its children as the game goes, their tables kept between questions.
+//! Only the basic search works when such a problem is loaded; the other
+//! two start when a question first needs them (a status, or a choice
+//! between moves that their fates decide), so that a game's first move
+//! costs no more than the search under its own assumption.
 //! Either gives the exact value of a state, which depends on the state
 //! alone (stones, side to move, ko point, passes, targets left): the
 //! problem's game has basic ko and no superko, so the positions played
@@ -30,11 +34,10 @@
 //! that a settled problem ends); among equals, the move whose result holds
 //! whatever the ko threats.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use crate::common::threads::both;
 use crate::problem::input::{RegionProblem, Vertex};
 use crate::problem::search::{verdict_of, Search, SearchLimits, SearchTooLarge};
 use crate::problem::seki::{state_bound, SekiTests};
@@ -115,17 +118,47 @@ enum Solver {
     /// Every state reachable, solved under each assumption (in the order
     /// of `KoAssumption::ALL`).
     Full(KoReport),
-    /// A proof search under each assumption (in the order of
-    /// `KoAssumption::ALL`), and the seki tests made so far.
-    Search(RefCell<(Vec<Search>, SekiTests)>),
+    /// A proof search under each assumption, and the seki tests made so
+    /// far.
+    Search(RefCell<Searches>),
+}
+
+/// The proof searches that serve a game (`Solver::Search`).
+struct Searches {
+    /// A search under each assumption, in the order of `KoAssumption::ALL`.
+    searches: Vec<Search>,
+    /// Whether each search has been asked a question yet. Before its
+    /// first, a search takes what the basic search has proved that holds
+    /// under its own assumption (`Search::import`).
+    asked: [bool; 3],
+    seki: SekiTests,
+}
+
+impl Searches {
+    /// The search under the assumption in slot `k`, ready to be asked.
+    fn search(&mut self, k: usize) -> &mut Search {
+        if !self.asked[k] {
+            self.asked[k] = true;
+            let (basic, rest) = self.searches.split_at_mut(1);
+            let taken = rest[k - 1].import(&basic[0]);
+            log::debug!(
+                "problem: the search with {} starts from {taken} entries of the basic search's",
+                ko_name(KoAssumption::ALL[k])
+            );
+        }
+        &mut self.searches[k]
+    }
 }
 
 /// A problem as a live game (see the module's paragraph).
 pub struct ProblemGame {
     region: RegionProblem,
     solver: Solver,
-    /// The problem's status from its start.
-    verdict: Verdict,
+    /// The problem's status from its start, once known: the full
+    /// solver's at once, the searches' when first asked.
+    verdict: Cell<Option<Verdict>>,
+    /// The problem's start.
+    start: StateKey,
     ko: KoAssumption,
     /// The places before each move played, and the move.
     history: Vec<(Place, Colour, Move)>,
@@ -176,40 +209,26 @@ enum Race {
     DepthsFirst,
 }
 
-/// Whether the attacker wins `start` under each assumption (in the order
-/// of `KoAssumption::ALL`), by the searches of `searches` (in that
-/// order) and `depths`, a second search under basic ko.
+/// Whether the attacker wins `start` with basic ko, by the basic search
+/// `basic` and `depths`, a second search under basic ko.
 ///
-/// The basic value comes first: unlimited threats only add moves for the
-/// side that has them, so where the attacker wins with basic ko he wins
-/// when he ignores ko, and where he loses he loses when the defender
-/// ignores it. Two searches race for it (`Race`): the basic proof search,
-/// and `depths` asking the start's distance by searches to a depth alone
+/// Two searches race for it (`Race`): the basic proof search, and
+/// `depths` asking the start's distance by searches to a depth alone
 /// (`Search::distance`), which answers only a capture, but where it does
 /// often sooner than the proof search and the distance after it. The
 /// first answer calls the other search off. After a win, proved by
 /// either, the basic search takes what the search by depths found (all of
 /// it sound): the distance itself where it answered first, else bounds
 /// that help find it. A game under basic ko, whose first question is that
-/// distance, then has it found beside the next search.
-///
-/// One more search settles the third assumption: the defender-ignores-ko
-/// search after a win, the attacker-ignores-ko one after a loss. Each
-/// search hands on what holds under the next (`Search::import`), as
-/// `KoSearch` does. The one proof that a problem with a ko needs under
-/// basic ko is not made twice.
+/// distance (`distance_wanted`), then has it found here.
 fn prove_start(
-    searches: &mut [Search],
+    basic: &mut Search,
     mut depths: Search,
     start: &StateKey,
     distance_wanted: bool,
     race: Race,
-) -> Result<[bool; 3], String> {
-    let [basic, attacker, defender] = searches else {
-        unreachable!("a search for each of the three assumptions");
-    };
-    let [basic_ko, attacker_ko, defender_ko] = KoAssumption::ALL;
-    let failed = |ko| move |error| search_failed(ko, error);
+) -> Result<bool, String> {
+    let failed = |error| search_failed(KoAssumption::Basic, error);
     let start = *start;
     // Set when the search by depths finds the distance, and to call it off.
     let found = Arc::new(AtomicBool::new(false));
@@ -246,58 +265,23 @@ fn prove_start(
             // After a win, by either search, the basic search takes what
             // the search by depths found (sound, as any search's results
             // are): where it found the distance, the start's win and its
-            // distance, and else bounds that help find the distance.
+            // distance, and else bounds that help find it.
             Ok(true) | Err(SearchTooLarge::CalledOff { .. }) => {
                 basic.import(&depths);
-                basic.wins(&start).map_err(failed(basic_ko))?
+                basic.wins(&start).map_err(failed)?
             }
-            Err(error) => return Err(failed(basic_ko)(error)),
+            Err(error) => return Err(failed(error)),
         };
         drop(depths);
-        let killed = if basic_wins {
-            // The basic search's wins hold when the attacker ignores ko,
-            // its losses when the defender does: the two searches take
-            // them together.
-            let basic_results = &*basic;
-            both(
-                || attacker.import(basic_results),
-                || defender.import(basic_results),
-            );
-            // In a game under basic ko, the distance, its first question,
-            // is found beside the defender-ignores-ko search.
-            let (distance, defender_wins) = both(
-                || distance_wanted.then(|| basic.status(&start)),
-                || defender.wins(&start),
-            );
-            let defender_wins = defender_wins.map_err(failed(defender_ko))?;
-            if let Some(distance) = distance {
-                distance.map_err(failed(basic_ko))?;
-            }
-            basic.import(defender);
-            [true, true, defender_wins]
-        } else {
-            // The basic search's wins hold when the attacker ignores ko;
-            // its losses, and then the attacker-ignores-ko search's, when
-            // the defender does.
-            attacker.import(basic);
-            let attacker_wins = attacker.wins(&start).map_err(failed(attacker_ko))?;
-            basic.import(attacker);
-            defender.import(basic);
-            [false, attacker_wins, false]
-        };
-        for (search, ko) in [
-            (&*basic, basic_ko),
-            (&*attacker, attacker_ko),
-            (&*defender, defender_ko),
-        ] {
-            log::debug!(
-                "problem: the start searched with {}: {} states expanded, {} in the table",
-                ko_name(ko),
-                search.nodes(),
-                search.entries(),
-            );
+        if basic_wins && distance_wanted {
+            basic.status(&start).map_err(failed)?;
         }
-        Ok(killed)
+        log::debug!(
+            "problem: the start searched with basic ko: {} states expanded, {} in the table",
+            basic.nodes(),
+            basic.entries(),
+        );
+        Ok(basic_wins)
     })
 }
 
@@ -390,7 +374,8 @@ impl ProblemGame {
             report.solutions[slot(ko)].len()
         );
         Ok(ProblemGame {
-            verdict: report.verdict,
+            verdict: Cell::new(Some(report.verdict)),
+            start,
             region,
             solver: Solver::Full(report),
             ko,
@@ -432,8 +417,8 @@ impl ProblemGame {
         )
         .map_err(|error| search_failed(KoAssumption::Basic, error))?;
         let start = searches[0].start();
-        let killed = prove_start(
-            &mut searches,
+        prove_start(
+            &mut searches[0],
             depths,
             &start,
             ko == KoAssumption::Basic,
@@ -449,9 +434,14 @@ impl ProblemGame {
             state_bound(region.problem())
         );
         Ok(ProblemGame {
-            verdict: verdict_of(killed),
+            verdict: Cell::new(None),
+            start,
             region,
-            solver: Solver::Search(RefCell::new((searches, seki))),
+            solver: Solver::Search(RefCell::new(Searches {
+                searches,
+                asked: [true, false, false],
+                seki,
+            })),
             ko,
             history: Vec::new(),
             current: Place {
@@ -475,9 +465,26 @@ impl ProblemGame {
         self.ko
     }
 
-    /// The problem's status from its start, under the three assumptions.
-    pub fn verdict(&self) -> Verdict {
-        self.verdict
+    /// The problem's status from its start, under the three assumptions
+    /// (with the proof search, found when first asked: the basic value is
+    /// known, and one more assumption settles it, as `KoSearch` says).
+    pub fn verdict(&self) -> Result<Verdict, String> {
+        if let Some(verdict) = self.verdict.get() {
+            return Ok(verdict);
+        }
+        let wins = |ko| -> Result<bool, String> {
+            Ok(self
+                .wins(slot(ko), &self.start)?
+                .expect("the proof search reaches every state"))
+        };
+        let killed = if wins(KoAssumption::Basic)? {
+            [true, true, wins(KoAssumption::DefenderIgnoresKo)?]
+        } else {
+            [false, wins(KoAssumption::AttackerIgnoresKo)?, false]
+        };
+        let verdict = verdict_of(killed);
+        self.verdict.set(Some(verdict));
+        Ok(verdict)
     }
 
     /// Whether the proof search serves the game (else the full solver).
@@ -493,7 +500,7 @@ impl ProblemGame {
                 report.solutions[slot(self.ko)].len()
             ),
             Solver::Search(cell) => {
-                let searches = &cell.borrow().0;
+                let searches = &cell.borrow().searches;
                 format!(
                     "proof search (up to {:.1e} states, past the full solver's {:.0e}; \
                      {} states searched so far)",
@@ -544,13 +551,12 @@ impl ProblemGame {
                 let solution = &report.solutions[k];
                 Ok(solution.find(key).map(|i| solution.status(i)))
             }
-            Solver::Search(cell) => {
-                let searches = &mut cell.borrow_mut().0;
-                searches[k]
-                    .status(key)
-                    .map(Some)
-                    .map_err(|error| search_failed(KoAssumption::ALL[k], error))
-            }
+            Solver::Search(cell) => cell
+                .borrow_mut()
+                .search(k)
+                .status(key)
+                .map(Some)
+                .map_err(|error| search_failed(KoAssumption::ALL[k], error)),
         }
     }
 
@@ -559,13 +565,12 @@ impl ProblemGame {
     fn wins(&self, k: usize, key: &StateKey) -> Result<Option<bool>, String> {
         match &self.solver {
             Solver::Full(_) => Ok(self.value(k, key)?.map(Status::attacker_wins)),
-            Solver::Search(cell) => {
-                let searches = &mut cell.borrow_mut().0;
-                searches[k]
-                    .wins(key)
-                    .map(Some)
-                    .map_err(|error| search_failed(KoAssumption::ALL[k], error))
-            }
+            Solver::Search(cell) => cell
+                .borrow_mut()
+                .search(k)
+                .wins(key)
+                .map(Some)
+                .map_err(|error| search_failed(KoAssumption::ALL[k], error)),
         }
     }
 
@@ -578,12 +583,11 @@ impl ProblemGame {
                 .value(k, key)?
                 .and_then(|status| status.0)
                 .is_some_and(|d| d <= plies)),
-            Solver::Search(cell) => {
-                let searches = &mut cell.borrow_mut().0;
-                searches[k]
-                    .wins_within(key, plies)
-                    .map_err(|error| search_failed(self.ko, error))
-            }
+            Solver::Search(cell) => cell
+                .borrow_mut()
+                .search(k)
+                .wins_within(key, plies)
+                .map_err(|error| search_failed(self.ko, error)),
         }
     }
 
@@ -656,7 +660,7 @@ impl ProblemGame {
                 crate::problem::seki::seki_at(self.problem(), key, &mut tests)
             }
             Solver::Search(cell) => {
-                let tests = &mut cell.borrow_mut().1;
+                let tests = &mut cell.borrow_mut().seki;
                 crate::problem::seki::seki_at(self.problem(), key, tests)
             }
         })
@@ -889,8 +893,22 @@ impl ProblemGame {
                 _ => 2,
             }
         };
-        let mut ranked = Vec::new();
-        for (mv, child) in self.best_moves(place, here)? {
+        // The first best move of the least rank, a defender who lives
+        // passing when passing keeps it alive: the pass is ranked first
+        // then, and the ranking stops at the first move ranked 0. A single
+        // best move needs no fate (nor the searches that tell it).
+        let mut best = self.best_moves(place, here)?;
+        if best.len() == 1 {
+            return Ok(Some(best[0].0));
+        }
+        if mover_wins && !attacker_moves {
+            if let Some(i) = best.iter().position(|&(mv, _)| mv == Move::Pass) {
+                let pass = best.remove(i);
+                best.insert(0, pass);
+            }
+        }
+        let mut chosen: Option<(u8, Move)> = None;
+        for (mv, child) in best {
             let fate = match child {
                 Some(child) => {
                     let wins = self
@@ -901,21 +919,15 @@ impl ProblemGame {
                 }
                 None => Fate::Alive,
             };
-            ranked.push((rank(fate), mv));
+            let r = rank(fate);
+            if chosen.is_none_or(|(least, _)| r < least) {
+                chosen = Some((r, mv));
+            }
+            if r == 0 {
+                break;
+            }
         }
-        let Some(top) = ranked.iter().map(|&(r, _)| r).min() else {
-            return Ok(None);
-        };
-        let chosen: Vec<Move> = ranked
-            .into_iter()
-            .filter(|&(r, _)| r == top)
-            .map(|(_, mv)| mv)
-            .collect();
-        // A defender who lives passes when passing keeps it alive.
-        if mover_wins && !attacker_moves && chosen.contains(&Move::Pass) {
-            return Ok(Some(Move::Pass));
-        }
-        Ok(chosen.first().copied())
+        Ok(chosen.map(|(_, mv)| mv))
     }
 
     /// The move perfect play chooses for the side to move (see the module's
@@ -1174,6 +1186,24 @@ mod tests {
         assert!(positions > 100, "{positions}");
     }
 
+    /// With the proof search, loading a problem and choosing its single
+    /// best move ask the basic search alone; the status from the start
+    /// then asks the one more assumption that settles it.
+    #[test]
+    fn the_other_assumptions_are_searched_when_first_needed() {
+        let (_, searched) = both(THREE, Colour::Black, KoAssumption::Basic, Race::Together);
+        let asked = |game: &ProblemGame| match &game.solver {
+            Solver::Search(cell) => cell.borrow().asked,
+            Solver::Full(_) => unreachable!("served by the proof search"),
+        };
+        assert_eq!(asked(&searched), [true, false, false]);
+        let chosen = searched.choose().unwrap();
+        assert_eq!(chosen.map(|m| searched.move_name(m)), Some("B1".into()));
+        assert_eq!(asked(&searched), [true, false, false]);
+        assert_eq!(searched.verdict(), Ok(Verdict::Dead));
+        assert_eq!(asked(&searched), [true, false, true]);
+    }
+
     /// A problem whose bound of states passes the full solver's is served
     /// by the proof search; a smaller one by the full solver.
     #[test]
@@ -1209,7 +1239,7 @@ mod tests {
     #[test]
     fn the_attacker_kills_and_the_defender_lives() {
         let mut attack = game(THREE, Colour::Black);
-        assert_eq!(attack.verdict(), Verdict::Dead);
+        assert_eq!(attack.verdict(), Ok(Verdict::Dead));
         assert_eq!(
             attack.choose().unwrap().map(|m| attack.move_name(m)),
             Some("B1".to_string())
@@ -1217,7 +1247,7 @@ mod tests {
         let line = play_out(&mut attack);
         assert!(attack.targets().is_empty(), "{line:?}");
         let mut defend = game(THREE, Colour::White);
-        assert_eq!(defend.verdict(), Verdict::Alive);
+        assert_eq!(defend.verdict(), Ok(Verdict::Alive));
         assert_eq!(
             defend.choose().unwrap().map(|m| defend.move_name(m)),
             Some("B1".to_string())

@@ -222,7 +222,7 @@ fn status_text_of(game: &ProblemGame) -> Result<String, String> {
         }
     };
     lines.push(format!("status: {verdict}"));
-    lines.push(format!("the problem from its start: {}", game.verdict()));
+    lines.push(format!("the problem from its start: {}", game.verdict()?));
     if game.is_searched() {
         lines.push(format!("solver: {}", game.solver_text()));
     }

@@ -788,6 +788,7 @@ pub(crate) fn locate(setup: Setup, options: &InputOptions) -> Result<RegionProbl
         }
     }
     let size = setup.cells.len();
+    let given_targets = given_targets(&setup, options)?;
     let given = match &options.region {
         Some(text) => Some((
             parse_points(&setup, "--region", text)?,
@@ -868,13 +869,15 @@ pub(crate) fn locate(setup: Setup, options: &InputOptions) -> Result<RegionProbl
             // the problem (a cutting stone's, an eye of the wall), not the
             // problem: the frame closes the problem instead.
             let pocket = in_region.contains(&true)
-                && attacked_colour(&setup, options, &in_region).is_some_and(|attacked| {
-                    strings.iter().any(|string| {
-                        !in_region[string.stones[0]]
-                            && setup.cells[string.stones[0]] == Some(attacked)
-                            && within(string)
-                    })
-                });
+                && attacked_colour(&setup, given_targets.as_ref(), &in_region).is_some_and(
+                    |attacked| {
+                        strings.iter().any(|string| {
+                            !in_region[string.stones[0]]
+                                && setup.cells[string.stones[0]] == Some(attacked)
+                                && within(string)
+                        })
+                    },
+                );
             if pocket {
                 in_region.fill(false);
             }
@@ -936,7 +939,7 @@ pub(crate) fn locate(setup: Setup, options: &InputOptions) -> Result<RegionProbl
         } => Some(frame),
         _ => None,
     };
-    let (targets, target_source) = targets_of(&setup, options, &in_region, frame)?;
+    let (targets, target_source) = targets_of(&setup, given_targets, &in_region, frame)?;
     // The safe stones beside the region join the board as points with an
     // open side, so that a stone played beside one joins it.
     let mut on_board = in_region.clone();
@@ -1128,33 +1131,16 @@ fn wall_colours(setup: &Setup, in_region: &[bool]) -> [bool; 2] {
     walls
 }
 
-/// The colour attacked in an enclosed region, as far as the marks, the
-/// walls or the comment tell it before the targets are located: the
-/// colour of the targets given, else the other colour than the walls',
-/// else the one the comment has killed.
-fn attacked_colour(setup: &Setup, options: &InputOptions, in_region: &[bool]) -> Option<Colour> {
-    let given = match &options.targets {
-        Some(text) => parse_points(setup, "--targets", text).ok()?,
-        None => setup.target_marks.clone(),
-    };
-    if let Some(&target) = given.first() {
-        return setup.stone(target);
-    }
-    match wall_colours(setup, in_region) {
-        [true, false] => Some(Colour::White),
-        [false, true] => Some(Colour::Black),
-        _ => comment_hint(setup.comment.as_deref().unwrap_or("")).map(Colour::opposite),
-    }
-}
+/// The target stones given, by `--targets` or by marks (`MA`, `TR`), with
+/// where they came from and its words for messages; `None` when neither
+/// gives any.
+type GivenTargets = (Vec<Vertex>, TargetSource, &'static str);
 
-/// The target stones (whole-board points) and how they were found.
-fn targets_of(
+fn given_targets(
     setup: &Setup,
     options: &InputOptions,
-    in_region: &[bool],
-    frame: Option<(Vertex, Vertex)>,
-) -> Result<(Vec<Vertex>, TargetSource), InputError> {
-    let given = match &options.targets {
+) -> Result<Option<GivenTargets>, InputError> {
+    Ok(match &options.targets {
         Some(text) => Some((
             parse_points(setup, "--targets", text)?,
             TargetSource::Option,
@@ -1166,7 +1152,54 @@ fn targets_of(
             "marked (MA or TR)",
         )),
         None => None,
-    };
+    })
+}
+
+/// The colour attacked in an enclosed region, as far as it is told before
+/// the targets are located: the colour of the targets given, else the
+/// other colour than the attacker `attacker_around` finds (the frame's
+/// open sides left out: they tell only for a closed region).
+fn attacked_colour(
+    setup: &Setup,
+    given: Option<&GivenTargets>,
+    in_region: &[bool],
+) -> Option<Colour> {
+    match given {
+        Some((targets, _, _)) => setup.stone(*targets.first()?),
+        None => attacker_around(setup, in_region, None).map(|(attacker, _)| attacker.opposite()),
+    }
+}
+
+/// The attacker of a region whose targets are not given, and what told
+/// it: the safe stones around the region when they are of one colour,
+/// else the root comment, else, for a region the frame closed (`frame`),
+/// the colour with more stones on the frame's open sides; `None` when
+/// none of them tells.
+fn attacker_around(
+    setup: &Setup,
+    in_region: &[bool],
+    frame: Option<(Vertex, Vertex)>,
+) -> Option<(Colour, TargetSource)> {
+    match wall_colours(setup, in_region) {
+        [true, false] => Some((Colour::Black, TargetSource::Walls)),
+        [false, true] => Some((Colour::White, TargetSource::Walls)),
+        _ => comment_hint(setup.comment.as_deref().unwrap_or(""))
+            .map(|attacker| (attacker, TargetSource::Comment))
+            .or_else(|| {
+                frame
+                    .and_then(|frame| most_on_open_sides(setup, frame))
+                    .map(|attacker| (attacker, TargetSource::OpenSides))
+            }),
+    }
+}
+
+/// The target stones (whole-board points) and how they were found.
+fn targets_of(
+    setup: &Setup,
+    given: Option<GivenTargets>,
+    in_region: &[bool],
+    frame: Option<(Vertex, Vertex)>,
+) -> Result<(Vec<Vertex>, TargetSource), InputError> {
     if let Some((targets, source, how)) = given {
         let mut colours = Vec::new();
         for &v in &targets {
@@ -1193,29 +1226,18 @@ fn targets_of(
         }
         return Ok((targets, source));
     }
-    let walls = wall_colours(setup, in_region);
-    let comment = comment_hint(setup.comment.as_deref().unwrap_or(""));
-    let open_sides = frame.and_then(|frame| most_on_open_sides(setup, frame));
-    let (attacker, source) = match walls {
-        [true, false] => (Colour::Black, TargetSource::Walls),
-        [false, true] => (Colour::White, TargetSource::Walls),
-        _ => match (comment, open_sides) {
-            (Some(attacker), _) => (attacker, TargetSource::Comment),
-            (None, Some(attacker)) => (attacker, TargetSource::OpenSides),
-            (None, None) => {
-                return Err(InputError::Targets(format!(
-                    "cannot tell which side is attacked: the safe stones around the region are {}, \
-                     the root comment says no `Black to kill` or `White to live`, and neither \
-                     colour has more stones on the frame's open sides; \
-                     mark the targets with MA or TR, or give --targets",
-                    if walls[0] {
-                        "of both colours"
-                    } else {
-                        "none"
-                    }
-                )))
+    let Some((attacker, source)) = attacker_around(setup, in_region, frame) else {
+        return Err(InputError::Targets(format!(
+            "cannot tell which side is attacked: the safe stones around the region are {}, \
+             the root comment says no `Black to kill` or `White to live`, and neither \
+             colour has more stones on the frame's open sides; \
+             mark the targets with MA or TR, or give --targets",
+            if wall_colours(setup, in_region)[0] {
+                "of both colours"
+            } else {
+                "none"
             }
-        },
+        )));
     };
     let defender = attacker.opposite();
     let targets: Vec<Vertex> = (0..setup.cells.len())

@@ -185,6 +185,39 @@ fn an_open_wall_is_closed_by_the_frame() {
     ));
 }
 
+/// White's group on the first line enclosed by Black's wall and a White
+/// stone beside its eye space (E1, with a liberty outside the frame):
+/// walls of both colours around an enclosed region.
+const ENCLOSED_BOTH_WALLS: [&str; 3] = [
+    "X X X X X", //
+    "O O O O X",
+    ". . . . O",
+];
+
+/// Around an enclosed region, walls of both colours do not tell the
+/// attacker, even with one colour's stones many more on the frame's open
+/// sides (they tell only for a region the frame closed); the comment does.
+#[test]
+fn an_enclosed_region_with_walls_of_both_colours_needs_the_attacker_told() {
+    let text = sgf_of(19, &ENCLOSED_BOTH_WALLS, 0, 0, "PL[B]");
+    let error = input::from_sgf(&text, &InputOptions::default()).unwrap_err();
+    assert!(
+        matches!(&error, InputError::Targets(m) if m.contains("of both colours")),
+        "{error}"
+    );
+    let told = sgf_of(19, &ENCLOSED_BOTH_WALLS, 0, 0, "PL[B]C[Black to kill]");
+    let problem = read(&told);
+    assert_eq!(*problem.target_source(), TargetSource::Comment);
+    assert_eq!(target_names(&problem), names("A2 B2 C2 D2"));
+    assert_eq!(region_names(&problem), names("A1 B1 C1 D1 A2 B2 C2 D2"));
+    assert!(matches!(
+        problem.region_source(),
+        RegionSource::Inferred { closed: false, .. }
+    ));
+    let (black, white) = problem.safe_stones();
+    assert_eq!((black.len(), white.len()), (6, 1));
+}
+
 /// The corner problem anywhere in the corner of the board reads the same
 /// region: upper right of a 19x19, of a 13x13, and of a 25x25.
 #[test]

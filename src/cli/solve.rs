@@ -908,6 +908,7 @@ impl Solved {
                 "inferred: the safe stones around the region are all the attacker's"
             }
             TargetSource::Comment => "inferred from the file's comment",
+            TargetSource::RegionStones => "inferred: the region's stones are all the defender's",
             TargetSource::OpenSides => {
                 "inferred: most stones on the frame's sides that face the open board are the \
                  attacker's"
@@ -1107,6 +1108,7 @@ impl Solved {
                     TargetSource::Marked => "marked",
                     TargetSource::Walls => "walls",
                     TargetSource::Comment => "comment",
+                    TargetSource::RegionStones => "region_stones",
                     TargetSource::OpenSides => "open_sides",
                 },
             )

@@ -361,6 +361,10 @@ pub(crate) enum TargetSource {
     Walls,
     /// Inferred from the root comment, which says who kills or lives.
     Comment,
+    /// Inferred: the region holds stones of one colour only, the only
+    /// stones that can be targets (the walls and the comment told
+    /// nothing).
+    RegionStones,
     /// Inferred: most stones on the frame's sides that face the open
     /// board are the attacker's (the walls and the comment told nothing).
     OpenSides,
@@ -1172,25 +1176,39 @@ fn attacked_colour(
 
 /// The attacker of a region whose targets are not given, and what told
 /// it: the safe stones around the region when they are of one colour,
-/// else the root comment, else, for a region the frame closed (`frame`),
-/// the colour with more stones on the frame's open sides; `None` when
-/// none of them tells.
+/// else the root comment, else the region's own stones when they are of
+/// one colour (the other colour has no stone to capture there), else, for
+/// a region the frame closed (`frame`), the colour with more stones on
+/// the frame's open sides; `None` when none of them tells.
 fn attacker_around(
     setup: &Setup,
     in_region: &[bool],
     frame: Option<(Vertex, Vertex)>,
 ) -> Option<(Colour, TargetSource)> {
-    match wall_colours(setup, in_region) {
-        [true, false] => Some((Colour::Black, TargetSource::Walls)),
-        [false, true] => Some((Colour::White, TargetSource::Walls)),
-        _ => comment_hint(setup.comment.as_deref().unwrap_or(""))
-            .map(|attacker| (attacker, TargetSource::Comment))
-            .or_else(|| {
-                frame
-                    .and_then(|frame| most_on_open_sides(setup, frame))
-                    .map(|attacker| (attacker, TargetSource::OpenSides))
-            }),
+    let walls = wall_colours(setup, in_region);
+    let [black_walls, white_walls] = walls;
+    if black_walls != white_walls {
+        let attacker = if black_walls {
+            Colour::Black
+        } else {
+            Colour::White
+        };
+        return Some((attacker, TargetSource::Walls));
     }
+    if let Some(attacker) = comment_hint(setup.comment.as_deref().unwrap_or("")) {
+        return Some((attacker, TargetSource::Comment));
+    }
+    let holds = |colour: Colour| {
+        (0..setup.cells.len()).any(|i| in_region[i] && setup.cells[i] == Some(colour))
+    };
+    match (holds(Colour::Black), holds(Colour::White)) {
+        (true, false) => return Some((Colour::White, TargetSource::RegionStones)),
+        (false, true) => return Some((Colour::Black, TargetSource::RegionStones)),
+        _ => {}
+    }
+    frame
+        .and_then(|frame| most_on_open_sides(setup, frame))
+        .map(|attacker| (attacker, TargetSource::OpenSides))
 }
 
 /// The target stones (whole-board points) and how they were found.
@@ -1229,8 +1247,9 @@ fn targets_of(
     let Some((attacker, source)) = attacker_around(setup, in_region, frame) else {
         return Err(InputError::Targets(format!(
             "cannot tell which side is attacked: the safe stones around the region are {}, \
-             the root comment says no `Black to kill` or `White to live`, and neither \
-             colour has more stones on the frame's open sides; \
+             the root comment says no `Black to kill` or `White to live`, the region \
+             holds stones of both colours or none, and neither colour has more stones on \
+             the frame's open sides; \
              mark the targets with MA or TR, or give --targets",
             if wall_colours(setup, in_region)[0] {
                 "of both colours"

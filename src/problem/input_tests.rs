@@ -122,6 +122,18 @@ const OPEN_CORNER_BOTH_WALLS: [&str; 4] = [
     "X . X . . .",
 ];
 
+/// A pocket beside the problem: Black's A18 has its one liberty enclosed
+/// by White, but White's group leaks at E17 and Black's wall inside the
+/// frame is left out of the enclosed region.
+const POCKET: [&str; 6] = [
+    ". O . . X . .",
+    "X O O O X . .",
+    "O O . . . . X",
+    ". . O O X . .",
+    "X X X X X . .",
+    ". . . . . X .",
+];
+
 #[test]
 fn an_open_wall_is_closed_by_the_frame() {
     let problem = read(&sgf_of(19, &OPEN_CORNER, 0, 16, "PL[B]"));
@@ -145,30 +157,32 @@ fn an_open_wall_is_closed_by_the_frame() {
             ..
         } if low.row == 0
     ));
-    // Walls of both colours: the stones on the frame's open sides (the
-    // bottom row and the right column) are mostly Black's.
+    // Walls of both colours: White's are the only stones in the region.
     let problem = read(&sgf_of(19, &OPEN_CORNER_BOTH_WALLS, 0, 15, "PL[B]"));
-    assert_eq!(*problem.target_source(), TargetSource::OpenSides);
+    assert_eq!(*problem.target_source(), TargetSource::RegionStones);
     assert_eq!(target_names(&problem), names("A18 B18 C18 D18 D19"));
     let (black, white) = problem.safe_stones();
     assert!(!black.is_empty() && white.len() == 1, "{white:?}");
-    // With the stones on the open sides even, nothing tells.
-    let even = [". . . O . .", "O O O O X .", ". X X X X O", ". . X . . ."];
+    // Walls and region stones of both colours: the stones on the frame's
+    // open sides (the right column and the bottom row) tell, two Black
+    // (G17, F14) against one White (G19); with a second White (G14),
+    // nothing tells.
+    let mut open = POCKET;
+    open[0] = ". O . . X . O";
+    let problem = read(&sgf_of(19, &open, 0, 13, ""));
+    assert_eq!(*problem.target_source(), TargetSource::OpenSides);
+    assert_eq!(
+        target_names(&problem),
+        names("C16 D16 A17 B17 B18 C18 D18 B19")
+    );
+    open[5] = ". . . . . X O";
     let error =
-        input::from_sgf(&sgf_of(19, &even, 0, 15, ""), &InputOptions::default()).unwrap_err();
+        input::from_sgf(&sgf_of(19, &open, 0, 13, ""), &InputOptions::default()).unwrap_err();
     assert!(matches!(error, InputError::Targets(_)), "{error}");
     // A pocket: Black's A18 has its one liberty enclosed by White, but
     // White's group leaks at E17 and Black's wall inside the frame is left
     // out; the pocket is not the problem, and the frame closes it.
-    let pocket = [
-        ". O . . X . .",
-        "X O O O X . .",
-        "O O . . . . X",
-        ". . O O X . .",
-        "X X X X X . .",
-        ". . . . . X .",
-    ];
-    let problem = read(&sgf_of(19, &pocket, 0, 13, ""));
+    let problem = read(&sgf_of(19, &POCKET, 0, 13, ""));
     assert!(matches!(
         problem.region_source(),
         RegionSource::Inferred { closed: true, .. }
@@ -196,18 +210,13 @@ const ENCLOSED_BOTH_WALLS: [&str; 3] = [
 
 /// Around an enclosed region, walls of both colours do not tell the
 /// attacker, even with one colour's stones many more on the frame's open
-/// sides (they tell only for a region the frame closed); the comment does.
+/// sides (they tell only for a region the frame closed). The region's own
+/// stones do when they are of one colour; with a Black stone in White's
+/// eye space they are not, and only the comment tells.
 #[test]
 fn an_enclosed_region_with_walls_of_both_colours_needs_the_attacker_told() {
-    let text = sgf_of(19, &ENCLOSED_BOTH_WALLS, 0, 0, "PL[B]");
-    let error = input::from_sgf(&text, &InputOptions::default()).unwrap_err();
-    assert!(
-        matches!(&error, InputError::Targets(m) if m.contains("of both colours")),
-        "{error}"
-    );
-    let told = sgf_of(19, &ENCLOSED_BOTH_WALLS, 0, 0, "PL[B]C[Black to kill]");
-    let problem = read(&told);
-    assert_eq!(*problem.target_source(), TargetSource::Comment);
+    let problem = read(&sgf_of(19, &ENCLOSED_BOTH_WALLS, 0, 0, "PL[B]"));
+    assert_eq!(*problem.target_source(), TargetSource::RegionStones);
     assert_eq!(target_names(&problem), names("A2 B2 C2 D2"));
     assert_eq!(region_names(&problem), names("A1 B1 C1 D1 A2 B2 C2 D2"));
     assert!(matches!(
@@ -216,6 +225,21 @@ fn an_enclosed_region_with_walls_of_both_colours_needs_the_attacker_told() {
     ));
     let (black, white) = problem.safe_stones();
     assert_eq!((black.len(), white.len()), (6, 1));
+    let mut inside = ENCLOSED_BOTH_WALLS;
+    inside[2] = ". X . . O";
+    let error = input::from_sgf(
+        &sgf_of(19, &inside, 0, 0, "PL[B]"),
+        &InputOptions::default(),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(&error, InputError::Targets(m) if m.contains("of both colours")),
+        "{error}"
+    );
+    let problem = read(&sgf_of(19, &inside, 0, 0, "PL[W]C[Black to kill]"));
+    assert_eq!(*problem.target_source(), TargetSource::Comment);
+    assert_eq!(target_names(&problem), names("A2 B2 C2 D2"));
+    assert_eq!(region_names(&problem), names("A1 B1 C1 D1 A2 B2 C2 D2"));
 }
 
 /// The corner problem anywhere in the corner of the board reads the same
@@ -408,8 +432,13 @@ fn the_comment_tells_the_attacker_when_the_walls_do_not() {
         Some(Colour::Black)
     );
     assert_eq!(comment_hint("Black to play. Can White live?"), None);
-    // A whole small board: no safe stone, so no wall tells.
-    let diagram = "OOOO/...O";
+    // A whole small board: no safe stone, so no wall tells; White's
+    // stones are the only ones, so they are the targets.
+    let problem = input::from_diagram("OOOO/...O", &InputOptions::default()).unwrap();
+    assert_eq!(*problem.target_source(), TargetSource::RegionStones);
+    assert_eq!(problem.problem().defender(), Colour::White);
+    // With a stone of each colour, nothing but the comment tells.
+    let diagram = "OOOO/.X.O";
     let error = input::from_diagram(diagram, &InputOptions::default()).unwrap_err();
     assert!(matches!(error, InputError::Targets(_)), "{error}");
     assert!(error.to_string().contains("MA or TR"), "{error}");

@@ -388,8 +388,9 @@ impl ProblemGame {
     }
 
     /// As `new` with the proof search, each of the three searches within
-    /// `max_bytes`; the start is proved under each assumption here, its
-    /// basic value raced as `race` says.
+    /// `max_bytes`; the start's basic value is proved here, raced as
+    /// `race` says (`prove_start`), and the other assumptions' searches
+    /// wait for their first question (`Searches::search`).
     fn searched(
         region: RegionProblem,
         ko: KoAssumption,

@@ -1599,8 +1599,13 @@ pub fn verify_file_with(
     options: VerifyOptions,
     observer: &dyn VerifyObserver,
 ) -> Result<VerifyReport, TableError> {
-    let map = Mapped::open(path)?;
     let origin = Origin::File(path.to_path_buf());
+    // The memory the verification needs is judged before the file is
+    // mapped, so that a tight limit gets its refusal, not a failed map.
+    if let Some(refusal) = refusal_for_memory(path, &origin, options) {
+        return Err(refusal);
+    }
+    let map = Mapped::open(path)?;
     let board =
         super::format::Header::peek_board(map.bytes()).map_err(|fault| TableError::Corrupt {
             origin: origin.clone(),
@@ -1609,6 +1614,36 @@ pub fn verify_file_with(
     super::check_name(path, board)?;
     verify_with(&origin, map.bytes(), options, observer, &|span| {
         map.release(span)
+    })
+}
+
+/// The refusal for memory the verification of a table file would give
+/// (`plan::verify_halves`), from the board and states its header's first
+/// bytes name, read without mapping the file; `None` when memory is
+/// enough, or when those bytes cannot be read or make no sense (the full
+/// reading then says why). The file is opened as `Mapped::open` opens it
+/// (a regular file only).
+fn refusal_for_memory(
+    path: &std::path::Path,
+    origin: &Origin,
+    options: VerifyOptions,
+) -> Option<TableError> {
+    use std::io::Read;
+    let mut prefix = [0u8; 4096];
+    let mut file = super::open_regular(path).ok()?;
+    let mut length = 0;
+    while length < prefix.len() {
+        match file.read(&mut prefix[length..]) {
+            Ok(0) => break,
+            Ok(read) => length += read,
+            Err(_) => return None,
+        }
+    }
+    let (board, states) = super::format::Header::peek_states(&prefix[..length]).ok()?;
+    let reason = plan::verify_halves(&board, states, options.memory).err()?;
+    Some(TableError::CannotVerify {
+        origin: origin.clone(),
+        reason,
     })
 }
 

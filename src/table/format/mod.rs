@@ -415,6 +415,19 @@ impl Header {
         board_of_header(prefix)
     }
 
+    /// The board and the count of states a file holds, from the first bytes
+    /// of its header only (as `peek_board`; nothing else is checked).
+    pub fn peek_states(prefix: &[u8]) -> Result<(Board, u64), Fault> {
+        let board = Header::peek_board(prefix)?;
+        if prefix.len() < HEADER_SIZE {
+            return Err(Fault::Truncated {
+                length: prefix.len() as u64,
+                needed: HEADER_SIZE as u64,
+            });
+        }
+        Ok((board, u64_at(prefix, 72)))
+    }
+
     /// Reads and checks the header and checksum of a whole file.
     pub fn read(bytes: &[u8]) -> Result<Header, Fault> {
         Header::read_releasing(bytes, &|_| {})

@@ -1135,11 +1135,12 @@ fn wall_colours(setup: &Setup, in_region: &[bool]) -> [bool; 2] {
     walls
 }
 
-/// The target stones given, by `--targets` or by marks (`MA`, `TR`), with
-/// where they came from and its words for messages; `None` when neither
-/// gives any.
+/// Target stones given, with where they came from and its words for
+/// messages.
 type GivenTargets = (Vec<Vertex>, TargetSource, &'static str);
 
+/// The target stones given, by `--targets` or by marks (`MA`, `TR`);
+/// `None` when neither gives any.
 fn given_targets(
     setup: &Setup,
     options: &InputOptions,
@@ -1185,8 +1186,7 @@ fn attacker_around(
     in_region: &[bool],
     frame: Option<(Vertex, Vertex)>,
 ) -> Option<(Colour, TargetSource)> {
-    let walls = wall_colours(setup, in_region);
-    let [black_walls, white_walls] = walls;
+    let [black_walls, white_walls] = wall_colours(setup, in_region);
     if black_walls != white_walls {
         let attacker = if black_walls {
             Colour::Black

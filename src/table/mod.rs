@@ -165,6 +165,19 @@ pub fn open_regular(path: &Path) -> Result<File, TableError> {
     crate::common::files::open_for_reading(path).map_err(|e| TableError::io(path, e))
 }
 
+/// The first bytes of a table file, as many as its header may take
+/// (`format::PEEK_SIZE`), read without mapping it; the file is opened by
+/// `open_regular`.
+pub fn read_prefix(path: &Path) -> Result<Vec<u8>, TableError> {
+    use std::io::Read;
+    let mut prefix = Vec::with_capacity(format::PEEK_SIZE);
+    open_regular(path)?
+        .take(format::PEEK_SIZE as u64)
+        .read_to_end(&mut prefix)
+        .map_err(|e| TableError::io(path, e))?;
+    Ok(prefix)
+}
+
 /// Checks that a table file's name and the board its header names agree.
 pub fn check_name(path: &Path, board: Board) -> Result<(), TableError> {
     match board_of_name(path) {

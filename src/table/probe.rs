@@ -115,12 +115,7 @@ impl Table {
     /// The board a table file holds, reading only the start of it: its
     /// header, and a shape's diagram after it.
     pub fn peek_board(path: &Path) -> Result<Board, TableError> {
-        use std::io::Read;
-        let mut prefix = Vec::with_capacity(super::format::PEEK_SIZE);
-        super::open_regular(path)?
-            .take(super::format::PEEK_SIZE as u64)
-            .read_to_end(&mut prefix)
-            .map_err(|e| TableError::io(path, e))?;
+        let prefix = super::read_prefix(path)?;
         Header::peek_board(&prefix).map_err(|fault| TableError::Corrupt {
             origin: Origin::File(path.to_path_buf()),
             fault,

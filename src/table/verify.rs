@@ -1621,25 +1621,15 @@ pub fn verify_file_with(
 /// (`plan::verify_halves`), from the board and states its header's first
 /// bytes name, read without mapping the file; `None` when memory is
 /// enough, or when those bytes cannot be read or make no sense (the full
-/// reading then says why). The file is opened as `Mapped::open` opens it
-/// (a regular file only).
+/// reading then says why). The file is read as `Table::peek_board` reads
+/// it (`read_prefix`: a regular file only).
 fn refusal_for_memory(
     path: &std::path::Path,
     origin: &Origin,
     options: VerifyOptions,
 ) -> Option<TableError> {
-    use std::io::Read;
-    let mut prefix = [0u8; 4096];
-    let mut file = super::open_regular(path).ok()?;
-    let mut length = 0;
-    while length < prefix.len() {
-        match file.read(&mut prefix[length..]) {
-            Ok(0) => break,
-            Ok(read) => length += read,
-            Err(_) => return None,
-        }
-    }
-    let (board, states) = super::format::Header::peek_states(&prefix[..length]).ok()?;
+    let prefix = super::read_prefix(path).ok()?;
+    let (board, states) = super::format::Header::peek_states(&prefix).ok()?;
     let reason = plan::verify_halves(&board, states, options.memory).err()?;
     Some(TableError::CannotVerify {
         origin: origin.clone(),
